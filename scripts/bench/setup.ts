@@ -1,0 +1,218 @@
+/** What the benchmarks share: a database of each dialect, N persons, the real server, a sign-in. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { type Database, type DialectName, openDatabase } from '../../src/server/db/connection.js';
+import { prepareDatabase } from '../../src/server/db/prepare.js';
+import { generatePeople } from '../../src/server/demo/people.js';
+import { DEMO_PASSWORD } from '../../src/server/demo/security.js';
+import { seedDemo } from '../../src/server/demo/seed.js';
+import { loadRegistry } from '../../src/server/registry.js';
+import { buildServer } from '../build-server.js';
+
+export const registry = loadRegistry();
+const person = registry.require('person');
+const PEOPLE_PER_COMPANY = 500;
+const ROOT = resolve(import.meta.dirname, '../..');
+
+export async function createDatabase(
+  dialect: DialectName,
+  postgresUrl: string,
+): Promise<{ database: Database; env: Record<string, string>; drop: () => Promise<void> }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'acr-bench-'));
+  if (dialect === 'sqlite') {
+    return {
+      database: openDatabase({ dataDir }),
+      env: { DATA_DIR: dataDir },
+      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const name = `acr_bench_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: postgresUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(postgresUrl);
+  url.pathname = `/${name}`;
+  return {
+    database: openDatabase({ databaseUrl: url.toString(), dataDir }),
+    env: { DATABASE_URL: url.toString(), DATA_DIR: dataDir },
+    drop: async () => {
+      const again = new pg.Client({ connectionString: postgresUrl });
+      await again.connect();
+      await again.query(`drop database if exists ${name} with (force)`);
+      await again.end();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Prepares the database with the demo data and N more persons over one contractor per
+ * PEOPLE_PER_COMPANY of them (a large site works with hundreds). Returns the demo client and the
+ * new contractors.
+ */
+export async function load(
+  database: Database,
+  N: number,
+): Promise<{ clientId: number; companies: number[] }> {
+  await prepareDatabase(database, registry);
+  await seedDemo(database, registry);
+  const clientId = (
+    (await database.db.selectFrom('system_client').select('IdCliente').executeTakeFirstOrThrow()) as {
+      IdCliente: number;
+    }
+  ).IdCliente;
+  const types = (await database.db
+    .selectFrom('system_document_type')
+    .select(['IdTipoDocumento', 'IdPais', 'Alias'])
+    .execute()) as Array<{
+    IdTipoDocumento: number;
+    IdPais: string;
+    Alias: string;
+  }>;
+  const typeId = (country: string, alias: string) =>
+    types.find((t) => t.IdPais === country && t.Alias === alias)?.IdTipoDocumento as number;
+  // A large site works with hundreds of contractors: one per PEOPLE_PER_COMPANY persons.
+  const category = (await database.db
+    .selectFrom('administration_company_category')
+    .select('IdCategoriaCompania')
+    .where('Categoria', '=', 'CONTRATISTA')
+    .executeTakeFirstOrThrow()) as { IdCategoriaCompania: number };
+  const now = new Date().toISOString();
+  const extra = Math.ceil(N / PEOPLE_PER_COMPANY);
+  for (let i = 0; i < extra; i += 100) {
+    await database.db
+      .insertInto('administration_company')
+      .values(
+        Array.from({ length: Math.min(100, extra - i) }, (_, j) => ({
+          IdTipoDocumento: typeId('PE', 'RUC'),
+          IdCliente: clientId,
+          Documento: `209${String(i + j).padStart(8, '0')}`,
+          Compania: `CONTRATISTA DE PRUEBA ${i + j + 1} S.A.C.`,
+          IdCategoriaCompania: category.IdCategoriaCompania,
+          IdPais: 'PE',
+          Contratista: 'S',
+          ControlaAsistencia: 'S',
+          Activo: 'S',
+          IdUsuarioCreacion: 'BENCH',
+          FechaCreacion: now,
+        })),
+      )
+      .execute();
+  }
+  const companies = (await database.db
+    .selectFrom('administration_company')
+    .select(['IdCompania', 'IdPais'])
+    .where('IdUsuarioCreacion', '=', 'BENCH')
+    .execute()) as Array<{ IdCompania: number; IdPais: 'PE' | 'CH' }>;
+  const ids = async (table: string, key: string) =>
+    ((await database.db.selectFrom(table).select(key).execute()) as Array<Record<string, number>>).map(
+      (r) => r[key],
+    );
+  const started = Date.now();
+  const people = generatePeople(
+    N,
+    {
+      dniPeru: typeId('PE', 'DNI'),
+      runChile: typeId('CH', 'RUN'),
+      companies: companies.map((c) => ({ id: c.IdCompania, country: c.IdPais })),
+      bloodTypes: await ids('system_blood_type', 'IdTipoSangre'),
+      civilStatuses: await ids('system_civil_status', 'IdEstadoCivil'),
+    },
+    99,
+  );
+  // The demo already holds some people; the bench ones use documents of their own.
+  await database.db.transaction().execute(async (trx) => {
+    let batch: object[] = [];
+    const flush = async () => {
+      if (batch.length) await trx.insertInto(person.table).values(batch).execute();
+      batch = [];
+    };
+    for (const p of people) {
+      batch.push({
+        ...p,
+        IdCliente: clientId,
+        Documento: `B${p.Documento}`,
+        IdUsuarioCreacion: 'BENCH',
+        FechaCreacion: now,
+      });
+      if (batch.length === 500) await flush();
+    }
+    await flush();
+  });
+  // A database in service has its statistics and visibility map up to date (autovacuum, ANALYZE).
+  await sql.raw(database.dialect === 'postgres' ? 'vacuum analyze' : 'analyze').execute(database.db);
+  console.log(
+    `  loaded ${N} persons over ${companies.length} contractors in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+  return { clientId, companies: companies.map((c) => c.IdCompania) };
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const probe = createServer();
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => done(port));
+    });
+  });
+}
+
+export async function startServer(
+  env: Record<string, string>,
+  workers = '1',
+): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    DEMO_DATA: 'off',
+    WEB_CONCURRENCY: workers,
+  };
+  if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
+  delete childEnv.NODE_ENV;
+  await buildServer();
+  const child = spawn(process.execPath, ['dist/server/main.js'], {
+    cwd: ROOT,
+    env: childEnv,
+    stdio: 'inherit',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return { url, child };
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error('server did not start');
+}
+
+/** Signs in as the demo administrator, as the console does, and returns the access token. */
+export async function signIn(url: string): Promise<string> {
+  const post = async (path: string, body: object, token?: string) => {
+    const res = await fetch(`${url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
+    return ((await res.json()) as { result: Record<string, unknown> }).result;
+  };
+  const login = await post('/api/usuario/authenticate', { username: 'ADMIN', password: DEMO_PASSWORD });
+  const profile = (login.perfil as Array<{ IdPerfil: number }>)[0].IdPerfil;
+  const session = await post(
+    '/api/usuario/refreshTokenbyperfil',
+    { idPerfil: profile },
+    login.accessToken as string,
+  );
+  return session.accessToken as string;
+}

@@ -1,0 +1,33 @@
+import { Box } from '@mui/material';
+import { type ReactNode, useEffect, useRef } from 'react';
+import { Layout as RaLayout, useLocale } from 'react-admin';
+import { RELOAD_DELAY_MS } from '../session/http.js';
+import Breadcrumb from '../shell/Breadcrumb.js';
+import Footer from '../shell/Footer.js';
+import Header from '../shell/Header.js';
+import SessionGuard from '../shell/SessionGuard.js';
+import SideMenu from '../shell/SideMenu.js';
+
+/** The shell of spec section 2 around every signed-in screen: header, menu, breadcrumb, footer, lock. */
+export default function Layout({ children }: { children: ReactNode }) {
+  const locale = useLocale();
+  const first = useRef(locale);
+  // The page says which language it is in; a change of language reloads after 400 ms (spec section 4).
+  useEffect(() => {
+    document.documentElement.lang = locale;
+    if (locale !== first.current) {
+      const timer = setTimeout(() => window.location.reload(), RELOAD_DELAY_MS);
+      return () => clearTimeout(timer);
+    }
+  }, [locale]);
+  return (
+    <RaLayout menu={SideMenu} appBar={Header}>
+      <Box sx={{ display: 'flex', flexDirection: 'column', minHeight: 'calc(100vh - 64px)' }}>
+        <Breadcrumb />
+        <Box sx={{ flex: 1 }}>{children}</Box>
+        <Footer />
+      </Box>
+      <SessionGuard />
+    </RaLayout>
+  );
+}

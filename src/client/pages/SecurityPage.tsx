@@ -1,0 +1,169 @@
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Stack,
+  Tab,
+  Tabs,
+  TextField,
+} from '@mui/material';
+import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { Title, useTranslate } from 'react-admin';
+import { PasswordField } from '../components/PasswordField.js';
+import { ApiRequestError, apiCall } from '../session/http.js';
+import { NewPasswordFields } from './login/Steps.js';
+
+interface FieldSetting {
+  Campo: string;
+  Obligatorio: 'S' | 'N';
+  Modificable: 'S' | 'N';
+}
+
+interface OwnRecord {
+  [field: string]: unknown;
+  campos: FieldSetting[];
+}
+
+interface Policy {
+  longitudClave: number;
+  nivelSeguridadClave: string;
+}
+
+const DATA_FIELDS = ['IdUsuario', 'Nombre', 'Apellido', 'Documento', 'Correo', 'Telefono', 'Activo'];
+
+/**
+ * /seguridad/usuarioLogin: the user's own security page (spec section 2), vertical tabs. Data
+ * shows the user's record, read-only as its field settings say; Password changes the password
+ * with the previous one, the new one and its confirmation.
+ */
+export default function SecurityPage() {
+  const translate = useTranslate();
+  const [tab, setTab] = useState(0);
+  const [record, setRecord] = useState<OwnRecord>();
+  const [policy, setPolicy] = useState<Policy>({ longitudClave: 6, nivelSeguridadClave: 'A' });
+  const [failed, setFailed] = useState(false);
+  const [previous, setPrevious] = useState('');
+  const [next, setNext] = useState<string>();
+  const [problem, setProblem] = useState<string>();
+  const [done, setDone] = useState(false);
+  const [formKey, setFormKey] = useState(0);
+
+  const load = useCallback(() => {
+    apiCall<OwnRecord>('PUT', '/api/SeguridadusuarioLogin/obtener', {})
+      .then(setRecord)
+      .catch(() => setFailed(true));
+    apiCall<Policy>('GET', '/api/SeguridadUsuarioPerfil/configuracionByUsuario')
+      .then(setPolicy)
+      .catch(() => undefined);
+  }, []);
+  useEffect(load, [load]);
+
+  const change = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!next) return;
+    setProblem(undefined);
+    try {
+      const result = await apiCall<{ id: number }>('POST', '/api/SeguridadusuarioClave/cambiarClave', {
+        ClaveAnterior: previous,
+        Clave: next,
+      });
+      if (result.id === 2) return setProblem(translate('password.mustDiffer'));
+      setDone(true);
+      setPrevious('');
+      setNext(undefined);
+      setFormKey((k) => k + 1);
+    } catch (error) {
+      const body =
+        error instanceof ApiRequestError
+          ? (error.body as { errors?: Record<string, { message: string }> })
+          : undefined;
+      const field = body?.errors && Object.values(body.errors)[0];
+      setProblem(field?.message ?? (error as Error).message);
+    }
+  };
+
+  const setting = (field: string) => record?.campos.find((c) => c.Campo === field);
+  return (
+    <Card sx={{ mt: 2, display: 'flex', minHeight: 360 }}>
+      <Title title={translate('shell.security')} />
+      <Tabs
+        orientation="vertical"
+        value={tab}
+        onChange={(_e, value) => setTab(value)}
+        sx={{ borderRight: 1, borderColor: 'divider', minWidth: 160 }}
+      >
+        <Tab label={translate('security.data')} id="tab-data" />
+        <Tab label={translate('security.password')} id="tab-password" />
+      </Tabs>
+      <Box sx={{ p: 3, flex: 1, maxWidth: 520 }}>
+        {tab === 0 && (
+          <Stack spacing={2} data-testid="security-data">
+            {DATA_FIELDS.map((field) => (
+              <TextField
+                key={field}
+                label={translate(`resources.user.fields.${field}`)}
+                value={
+                  field === 'Activo'
+                    ? translate(`enums.yesNo.${record?.[field] ?? 'S'}`)
+                    : String(record?.[field] ?? '')
+                }
+                required={setting(field)?.Obligatorio === 'S'}
+                slotProps={{ input: { readOnly: setting(field)?.Modificable !== 'S' } }}
+                fullWidth
+              />
+            ))}
+          </Stack>
+        )}
+        {tab === 1 && (
+          <Stack component="form" spacing={2} onSubmit={change} key={formKey} noValidate>
+            {problem && <Alert severity="error">{problem}</Alert>}
+            <PasswordField
+              id="previous-password"
+              label={translate('security.previousPassword')}
+              value={previous}
+              onChange={(e) => setPrevious(e.target.value)}
+              required
+              error={previous === '' && problem !== undefined}
+              fullWidth
+            />
+            <NewPasswordFields
+              level={policy.nivelSeguridadClave}
+              minLength={policy.longitudClave}
+              onChange={setNext}
+            />
+            <Button type="submit" variant="contained" disabled={!previous || !next}>
+              {translate('login.savePassword')}
+            </Button>
+          </Stack>
+        )}
+      </Box>
+      <Dialog open={done} onClose={() => setDone(false)}>
+        <DialogTitle>{translate('security.successTitle')}</DialogTitle>
+        <DialogContent>{translate('password.changed')}</DialogContent>
+        <DialogActions>
+          <Button
+            onClick={() => {
+              setDone(false);
+              setTab(0);
+              load();
+            }}
+          >
+            {translate('ra.action.close')}
+          </Button>
+        </DialogActions>
+      </Dialog>
+      <Dialog open={failed} onClose={() => setFailed(false)}>
+        <DialogTitle>{translate('shell.infoTitle')}</DialogTitle>
+        <DialogContent>{translate('security.loadFailed')}</DialogContent>
+        <DialogActions>
+          <Button onClick={() => setFailed(false)}>{translate('ra.action.close')}</Button>
+        </DialogActions>
+      </Dialog>
+    </Card>
+  );
+}

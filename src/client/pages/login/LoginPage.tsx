@@ -1,0 +1,121 @@
+import { Box, Card, CardContent, Paper, Stack, Typography } from '@mui/material';
+import { useMachine } from '@xstate/react';
+import { useEffect } from 'react';
+import { LocalesMenuButton, useTranslate } from 'react-admin';
+import { loginMachine } from '../../../../workflows/login.machine.js';
+import { APP_VERSION } from '../../../shared/constants.js';
+import { session } from '../../session/store.js';
+import { loginActors } from './actors.js';
+import ForgotPassword from './ForgotPassword.js';
+import Gallery from './Gallery.js';
+import { ChangePasswordStep, CodeStep, CredentialsStep, Notice, Problem, ProfileStep } from './Steps.js';
+
+const machine = loginMachine.provide({ actors: loginActors });
+export const DASHBOARD_PATH = '/dashboard';
+
+/**
+ * /auth/login: the five steps of spec section 2 beside the gallery and the product's panel. A
+ * session that already has a profile goes to the dashboard; a new one gets there by a full load,
+ * so the console starts with the profile's screens.
+ */
+export default function LoginPage() {
+  const translate = useTranslate();
+  const [snapshot, send] = useMachine(machine);
+  const { context } = snapshot;
+  const busy = ['authenticating', 'verifying', 'resending', 'changing', 'selecting'].some((s) =>
+    snapshot.matches(s as 'credentials'),
+  );
+
+  useEffect(() => {
+    if (session.signedIn()) window.location.replace(DASHBOARD_PATH);
+  }, []);
+  useEffect(() => {
+    if (snapshot.matches('signedIn')) window.location.assign(DASHBOARD_PATH);
+  }, [snapshot]);
+
+  const step = snapshot.matches('forgot')
+    ? 'forgot'
+    : snapshot.matches('code') || snapshot.matches('verifying') || snapshot.matches('resending')
+      ? 'code'
+      : snapshot.matches('changePassword') || snapshot.matches('changing')
+        ? 'password'
+        : snapshot.matches('profile') || snapshot.matches('selecting') || snapshot.matches('signedIn')
+          ? 'profile'
+          : 'credentials';
+
+  return (
+    <Box sx={{ minHeight: '100vh', display: 'flex', bgcolor: 'background.default' }}>
+      <Paper
+        square
+        elevation={0}
+        sx={{
+          display: { xs: 'none', md: 'flex' },
+          flexDirection: 'column',
+          width: '55%',
+          p: 4,
+          gap: 3,
+          bgcolor: 'primary.main',
+          color: 'primary.contrastText',
+        }}
+      >
+        <Box>
+          <Typography variant="h3" component="h1">
+            {translate('app.title')}
+          </Typography>
+          <Typography variant="h6">{translate('app.subtitle')}</Typography>
+        </Box>
+        <Gallery />
+        <Typography variant="caption">{translate('app.version', { version: APP_VERSION })}</Typography>
+      </Paper>
+      <Stack sx={{ flex: 1, alignItems: 'center', justifyContent: 'center', p: 2 }}>
+        <Box sx={{ alignSelf: 'flex-end' }}>
+          <LocalesMenuButton />
+        </Box>
+        <Card sx={{ width: '100%', maxWidth: 420, mt: 2 }}>
+          <CardContent>
+            <Stack spacing={2}>
+              <Typography variant="h5" component="h2">
+                {translate(`login.steps.${step}`)}
+              </Typography>
+              {step !== 'forgot' && <Problem problem={context.problem} />}
+              {step !== 'forgot' && <Notice messageKey={context.notice} />}
+              {step === 'credentials' && (
+                <CredentialsStep
+                  busy={busy}
+                  onSubmit={(username, password) => send({ type: 'SUBMIT', username, password })}
+                  onForgot={() => send({ type: 'FORGOT' })}
+                />
+              )}
+              {step === 'code' && (
+                <CodeStep
+                  busy={busy}
+                  onSubmit={(code) => send({ type: 'SUBMIT_CODE', code })}
+                  onResend={() => send({ type: 'RESEND' })}
+                  onBack={() => send({ type: 'BACK' })}
+                />
+              )}
+              {step === 'password' && context.answer && (
+                <ChangePasswordStep
+                  answer={context.answer}
+                  reason={context.reason}
+                  busy={busy}
+                  onSubmit={(password) => send({ type: 'CHANGE_PASSWORD', password })}
+                  onBack={() => send({ type: 'BACK' })}
+                />
+              )}
+              {step === 'profile' && context.answer && (
+                <ProfileStep
+                  answer={context.answer}
+                  busy={busy}
+                  onSubmit={(idPerfil, idDivision) => send({ type: 'SELECT', idPerfil, idDivision })}
+                  onBack={() => send({ type: 'BACK' })}
+                />
+              )}
+              {step === 'forgot' && <ForgotPassword onClose={() => send({ type: 'BACK' })} />}
+            </Stack>
+          </CardContent>
+        </Card>
+      </Stack>
+    </Box>
+  );
+}

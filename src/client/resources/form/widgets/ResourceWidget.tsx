@@ -1,0 +1,59 @@
+import { Autocomplete, TextField } from '@mui/material';
+import type { WidgetProps } from '@rjsf/utils';
+import { useTranslate } from 'react-admin';
+import { useMeta } from '../../../providers/meta.js';
+import { formValues } from './ReferenceWidget.js';
+
+interface Choice {
+  id: string;
+  name: string;
+}
+
+function ChoiceSelect(props: WidgetProps & { choices: Choice[] }) {
+  const { id, value, onChange, label, required, disabled, readonly, rawErrors, choices } = props;
+  const translate = useTranslate();
+  return (
+    <Autocomplete<Choice>
+      id={id}
+      options={choices}
+      value={choices.find((c) => c.id === value) ?? null}
+      disabled={disabled || readonly}
+      getOptionLabel={(c) => c.name}
+      isOptionEqualToValue={(a, b) => a.id === b.id}
+      onChange={(_event, choice) => onChange(choice?.id)}
+      noOptionsText={translate('app.form.noOptions')}
+      renderInput={(params) => (
+        <TextField {...params} label={label} required={required} error={(rawErrors?.length ?? 0) > 0} />
+      )}
+    />
+  );
+}
+
+/** A form of the console (the field rules' IdDato): its screens, by their names. */
+export function ResourceWidget(props: WidgetProps) {
+  const translate = useTranslate();
+  const { resources } = useMeta();
+  const choices = resources
+    .filter((r) => !r.schema['x-readOnly'] && !r.schema['x-hidden'])
+    .map((r) => ({
+      id: r.name,
+      name: `${translate(`resources.${r.name}.name`, { smart_count: 1 })} (${r.name})`,
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  return <ChoiceSelect {...props} choices={choices} />;
+}
+
+/** A field of the form chosen above it (the field rules' Campo), by its label. */
+export function FieldWidget(props: WidgetProps) {
+  const translate = useTranslate();
+  const { resources } = useMeta();
+  const form = resources.find((r) => r.name === formValues(props).IdDato);
+  const scope = new Set(Object.values(form?.schema['x-scope'] ?? {}));
+  const choices = Object.entries(form?.schema.properties ?? {})
+    .filter(([field, prop]) => !prop.readOnly && !prop['x-generated'] && !scope.has(field))
+    .map(([field]) => ({
+      id: field,
+      name: `${translate(`resources.${form?.name}.fields.${field}`)} (${field})`,
+    }));
+  return <ChoiceSelect {...props} choices={choices} />;
+}

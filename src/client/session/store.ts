@@ -1,0 +1,109 @@
+import type { ProfileType } from '../../shared/session.js';
+
+/** A menu item as the menu fetch answers it (spec section 3). */
+export interface MenuItem {
+  IdMenu: string;
+  IdMenuPadre: string | null;
+  Modulo: string;
+  Ruta: string | null;
+  Orden: number;
+  Tag: string;
+  Icono: string | null;
+  Color: string | null;
+  Color2: string | null;
+}
+
+/** The current profile (spec section 3) with its derived type. */
+export interface CurrentProfile {
+  IdPerfil: number;
+  Perfil: string;
+  IdCliente: number;
+  IdDivision: number;
+  Cliente: string;
+  Division: string;
+  IdPais: string | null;
+  Contratista: 'S' | 'N';
+  ResponsableContratista: 'S' | 'N';
+  IdCompania: number | null;
+  Compania: string | null;
+  RolAcreditacion: string | null;
+  IdUsuarioPerfil: number;
+  tipoPerfil: ProfileType;
+  esAutorizador: boolean;
+}
+
+/** A division the user may work in, with the profile it goes with. */
+export interface DivisionChoice {
+  IdDivision: number;
+  IdCliente: number;
+  Cliente: string;
+  Division: string;
+  IdPerfil: number;
+  IdPais: string | null;
+  IdCompania: number | null;
+  Compania: string | null;
+}
+
+export interface AuthState {
+  accessToken: string;
+  refreshToken: string;
+  username: string;
+  fullName: string;
+}
+
+/** The profile store of spec section 3: current profile, the list to switch to, the menu. */
+export interface ProfileState {
+  current: CurrentProfile;
+  profiles: Array<{ IdPerfil: number; Perfil: string }>;
+  divisions: DivisionChoice[];
+  menu: MenuItem[];
+  /** Seconds without activity before the screen locks, from the user's login setting. */
+  lockSeconds: number;
+}
+
+const AUTH_KEY = 'acreditacion.auth';
+const PROFILE_KEY = 'acreditacion.profile';
+/** Set while the screen is locked: a reload does not unlock it. */
+const LOCK_KEY = 'acreditacion.locked';
+
+function read<T>(key: string): T | undefined {
+  try {
+    const raw = window.localStorage.getItem(key);
+    return raw ? (JSON.parse(raw) as T) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export const session = {
+  auth: (): AuthState | undefined => read<AuthState>(AUTH_KEY),
+  profile: (): ProfileState | undefined => read<ProfileState>(PROFILE_KEY),
+  saveAuth(auth: AuthState): void {
+    window.localStorage.setItem(AUTH_KEY, JSON.stringify(auth));
+  },
+  saveTokens(accessToken: string, refreshToken: string): void {
+    const auth = read<AuthState>(AUTH_KEY);
+    if (auth) window.localStorage.setItem(AUTH_KEY, JSON.stringify({ ...auth, accessToken, refreshToken }));
+  },
+  saveProfile(profile: ProfileState): void {
+    window.localStorage.setItem(PROFILE_KEY, JSON.stringify(profile));
+  },
+  locked: (): boolean => window.localStorage.getItem(LOCK_KEY) === 'S',
+  setLocked(locked: boolean): void {
+    if (locked) window.localStorage.setItem(LOCK_KEY, 'S');
+    else window.localStorage.removeItem(LOCK_KEY);
+  },
+  /** Everything the session kept: tokens, profile, menu, the lock marker and the lists' remembered filters. */
+  clear(): void {
+    for (const key of [AUTH_KEY, PROFILE_KEY, LOCK_KEY]) window.localStorage.removeItem(key);
+    for (const key of Object.keys(window.localStorage)) {
+      if (key.startsWith('RaStoreacreditacion') && /\.listParams$/.test(key))
+        window.localStorage.removeItem(key);
+      // Another user or client may see other reference lists.
+      if (key.startsWith('acreditacion.ref.')) window.localStorage.removeItem(key);
+    }
+  },
+  signedIn(): boolean {
+    return Boolean(read<AuthState>(AUTH_KEY)?.accessToken && read<ProfileState>(PROFILE_KEY)?.current);
+  },
+};

@@ -1,0 +1,48 @@
+import AccessTimeIcon from '@mui/icons-material/AccessTime';
+import AccountTreeIcon from '@mui/icons-material/AccountTree';
+import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
+import BadgeIcon from '@mui/icons-material/Badge';
+import BusinessIcon from '@mui/icons-material/Business';
+import DashboardIcon from '@mui/icons-material/Dashboard';
+import DirectionsCarIcon from '@mui/icons-material/DirectionsCar';
+import EngineeringIcon from '@mui/icons-material/Engineering';
+import EventNoteIcon from '@mui/icons-material/EventNote';
+import FolderOutlinedIcon from '@mui/icons-material/FolderOutlined';
+import HotelIcon from '@mui/icons-material/Hotel';
+import HowToRegIcon from '@mui/icons-material/HowToReg';
+import LabelOutlinedIcon from '@mui/icons-material/LabelOutlined';
+import ListAltIcon from '@mui/icons-material/ListAlt';
+import MeetingRoomIcon from '@mui/icons-material/MeetingRoom';
+import PlaceIcon from '@mui/icons-material/Place';
+import RestaurantIcon from '@mui/icons-material/Restaurant';
+import SettingsIcon from '@mui/icons-material/Settings';
+import VerifiedUserIcon from '@mui/icons-material/VerifiedUser';
+import type { ComponentType } from 'react';
+
+/** The icons a menu item may name in its Icono field; anything else shows a label. */
+const ICONS: Record<string, ComponentType<{ fontSize?: 'small' | 'medium' }>> = {
+  AccessTime: AccessTimeIcon,
+  AdminPanelSettings: AdminPanelSettingsIcon,
+  Badge: BadgeIcon,
+  Business: BusinessIcon,
+  Dashboard: DashboardIcon,
+  AccountTree: AccountTreeIcon,
+  DirectionsCar: DirectionsCarIcon,
+  Engineering: EngineeringIcon,
+  EventNote: EventNoteIcon,
+  Folder: FolderOutlinedIcon,
+  HowToReg: HowToRegIcon,
+  ListAlt: ListAltIcon,
+  Place: PlaceIcon,
+  Hotel: HotelIcon,
+  Label: LabelOutlinedIcon,
+  MeetingRoom: MeetingRoomIcon,
+  Restaurant: RestaurantIcon,
+  Settings: SettingsIcon,
+  VerifiedUser: VerifiedUserIcon,
+};
+
+export function MenuIcon({ name, small }: { name: string | null; small?: boolean }) {
+  const Icon = (name && ICONS[name]) || LabelOutlinedIcon;
+  return <Icon fontSize={small ? 'small' : 'medium'} />;
+}

@@ -1,0 +1,154 @@
+import { isAuthoriser, type ProfileType, profileTypeOf } from '../../shared/session.js';
+import type { Db } from '../db/connection.js';
+import type { Registry } from '../registry.js';
+
+export type Access = 'read' | 'write';
+
+export interface MenuItem {
+  IdMenu: string;
+  IdMenuPadre: string | null;
+  Modulo: string;
+  Ruta: string | null;
+  Orden: number;
+  Tag: string;
+  Icono: string | null;
+  Color: string | null;
+  Color2: string | null;
+  IdAplicacion: string;
+}
+
+/** What a profile is and reaches: its type, its menu, the routes in it, and the records behind them. */
+export interface Grants {
+  characteristics: string[];
+  profileType: ProfileType;
+  authoriser: boolean;
+  menu: MenuItem[];
+  routes: Set<string>;
+  resources: Map<string, Access>;
+}
+
+export async function characteristicsOf(db: Db, registry: Registry, profileId: number): Promise<string[]> {
+  const rows = (await db
+    .selectFrom(registry.require('profile-characteristic').table)
+    .select('IdCaracteristica')
+    .where('IdPerfil', '=', profileId)
+    .where('Activo', '=', 'S')
+    .execute()) as Array<{ IdCaracteristica: string }>;
+  return rows.map((r) => r.IdCaracteristica);
+}
+
+/**
+ * A profile's grants come from the menu items assigned to it: an item's route opens a screen,
+ * and when the screen is an entity's (`/<resource>`) its records, read-only when the assignment
+ * says SoloLectura. Entities those refer to become readable, so their selects and links work.
+ */
+export async function loadGrants(db: Db, registry: Registry, profileId: number): Promise<Grants> {
+  const menu = registry.require('menu').table;
+  const assigned = registry.require('menu-profile').table;
+  const rows = (await db
+    .selectFrom(`${assigned} as mp`)
+    .innerJoin(`${menu} as m`, 'm.IdMenu', 'mp.IdMenu')
+    .select([
+      'm.IdMenu',
+      'm.IdMenuPadre',
+      'm.Modulo',
+      'm.Ruta',
+      'm.Orden',
+      'm.Tag',
+      'm.Icono',
+      'm.Color',
+      'm.Color2',
+      'm.IdAplicacion',
+      'mp.SoloLectura',
+    ])
+    .where('mp.IdPerfil', '=', profileId)
+    .where('mp.Activo', '=', 'S')
+    .where('m.Activo', '=', 'S')
+    .execute()) as Array<MenuItem & { SoloLectura: string }>;
+
+  const resources = new Map<string, Access>();
+  const routes = new Set<string>();
+  for (const row of rows) {
+    if (!row.Ruta) continue;
+    routes.add(row.Ruta);
+    const entity = registry.get(row.Ruta.split('/')[1] ?? '');
+    if (entity && row.Ruta === `/${entity.name}`) {
+      const access: Access = row.SoloLectura === 'S' ? 'read' : 'write';
+      if (resources.get(entity.name) !== 'write') resources.set(entity.name, access);
+    }
+  }
+  for (const name of [...resources.keys()]) {
+    const entity = registry.require(name);
+    const scopeFields = new Set(Object.values(entity.scope));
+    for (const ref of entity.references) {
+      if (!scopeFields.has(ref.field) && !resources.has(ref.target)) resources.set(ref.target, 'read');
+    }
+  }
+
+  // The menu keeps the ancestors of what was assigned, so the tree holds together.
+  const byId = new Map(rows.map((r) => [r.IdMenu, r as MenuItem]));
+  const missing = new Set<string>();
+  for (const row of rows) {
+    for (let len = 2; len < row.IdMenu.length; len += 2) {
+      const id = row.IdMenu.slice(0, len);
+      if (!byId.has(id)) missing.add(id);
+    }
+  }
+  if (missing.size) {
+    const parents = (await db
+      .selectFrom(menu)
+      .select([
+        'IdMenu',
+        'IdMenuPadre',
+        'Modulo',
+        'Ruta',
+        'Orden',
+        'Tag',
+        'Icono',
+        'Color',
+        'Color2',
+        'IdAplicacion',
+      ])
+      .where('IdMenu', 'in', [...missing])
+      .where('Activo', '=', 'S')
+      .execute()) as MenuItem[];
+    for (const parent of parents) byId.set(parent.IdMenu, parent);
+  }
+  const items = [...byId.values()]
+    .map(({ SoloLectura: _readOnly, ...item }: MenuItem & { SoloLectura?: string }) => item)
+    .sort((a, b) => a.IdMenu.localeCompare(b.IdMenu));
+  const characteristics = await characteristicsOf(db, registry, profileId);
+  return {
+    characteristics,
+    profileType: profileTypeOf(characteristics),
+    authoriser: isAuthoriser(characteristics),
+    menu: items,
+    routes,
+    resources,
+  };
+}
+
+/** Grants are read on every request; a few seconds of memory spares the database. */
+export class GrantsCache {
+  private readonly entries = new Map<number, { grants: Promise<Grants>; until: number }>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly registry: Registry,
+    private readonly ttlMs = 5_000,
+  ) {}
+
+  get(profileId: number): Promise<Grants> {
+    const now = Date.now();
+    const hit = this.entries.get(profileId);
+    if (hit && hit.until > now) return hit.grants;
+    const grants = loadGrants(this.db, this.registry, profileId);
+    this.entries.set(profileId, { grants, until: now + this.ttlMs });
+    grants.catch(() => this.entries.delete(profileId));
+    return grants;
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}

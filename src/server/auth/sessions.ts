@@ -1,0 +1,221 @@
+import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { Db } from '../db/connection.js';
+import { AUTH_TABLES } from './tables.js';
+
+/** Minutes an access token lives (the login response's minutosCaduca). */
+export const ACCESS_TOKEN_MINUTES = 15;
+/** A refresh token, and the session it belongs to, last a working day at most. */
+export const SESSION_HOURS = 12;
+
+/** base64url of {"alg":"HS256","typ":"JWT"}: the only header access tokens have. */
+const JWT_HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+
+export type Stage = 'login' | 'session';
+
+/** A session: after the password (stage login, only enough to pick a profile), or with a profile. */
+export interface SessionRow {
+  Id: string;
+  IdUsuario: string;
+  Etapa: Stage;
+  IdUsuarioPerfil: number | null;
+  IdPerfil: number | null;
+  IdCliente: number | null;
+  IdDivision: number | null;
+  IdCompania: number | null;
+  CreadoEn: number;
+  ExpiraEn: number;
+  RevocadoEn: number | null;
+}
+
+export interface Tokens {
+  accessToken: string;
+  refreshToken: string;
+}
+
+export interface AccessClaims {
+  sub: string;
+  sid: string;
+  stg: Stage;
+  prf?: number;
+  cli?: number;
+  div?: number;
+  cmp?: number;
+}
+
+export type Refreshed =
+  | { outcome: 'rotated'; session: SessionRow; tokens: Tokens }
+  | { outcome: 'reused' | 'invalid' };
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
+
+/**
+ * Short-lived signed access tokens carrying user, profile, client, division and company; opaque
+ * refresh tokens kept only as hashes, replaced on every use. A refresh token used twice means it
+ * leaked: the whole session (every token descended from the same sign-in) is revoked.
+ */
+export class Sessions {
+  constructor(
+    private readonly db: Db,
+    private readonly secret: Uint8Array,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async open(
+    userId: string,
+    stage: Stage,
+    profile?: {
+      IdUsuarioPerfil: number;
+      IdPerfil: number;
+      IdCliente: number;
+      IdDivision: number;
+      IdCompania: number | null;
+    },
+  ): Promise<{ session: SessionRow; tokens: Tokens }> {
+    const now = this.now();
+    const session: SessionRow = {
+      Id: randomUUID(),
+      IdUsuario: userId,
+      Etapa: stage,
+      IdUsuarioPerfil: profile?.IdUsuarioPerfil ?? null,
+      IdPerfil: profile?.IdPerfil ?? null,
+      IdCliente: profile?.IdCliente ?? null,
+      IdDivision: profile?.IdDivision ?? null,
+      IdCompania: profile?.IdCompania ?? null,
+      CreadoEn: now,
+      ExpiraEn: now + SESSION_HOURS * 3_600_000,
+      RevocadoEn: null,
+    };
+    await this.db.insertInto(AUTH_TABLES.session).values(session).execute();
+    return { session, tokens: await this.issue(session) };
+  }
+
+  private async issue(session: SessionRow): Promise<Tokens> {
+    const refreshToken = randomBytes(32).toString('base64url');
+    await this.db
+      .insertInto(AUTH_TABLES.refresh)
+      .values({
+        Hash: sha256(refreshToken),
+        IdSesion: session.Id,
+        ExpiraEn: session.ExpiraEn,
+        CreadoEn: this.now(),
+      })
+      .execute();
+    return { accessToken: await this.sign(session), refreshToken };
+  }
+
+  /** A JWT signed with HS256 (the header is fixed; verification accepts nothing else). */
+  private async sign(session: SessionRow): Promise<string> {
+    const issued = Math.floor(this.now() / 1000);
+    const claims: AccessClaims & { iat: number; exp: number } = {
+      sub: session.IdUsuario,
+      sid: session.Id,
+      stg: session.Etapa,
+      iat: issued,
+      exp: issued + ACCESS_TOKEN_MINUTES * 60,
+    };
+    if (session.IdPerfil !== null) claims.prf = session.IdPerfil;
+    if (session.IdCliente !== null) claims.cli = session.IdCliente;
+    if (session.IdDivision !== null) claims.div = session.IdDivision;
+    if (session.IdCompania !== null) claims.cmp = session.IdCompania;
+    const body = `${JWT_HEADER}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
+    return `${body}.${this.mac(body).toString('base64url')}`;
+  }
+
+  private mac(body: string): Buffer {
+    return createHmac('sha256', this.secret).update(body).digest();
+  }
+
+  /** The claims of a genuine access token, 'expired' for a genuine one past its time, else undefined. */
+  async verify(token: string, { allowExpired = false } = {}): Promise<AccessClaims | 'expired' | undefined> {
+    const parts = token.split('.');
+    if (parts.length !== 3 || parts[0] !== JWT_HEADER) return undefined;
+    const given = Buffer.from(parts[2], 'base64url');
+    const expected = this.mac(`${parts[0]}.${parts[1]}`);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+    let claims: AccessClaims & { exp?: number };
+    try {
+      claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'));
+    } catch {
+      return undefined;
+    }
+    if (typeof claims.sub !== 'string' || typeof claims.sid !== 'string' || typeof claims.exp !== 'number')
+      return undefined;
+    if (!allowExpired && claims.exp * 1000 <= this.now()) return 'expired';
+    return claims;
+  }
+
+  /** The session behind a token, when it is still open. */
+  async active(sessionId: string): Promise<SessionRow | undefined> {
+    const row = (await this.db
+      .selectFrom(AUTH_TABLES.session)
+      .selectAll()
+      .where('Id', '=', sessionId)
+      .executeTakeFirst()) as SessionRow | undefined;
+    if (!row || row.RevocadoEn !== null || row.ExpiraEn <= this.now()) return undefined;
+    return row;
+  }
+
+  /** Trades a refresh token for a new pair; a token already used revokes its whole session. */
+  async refresh(refreshToken: string): Promise<Refreshed> {
+    const now = this.now();
+    const hash = sha256(refreshToken);
+    return this.db.transaction().execute(async (trx) => {
+      const token = (await trx
+        .selectFrom(AUTH_TABLES.refresh)
+        .selectAll()
+        .where('Hash', '=', hash)
+        .executeTakeFirst()) as { IdSesion: string; ExpiraEn: number; UsadoEn: number | null } | undefined;
+      if (!token) return { outcome: 'invalid' };
+      if (token.UsadoEn !== null) {
+        await this.revokeWith(trx, token.IdSesion, 'reuse');
+        return { outcome: 'reused' };
+      }
+      const session = (await trx
+        .selectFrom(AUTH_TABLES.session)
+        .selectAll()
+        .where('Id', '=', token.IdSesion)
+        .executeTakeFirst()) as SessionRow | undefined;
+      if (!session || session.RevocadoEn !== null || token.ExpiraEn <= now || session.ExpiraEn <= now) {
+        return { outcome: 'invalid' };
+      }
+      const claimed = await trx
+        .updateTable(AUTH_TABLES.refresh)
+        .set({ UsadoEn: now })
+        .where('Hash', '=', hash)
+        .where('UsadoEn', 'is', null)
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) !== 1) {
+        await this.revokeWith(trx, session.Id, 'reuse');
+        return { outcome: 'reused' };
+      }
+      return {
+        outcome: 'rotated',
+        session,
+        tokens: await new Sessions(trx, this.secret, this.now).issue(session),
+      };
+    });
+  }
+
+  async revoke(sessionId: string, reason: string): Promise<void> {
+    await this.revokeWith(this.db, sessionId, reason);
+  }
+
+  private async revokeWith(db: Db, sessionId: string, reason: string): Promise<void> {
+    await db
+      .updateTable(AUTH_TABLES.session)
+      .set({ RevocadoEn: this.now(), Motivo: reason })
+      .where('Id', '=', sessionId)
+      .where('RevocadoEn', 'is', null)
+      .execute();
+  }
+
+  /** Ends every open session of a user (after a password change, for instance). */
+  async revokeUser(userId: string, reason: string): Promise<void> {
+    await this.db
+      .updateTable(AUTH_TABLES.session)
+      .set({ RevocadoEn: this.now(), Motivo: reason })
+      .where('IdUsuario', '=', userId)
+      .where('RevocadoEn', 'is', null)
+      .execute();
+  }
+}

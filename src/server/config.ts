@@ -1,0 +1,38 @@
+import { resolve } from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  production: boolean;
+  /** Load the demo data set into an empty database at start-up. */
+  demo: boolean;
+  logLevel: string;
+  /** Server processes sharing the port (Node cluster); the database is prepared once, before them. */
+  workers: number;
+  /** Key that signs access tokens; when absent one is made and kept in the database. */
+  authSecret?: string;
+  /** SMTP server for codes and temporary passwords; when absent they stay in the outbox. */
+  smtpUrl?: string;
+  mailFrom?: string;
+}
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = Number(env.PORT ?? 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`PORT must be a port number, not ${env.PORT}`);
+  return {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    dataDir: resolve(env.DATA_DIR ?? './data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    production: env.NODE_ENV === 'production',
+    demo: env.DEMO_DATA !== 'off',
+    logLevel: env.LOG_LEVEL ?? 'info',
+    workers: Math.max(1, Number(env.WEB_CONCURRENCY ?? 1) || 1),
+    authSecret: env.AUTH_SECRET || undefined,
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || undefined,
+  };
+}

@@ -1,0 +1,13 @@
+import { ensureAuthTables } from '../auth/tables.js';
+import type { Registry } from '../registry.js';
+import type { Database } from './connection.js';
+import { runMigrations } from './migrate.js';
+import { type SyncReport, syncSchema } from './sync.js';
+
+/** Brings a database up to the schemas: frozen migrations first, then the additive sync. */
+export async function prepareDatabase(database: Database, registry: Registry): Promise<SyncReport> {
+  await runMigrations(database.db);
+  const report = await syncSchema(database, registry);
+  await ensureAuthTables(database);
+  return report;
+}

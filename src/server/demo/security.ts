@@ -1,0 +1,343 @@
+import { MODULES } from '../../shared/modules.js';
+import type { Registry } from '../registry.js';
+
+/** The password of every demo account (it meets the advanced level: upper, lower, digit, symbol). */
+export const DEMO_PASSWORD = 'Acredita#2026';
+
+export const DEMO_CLIENT = {
+  Cliente: 'MINERA ANDINA DEL SUR S.A.A.',
+  IdPais: 'PE',
+  Correo: 'mesadeayuda@minandes.com.pe',
+  Activo: 'S',
+};
+
+export const DEMO_DIVISIONS = [
+  {
+    Division: 'UNIDAD MINERA SAN GABRIEL',
+    IdPais: 'PE',
+    Direccion: 'DISTRITO DE ICHUÑA, GENERAL SÁNCHEZ CERRO, MOQUEGUA',
+    Activo: 'S',
+  },
+  {
+    Division: 'PROYECTO CORDILLERA NORTE',
+    IdPais: 'PE',
+    Direccion: 'DISTRITO DE SAN MARCOS, HUARI, ÁNCASH',
+    Activo: 'S',
+  },
+];
+
+export const DEMO_SETTINGS = {
+  standard: {
+    Descripcion: 'POLÍTICA ESTÁNDAR',
+    NivelSeguridadClave: 'A',
+    LongitudClave: 8,
+    CaducaClave: 'S',
+    PeriodoCaducidadDias: 90,
+    CambiarPrimeraClave: 'S',
+    NumeroIntentos: 5,
+    MinutosDesbloqueo: 15,
+    DiasInactivacion: 90,
+    PorDefecto: 'S',
+    DobleAutenticacion: 'N',
+    NotificarPor: 'C',
+    SegundosInactividad: 400,
+    Activo: 'S',
+  },
+  doubleByMail: {
+    Descripcion: 'DOBLE AUTENTICACIÓN POR CORREO',
+    NivelSeguridadClave: 'A',
+    LongitudClave: 10,
+    CaducaClave: 'S',
+    PeriodoCaducidadDias: 60,
+    CambiarPrimeraClave: 'S',
+    NumeroIntentos: 3,
+    MinutosDesbloqueo: 30,
+    DiasInactivacion: 60,
+    PorDefecto: 'N',
+    DobleAutenticacion: 'S',
+    NotificarPor: 'C',
+    SegundosInactividad: 400,
+    Activo: 'S',
+  },
+} as const;
+
+export const DEMO_ROLES = [
+  { IdRolAcreditacion: 'CPAAUT', Descripcion: 'AUTORIZADOR DE ACREDITACIÓN', Activo: 'S' },
+  { IdRolAcreditacion: 'CPASOL', Descripcion: 'SOLICITANTE DE ACREDITACIÓN', Activo: 'S' },
+  { IdRolAcreditacion: 'CPAADM', Descripcion: 'ADMINISTRADOR DE ACREDITACIÓN', Activo: 'S' },
+];
+
+export const DEMO_PROFILES = {
+  admin: {
+    Perfil: 'ADMINISTRADOR DEL SISTEMA',
+    Descripcion: 'CONFIGURA LOS DATOS DE REFERENCIA Y LA SEGURIDAD',
+    characteristic: 'ADM',
+  },
+  requester: {
+    Perfil: 'SOLICITANTE CONTRATISTA',
+    Descripcion: 'SOLICITA LA ACREDITACIÓN DEL PERSONAL DE SU COMPAÑÍA',
+    characteristic: 'SOL',
+  },
+  authoriser: {
+    Perfil: 'AUTORIZADOR DE ACREDITACIÓN',
+    Descripcion: 'EVALÚA Y APRUEBA LAS SOLICITUDES DE ACREDITACIÓN',
+    characteristic: 'AUT',
+  },
+} as const;
+
+/** The screens the contractors' own profiles reach (the requester writes people). */
+const CONTRACTOR_SCREENS = ['company', 'contract', 'person'];
+
+const MODULE_ICONS: Record<string, string> = {
+  system: 'Settings',
+  security: 'AdminPanelSettings',
+  administration: 'Business',
+  access: 'MeetingRoom',
+  attendance: 'AccessTime',
+  identification: 'Badge',
+  dining: 'Restaurant',
+  hotel: 'Hotel',
+  accreditation: 'VerifiedUser',
+};
+
+export interface MenuSeed {
+  IdMenu: string;
+  IdMenuPadre?: string;
+  Modulo: string;
+  Ruta?: string;
+  Orden: number;
+  Tag: string;
+  Icono?: string;
+  Color?: string;
+  IdAplicacion: string;
+  Activo: 'S';
+  resource?: string;
+}
+
+/** Icons of the menu sub-groups (x-group); others show a folder. */
+const GROUP_ICONS: Record<string, string> = {
+  contractors: 'Engineering',
+  organisation: 'AccountTree',
+  personnel: 'EventNote',
+  fleet: 'DirectionsCar',
+  accessCatalogues: 'ListAlt',
+  accessSites: 'Place',
+  accessManagement: 'HowToReg',
+};
+
+/** Two digits per menu level: 1 → "01". */
+const pair = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * The demo menu: one group per module with its screens, in the modules' order (10, 20, … as
+ * first-level ids); screens that name an x-group sit one level deeper, under a sub-group placed
+ * where its first screen would be.
+ */
+export function demoMenu(registry: Registry): MenuSeed[] {
+  const items: MenuSeed[] = [];
+  MODULES.forEach((module, index) => {
+    const entities = registry.entities.filter((e) => e.module === module && !e.hidden);
+    if (!entities.length) return;
+    const group = pair((index + 1) * 10);
+    items.push({
+      IdMenu: group,
+      Modulo: module,
+      Orden: (index + 1) * 10,
+      Tag: `app.modules.${module}`,
+      Icono: MODULE_ICONS[module],
+      Color: '#0D3B66',
+      IdAplicacion: 'AP03',
+      Activo: 'S',
+    });
+    let next = 1;
+    const subGroups = new Map<string, { id: string; next: number }>();
+    for (const entity of entities) {
+      let parent = group;
+      let id: string;
+      if (entity.group) {
+        let sub = subGroups.get(entity.group);
+        if (!sub) {
+          sub = { id: `${group}${pair(next++)}`, next: 1 };
+          subGroups.set(entity.group, sub);
+          items.push({
+            IdMenu: sub.id,
+            IdMenuPadre: group,
+            Modulo: module,
+            Orden: entity.order,
+            Tag: `app.menu.groups.${entity.group}`,
+            Icono: GROUP_ICONS[entity.group] ?? 'Folder',
+            IdAplicacion: 'AP03',
+            Activo: 'S',
+          });
+        }
+        parent = sub.id;
+        id = `${sub.id}${pair(sub.next++)}`;
+      } else {
+        id = `${group}${pair(next++)}`;
+      }
+      items.push({
+        IdMenu: id,
+        IdMenuPadre: parent,
+        Modulo: module,
+        Ruta: `/${entity.name}`,
+        Orden: entity.order,
+        Tag: `resources.${entity.name}.name`,
+        Icono: 'Label',
+        IdAplicacion: 'AP03',
+        Activo: 'S',
+        resource: entity.name,
+      });
+    }
+  });
+  // Parents before children, for the references.
+  return items.sort((a, b) => a.IdMenu.length - b.IdMenu.length || a.IdMenu.localeCompare(b.IdMenu));
+}
+
+/** Which screens each demo profile gets: all for the administrator; the contractors' for the others. */
+export const DEMO_GRANTS: Record<
+  keyof typeof DEMO_PROFILES,
+  (resource: string) => 'write' | 'read' | undefined
+> = {
+  admin: () => 'write',
+  requester: (resource) =>
+    resource === 'person' ? 'write' : CONTRACTOR_SCREENS.includes(resource) ? 'read' : undefined,
+  authoriser: (resource) => (CONTRACTOR_SCREENS.includes(resource) ? 'read' : undefined),
+};
+
+export interface DemoUser {
+  IdUsuario: string;
+  Nombre: string;
+  Apellido: string;
+  Correo: string;
+  Telefono: string;
+  Administrador: 'S' | 'N';
+  Contratista: 'S' | 'N';
+  setting: keyof typeof DEMO_SETTINGS;
+  /** Profile, division (index in DEMO_DIVISIONS), company (alias) and accreditation role. */
+  assignments: Array<{
+    profile: keyof typeof DEMO_PROFILES;
+    division: number;
+    company?: string;
+    role?: string;
+    default?: boolean;
+  }>;
+}
+
+export const DEMO_USERS: DemoUser[] = [
+  {
+    IdUsuario: 'ADMIN',
+    Nombre: 'PATRICIA',
+    Apellido: 'SALAZAR VEGA',
+    Correo: 'admin@minandes.com.pe',
+    Telefono: '987654321',
+    Administrador: 'S',
+    Contratista: 'N',
+    setting: 'standard',
+    assignments: [
+      { profile: 'admin', division: 0, role: 'CPAADM', default: true },
+      { profile: 'admin', division: 1, role: 'CPAADM' },
+    ],
+  },
+  {
+    IdUsuario: 'SOLICITANTE',
+    Nombre: 'RICARDO',
+    Apellido: 'HUAMÁN TORRES',
+    Correo: 'solicitante@sermipac.com.pe',
+    Telefono: '951753852',
+    Administrador: 'N',
+    Contratista: 'S',
+    setting: 'standard',
+    assignments: [
+      { profile: 'requester', division: 0, company: 'SERMIPAC', role: 'CPASOL', default: true },
+      { profile: 'requester', division: 1, company: 'SERMIPAC', role: 'CPASOL' },
+    ],
+  },
+  {
+    IdUsuario: 'AUTORIZADOR',
+    Nombre: 'JORGE LUIS',
+    Apellido: 'CHÁVEZ NINA',
+    Correo: 'autorizador@minandes.com.pe',
+    Telefono: '963852741',
+    Administrador: 'N',
+    Contratista: 'N',
+    setting: 'standard',
+    assignments: [
+      { profile: 'authoriser', division: 0, role: 'CPAAUT', default: true },
+      { profile: 'authoriser', division: 1, role: 'CPAAUT' },
+    ],
+  },
+  {
+    IdUsuario: 'SUPERVISOR',
+    Nombre: 'CARMEN ROSA',
+    Apellido: 'FLORES QUISPE',
+    Correo: 'supervisor@minandes.com.pe',
+    Telefono: '912345678',
+    Administrador: 'N',
+    Contratista: 'N',
+    setting: 'doubleByMail',
+    assignments: [{ profile: 'authoriser', division: 0, role: 'CPAAUT', default: true }],
+  },
+];
+
+export const DEMO_CONTRACTS = [
+  {
+    NumeroContrato: 'CT-2026-001',
+    company: 'SERMIPAC',
+    division: 0,
+    Asunto: 'MANTENIMIENTO DE EQUIPOS DE ACARREO Y CARGUÍO',
+    FechaInicio: '2026-01-01',
+    FechaFin: '2027-12-31',
+    Dotacion: 120,
+    Vehiculos: 'S',
+  },
+  {
+    NumeroContrato: 'CT-2026-002',
+    company: 'TRANSALTI',
+    division: 0,
+    Asunto: 'TRANSPORTE DE PERSONAL ENTRE AREQUIPA Y LA UNIDAD',
+    FechaInicio: '2026-02-01',
+    FechaFin: '2027-01-31',
+    Dotacion: 45,
+    Vehiculos: 'S',
+  },
+  {
+    NumeroContrato: 'CT-2026-003',
+    company: 'PERVOSUR',
+    division: 0,
+    Asunto: 'PERFORACIÓN Y VOLADURA EN TAJO ABIERTO',
+    FechaInicio: '2026-03-15',
+    FechaFin: '2028-03-14',
+    Dotacion: 80,
+    Vehiculos: 'N',
+  },
+  {
+    NumeroContrato: 'CT-2026-004',
+    company: 'CCB',
+    division: 1,
+    Asunto: 'CONSTRUCCIÓN DE LA PLANTA CONCENTRADORA',
+    FechaInicio: '2026-04-01',
+    FechaFin: '2028-09-30',
+    Dotacion: 300,
+    Vehiculos: 'S',
+  },
+  {
+    NumeroContrato: 'CT-2026-005',
+    company: 'ALCAMIN',
+    division: 1,
+    Asunto: 'ALIMENTACIÓN Y HOTELERÍA DEL CAMPAMENTO',
+    FechaInicio: '2026-04-01',
+    FechaFin: '2027-03-31',
+    Dotacion: 60,
+    Vehiculos: 'N',
+  },
+  {
+    NumeroContrato: 'CT-2026-006',
+    company: 'SERMIPAC',
+    division: 1,
+    Asunto: 'MONTAJE ELECTROMECÁNICO DE FAJAS TRANSPORTADORAS',
+    FechaInicio: '2026-05-01',
+    FechaFin: '2027-10-31',
+    Dotacion: 95,
+    Vehiculos: 'S',
+  },
+];

@@ -1,0 +1,62 @@
+import type { Db } from '../db/connection.js';
+import type { Registry } from '../registry.js';
+import { random } from './people.js';
+
+type Row = Record<string, unknown>;
+
+/**
+ * Gives the demo people what the organisation's screens define, once those are loaded: a worker
+ * type, position, cost centre, regime and guard, birth and residence locations, a driving licence
+ * for some, and a cessation reason for the ceased. Deterministic, like the people themselves.
+ */
+export async function staffDemoPeople(db: Db, registry: Registry, clientId: number): Promise<number> {
+  const rnd = random(7);
+  const pick = <T>(list: readonly T[]): T | undefined =>
+    list.length ? list[Math.floor(rnd() * list.length)] : undefined;
+  const all = async (resource: string, where: Row = {}): Promise<Row[]> => {
+    const entity = registry.get(resource);
+    if (!entity) return [];
+    let qb = db.selectFrom(entity.table).selectAll();
+    if (entity.scope.client) qb = qb.where(entity.scope.client, '=', clientId);
+    for (const [field, value] of Object.entries(where)) qb = qb.where(field, '=', value);
+    return (await qb.orderBy(entity.primaryKey).execute()) as Row[];
+  };
+  const positions = await all('position', { Activo: 'S' });
+  const costCentres = await all('cost-centre', { Activo: 'S' });
+  const workerTypes = await all('position-type', { Activo: 'S' });
+  const regimes = await all('regime', { Activo: 'S' });
+  const guards = await all('guard', { Activo: 'S' });
+  const reasons = await all('cessation-reason', { Activo: 'S' });
+  const districts = {
+    PE: await all('ubigeo', { IdPais: 'PE', Nivel: 3 }),
+    CH: await all('ubigeo', { IdPais: 'CH', Nivel: 3 }),
+  };
+  const licences = {
+    PE: await all('driving-licence', { IdPais: 'PE', Activo: 'S' }),
+    CH: await all('driving-licence', { IdPais: 'CH', Activo: 'S' }),
+  };
+  const people = registry.require('person');
+  const rows = await all('person');
+  for (const [index, person] of rows.entries()) {
+    const country = (person.IdPaisNacimiento === 'CH' ? 'CH' : 'PE') as 'PE' | 'CH';
+    const regime = pick(regimes);
+    const guard = pick(guards.filter((g) => g.IdRegimen === regime?.IdRegimen));
+    const drives = index % 3 === 0;
+    const licence = drives ? pick(licences[country]) : undefined;
+    const values: Row = {
+      IdTipoPosicion: pick(workerTypes)?.IdTipoPosicion ?? null,
+      IdPosicion: pick(positions)?.IdPosicion ?? null,
+      IdCentroCosto: pick(costCentres)?.IdCentroCosto ?? null,
+      IdRegimen: regime?.IdRegimen ?? null,
+      IdGuardia: guard?.IdGuardia ?? null,
+      IdUbigeoNacimiento: pick(districts[country])?.IdUbigeo ?? null,
+      IdUbigeoResidencia: pick(districts[country])?.IdUbigeo ?? null,
+      IdPaisLicenciaConducir: licence ? country : null,
+      IdLicenciaConducir: licence?.IdLicenciaConducir ?? null,
+      NumeroLicenciaConducir: licence ? String(10_000_000 + Math.floor(rnd() * 89_999_999)) : null,
+      IdMotivoCese: person.Condicion === 'C' ? (pick(reasons)?.IdMotivoCese ?? null) : null,
+    };
+    await db.updateTable(people.table).set(values).where(people.primaryKey, '=', person.IdPersona).execute();
+  }
+  return rows.length;
+}

@@ -1,0 +1,25 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+/**
+ * Serves the built console (vite build → dist/client) at /. Paths that are not files get
+ * index.html, so the console's own routes survive a reload.
+ */
+async function client(fastify: FastifyInstance, opts: { root: string }): Promise<void> {
+  if (!existsSync(join(opts.root, 'index.html'))) {
+    throw new Error(`the console is not built: ${opts.root}/index.html is missing (run npm run build)`);
+  }
+  await fastify.register(fastifyStatic, {
+    root: opts.root,
+    wildcard: true,
+    setHeaders: (reply, path) => {
+      const hashed = path.startsWith(join(opts.root, 'assets'));
+      reply.header('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+}
+
+export default fp(client, { name: 'client' });

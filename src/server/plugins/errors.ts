@@ -1,0 +1,94 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Language } from '../../shared/constants.js';
+import { type ApiErrorBody, type FieldError, type MessageParams, messageKeyOf } from '../../shared/errors.js';
+import { ApiError } from '../errors.js';
+import { languageOf, resourceName, t } from '../i18n.js';
+
+/** Parameters that name resources are shown by their translated names. */
+function localize(language: Language, params: MessageParams = {}): MessageParams {
+  const out: MessageParams = { ...params };
+  if (typeof params.resource === 'string') out.resource = resourceName(language, params.resource);
+  if (typeof params.resources === 'string') {
+    out.resources = params.resources
+      .split(',')
+      .map((name) => resourceName(language, name, true))
+      .join(', ');
+  }
+  return out;
+}
+
+export function errorBody(error: ApiError, language: Language): ApiErrorBody {
+  const params = localize(language, error.params);
+  const messageKey = error.messageKey ?? messageKeyOf(error.code);
+  const body: ApiErrorBody = {
+    status: error.status,
+    code: error.code,
+    messageKey,
+    message: t(language, messageKey, params),
+  };
+  if (error.params) body.params = params;
+  if (error.fields) {
+    body.errors = Object.fromEntries(
+      Object.entries(error.fields).map(([field, problem]): [string, FieldError] => {
+        const fieldParams = localize(language, problem.params);
+        return [
+          field,
+          {
+            messageKey: problem.messageKey,
+            ...(problem.params ? { params: fieldParams } : {}),
+            message: t(language, problem.messageKey, fieldParams),
+          },
+        ];
+      }),
+    );
+  }
+  return body;
+}
+
+const DB_CODES: Record<string, ApiError['code']> = {
+  SQLITE_CONSTRAINT_UNIQUE: 'DUPLICATE',
+  SQLITE_CONSTRAINT_PRIMARYKEY: 'DUPLICATE',
+  SQLITE_CONSTRAINT_FOREIGNKEY: 'IN_USE',
+  SQLITE_CONSTRAINT_NOTNULL: 'VALIDATION_FAILED',
+  '23505': 'DUPLICATE',
+  '23503': 'IN_USE',
+  '23502': 'VALIDATION_FAILED',
+};
+
+/** Maps anything thrown to the one error shape; never leaks a stack trace or SQL. */
+export function toApiError(error: unknown): ApiError | undefined {
+  if (error instanceof ApiError) return error;
+  const e = error as Partial<FastifyError> & { code?: string };
+  if (e.code && DB_CODES[e.code]) return new ApiError(DB_CODES[e.code]);
+  switch (e.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError('PAYLOAD_TOO_LARGE');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError('UNSUPPORTED_MEDIA_TYPE');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new ApiError('BAD_REQUEST', { detail: e.message });
+  }
+  if (e.statusCode === 400 && (e.validation || e.code?.startsWith('FST_ERR'))) {
+    return new ApiError('BAD_REQUEST', { detail: e.message });
+  }
+  if (e.statusCode === 429) return new ApiError('TOO_MANY_REQUESTS');
+  return undefined;
+}
+
+async function errors(fastify: FastifyInstance): Promise<void> {
+  fastify.decorateRequest('language', 'es');
+  fastify.addHook('onRequest', async (request) => {
+    request.language = languageOf(request.headers['accept-language']);
+  });
+  fastify.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const known = toApiError(error);
+    if (!known) request.log.error({ err: error }, 'unhandled error');
+    const apiError = known ?? new ApiError('INTERNAL');
+    return reply.status(apiError.status).send(errorBody(apiError, request.language));
+  });
+}
+
+export default fp(errors, { name: 'errors' });

@@ -1,0 +1,418 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { ValidateFunction } from 'ajv';
+import { MODULES, type ModuleKey } from '../shared/modules.js';
+import { createAjv } from '../shared/schema/ajv.js';
+import { PATTERNS } from '../shared/schema/patterns.js';
+import type {
+  AfterRule,
+  EntitySchema,
+  LockRule,
+  PropertySchema,
+  ResourceMeta,
+  Scope,
+  SortOrder,
+} from '../shared/schema/types.js';
+import { SCHEMAS_DIR } from './paths.js';
+
+export { SCHEMAS_DIR };
+
+const META_SCHEMA_FILE = join(SCHEMAS_DIR, '_meta', 'entity.schema.json');
+const DEFAULT_PER_PAGE = 20;
+
+export interface Reference {
+  field: string;
+  target: string;
+  /** A set of references (an array property), kept in its own link table. */
+  many?: Link;
+}
+
+/** The table behind an array of references: one row per (owner, value). */
+export interface Link {
+  table: string;
+  /** Column holding the owner's key (named as the owner's key). */
+  owner: string;
+  /** Column holding the referenced key. */
+  value: string;
+}
+
+/** Everything the server derives from one schema file. */
+export interface Entity {
+  name: string;
+  file: string;
+  module: ModuleKey;
+  order: number;
+  table: string;
+  primaryKey: string;
+  generatedKey: boolean;
+  /** The schema as written, with named patterns expanded and computed fields marked read-only. */
+  schema: EntitySchema;
+  label: string[];
+  list: string[];
+  search: string[];
+  filters: string[];
+  sortable: string[];
+  defaultSort: { field: string; order: SortOrder };
+  perPage: number;
+  unique: string[][];
+  indexes: string[][];
+  /** Tenancy: the property of each scope dimension the records carry ({} when global). */
+  scope: Scope;
+  /** Listed and shown through the API, written only by the server. */
+  readOnly: boolean;
+  references: Reference[];
+  /** Properties a client may write (not read-only, not generated). */
+  writable: string[];
+  /** Properties upper-cased before validation. */
+  upper: string[];
+  computed: Array<{ field: string; yearsSince: string }>;
+  /** Menu sub-group inside the module, if any. */
+  group?: string;
+  /** No menu entry or screen of its own. */
+  hidden: boolean;
+  /** Path segment of the spec-style lookup calls (obtenerTodos, filtrar). */
+  lookup?: string;
+  after: AfterRule[];
+  lockedWhen?: LockRule;
+  /** Identity documents and the property holding each one's document type. */
+  documents: Array<{ field: string; typeField: string }>;
+  validate: ValidateFunction;
+}
+
+export class SchemaError extends Error {}
+
+export class Registry {
+  readonly entities: Entity[];
+  private readonly byName: Map<string, Entity>;
+
+  constructor(entities: Entity[]) {
+    this.entities = entities;
+    this.byName = new Map(entities.map((e) => [e.name, e]));
+  }
+
+  get(name: string): Entity | undefined {
+    return this.byName.get(name);
+  }
+
+  require(name: string): Entity {
+    const entity = this.byName.get(name);
+    if (!entity) throw new SchemaError(`unknown resource ${name}`);
+    return entity;
+  }
+
+  /** Entities whose references point at `name`: who would block its deletion. */
+  referencing(name: string): Array<{ entity: Entity; field: string; many?: Link }> {
+    return this.entities.flatMap((entity) =>
+      entity.references
+        .filter((ref) => ref.target === name)
+        .map((ref) => ({ entity, field: ref.field, many: ref.many })),
+    );
+  }
+
+  /** Entities ordered so that every entity comes after the ones it references. */
+  inDependencyOrder(): Entity[] {
+    const done = new Set<string>();
+    const out: Entity[] = [];
+    const visit = (entity: Entity, path: string[]) => {
+      if (done.has(entity.name)) return;
+      if (path.includes(entity.name)) return; // a cycle: the nullable reference breaks it
+      for (const ref of entity.references) {
+        if (ref.target !== entity.name) visit(this.require(ref.target), [...path, entity.name]);
+      }
+      done.add(entity.name);
+      out.push(entity);
+    };
+    for (const entity of this.entities) visit(entity, []);
+    return out;
+  }
+
+  /** What the console needs of the resources a profile reaches, with its access to each. */
+  meta(access: (entity: Entity) => 'read' | 'write' | undefined): ResourceMeta[] {
+    return this.entities.flatMap((e) => {
+      const level = access(e);
+      if (!level) return [];
+      return [
+        {
+          name: e.name,
+          module: e.module,
+          order: e.order,
+          primaryKey: e.primaryKey,
+          perPage: e.perPage,
+          schema: e.schema,
+          access: e.readOnly ? 'read' : level,
+        },
+      ];
+    });
+  }
+}
+
+let metaValidator: ValidateFunction | undefined;
+
+/** Validates a parsed schema file against the meta-schema; returns readable problems. */
+export function checkAgainstMetaSchema(schema: unknown): string[] {
+  if (!metaValidator) {
+    const ajv = createAjv({ keywords: [] });
+    metaValidator = ajv.compile(JSON.parse(readFileSync(META_SCHEMA_FILE, 'utf8')));
+  }
+  if (metaValidator(schema)) return [];
+  return (metaValidator.errors ?? []).map(
+    (e) => `${e.instancePath || '/'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`,
+  );
+}
+
+export interface SchemaFile {
+  path: string;
+  module: string;
+  name: string;
+  schema: unknown;
+}
+
+export function readSchemaFiles(dir = SCHEMAS_DIR): SchemaFile[] {
+  const files: SchemaFile[] = [];
+  for (const module of readdirSync(dir, { withFileTypes: true })) {
+    if (!module.isDirectory() || module.name.startsWith('_')) continue;
+    for (const file of readdirSync(join(dir, module.name)).sort()) {
+      if (!file.endsWith('.schema.json')) continue;
+      const path = join(dir, module.name, file);
+      let schema: unknown;
+      try {
+        schema = JSON.parse(readFileSync(path, 'utf8'));
+      } catch (error) {
+        throw new SchemaError(`${path}: not valid JSON (${(error as Error).message})`);
+      }
+      files.push({ path, module: module.name, name: basename(file, '.schema.json'), schema });
+    }
+  }
+  return files;
+}
+
+export function loadRegistry(dir = SCHEMAS_DIR): Registry {
+  return buildRegistry(readSchemaFiles(dir));
+}
+
+export function buildRegistry(files: SchemaFile[]): Registry {
+  const problems: string[] = [];
+  const ajv = createAjv({ useDefaults: true });
+  const entities: Entity[] = [];
+  for (const file of files) {
+    const metaProblems = checkAgainstMetaSchema(file.schema);
+    if (metaProblems.length) {
+      problems.push(...metaProblems.map((p) => `${file.path}: ${p}`));
+      continue;
+    }
+    const schema = expand(file.schema as EntitySchema);
+    const local = checkConsistency(file, schema);
+    if (local.length) {
+      problems.push(...local.map((p) => `${file.path}: ${p}`));
+      continue;
+    }
+    entities.push(toEntity(file, schema, ajv));
+  }
+  problems.push(...checkAcross(entities));
+  if (problems.length) throw new SchemaError(`Invalid entity schemas:\n  ${problems.join('\n  ')}`);
+  entities.sort(
+    (a, b) =>
+      MODULES.indexOf(a.module) - MODULES.indexOf(b.module) ||
+      a.order - b.order ||
+      a.name.localeCompare(b.name),
+  );
+  return new Registry(entities);
+}
+
+/** Writes named patterns into `pattern` and marks computed fields read-only. */
+function expand(schema: EntitySchema): EntitySchema {
+  const properties: Record<string, PropertySchema> = {};
+  for (const [name, prop] of Object.entries(schema.properties)) {
+    const out: PropertySchema = { ...prop };
+    if (prop['x-pattern']) out.pattern = PATTERNS[prop['x-pattern']];
+    if (prop['x-computed']) out.readOnly = true;
+    properties[name] = out;
+  }
+  return { ...schema, properties };
+}
+
+function checkConsistency(file: SchemaFile, schema: EntitySchema): string[] {
+  const problems: string[] = [];
+  const props = schema.properties;
+  const has = (field: string) => Object.hasOwn(props, field);
+  const expectFields = (keyword: string, fields: string[] | undefined) => {
+    for (const field of fields ?? [])
+      if (!has(field)) problems.push(`${keyword} names unknown property ${field}`);
+  };
+  if (file.module !== schema['x-module']) {
+    problems.push(`x-module is ${schema['x-module']} but the file lives in schemas/${file.module}/`);
+  }
+  const pk = schema['x-primaryKey'];
+  if (!has(pk)) problems.push(`x-primaryKey names unknown property ${pk}`);
+  expectFields('x-label', schema['x-label']);
+  expectFields('x-list', schema['x-list']);
+  expectFields('x-search', schema['x-search']);
+  expectFields('x-filters', schema['x-filters']);
+  expectFields('x-sortable', schema['x-sortable']);
+  expectFields('required', schema.required);
+  for (const set of [...(schema['x-unique'] ?? []), ...(schema['x-indexes'] ?? [])])
+    expectFields('x-unique/x-indexes', set);
+  for (const field of schema['x-search'] ?? []) {
+    if (has(field) && props[field].type !== 'string')
+      problems.push(`x-search field ${field} is not a string`);
+  }
+  for (const [dimension, field] of Object.entries(schema['x-scope'] ?? {})) {
+    if (!has(field)) {
+      problems.push(`x-scope ${dimension} names unknown property ${field}`);
+      continue;
+    }
+    const target = props[field]['x-ref']?.resource;
+    if (dimension === 'company') {
+      if (target !== 'company' && !(field === pk && file.name === 'company')) {
+        problems.push(`x-scope company field ${field} must reference company`);
+      }
+    } else if (target !== dimension || !props[field].readOnly) {
+      problems.push(`x-scope ${dimension} field ${field} must be a read-only reference to ${dimension}`);
+    }
+  }
+  const arrays = new Set(Object.keys(props).filter((f) => props[f].type === 'array'));
+  const noArrays = (keyword: string, fields: string[] | undefined) => {
+    for (const field of fields ?? [])
+      if (arrays.has(field)) problems.push(`${keyword} may not name the reference set ${field}`);
+  };
+  noArrays('x-label', schema['x-label']);
+  noArrays('x-search', schema['x-search']);
+  noArrays('x-sortable', schema['x-sortable']);
+  for (const set of [...(schema['x-unique'] ?? []), ...(schema['x-indexes'] ?? [])])
+    noArrays('x-unique/x-indexes', set);
+  noArrays('x-primaryKey', [pk]);
+  for (const { start, end } of schema['x-after'] ?? []) expectFields('x-after', [start, end]);
+  const lock = schema['x-lockedWhen'];
+  if (lock) expectFields('x-lockedWhen', [lock.field, ...(lock.except ?? [])]);
+  const sort = schema['x-defaultSort'];
+  if (sort && sort.field !== pk && !(schema['x-sortable'] ?? []).includes(sort.field)) {
+    problems.push(`x-defaultSort field ${sort.field} is neither the key nor in x-sortable`);
+  }
+  for (const [name, prop] of Object.entries(props)) {
+    if (prop['x-generated'] && name !== pk) problems.push(`${name}: only the primary key may be x-generated`);
+    if (prop['x-generated'] && schema.required?.includes(name))
+      problems.push(`${name}: generated, so not required`);
+    const source = prop['x-computed']?.yearsSince;
+    if (source && !has(source)) problems.push(`${name}: x-computed names unknown property ${source}`);
+    if (prop.readOnly && schema.required?.includes(name))
+      problems.push(`${name}: read-only, so not required`);
+    if (prop['x-upper'] && prop.type !== 'string') problems.push(`${name}: x-upper on a non-string`);
+    const typeField = prop['x-document']?.type;
+    if (typeField && props[typeField]?.['x-ref']?.resource !== 'document-type')
+      problems.push(`${name}: x-document type ${typeField} must reference document-type`);
+    for (const local of Object.values(prop['x-ref']?.filter ?? {}))
+      if (!has(local)) problems.push(`${name}: x-ref filter names unknown property ${local}`);
+  }
+  return problems;
+}
+
+/** Checks that need every schema: references, names, tables. */
+function checkAcross(entities: Entity[]): string[] {
+  const problems: string[] = [];
+  const byName = new Map<string, Entity>();
+  const tables = new Set<string>();
+  for (const entity of entities) {
+    if (byName.has(entity.name)) problems.push(`resource ${entity.name} is defined twice`);
+    if (tables.has(entity.table)) problems.push(`table ${entity.table} is used twice`);
+    byName.set(entity.name, entity);
+    tables.add(entity.table);
+  }
+  for (const entity of entities)
+    for (const ref of entity.references)
+      if (ref.many && ref.many.table.length > 63)
+        problems.push(`${entity.file}: link table ${ref.many.table} is too long (x-table shortens it)`);
+  const lookups = new Map<string, string>();
+  for (const entity of entities) {
+    const key = entity.lookup?.toLowerCase();
+    if (!key) continue;
+    const other = lookups.get(key);
+    if (other) problems.push(`${entity.file}: x-lookup ${entity.lookup} is also ${other}'s`);
+    lookups.set(key, entity.name);
+  }
+  for (const entity of entities) {
+    for (const [field, prop] of Object.entries(entity.schema.properties)) {
+      const ref = prop['x-ref'];
+      if (!ref) continue;
+      const target = byName.get(ref.resource);
+      if (!target) {
+        problems.push(`${entity.file}: ${field} references unknown resource ${ref.resource}`);
+        continue;
+      }
+      for (const remote of Object.keys(ref.filter ?? {}))
+        if (!Object.hasOwn(target.schema.properties, remote))
+          problems.push(`${entity.file}: ${field} filters ${ref.resource} by unknown property ${remote}`);
+      const targetType = target.schema.properties[target.primaryKey].type;
+      if (targetType !== (prop.type === 'array' ? prop.items?.type : prop.type)) {
+        problems.push(`${entity.file}: ${field} is ${prop.type} but ${ref.resource}'s key is ${targetType}`);
+      }
+    }
+  }
+  return problems;
+}
+
+/** IdCompaniaContratista → id_compania_contratista. */
+function snake(name: string): string {
+  return name.replace(/(?<=[a-z0-9])([A-Z])/g, '_$1').toLowerCase();
+}
+
+function toEntity(file: SchemaFile, schema: EntitySchema, ajv: ReturnType<typeof createAjv>): Entity {
+  const props = schema.properties;
+  const pk = schema['x-primaryKey'];
+  const table = schema['x-table'] ?? `${schema['x-module']}_${file.name.replaceAll('-', '_')}`;
+  const writable = Object.keys(props).filter((f) => !props[f].readOnly && !props[f]['x-generated']);
+  const inputSchema = {
+    ...schema,
+    properties: Object.fromEntries(writable.map((f) => [f, props[f]])),
+    required: (schema.required ?? []).filter((f) => writable.includes(f)),
+  };
+  delete (inputSchema as Partial<EntitySchema>).$id;
+  return {
+    name: schema['x-resource'] ?? file.name,
+    file: file.path,
+    module: schema['x-module'],
+    order: schema['x-order'] ?? 100,
+    table,
+    primaryKey: pk,
+    generatedKey: props[pk]['x-generated'] === true,
+    schema,
+    label: schema['x-label'],
+    list: schema['x-list'],
+    search: schema['x-search'] ?? [],
+    filters: schema['x-filters'] ?? [],
+    sortable: schema['x-sortable'] ?? [],
+    defaultSort: schema['x-defaultSort'] ?? { field: pk, order: 'ASC' },
+    perPage: schema['x-perPage'] ?? DEFAULT_PER_PAGE,
+    unique: schema['x-unique'] ?? [],
+    indexes: schema['x-indexes'] ?? [],
+    scope: schema['x-scope'] ?? {},
+    readOnly: schema['x-readOnly'] === true,
+    references: Object.entries(props)
+      .filter(([, p]) => p['x-ref'])
+      .map(([field, p]) => ({
+        field,
+        target: p['x-ref']?.resource ?? '',
+        many:
+          p.type === 'array'
+            ? {
+                table: `${table}_${snake(field)}`,
+                owner: pk,
+                value: 'Valor',
+              }
+            : undefined,
+      })),
+    writable,
+    upper: Object.keys(props).filter((f) => props[f]['x-upper']),
+    computed: Object.entries(props)
+      .filter(([, p]) => p['x-computed'])
+      .map(([field, p]) => ({ field, yearsSince: p['x-computed']?.yearsSince ?? '' })),
+    group: schema['x-group'],
+    hidden: schema['x-hidden'] === true,
+    lookup: schema['x-lookup'],
+    after: schema['x-after'] ?? [],
+    lockedWhen: schema['x-lockedWhen'],
+    documents: Object.entries(props)
+      .filter(([, p]) => p['x-document'])
+      .map(([field, p]) => ({ field, typeField: p['x-document']?.type ?? '' })),
+    validate: ajv.compile(inputSchema),
+  };
+}

@@ -1,0 +1,260 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { APPLICATION_ID, APPLICATION_TYPE } from '../../shared/constants.js';
+import { ApiError } from '../errors.js';
+
+type Body = Record<string, unknown>;
+
+const ERROR = { $ref: 'ApiError#' };
+const result = (description: string) => ({
+  200: { description, type: 'object', properties: { result: {} }, additionalProperties: true },
+  400: ERROR,
+  401: ERROR,
+  403: ERROR,
+  423: ERROR,
+  429: ERROR,
+});
+const body = (properties: Record<string, unknown>, required: string[] = []) => ({
+  type: 'object',
+  properties,
+  required,
+});
+const text = { type: 'string' };
+const appFields = {
+  idAplicacion: { type: 'string', default: APPLICATION_ID },
+  idTipoAplicacion: { type: 'string', default: APPLICATION_TYPE },
+  tokenClient: { type: 'string', description: 'Captcha answer; checked by the configured verifier.' },
+};
+
+function payload(request: FastifyRequest): Body {
+  const value = request.body;
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) throw new ApiError('BAD_REQUEST');
+  return value as Body;
+}
+
+/**
+ * The sign-in calls of spec section 7 at their paths, answering inside `result`. The user name is
+ * upper-cased; client, profile, division and company never come from the body but from the token.
+ */
+export default async function authRoutes(fastify: FastifyInstance): Promise<void> {
+  const auth = fastify.auth;
+  const tags = ['authentication'];
+  const publicRoute = { config: { public: true } };
+
+  fastify.post(
+    '/usuario/authenticate',
+    {
+      ...publicRoute,
+      schema: {
+        tags,
+        summary: 'Sign in with user name and password (step 1)',
+        description:
+          'Answers the login response of spec section 3. With double authentication the tokens are empty and a code is sent: continue with validatelogin. Refusals carry params.codigo 01–12 (and params.minutos for 04 and 09).',
+        body: body({ username: text, password: text, ...appFields }, ['username', 'password']),
+        response: result('Login response'),
+      },
+    },
+    async (request) => ({ result: await auth.authenticate(payload(request), request.ip) }),
+  );
+
+  fastify.post(
+    '/usuario/validatelogin',
+    {
+      ...publicRoute,
+      schema: {
+        tags,
+        summary: 'Confirm the verification code of a double authentication',
+        body: body({ username: text, codigo: text, ...appFields }, ['username', 'codigo']),
+        response: result('Login response with tokens'),
+      },
+    },
+    async (request) => ({ result: await auth.validateLogin(payload(request), request.ip) }),
+  );
+
+  fastify.post(
+    '/usuario/resendcode',
+    {
+      ...publicRoute,
+      schema: {
+        tags,
+        summary: 'Send the verification code again',
+        body: body({ username: text }, ['username']),
+        response: result('Message'),
+      },
+    },
+    async (request) => ({ result: await auth.resendCode(payload(request), request.ip) }),
+  );
+
+  fastify.post(
+    '/usuario/refreshTokenbyperfil',
+    {
+      config: { stage: 'any' },
+      schema: {
+        tags,
+        summary: 'Choose (or switch) the profile and division of the session',
+        body: body({ idPerfil: { type: 'integer' }, idDivision: { type: 'integer' }, tokenClient: text }, [
+          'idPerfil',
+        ]),
+        response: result('accessToken, refreshToken and the current profile'),
+      },
+    },
+    async (request) => ({ result: await auth.selectProfile(request.principal, payload(request)) }),
+  );
+
+  fastify.post(
+    '/usuario/refreshTokenPassword',
+    {
+      ...publicRoute,
+      schema: {
+        tags,
+        summary: 'Sign in again with password and profile at once',
+        body: body(
+          {
+            username: text,
+            password: text,
+            idPerfil: { type: 'integer' },
+            idDivision: { type: 'integer' },
+            ...appFields,
+          },
+          ['username', 'password', 'idPerfil'],
+        ),
+        response: result('accessToken, refreshToken and the current profile'),
+      },
+    },
+    async (request) => ({ result: await auth.refreshWithPassword(payload(request), request.ip) }),
+  );
+
+  fastify.post(
+    '/usuario/unlock',
+    {
+      ...publicRoute,
+      schema: {
+        tags,
+        summary: 'Unlock the screen with the password, back into the same profile and division',
+        body: body(
+          {
+            idUsuario: text,
+            password: text,
+            idPerfil: { type: 'integer' },
+            idDivision: { type: 'integer' },
+            tokenClient: text,
+          },
+          ['idUsuario', 'password', 'idPerfil'],
+        ),
+        response: result('accessToken, refreshToken and the current profile'),
+      },
+    },
+    async (request) => ({ result: await auth.unlock(payload(request), request.ip) }),
+  );
+
+  fastify.get(
+    '/usuario/getUserByToken',
+    {
+      config: { stage: 'any' },
+      schema: { tags, summary: 'The signed-in user and current profile', response: result('User') },
+    },
+    async (request) => {
+      const session = await auth.sessions.active(request.principal.sessionId as string);
+      return { result: await auth.whoAmI(request.principal, session) };
+    },
+  );
+
+  fastify.post(
+    '/accesskey/expiretoken',
+    {
+      config: { stage: 'any', allowExpired: true },
+      schema: {
+        tags,
+        summary: 'Sign out: the session and its refresh tokens stop working',
+        response: result('Done'),
+      },
+    },
+    async (request) => {
+      await auth.sessions.revoke(request.principal.sessionId as string, 'logout');
+      return { result: { ok: true } };
+    },
+  );
+
+  fastify.post(
+    '/SeguridadusuarioClave/actualizar',
+    {
+      config: { stage: 'any' },
+      schema: {
+        tags,
+        summary: 'Change an expired or first password (the password-change call of spec section 7)',
+        description: 'result.id: 0 saved (the session ends: sign in again), 2 the password was used before.',
+        body: body(
+          {
+            IdCliente: { type: 'integer' },
+            IdUsuario: text,
+            Clave: text,
+            IdUsuarioModificacion: text,
+            IdTipoAplicacion: text,
+          },
+          ['Clave'],
+        ),
+        response: result('{ id, mensaje }'),
+      },
+    },
+    async (request) => ({ result: await auth.changeForced(request.principal, payload(request)) }),
+  );
+
+  fastify.post(
+    '/SeguridadusuarioClave/cambiarClave',
+    {
+      schema: {
+        tags,
+        summary: 'Change one’s own password (security page)',
+        description: 'result.id: 0 saved, 2 the password was used before.',
+        body: body({ IdCliente: { type: 'integer' }, ClaveAnterior: text, Clave: text }, [
+          'ClaveAnterior',
+          'Clave',
+        ]),
+        response: result('{ id, mensaje }'),
+      },
+    },
+    async (request) => ({ result: await auth.changeOwn(request.principal, payload(request)) }),
+  );
+
+  fastify.post(
+    '/SeguridadCodigoAutenticacion/RecuperarClave',
+    {
+      ...publicRoute,
+      schema: {
+        tags,
+        summary: 'Recover a forgotten password in three steps',
+        description:
+          'Usuario and Identificador (e-mail): a 6-digit code is sent. Usuario and Codigo: the code is checked. Usuario, Codigo and NuevaContrasenia: the password is changed (result.id 0, or 2 when used before). Every answer carries longitudClave and nivelSeguridadClave.',
+        body: body(
+          {
+            IdAplicacion: text,
+            IdTipoAplicacion: text,
+            Identificador: text,
+            Usuario: text,
+            NotificarPor: text,
+            Codigo: text,
+            NuevaContrasenia: text,
+            tokenClient: text,
+          },
+          ['Usuario'],
+        ),
+        response: result('Step result'),
+      },
+    },
+    async (request) => ({ result: await auth.recover(payload(request), request.ip) }),
+  );
+
+  fastify.get(
+    '/SeguridadUsuarioPerfil/configuracionByUsuario',
+    {
+      config: { stage: 'any' },
+      schema: {
+        tags,
+        summary: 'The signed-in user’s password policy and screen-lock timeout',
+        querystring: { type: 'object', properties: { IdUsuario: text } },
+        response: result('Login setting'),
+      },
+    },
+    async (request) => ({ result: await auth.settingOf(request.principal.userId) }),
+  );
+}

@@ -1,0 +1,211 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { MAX_PAGE_SIZE } from '../../shared/constants.js';
+import { ApiError, badQuery } from '../errors.js';
+import type { Entity } from '../registry.js';
+import { filterableFields, type ListQuery, parseFilterValues } from '../services/list-query.js';
+
+/** The most records one obtenerTodos answers: reference lists are small; this is a guard. */
+export const LOOKUP_LIMIT = 5000;
+
+const ERROR = { $ref: 'ApiError#' };
+const result = (description: string) => ({
+  200: { description, type: 'object', properties: { result: {} }, additionalProperties: true },
+  400: ERROR,
+  401: ERROR,
+  403: ERROR,
+});
+
+/** Any signed-in session of a client may read its reference lists; the scope still applies. */
+async function signedIn(request: FastifyRequest): Promise<void> {
+  if (!request.principal.grants) throw new ApiError('FORBIDDEN');
+}
+
+/** A query parameter's property, matched without regard to case (the spec writes IdPais and idPais). */
+function propertyNamed(entity: Entity, name: string): string | undefined {
+  const lower = name.toLowerCase();
+  return Object.keys(entity.schema.properties).find((p) => p.toLowerCase() === lower);
+}
+
+/**
+ * obtenerTodos parameters as equality filters. The scope's own fields (IdCliente, IdDivision) are
+ * accepted and ignored: they come from the token. Anything else unknown is refused.
+ */
+export function lookupFilters(entity: Entity, query: Record<string, unknown>): ListQuery['filters'] {
+  const allowed = filterableFields(entity);
+  const scope = new Set(Object.values(entity.scope));
+  const filters: ListQuery['filters'] = [];
+  for (const [name, raw] of Object.entries(query)) {
+    const field = propertyNamed(entity, name);
+    if (field && scope.has(field)) continue;
+    if (!field || !allowed.has(field)) throw badQuery(name, 'query.filterField', { field: name });
+    filters.push({ field, values: parseFilterValues(entity, field, name, [raw]) });
+  }
+  return filters;
+}
+
+/** yyyyMMdd (the spec's filter dates) to the ISO date the database holds. */
+function isoDate(value: unknown): unknown {
+  return typeof value === 'string' && /^\d{8}$/.test(value)
+    ? `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6)}`
+    : value;
+}
+
+/**
+ * The grid list call of spec section 7: skip, take, sort ([{ selector, desc }], RowIndex meaning
+ * the list's default order) and filter (equality triples [field, "=", value] joined by "and").
+ */
+export function gridQuery(entity: Entity, query: Record<string, unknown>): ListQuery {
+  const json = (name: string): unknown => {
+    const raw = query[name];
+    if (raw === undefined || raw === '') return undefined;
+    if (typeof raw !== 'string') throw badQuery(name, 'query.repeated');
+    try {
+      return JSON.parse(raw);
+    } catch {
+      throw badQuery(name, 'query.invalidJson');
+    }
+  };
+  const skip = query.skip === undefined ? 0 : Number(query.skip);
+  const take = query.take === undefined ? entity.perPage : Number(query.take);
+  if (!Number.isSafeInteger(skip) || skip < 0) throw badQuery('skip', 'query.rangeShape');
+  if (!Number.isSafeInteger(take) || take < 1 || take > MAX_PAGE_SIZE)
+    throw badQuery('take', 'query.rangeTooLarge', { max: MAX_PAGE_SIZE });
+
+  let sort = entity.defaultSort;
+  const rawSort = json('sort');
+  const first = Array.isArray(rawSort) ? rawSort[0] : rawSort;
+  if (first !== undefined) {
+    const { selector, desc } = (first ?? {}) as { selector?: unknown; desc?: unknown };
+    if (typeof selector !== 'string') throw badQuery('sort', 'query.sortShape');
+    if (selector !== 'RowIndex') {
+      const field = propertyNamed(entity, selector);
+      if (!field || !(field === entity.primaryKey || entity.sortable.includes(field)))
+        throw badQuery('sort', 'query.sortField', { field: selector });
+      sort = { field, order: desc === true ? 'DESC' : 'ASC' };
+    } else if (desc === true) {
+      sort = { field: sort.field, order: sort.order === 'ASC' ? 'DESC' : 'ASC' };
+    }
+  }
+
+  const filters: ListQuery['filters'] = [];
+  const allowed = filterableFields(entity);
+  const visit = (node: unknown): void => {
+    if (node === undefined || node === null) return;
+    if (!Array.isArray(node)) throw badQuery('filter', 'query.filterShape');
+    if (node.length === 3 && typeof node[0] === 'string' && node[1] === '=') {
+      const field = propertyNamed(entity, node[0]);
+      if (!field || !allowed.has(field)) throw badQuery('filter', 'query.filterField', { field: node[0] });
+      const format = entity.schema.properties[field].format;
+      const value = format === 'date' ? isoDate(node[2]) : node[2];
+      filters.push({ field, values: parseFilterValues(entity, field, node[0], [value]) });
+      return;
+    }
+    // A group: conditions with "and" between them (anything else is refused).
+    node.forEach((part, index) => {
+      if (index % 2 === 1) {
+        if (typeof part !== 'string' || part.toLowerCase() !== 'and')
+          throw badQuery('filter', 'query.filterShape');
+      } else visit(part);
+    });
+  };
+  visit(json('filter'));
+  return { sort, offset: skip, limit: take, filters };
+}
+
+/**
+ * The spec's lookup calls (section 7): for each entity that names an x-lookup,
+ * GET /api/<lookup>/obtenerTodos and GET /api/<lookup>/filtrar, answering inside `result`; and
+ * the client configuration values at /api/sistemaConfiguracion/obtener.
+ */
+export default async function lookupRoutes(fastify: FastifyInstance): Promise<void> {
+  const { registry, crud } = fastify;
+  for (const entity of registry.entities) {
+    if (!entity.lookup) continue;
+    const tags = ['lookups'];
+    fastify.get<{ Querystring: Record<string, unknown> }>(
+      `/${entity.lookup}/obtenerTodos`,
+      {
+        preHandler: signedIn,
+        schema: {
+          tags,
+          summary: `Every ${entity.name} record of the session’s scope`,
+          description: `Equality on any of: ${[...filterableFields(entity)].join(', ')}.`,
+          querystring: { type: 'object', additionalProperties: true },
+          response: result(`${entity.name} records in their default order`),
+        },
+      },
+      async (request) => {
+        const query: ListQuery = {
+          sort: entity.defaultSort,
+          offset: 0,
+          limit: LOOKUP_LIMIT,
+          filters: lookupFilters(entity, request.query),
+        };
+        return { result: (await crud.list(entity, query, request.principal)).records };
+      },
+    );
+    fastify.get<{ Querystring: Record<string, unknown> }>(
+      `/${entity.lookup}/filtrar`,
+      {
+        preHandler: signedIn,
+        schema: {
+          tags,
+          summary: `A page of ${entity.name} (grid list convention)`,
+          description:
+            'skip, take, sort=[{"selector":"Field","desc":false}] (RowIndex: the default order), ' +
+            'filter=[["Field","=",value],"and",[...]] (dates as yyyyMMdd), requireTotalCount.',
+          querystring: { type: 'object', additionalProperties: true },
+          response: result('{ data, totalCount, totalPages }'),
+        },
+      },
+      async (request) => {
+        const query = gridQuery(entity, request.query);
+        const { records, total } = await crud.list(entity, query, request.principal);
+        return { result: { data: records, totalCount: total, totalPages: Math.ceil(total / query.limit) } };
+      },
+    );
+  }
+
+  const parameters = registry.get('parameter');
+  if (parameters) {
+    fastify.get<{ Querystring: { IdConfiguracion?: string } }>(
+      '/sistemaConfiguracion/obtener',
+      {
+        preHandler: signedIn,
+        schema: {
+          tags: ['lookups'],
+          summary: 'A configuration value of the session’s client (MAXIMAGESIZECLIENTE, CLIENTIMAGERATIO, …)',
+          querystring: {
+            type: 'object',
+            properties: { IdCliente: { type: 'string' }, IdConfiguracion: { type: 'string' } },
+            required: ['IdConfiguracion'],
+          },
+          response: result('{ IdConfiguracion, Descripcion, Valor1, Valor2 } or null when not configured'),
+        },
+      },
+      async (request) => {
+        const id = String(request.query.IdConfiguracion ?? '').toUpperCase();
+        const query: ListQuery = {
+          sort: parameters.defaultSort,
+          offset: 0,
+          limit: 1,
+          filters: [
+            { field: 'IdConfiguracion', values: [id] },
+            { field: 'Activo', values: ['S'] },
+          ],
+        };
+        const [row] = (await crud.list(parameters, query, request.principal)).records;
+        return {
+          result: row
+            ? {
+                IdConfiguracion: row.IdConfiguracion,
+                Descripcion: row.Descripcion,
+                Valor1: row.Valor1,
+                Valor2: row.Valor2,
+              }
+            : null,
+        };
+      },
+    );
+  }
+}

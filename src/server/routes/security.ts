@@ -1,0 +1,191 @@
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../errors.js';
+import type { Principal } from '../principal.js';
+
+const ERROR = { $ref: 'ApiError#' };
+const result = (description: string) => ({
+  200: { description, type: 'object', properties: { result: {} }, additionalProperties: true },
+  401: ERROR,
+  403: ERROR,
+});
+
+/** The user-security page shows the user's own record read-only: per-field settings say so. */
+const OWN_RECORD_FIELDS = [
+  'IdUsuario',
+  'Nombre',
+  'Apellido',
+  'IdTipoDocumento',
+  'Documento',
+  'Correo',
+  'Telefono',
+  'IdConfiguracionLogeo',
+  'Activo',
+];
+
+function client(principal: Principal): number {
+  if (principal.clientId === undefined) throw new ApiError('FORBIDDEN');
+  return principal.clientId;
+}
+
+function page(query: { NumPagina?: unknown; TamPagina?: unknown }) {
+  const size = Math.min(Math.max(Number(query.TamPagina) || 10, 1), 100);
+  const number = Math.max(Number(query.NumPagina) || 1, 1);
+  return { size, offset: (number - 1) * size };
+}
+
+/** The security calls of spec section 7 that read profiles, settings, menus and the user record. */
+export default async function securityRoutes(fastify: FastifyInstance): Promise<void> {
+  const { registry } = fastify;
+  const db = () => fastify.database.db;
+  const tags = ['security'];
+
+  fastify.get(
+    '/SeguridadMenu/obtenerMenu',
+    {
+      schema: {
+        tags,
+        summary: 'The menu of the session’s profile (the menu fetch of spec section 7)',
+        description: 'IdCliente, IdPerfil, IdUsuario and IdAplicacion are taken from the token.',
+        querystring: { type: 'object', additionalProperties: true },
+        response: result(
+          'Menu items: IdMenu, IdMenuPadre, Modulo, Ruta, Orden, Tag, Icono, Color, Color2, IdAplicacion',
+        ),
+      },
+    },
+    async (request) => ({ result: request.principal.grants?.menu ?? [] }),
+  );
+
+  fastify.get(
+    '/SeguridadConfiguracionLogeo/obtenerTodos',
+    {
+      schema: {
+        tags,
+        summary: 'Login security settings of the session’s client',
+        querystring: { type: 'object', additionalProperties: true },
+        response: result('Settings'),
+      },
+    },
+    async (request) => ({
+      result: await db()
+        .selectFrom(registry.require('login-setting').table)
+        .selectAll()
+        .where('IdCliente', '=', client(request.principal))
+        .where('Activo', '=', 'S')
+        .orderBy('Descripcion')
+        .execute(),
+    }),
+  );
+
+  fastify.put<{ Body: { IdUsuario?: string } }>(
+    '/SeguridadusuarioLogin/obtener',
+    {
+      schema: {
+        tags,
+        summary: 'A user record of the session’s client with its per-field settings',
+        description: 'Without IdUsuario, the signed-in user. Another user’s record needs the users screen.',
+        body: {
+          type: 'object',
+          properties: { IdCliente: { type: 'integer' }, IdUsuario: { type: 'string' } },
+        },
+        response: result('User record and campos [{ Campo, Obligatorio, Modificable }]'),
+      },
+    },
+    async (request) => {
+      const principal = request.principal;
+      const userId = String(request.body?.IdUsuario ?? principal.userId).toLocaleUpperCase('es');
+      if (userId !== principal.userId && principal.grants?.resources.get('user') !== 'write')
+        throw new ApiError('FORBIDDEN');
+      const entity = registry.require('user');
+      const row = (await db()
+        .selectFrom(entity.table)
+        .select([
+          'IdUsuario',
+          'Nombre',
+          'Apellido',
+          'IdTipoDocumento',
+          'Documento',
+          'Correo',
+          'Telefono',
+          'IdConfiguracionLogeo',
+          'Activo',
+          'IdCliente',
+        ])
+        .where('IdUsuario', '=', userId)
+        .where('IdCliente', '=', client(principal))
+        .executeTakeFirst()) as Record<string, unknown> | undefined;
+      if (!row) throw new ApiError('NOT_FOUND');
+      const campos = OWN_RECORD_FIELDS.map((Campo) => ({
+        Campo,
+        Obligatorio: entity.schema.required?.includes(Campo) ? 'S' : 'N',
+        Modificable: 'N',
+      }));
+      return { result: { ...row, esNuevoRegistro: false, campos } };
+    },
+  );
+
+  fastify.get<{ Querystring: { IdPerfil?: string; NumPagina?: string; TamPagina?: string } }>(
+    '/SeguridadPerfilCaracteristica/listar',
+    {
+      schema: {
+        tags,
+        summary: 'Characteristics of a profile of the session’s client, paged',
+        querystring: {
+          type: 'object',
+          properties: {
+            IdCliente: { type: 'string' },
+            IdPerfil: { type: 'string' },
+            NumPagina: { type: 'string' },
+            TamPagina: { type: 'string' },
+          },
+        },
+        response: result('{ data, totalCount, totalPages }'),
+      },
+    },
+    async (request) => {
+      const profileId = Number(request.query.IdPerfil ?? request.principal.profileId);
+      const { size, offset } = page(request.query);
+      const base = db()
+        .selectFrom(registry.require('profile-characteristic').table)
+        .where('IdCliente', '=', client(request.principal))
+        .where('IdPerfil', '=', profileId);
+      const data = await base
+        .selectAll()
+        .orderBy('IdPerfilCaracteristica')
+        .limit(size)
+        .offset(offset)
+        .execute();
+      const { total } = (await base
+        .select((eb) => eb.fn.countAll().as('total'))
+        .executeTakeFirstOrThrow()) as { total: number | string };
+      return { result: { data, totalCount: Number(total), totalPages: Math.ceil(Number(total) / size) } };
+    },
+  );
+
+  fastify.put<{ Body: { IdPerfil?: number; IdUsuario?: string } }>(
+    '/SeguridadUsuarioPerfil/listarbyPerfil',
+    {
+      schema: {
+        tags,
+        summary: 'Profile assignments of the session’s client, by profile or user',
+        body: {
+          type: 'object',
+          properties: { IdPerfil: { type: 'integer' }, IdUsuario: { type: 'string' } },
+        },
+        response: result('Assignments'),
+      },
+    },
+    async (request) => {
+      const principal = request.principal;
+      const ownOnly = principal.grants?.resources.get('user-profile') === undefined;
+      let qb = db()
+        .selectFrom(registry.require('user-profile').table)
+        .selectAll()
+        .where('IdCliente', '=', client(principal))
+        .where('Activo', '=', 'S');
+      if (request.body?.IdPerfil !== undefined) qb = qb.where('IdPerfil', '=', Number(request.body.IdPerfil));
+      const userId = ownOnly ? principal.userId : request.body?.IdUsuario?.toLocaleUpperCase('es');
+      if (userId) qb = qb.where('IdUsuario', '=', userId);
+      return { result: await qb.orderBy('IdUsuario').execute() };
+    },
+  );
+}

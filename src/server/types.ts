@@ -1,0 +1,31 @@
+import type { Language } from '../shared/constants.js';
+import type { GrantsCache } from './auth/permissions.js';
+import type { AuthService } from './auth/service.js';
+import type { Database } from './db/connection.js';
+import type { Principal } from './principal.js';
+import type { Registry } from './registry.js';
+import type { CrudService } from './services/crud.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    database: Database;
+    registry: Registry;
+    crud: CrudService;
+    auth: AuthService;
+    grants: GrantsCache;
+  }
+  interface FastifyRequest {
+    /** Who is calling; set by plugins/auth.ts on every protected /api route. */
+    principal: Principal;
+    /** es or en, from Accept-Language; messages in error bodies use it. */
+    language: Language;
+  }
+  interface FastifyContextConfig {
+    /** Reachable without a session (health, login, code and password recovery). */
+    public?: boolean;
+    /** 'any': also for a session that has signed in but not chosen its profile yet. */
+    stage?: 'any';
+    /** Accepts an access token past its time (signing out). */
+    allowExpired?: boolean;
+  }
+}

@@ -1,0 +1,154 @@
+import type { ModuleKey } from '../modules.js';
+import type { PatternName } from './patterns.js';
+
+/** TypeScript view of schemas/_meta/entity.schema.json (the meta-schema is the authority). */
+
+export type SortOrder = 'ASC' | 'DESC';
+export type ScopeDimension = 'client' | 'division' | 'company' | 'user';
+/** Which property holds each tenancy dimension of a record. */
+export type Scope = Partial<Record<ScopeDimension, string>>;
+export type WidgetHint =
+  | 'textarea'
+  | 'password'
+  | 'image'
+  | 'pdf'
+  | 'document'
+  | 'color'
+  | 'ubigeo'
+  | 'resource'
+  | 'field';
+
+export interface RefSpec {
+  resource: string;
+  /** Cascading select: { targetProperty: thisProperty }. */
+  filter?: Record<string, string>;
+}
+
+export interface AfterRule {
+  start: string;
+  end: string;
+  messageKey?: string;
+}
+
+export interface LockRule {
+  field: string;
+  equals: string;
+  except?: string[];
+  delete?: boolean;
+  messageKey: string;
+}
+
+export interface PropertySchema {
+  /** An array holds a set of references (x-ref), kept in a link table. */
+  type: 'string' | 'integer' | 'number' | 'array';
+  items?: { type: 'string' | 'integer' };
+  uniqueItems?: true;
+  minItems?: number;
+  maxItems?: number;
+  description?: string;
+  maxLength?: number;
+  minLength?: number;
+  pattern?: string;
+  format?: 'date' | 'date-time' | 'email';
+  enum?: Array<string | number>;
+  default?: unknown;
+  minimum?: number;
+  maximum?: number;
+  readOnly?: boolean;
+  'x-generated'?: true;
+  'x-ref'?: RefSpec;
+  'x-enum'?: string;
+  'x-upper'?: true;
+  'x-pattern'?: PatternName;
+  'x-widget'?: WidgetHint;
+  'x-computed'?: { yearsSince: string };
+  'x-document'?: { type: string };
+  'x-message'?: string;
+}
+
+export interface EntitySchema {
+  $schema: string;
+  $id?: string;
+  title: string;
+  description?: string;
+  type: 'object';
+  required?: string[];
+  additionalProperties: false;
+  properties: Record<string, PropertySchema>;
+  'x-module': ModuleKey;
+  'x-order'?: number;
+  'x-resource'?: string;
+  'x-table'?: string;
+  'x-primaryKey': string;
+  'x-label': string[];
+  'x-list': string[];
+  'x-search'?: string[];
+  'x-filters'?: string[];
+  'x-sortable'?: string[];
+  'x-defaultSort'?: { field: string; order: SortOrder };
+  'x-perPage'?: number;
+  'x-unique'?: string[][];
+  'x-indexes'?: string[][];
+  'x-scope'?: Scope;
+  'x-readOnly'?: true;
+  'x-group'?: string;
+  'x-hidden'?: true;
+  'x-lookup'?: string;
+  'x-after'?: AfterRule[];
+  'x-lockedWhen'?: LockRule;
+}
+
+/** The x- keywords, so ajv (strict mode) accepts them as annotations. */
+export const X_KEYWORDS = [
+  'x-module',
+  'x-order',
+  'x-resource',
+  'x-table',
+  'x-primaryKey',
+  'x-label',
+  'x-list',
+  'x-search',
+  'x-filters',
+  'x-sortable',
+  'x-defaultSort',
+  'x-perPage',
+  'x-unique',
+  'x-indexes',
+  'x-scope',
+  'x-readOnly',
+  'x-generated',
+  'x-ref',
+  'x-enum',
+  'x-upper',
+  'x-pattern',
+  'x-widget',
+  'x-computed',
+  'x-group',
+  'x-hidden',
+  'x-lookup',
+  'x-after',
+  'x-lockedWhen',
+  'x-document',
+  'x-message',
+] as const;
+
+/** Audit columns every table carries; set by the server, never by the client. */
+export const AUDIT_FIELDS = [
+  'IdUsuarioCreacion',
+  'FechaCreacion',
+  'IdUsuarioModificacion',
+  'FechaModificacion',
+] as const;
+export type AuditField = (typeof AUDIT_FIELDS)[number];
+
+/** What the client receives about one resource (GET /api/meta). */
+export interface ResourceMeta {
+  name: string;
+  module: ModuleKey;
+  order: number;
+  primaryKey: string;
+  perPage: number;
+  schema: EntitySchema;
+  /** Whether the caller's profile may create, change and delete these records, or only read them. */
+  access: 'read' | 'write';
+}

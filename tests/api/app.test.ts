@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MODULES } from '../../src/shared/modules.js';
+import { type CallOptions, call, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { DIALECTS } from '../support/databases.js';
+
+describe.each(DIALECTS)('application on %s', (dialect) => {
+  let t: TestApp;
+  let admin: string;
+  const api = (options: CallOptions) => call(t.app, { token: admin, ...options });
+  beforeAll(async () => {
+    t = await startTestApp(dialect);
+    admin = (await signIn(t.app, 'ADMIN')).accessToken;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('reports health with the dialect in use', async () => {
+    const res = await api({ method: 'GET', url: '/api/health' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'ok', database: dialect });
+  });
+
+  it('describes modules and every resource with its schema for the console', async () => {
+    const res = await api({ method: 'GET', url: '/api/meta' });
+    expect(res.status).toBe(200);
+    expect(res.body.modules).toEqual([...MODULES]);
+    const names = res.body.resources.map((r: { name: string }) => r.name);
+    expect(names).toEqual(t.registry.entities.filter((e) => !e.hidden).map((e) => e.name));
+    const person = res.body.resources.find((r: { name: string }) => r.name === 'person');
+    expect(person).toMatchObject({ module: 'administration', primaryKey: 'IdPersona', perPage: 20 });
+    // Named patterns arrive expanded, so the forms validate exactly like the server.
+    expect(person.schema.properties.Apellido.pattern).toBeTypeOf('string');
+  });
+
+  it('publishes an OpenAPI document built from the schemas, and a browsable page', async () => {
+    const doc = await api({ method: 'GET', url: '/api/docs/json' });
+    expect(doc.status).toBe(200);
+    expect(doc.body.openapi).toMatch(/^3\./);
+    for (const entity of t.registry.entities) {
+      const collection = Object.keys(doc.body.paths[`/api/rest/${entity.name}`]);
+      const item = Object.keys(doc.body.paths[`/api/rest/${entity.name}/{id}`]);
+      if (entity.readOnly) {
+        expect(collection).toEqual(['get']);
+        expect(item).toEqual(['get']);
+      } else {
+        expect(collection).toEqual(expect.arrayContaining(['get', 'post']));
+        expect(item).toEqual(expect.arrayContaining(['get', 'put', 'delete']));
+      }
+    }
+    expect(Object.keys(doc.body.paths)).toEqual(
+      expect.arrayContaining(['/api/usuario/authenticate', '/api/SeguridadMenu/obtenerMenu']),
+    );
+    const body = doc.body.paths['/api/rest/country'].post.requestBody.content['application/json'].schema;
+    expect(body.required).toEqual(['IdPais', 'Pais', 'Activo']);
+    expect(body.properties.Pais.maxLength).toBe(60);
+    const page = await t.app.inject({ method: 'GET', url: '/api/docs/' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+  });
+
+  it('answers unknown API paths with the error shape, never HTML', async () => {
+    const res = await api({ method: 'GET', url: '/api/nothing-here' });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ status: 404, code: 'NOT_FOUND', messageKey: 'api.errors.NOT_FOUND' });
+  });
+});

@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, type SignedIn, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { DIALECTS } from '../support/databases.js';
+
+describe.each(DIALECTS)('lookups and grid lists of spec section 7 on %s', (dialect) => {
+  let t: TestApp;
+  let admin: SignedIn;
+  let requester: SignedIn;
+  beforeAll(async () => {
+    t = await startTestApp(dialect);
+    admin = await signIn(t.app, 'ADMIN');
+    requester = await signIn(t.app, 'SOLICITANTE');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  const get = (url: string, who: SignedIn = admin) =>
+    call(t.app, { method: 'GET', url, token: who.accessToken });
+
+  it('answers the named lookups inside result, filtered by their parameters', async () => {
+    const countries = await get('/api/sistemapais/obtenerTodos');
+    expect(countries.status).toBe(200);
+    expect(countries.body.result.map((c: { IdPais: string }) => c.IdPais)).toEqual(
+      expect.arrayContaining(['PE', 'CH', 'AR', 'BO']),
+    );
+    const peru = await get('/api/sistematipodocumento/obtenerTodos?IdPais=PE');
+    expect(peru.body.result.map((d: { Alias: string }) => d.Alias).sort()).toEqual([
+      'CE',
+      'CPP',
+      'DNI',
+      'PAS',
+      'RUC',
+    ]);
+    const chileLicences = await get('/api/sistemalicenciaconducir/obtenerTodos?IdPais=CH');
+    expect(chileLicences.body.result.length).toBeGreaterThan(5);
+    expect(chileLicences.body.result.every((l: { IdPais: string }) => l.IdPais === 'CH')).toBe(true);
+  });
+
+  it('serves every signed-in profile, takes the client from the token and ignores IdCliente', async () => {
+    const functions = await get(
+      '/api/AdministracionFuncion/obtenerTodos?IdCliente=999&Contratista=S',
+      requester,
+    );
+    expect(functions.status).toBe(200);
+    expect(functions.body.result.length).toBeGreaterThan(0);
+    for (const f of functions.body.result) {
+      expect(f.Contratista).toBe('S');
+      expect(f.IdCliente).toBe(requester.perfil.IdCliente);
+    }
+    const unauthenticated = await call(t.app, { method: 'GET', url: '/api/sistemapais/obtenerTodos' });
+    expect(unauthenticated.status).toBe(401);
+  });
+
+  it('refuses parameters that are not filters of the list', async () => {
+    const res = await get('/api/sistemapais/obtenerTodos?Pais=PERU');
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('BAD_QUERY');
+  });
+
+  it('answers the configuration values the forms read', async () => {
+    for (const id of ['MAXIMAGESIZECLIENTE', 'CLIENTIMAGERATIO', 'SIZEMAXPHOTOUPLOAD']) {
+      const res = await get(`/api/sistemaConfiguracion/obtener?IdCliente=1&IdConfiguracion=${id}`, requester);
+      expect(res.status).toBe(200);
+      expect(res.body.result.IdConfiguracion).toBe(id);
+      expect(res.body.result.Valor1).toBeTruthy();
+    }
+    const missing = await get('/api/sistemaConfiguracion/obtener?IdConfiguracion=NOEXISTE');
+    expect(missing.body.result).toBeNull();
+  });
+
+  it('pages a grid list with skip, take, sort and AND-joined equality filters', async () => {
+    const filter = encodeURIComponent(JSON.stringify([['IdPais', '=', 'PE'], 'and', ['Activo', '=', 'S']]));
+    const sort = encodeURIComponent(JSON.stringify([{ selector: 'Alias', desc: true }]));
+    const first = await get(`/api/sistematipodocumento/filtrar?skip=0&take=2&sort=${sort}&filter=${filter}`);
+    expect(first.status).toBe(200);
+    expect(first.body.result.totalCount).toBe(5);
+    expect(first.body.result.totalPages).toBe(3);
+    expect(first.body.result.data.map((d: { Alias: string }) => d.Alias)).toEqual(['RUC', 'PAS']);
+    const last = await get(`/api/sistematipodocumento/filtrar?skip=4&take=2&sort=${sort}&filter=${filter}`);
+    expect(last.body.result.data.map((d: { Alias: string }) => d.Alias)).toEqual(['CE']);
+    // RowIndex is the list's default order.
+    const rowIndex = encodeURIComponent(JSON.stringify([{ selector: 'RowIndex', desc: false }]));
+    const byDefault = await get(
+      `/api/sistematipodocumento/filtrar?take=20&sort=${rowIndex}&filter=${filter}`,
+    );
+    expect(byDefault.body.result.data.map((d: { Alias: string }) => d.Alias)).toEqual([
+      'CE',
+      'CPP',
+      'DNI',
+      'PAS',
+      'RUC',
+    ]);
+  });
+
+  it('refuses grid filters other than equalities joined by and', async () => {
+    for (const filter of [
+      [['IdPais', '=', 'PE'], 'or', ['Activo', '=', 'S']],
+      ['Alias', 'contains', 'D'],
+      ['Nada', '=', 1],
+    ]) {
+      const res = await get(
+        `/api/sistematipodocumento/filtrar?filter=${encodeURIComponent(JSON.stringify(filter))}`,
+      );
+      expect(res.status, JSON.stringify(filter)).toBe(400);
+    }
+    expect((await get('/api/sistematipodocumento/filtrar?take=100000')).status).toBe(400);
+  });
+});

@@ -1,0 +1,124 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runMigrations } from '../../src/server/db/migrate.js';
+import { prepareDatabase } from '../../src/server/db/prepare.js';
+import { syncSchema } from '../../src/server/db/sync.js';
+import { buildRegistry, loadRegistry, readSchemaFiles, type SchemaFile } from '../../src/server/registry.js';
+import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/databases.js';
+
+const files = readSchemaFiles();
+const withCountryField = (): SchemaFile[] =>
+  files.map((file) => {
+    if (file.name !== 'country') return file;
+    const schema = structuredClone(file.schema) as { properties: Record<string, unknown> };
+    schema.properties.Capital = { type: 'string', maxLength: 60 };
+    return { ...file, schema };
+  });
+const withNewEntity = (): SchemaFile[] => [
+  ...files,
+  {
+    path: 'schemas/system/currency.schema.json',
+    module: 'system',
+    name: 'test-currency',
+    schema: {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      title: 'MonedaPrueba',
+      type: 'object',
+      'x-module': 'system',
+      'x-primaryKey': 'IdMoneda',
+      'x-label': ['Moneda'],
+      'x-list': ['IdMoneda', 'Moneda'],
+      required: ['IdMoneda', 'Moneda'],
+      additionalProperties: false,
+      properties: {
+        IdMoneda: { type: 'string', maxLength: 3 },
+        Moneda: { type: 'string', maxLength: 50 },
+        IdPais: { type: 'string', 'x-ref': { resource: 'country' } },
+      },
+    },
+  },
+];
+
+async function columns(t: TestDatabase, table: string): Promise<string[]> {
+  const tables = await t.database.db.introspection.getTables();
+  return tables.find((x) => x.name === table)?.columns.map((c) => c.name) ?? [];
+}
+
+describe.each(DIALECTS)('schema sync and migrations on %s', (dialect) => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase(dialect);
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  it('creates every table with its columns and the audit columns on a first start', async () => {
+    const report = await prepareDatabase(t.database, loadRegistry());
+    expect(report.createdTables).toContain('system_country');
+    expect(report.createdTables).toContain('administration_person');
+    expect(await columns(t, 'system_country')).toEqual(
+      expect.arrayContaining([
+        'IdPais',
+        'Pais',
+        'IdUsuarioCreacion',
+        'FechaCreacion',
+        'IdUsuarioModificacion',
+        'FechaModificacion',
+      ]),
+    );
+  });
+
+  it('does nothing the second time', async () => {
+    const report = await syncSchema(t.database, loadRegistry());
+    expect(report.createdTables).toEqual([]);
+    expect(report.addedColumns).toEqual([]);
+  });
+
+  it('adds a new property as a column and keeps the rows', async () => {
+    await t.database.db
+      .insertInto('system_country')
+      .values({ IdPais: 'PE', Pais: 'PERÚ', Activo: 'S' })
+      .execute();
+    const report = await syncSchema(t.database, buildRegistry(withCountryField()));
+    expect(report.addedColumns).toEqual(['system_country.Capital']);
+    const rows = await t.database.db.selectFrom('system_country').selectAll().execute();
+    expect(rows).toEqual([expect.objectContaining({ IdPais: 'PE', Pais: 'PERÚ', Capital: null })]);
+  });
+
+  it('never drops a column a schema no longer has', async () => {
+    const report = await syncSchema(t.database, loadRegistry());
+    expect(report.addedColumns).toEqual([]);
+    expect(await columns(t, 'system_country')).toContain('Capital');
+  });
+
+  it('creates the table of a schema dropped in, with its foreign key', async () => {
+    const report = await syncSchema(t.database, buildRegistry(withNewEntity()));
+    expect(report.createdTables).toEqual(['system_test_currency']);
+    await t.database.db
+      .insertInto('system_test_currency')
+      .values({ IdMoneda: 'PEN', Moneda: 'SOL', IdPais: 'PE' })
+      .execute();
+    await expect(
+      t.database.db
+        .insertInto('system_test_currency')
+        .values({ IdMoneda: 'XXX', Moneda: 'X', IdPais: 'ZZ' })
+        .execute(),
+    ).rejects.toThrow();
+  });
+
+  it('runs a frozen migration once and records it', async () => {
+    const migration = {
+      up: async (db: typeof t.database.db) => {
+        await db.schema.alterTable('system_country').renameColumn('Capital', 'CiudadCapital').execute();
+      },
+    };
+    const first = await runMigrations(t.database.db, { '20261121_rename_capital': migration });
+    expect(first.results?.map((r) => r.status)).toEqual(['Success']);
+    expect(await columns(t, 'system_country')).toContain('CiudadCapital');
+    const second = await runMigrations(t.database.db, { '20261121_rename_capital': migration });
+    expect(second.results).toEqual([]);
+    const recorded = await sql<{ name: string }>`select name from kysely_migration`.execute(t.database.db);
+    expect(recorded.rows.map((r) => r.name)).toEqual(['20261121_rename_capital']);
+  });
+});

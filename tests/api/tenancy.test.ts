@@ -1,0 +1,209 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SYSTEM_PRINCIPAL } from '../../src/server/plugins/auth.js';
+import { MODULES } from '../../src/shared/modules.js';
+import { call, listUrl, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { DIALECTS } from '../support/databases.js';
+
+const NORTH = 'PROYECTO CORDILLERA NORTE';
+const SOUTH = 'UNIDAD MINERA SAN GABRIEL';
+
+describe.each(DIALECTS)('tenancy and permissions on %s', (dialect) => {
+  let t: TestApp;
+  const tokens: Record<string, string> = {};
+  const as = (who: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
+    call(t.app, { method, url, token: tokens[who], payload });
+  const list = async (who: string, resource: string, filter?: object) =>
+    (await as(who, 'GET', listUrl(resource, { filter, range: [0, 999] }))).body as Array<
+      Record<string, unknown>
+    >;
+
+  beforeAll(async () => {
+    t = await startTestApp(dialect);
+    tokens.southAdmin = (await signIn(t.app, 'ADMIN', { division: SOUTH })).accessToken;
+    tokens.northAdmin = (await signIn(t.app, 'ADMIN', { division: NORTH })).accessToken;
+    tokens.requester = (await signIn(t.app, 'SOLICITANTE', { division: SOUTH })).accessToken;
+    tokens.authoriser = (await signIn(t.app, 'AUTORIZADOR', { division: SOUTH })).accessToken;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('a division-A token gets nothing of division B, over every division-scoped resource', async () => {
+    const scoped = t.registry.entities.filter((e) => e.scope.division);
+    expect(scoped.map((e) => e.name)).toContain('contract');
+    for (const entity of scoped) {
+      const field = entity.scope.division as string;
+      const south = await list('southAdmin', entity.name);
+      const north = await list('northAdmin', entity.name);
+      expect(south.length, entity.name).toBeGreaterThan(0);
+      expect(north.length, entity.name).toBeGreaterThan(0);
+      expect(new Set(south.map((r) => r[field])).size, entity.name).toBe(1);
+      expect(
+        south.some((r) => north.some((n) => n.id === r.id)),
+        entity.name,
+      ).toBe(false);
+      const theirs = north[0];
+      const url = `/api/rest/${entity.name}/${theirs.id}`;
+      expect((await as('southAdmin', 'GET', url)).status, `${entity.name} GET`).toBe(404);
+      expect((await as('southAdmin', 'PUT', url, theirs)).status, `${entity.name} PUT`).toBe(404);
+      expect((await as('southAdmin', 'DELETE', url)).status, `${entity.name} DELETE`).toBe(404);
+      expect((await as('northAdmin', 'GET', url)).status, `${entity.name} own`).toBe(200);
+    }
+  });
+
+  it('takes the division of a new record from the token, never from the body', async () => {
+    const north = (await list('northAdmin', 'contract'))[0];
+    const south = (await list('southAdmin', 'contract'))[0];
+    const res = await as('southAdmin', 'POST', '/api/rest/contract', {
+      ...north,
+      id: undefined,
+      IdContrato: undefined,
+      NumeroContrato: 'CT-PRUEBA-01',
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.IdDivision).toBe(south.IdDivision);
+    expect(res.body.IdCliente).toBe(south.IdCliente);
+  });
+
+  it('a contractor sees only its company’s records, over every company-scoped resource it reaches', async () => {
+    const company = (await list('requester', 'company'))[0];
+    expect(company.Alias).toBe('SERMIPAC');
+    const scoped = t.registry.entities.filter((e) => e.scope.company);
+    for (const entity of scoped) {
+      const mine = await as('requester', 'GET', listUrl(entity.name, { range: [0, 999] }));
+      if (mine.status === 403) continue;
+      const field = entity.scope.company as string;
+      expect(mine.body.length, entity.name).toBeGreaterThan(0);
+      expect(
+        mine.body.every((r: Record<string, unknown>) => r[field] === company.id),
+        entity.name,
+      ).toBe(true);
+      const others = (await list('southAdmin', entity.name)).filter((r) => r[field] !== company.id);
+      expect(others.length, entity.name).toBeGreaterThan(0);
+      expect(
+        (await as('requester', 'GET', `/api/rest/${entity.name}/${others[0].id}`)).status,
+        entity.name,
+      ).toBe(404);
+    }
+  });
+
+  it('a contractor cannot write for another company: the company comes from the token', async () => {
+    const mine = (await list('requester', 'company'))[0];
+    const other = (await list('southAdmin', 'company', { q: 'TRANSALTI' }))[0];
+    const person = (await list('requester', 'person'))[0];
+    const created = await as('requester', 'POST', '/api/rest/person', {
+      ...person,
+      id: undefined,
+      IdPersona: undefined,
+      Documento: '71234567',
+      IdCompania: other.id,
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.IdCompania).toBe(mine.id);
+    const theirs = (await list('southAdmin', 'person', { IdCompania: other.id }))[0];
+    expect((await as('requester', 'PUT', `/api/rest/person/${theirs.id}`, theirs)).status).toBe(404);
+    expect((await as('requester', 'DELETE', `/api/rest/person/${theirs.id}`)).status).toBe(404);
+    // A reference to another company's contract does not resolve either.
+    const otherContract = (await list('southAdmin', 'contract')).find(
+      (c) => c.IdCompaniaContratista !== mine.id,
+    );
+    expect(otherContract).toBeDefined();
+  });
+
+  it('answers 403 for what the profile does not reach, and for writes on read-only screens', async () => {
+    expect((await as('requester', 'GET', '/api/rest/user')).status).toBe(403);
+    expect((await as('requester', 'GET', '/api/rest/menu')).status).toBe(403);
+    expect((await as('requester', 'POST', '/api/rest/company', {})).status).toBe(403);
+    expect((await as('requester', 'GET', '/api/rest/company')).status).toBe(200);
+    // Entities a reached one refers to are readable, for its selects.
+    expect((await as('requester', 'GET', '/api/rest/country')).status).toBe(200);
+    expect((await as('requester', 'POST', '/api/rest/country', { IdPais: 'ZZ', Pais: 'ZETA' })).status).toBe(
+      403,
+    );
+    expect((await as('authoriser', 'POST', '/api/rest/person', {})).status).toBe(403);
+    expect((await as('authoriser', 'GET', '/api/rest/person')).status).toBe(200);
+    // The outbox is written by the server only.
+    expect((await as('southAdmin', 'GET', '/api/rest/outbox')).status).toBe(200);
+    expect((await as('southAdmin', 'POST', '/api/rest/outbox', {})).status).toBe(404);
+  });
+
+  it('describes to the console only what the profile reaches', async () => {
+    const meta = await as('requester', 'GET', '/api/meta');
+    const access = Object.fromEntries(
+      meta.body.resources.map((r: { name: string; access: string }) => [r.name, r.access]),
+    );
+    expect(access).toMatchObject({ person: 'write', company: 'read', contract: 'read', country: 'read' });
+    expect(access.user).toBeUndefined();
+    expect(meta.body.context).toMatchObject({ profileType: 'requester' });
+    expect(meta.body.context.companyId).toBeTypeOf('number');
+    const admin = await as('southAdmin', 'GET', '/api/meta');
+    expect(admin.body.resources.map((r: { name: string }) => r.name)).toEqual(
+      t.registry.entities.filter((e) => !e.hidden).map((e) => e.name),
+    );
+  });
+
+  it('answers each profile’s own menu, ancestors included, in three levels', async () => {
+    const menu = (who: string) => as(who, 'GET', '/api/SeguridadMenu/obtenerMenu');
+    const requester = (await menu('requester')).body.result as Array<{ IdMenu: string; Ruta: string | null }>;
+    expect(requester.map((m) => m.IdMenu)).toEqual(['30', '3001', '300101', '300102', '300103']);
+    expect(requester.filter((m) => m.Ruta).map((m) => m.Ruta)).toEqual(['/company', '/contract', '/person']);
+    const admin = (await menu('southAdmin')).body.result as Array<{ IdMenu: string; Ruta: string | null }>;
+    const modules = MODULES.flatMap((module, index) =>
+      t.registry.entities.some((e) => e.module === module && !e.hidden) ? [String((index + 1) * 10)] : [],
+    );
+    expect(admin.filter((m) => m.IdMenu.length === 2).map((m) => m.IdMenu)).toEqual(modules);
+    expect(admin.filter((m) => m.Ruta).length).toBe(t.registry.entities.filter((e) => !e.hidden).length);
+  });
+
+  it('keeps a second client apart from the first', async () => {
+    const crud = t.app.crud;
+    const client = await crud.create(
+      t.registry.require('client'),
+      { Cliente: 'MINERA DEL PACÍFICO NORTE S.A.', IdPais: 'CH' },
+      SYSTEM_PRINCIPAL,
+    );
+    const at = { userId: 'SISTEMA', clientId: client.id as number };
+    const division = await crud.create(
+      t.registry.require('division'),
+      { Division: 'FAENA ESCONDIDA SUR', IdPais: 'CH' },
+      at,
+    );
+    const profile = await crud.create(t.registry.require('profile'), { Perfil: 'ADMINISTRADOR' }, at);
+    for (const IdMenu of ['300103', '300101']) {
+      await crud.create(t.registry.require('menu-profile'), { IdPerfil: profile.id, IdMenu }, at);
+    }
+    await crud.create(
+      t.registry.require('user'),
+      {
+        IdUsuario: 'ADMINCHILE',
+        Nombre: 'ANA',
+        Apellido: 'SOTO',
+        Correo: 'ana@pacificonorte.cl',
+        PrimeraClaveCambiada: 'S',
+      },
+      at,
+    );
+    await t.app.auth.initialPassword('ADMINCHILE', 'Atacama#Norte1', 'S');
+    await crud.create(
+      t.registry.require('user-profile'),
+      { IdUsuario: 'ADMINCHILE', IdPerfil: profile.id, IdDivision: division.id },
+      at,
+    );
+    tokens.chile = (await signIn(t.app, 'ADMINCHILE', { password: 'Atacama#Norte1' })).accessToken;
+
+    expect(await list('chile', 'person')).toEqual([]);
+    expect(await list('chile', 'company')).toEqual([]);
+    const peruvian = (await list('southAdmin', 'person'))[0];
+    expect((await as('chile', 'GET', `/api/rest/person/${peruvian.id}`)).status).toBe(404);
+    // Its records cannot point at the other client's either.
+    const company = (await list('southAdmin', 'company'))[0];
+    const res = await as('chile', 'POST', '/api/rest/person', {
+      ...peruvian,
+      id: undefined,
+      IdPersona: undefined,
+      IdCompania: company.id,
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.errors.IdCompania.messageKey).toBe('validation.referenceMissing');
+  });
+});

@@ -1,0 +1,190 @@
+import ExcelJS from 'exceljs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ResourceMeta } from '../../src/shared/schema/types.js';
+import { launchBrowser } from '../support/browser.js';
+import { signInThroughConsole } from '../support/console.js';
+import { type RunningServer, startRealServer } from '../support/server.js';
+
+/** Text that shows a translation key instead of its text (resources.x.name, enums.y.z, ...). */
+const RAW_KEY = /\b(?:resources|enums|app|ra|validation|rules|locations)\.[a-zA-Z-]+\.[a-zA-Z]/;
+
+/**
+ * The configuration screens as the administrator meets them: every list in both languages, the
+ * field rules applied to a form as it loads, the export, a schedule's copy, saved filters that
+ * follow the user, and a record's history.
+ */
+describe('configuration screens in a real browser', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const problems: string[] = [];
+  const watch = (p: Page) => {
+    p.on('console', (message) => {
+      // Refusals a test provokes on purpose show up as failed requests.
+      if (/Failed to load resource: the server responded with a status of (400|409)/.test(message.text()))
+        return;
+      if (message.type() === 'error' || message.type() === 'warning')
+        problems.push(`${message.type()}: ${message.text()} (${p.url()})`);
+    });
+    p.on('pageerror', (error) => problems.push(`pageerror: ${error.message} (${p.url()})`));
+  };
+
+  beforeAll(async () => {
+    server = await startRealServer();
+    browser = await launchBrowser();
+    context = await browser.newContext({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
+    page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    watch(page);
+    await signInThroughConsole(page, server.url, 'ADMIN');
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  /** The API as the signed-in console calls it, with the session's token. */
+  const api = async (path: string, init: RequestInit = {}) => {
+    const token = await page.evaluate(
+      () => JSON.parse(localStorage.getItem('acreditacion.auth') ?? '{}').accessToken,
+    );
+    return fetch(`${server.url}${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...init.headers },
+    });
+  };
+  const rows = () => page.locator('table tbody tr');
+
+  it.each(['es', 'en'])(
+    'opens every screen’s list in %s, labelled, with no console errors',
+    async (language) => {
+      await page.goto(`${server.url}/dashboard?lang=${language}`, { waitUntil: 'networkidle' });
+      const meta = (await (await api('/api/meta')).json()) as { resources: ResourceMeta[] };
+      const screens = meta.resources.filter((r) => !r.schema['x-hidden']);
+      expect(screens.length).toBeGreaterThan(85);
+      for (const resource of screens) {
+        await page.goto(`${server.url}/${resource.name}`, { waitUntil: 'domcontentloaded' });
+        await page.locator('table tbody tr, .RaEmpty-message').first().waitFor();
+        // Headers, toolbar and breadcrumb in words (records may hold keys as data: the menu's tags).
+        const chrome = page.locator(
+          'thead, .RaTopToolbar-root, .RaEmpty-message, [data-testid="breadcrumb"]',
+        );
+        const text = (await chrome.allInnerTexts()).join(' ');
+        expect(text, `${resource.name} in ${language}`).not.toMatch(RAW_KEY);
+      }
+      expect(problems).toEqual([]);
+    },
+  );
+
+  it('applies the field rules on the form’s next load, and shows the server’s refusal under the field', async () => {
+    await page.goto(`${server.url}/person?lang=es`, { waitUntil: 'networkidle' });
+    const rule = async (Campo: string, Obligatorio: string, Modificable: string) =>
+      (await (
+        await api('/api/rest/field-rule', {
+          method: 'POST',
+          body: JSON.stringify({ IdDato: 'person', Campo, Obligatorio, Modificable, Activo: 'S' }),
+        })
+      ).json()) as { id: number };
+    const required = await rule('Alergia', 'S', 'S');
+    await rule('NumeroHijos', 'N', 'N');
+    await rows().first().click();
+    await page.waitForURL(/\/person\/\d+$/);
+    const label = page.locator('label[for="root_Alergia"]');
+    await expect.poll(() => label.textContent()).toMatch(/\*/);
+    await expect.poll(() => page.locator('#root_NumeroHijos').isDisabled()).toBe(true);
+    await page.locator('#root_Alergia').fill('');
+    await page.getByRole('button', { name: 'Guardar' }).click();
+    await expect.poll(() => page.locator('#root_Alergia__error').textContent()).toContain('Obligatorio');
+
+    // The administrator switches the rule off: the same form, loaded again, no longer asks.
+    const current = await (await api(`/api/rest/field-rule/${required.id}`)).json();
+    const { id: _id, IdCliente: _c, IdReglaCampo: _k, ...fields } = current;
+    for (const key of ['FechaCreacion', 'IdUsuarioCreacion', 'FechaModificacion', 'IdUsuarioModificacion'])
+      delete fields[key];
+    await api(`/api/rest/field-rule/${required.id}`, {
+      method: 'PUT',
+      body: JSON.stringify({ ...fields, Activo: 'N' }),
+    });
+    await page.reload({ waitUntil: 'networkidle' });
+    await page.locator('#root_Alergia').waitFor();
+    expect(await label.textContent()).not.toMatch(/\*/);
+  });
+
+  it('exports the list it shows to Excel, with headers in the user’s language', async () => {
+    await page.goto(`${server.url}/country?lang=en`, { waitUntil: 'networkidle' });
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('.export-button').click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^Countries \d{8}\.xlsx$/);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile((await download.path()) as string);
+    const sheet = book.getWorksheet('data') as ExcelJS.Worksheet;
+    expect((sheet.getRow(1).values as unknown[]).slice(1, 3)).toEqual(['Code', 'Country']);
+    expect(sheet.rowCount - 1).toBe(await rows().count());
+    await expect.poll(() => page.getByText('File downloaded').count()).toBe(1);
+  });
+
+  it('copies a schedule’s Monday to other days, asking before it replaces intervals', async () => {
+    await page.goto(`${server.url}/schedule?lang=es`, { waitUntil: 'networkidle' });
+    await rows().first().click();
+    await page.waitForURL(/\/schedule\/\d+$/);
+    await page.locator('.copy-day').click();
+    await page.getByRole('button', { name: 'Copiar', exact: true }).click();
+    // The demo schedules have their week filled: the copy asks before replacing.
+    const confirm = page.getByRole('dialog').filter({ hasText: '¿desea eliminarlos?' });
+    await confirm.waitFor();
+    await confirm.getByRole('button', { name: 'Confirmar' }).click();
+    await expect.poll(() => page.getByText(/Se copiaron \d+ intervalos/).count()).toBe(1);
+  });
+
+  it('keeps a saved filter on the server: the same user finds it in another browser', async () => {
+    await page.goto(`${server.url}/person?lang=es`, { waitUntil: 'networkidle' });
+    await page.getByRole('button', { name: 'Agregar filtro' }).click();
+    await page.getByRole('menuitemcheckbox', { name: 'Condición' }).click();
+    await page.keyboard.press('Escape');
+    await page.getByRole('combobox', { name: 'Condición' }).click();
+    await page.getByRole('option', { name: 'Trabajador' }).click();
+    await page.waitForURL(/Condicion/);
+    await page.getByRole('button', { name: 'Agregar filtro' }).click();
+    await page.getByRole('menuitem', { name: 'Guardar consulta actual...' }).click();
+    await page.getByRole('dialog').locator('input').fill('Solo trabajadores');
+    await page.getByRole('dialog').getByRole('button', { name: 'Guardar' }).click();
+    await expect
+      .poll(async () =>
+        ((await (await api('/api/rest/saved-filter')).json()) as Array<{ Nombre: string }>).map(
+          (f) => f.Nombre,
+        ),
+      )
+      .toEqual(['Solo trabajadores']);
+
+    const elsewhere = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+    watch(elsewhere);
+    await signInThroughConsole(elsewhere, server.url, 'ADMIN');
+    await elsewhere.goto(`${server.url}/person`, { waitUntil: 'networkidle' });
+    await elsewhere.getByRole('button', { name: 'Agregar filtro' }).click();
+    await elsewhere.getByRole('menuitem', { name: 'Solo trabajadores' }).click();
+    await elsewhere.waitForURL(/Condicion/);
+    await elsewhere.close();
+  });
+
+  it('shows a record’s history after a change, read-only', async () => {
+    await page.goto(`${server.url}/cost-centre?lang=es`, { waitUntil: 'networkidle' });
+    await rows().first().click();
+    await page.waitForURL(/\/cost-centre\/\d+$/);
+    const description = page.locator('#root_Descripcion');
+    await description.fill('CENTRO DE COSTO RENOMBRADO');
+    await page.getByRole('button', { name: 'Guardar' }).click();
+    await page.waitForURL(/\/cost-centre$/);
+    await rows().filter({ hasText: 'CENTRO DE COSTO RENOMBRADO' }).first().click();
+    await page.getByRole('link', { name: 'Mostrar' }).click();
+    const history = page.locator('.record-history');
+    await expect.poll(() => history.textContent()).toContain('CENTRO DE COSTO RENOMBRADO');
+    expect(await history.textContent()).toContain('Modificación');
+    expect(await history.textContent()).toContain('ADMIN');
+    expect(problems).toEqual([]);
+  });
+});

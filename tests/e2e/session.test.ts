@@ -1,0 +1,282 @@
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD } from '../../src/server/demo/security.js';
+import { launchBrowser } from '../support/browser.js';
+import { signInThroughConsole } from '../support/console.js';
+import { type RunningServer, startRealServer } from '../support/server.js';
+
+interface Mail {
+  to: string;
+  raw: string;
+}
+
+/** A real SMTP server for the test: the console's server sends its codes here. */
+async function startMailServer(): Promise<{ port: number; mails: Mail[]; close: () => Promise<void> }> {
+  const mails: Mail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      let raw = '';
+      stream.on('data', (chunk: Buffer) => {
+        raw += chunk.toString('utf8');
+      });
+      stream.on('end', () => {
+        mails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), raw });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return { port, mails, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** The text of a single-part mail, decoded from quoted-printable or base64. */
+function mailText(raw: string): string {
+  const split = raw.indexOf('\r\n\r\n');
+  const headers = raw.slice(0, split);
+  const body = raw.slice(split + 4);
+  const encoding = /content-transfer-encoding:\s*([\w-]+)/i.exec(headers)?.[1]?.toLowerCase();
+  if (encoding === 'base64') return Buffer.from(body.replace(/\s/g, ''), 'base64').toString('utf8');
+  if (encoding === 'quoted-printable') {
+    const bytes = body
+      .replace(/=\r?\n/g, '')
+      .replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+    return Buffer.from(bytes, 'latin1').toString('utf8');
+  }
+  return body;
+}
+
+/** The text of the last mail to an address, once it arrives. */
+async function mailTo(mails: Mail[], address: string): Promise<string> {
+  for (let i = 0; i < 100; i++) {
+    const mail = [...mails].reverse().find((m) => m.to === address);
+    if (mail) return mailText(mail.raw);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no mail to ${address}`);
+}
+
+describe('sign-in, session and shell in a real browser', () => {
+  let server: RunningServer;
+  let smtp: Awaited<ReturnType<typeof startMailServer>>;
+  let browser: Browser;
+  const problems: string[] = [];
+
+  /** The administrator's API, for arranging what a test needs (settings, users). */
+  async function adminApi(method: string, path: string, body?: object) {
+    const post = (url: string, payload: object, token?: string) =>
+      fetch(`${server.url}${url}`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+        body: JSON.stringify(payload),
+      }).then((r) => r.json() as Promise<{ result: Record<string, unknown> }>);
+    const login = (await post('/api/usuario/authenticate', { username: 'ADMIN', password: DEMO_PASSWORD }))
+      .result;
+    const profile = (login.perfil as Array<{ IdPerfil: number }>)[0].IdPerfil;
+    const session = (
+      await post('/api/usuario/refreshTokenbyperfil', { idPerfil: profile }, login.accessToken as string)
+    ).result;
+    const res = await fetch(`${server.url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${session.accessToken}` },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return res.json();
+  }
+
+  async function newPage(): Promise<Page> {
+    const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+    page.setDefaultTimeout(15_000);
+    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+    page.on('console', (message) => {
+      if (/Failed to load resource: the server responded with a status of (401|403|404)/.test(message.text()))
+        return;
+      if (message.type() === 'error' || message.type() === 'warning')
+        problems.push(`${message.type()}: ${message.text()}`);
+    });
+    return page;
+  }
+
+  beforeAll(async () => {
+    smtp = await startMailServer();
+    server = await startRealServer({
+      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+      MAIL_FROM: 'acreditacion@minandes.com.pe',
+    });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await smtp?.close();
+  });
+
+  it('signs in with the code a double authentication sends by e-mail', async () => {
+    const page = await newPage();
+    await page.goto(`${server.url}/`, { waitUntil: 'networkidle' });
+    await page.waitForURL(/\/auth\/login/);
+    await page.locator('#username').fill('supervisor');
+    expect(await page.locator('#username').inputValue()).toBe('SUPERVISOR');
+    await page.locator('#password').fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: 'Ingresar' }).click();
+    await page.locator('#code').waitFor();
+    const mail = await mailTo(smtp.mails, 'supervisor@minandes.com.pe');
+    const code = /código de verificación es (\d{4})/.exec(mail)?.[1];
+    expect(code).toMatch(/^\d{4}$/);
+    const send = page.getByRole('button', { name: 'Verificar' });
+    await page.locator('#code').fill('12');
+    expect(await send.isDisabled()).toBe(true);
+    await page.locator('#code').fill(`99${code}`);
+    expect(await page.locator('#code').inputValue()).toBe(code);
+    await send.click();
+    await page.locator('#profile').waitFor();
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await page.waitForURL(/\/dashboard/);
+    await expect
+      .poll(() => page.getByTestId('client-division').textContent())
+      .toContain('UNIDAD MINERA SAN GABRIEL');
+    expect(await page.getByText('Aprobaciones').count()).toBe(1);
+    await page.context().close();
+  });
+
+  it('refuses a wrong password with the spec’s message, upper-cased', async () => {
+    const page = await newPage();
+    await page.goto(`${server.url}/auth/login`, { waitUntil: 'networkidle' });
+    await page.locator('#username').fill('AUTORIZADOR');
+    await page.locator('#password').fill('Equivocada#1');
+    await page.getByRole('button', { name: 'Ingresar' }).click();
+    const alert = page.getByRole('alert');
+    await expect.poll(() => alert.textContent()).toBe('Usuario o contraseña incorrectos.');
+    expect(await alert.evaluate((el) => getComputedStyle(el).textTransform)).toBe('uppercase');
+    await page.context().close();
+  });
+
+  it('makes a new user change the temporary password received by e-mail', async () => {
+    const created = await adminApi('POST', '/api/rest/user', {
+      IdUsuario: 'INGRESANTE',
+      Nombre: 'Lucía',
+      Apellido: 'Paredes',
+      Correo: 'lucia.paredes@minandes.com.pe',
+    });
+    expect(created.IdUsuario).toBe('INGRESANTE');
+    const profiles = await adminApi(
+      'GET',
+      `/api/rest/profile?filter=${encodeURIComponent('{"q":"AUTORIZADOR"}')}`,
+    );
+    const divisions = await adminApi('GET', '/api/rest/division');
+    await adminApi('POST', '/api/rest/user-profile', {
+      IdUsuario: 'INGRESANTE',
+      IdPerfil: profiles[0].id,
+      IdDivision: divisions[0].id,
+    });
+    const mail = await mailTo(smtp.mails, 'lucia.paredes@minandes.com.pe');
+    const temporary = /Clave temporal: (\S+)/.exec(mail)?.[1] as string;
+
+    const page = await newPage();
+    await page.goto(`${server.url}/auth/login`, { waitUntil: 'networkidle' });
+    await page.locator('#username').fill('INGRESANTE');
+    await page.locator('#password').fill(temporary);
+    await page.getByRole('button', { name: 'Ingresar' }).click();
+    await page.locator('#new-password').waitFor();
+    expect(await page.getByText('Debe cambiar su primera clave.').count()).toBe(1);
+    const save = page.getByRole('button', { name: 'Guardar contraseña' });
+    await page.locator('#new-password').fill('sinmayuscula1#');
+    expect(await page.getByText('La clave debe contener una letra mayúscula.').count()).toBe(1);
+    expect(await save.isDisabled()).toBe(true);
+    await page.locator('#new-password').fill('Ilo#Puerto2026');
+    await page.locator('#confirm-password').fill('Ilo#Puerto2026');
+    await save.click();
+    await expect.poll(() => page.getByText('La clave se cambió correctamente.').count()).toBe(1);
+    await signInThroughConsole(page, server.url, 'INGRESANTE', { password: 'Ilo#Puerto2026' });
+    await page.context().close();
+  });
+
+  it('switches division from the user menu and reloads into it', async () => {
+    const page = await newPage();
+    await signInThroughConsole(page, server.url, 'SOLICITANTE');
+    await expect
+      .poll(() => page.getByTestId('client-division').textContent())
+      .toContain('UNIDAD MINERA SAN GABRIEL');
+    await page.getByRole('button', { name: 'Perfil' }).click();
+    await page.locator('[data-division="PROYECTO CORDILLERA NORTE"]').click();
+    await expect
+      .poll(() => page.getByTestId('client-division').textContent(), { timeout: 15_000 })
+      .toContain('PROYECTO CORDILLERA NORTE');
+    // The contractor still sees only its own company's contracts, now those of this division.
+    await page.goto(`${server.url}/contract`, { waitUntil: 'networkidle' });
+    await expect.poll(() => page.locator('table tbody tr').count()).toBe(1);
+    expect(await page.getByText('CT-2026-006').count()).toBe(1);
+    await page.context().close();
+  });
+
+  it('locks the screen after the setting’s idle seconds and unlocks with the password', async () => {
+    const setting = await adminApi('POST', '/api/rest/login-setting', {
+      Descripcion: 'BLOQUEO RÁPIDO',
+      SegundosInactividad: 5,
+      CaducaClave: 'N',
+    });
+    const user = await adminApi('GET', '/api/rest/user/AUTORIZADOR');
+    await adminApi('PUT', '/api/rest/user/AUTORIZADOR', { ...user, IdConfiguracionLogeo: setting.id });
+
+    const page = await newPage();
+    await signInThroughConsole(page, server.url, 'AUTORIZADOR');
+    await page.getByTestId('lock-screen').waitFor({ timeout: 15_000 });
+    await page.locator('#lock-password').fill('Equivocada#1');
+    await page.getByRole('button', { name: 'Desbloquear' }).click();
+    await expect
+      .poll(() => page.getByTestId('lock-screen').getByRole('alert').textContent())
+      .toContain('Usuario o contraseña incorrectos.');
+    await page.locator('#lock-password').fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: 'Desbloquear' }).click();
+    await expect.poll(() => page.getByTestId('lock-screen').count()).toBe(0);
+    // The session works again: a list loads.
+    await page.goto(`${server.url}/person`, { waitUntil: 'networkidle' });
+    await expect.poll(() => page.locator('table tbody tr').count()).toBeGreaterThan(0);
+    await page.context().close();
+    await adminApi('PUT', '/api/rest/user/AUTORIZADOR', { ...user });
+  });
+
+  it('signs out from the user menu: the session is gone and the dashboard needs a sign-in again', async () => {
+    const page = await newPage();
+    await signInThroughConsole(page, server.url, 'ADMIN');
+    const token = await page.evaluate(
+      () => JSON.parse(localStorage.getItem('acreditacion.auth') ?? '{}').accessToken,
+    );
+    await page.getByRole('button', { name: 'Perfil' }).click();
+    await page.getByRole('menuitem', { name: 'Cerrar sesión' }).click();
+    await page.waitForURL(/\/auth\/login/);
+    expect(await page.evaluate(() => localStorage.getItem('acreditacion.auth'))).toBeNull();
+    const res = await fetch(`${server.url}/api/rest/country`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(res.status).toBe(401);
+    await page.goto(`${server.url}/dashboard`, { waitUntil: 'networkidle' });
+    await page.waitForURL(/\/auth\/login/);
+    await page.context().close();
+  });
+
+  it('shows the Spanish 404 page for an unknown address, and the error pages', async () => {
+    const page = await newPage();
+    await signInThroughConsole(page, server.url, 'ADMIN');
+    await page.goto(`${server.url}/no-existe`, { waitUntil: 'networkidle' });
+    await expect.poll(() => page.getByRole('heading', { name: 'Página no encontrada' }).count()).toBe(1);
+    await page.goto(`${server.url}/error`, { waitUntil: 'networkidle' });
+    await page.waitForURL(/\/error\/error-v1$/);
+    expect(await page.getByRole('heading', { name: 'Página no encontrada' }).count()).toBe(1);
+    await page.goto(`${server.url}/error/error-v3`, { waitUntil: 'networkidle' });
+    expect(await page.getByRole('heading', { name: 'Algo salió mal' }).count()).toBe(1);
+    await page.context().close();
+  });
+
+  it('logged no errors or warnings in the browser console', () => {
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,0 +1,238 @@
+import { assign, fromPromise, setup } from 'xstate';
+
+/** A refusal the screens show: a translation key and its parameters (the sign-in codes 00 to 12, the minutes). */
+export interface LoginProblem {
+  messageKey: string;
+  params?: Record<string, string | number>;
+}
+
+/** The parts of the login response (spec section 3) the flow decides on. */
+export interface LoginAnswer {
+  username: string;
+  fullName: string;
+  accessToken: string;
+  refreshToken: string;
+  dobleAutenticacion: 'S' | 'N';
+  cambiarClaveCaducada: 'S' | 'N';
+  primeraClaveCambiada: 'S' | 'N';
+  longitudClave: number;
+  nivelSeguridadClave: string;
+  diasCaducidadClave: number | null;
+  perfil: Array<{ IdPerfil: number; Perfil: string }>;
+  division: Array<{ IdPerfil: number; IdDivision: number; Division: string; Cliente: string }>;
+}
+
+export interface SessionAnswer {
+  accessToken: string;
+  refreshToken: string;
+  perfil: unknown;
+}
+
+export interface LoginContext {
+  username: string;
+  answer?: LoginAnswer;
+  session?: SessionAnswer;
+  problem?: LoginProblem;
+  /** A success or information line for the current step (code resent, password changed). */
+  notice?: string;
+  /** Why the password must change: it expired, or it is the first one. */
+  reason?: 'expired' | 'first';
+}
+
+export type LoginEvent =
+  | { type: 'SUBMIT'; username: string; password: string }
+  | { type: 'SUBMIT_CODE'; code: string }
+  | { type: 'RESEND' }
+  | { type: 'CHANGE_PASSWORD'; password: string }
+  | { type: 'SELECT'; idPerfil: number; idDivision: number }
+  | { type: 'FORGOT' }
+  | { type: 'BACK' };
+
+/** The refusal the server gave (messageKey and params), or a connection error when there was no answer. */
+export function problemOf(error: unknown): LoginProblem {
+  if (typeof error !== 'object' || error === null || !('messageKey' in error)) {
+    return { messageKey: 'login.messages.connection' };
+  }
+  const { messageKey, params } = error as LoginProblem;
+  return params ? { messageKey, params } : { messageKey };
+}
+
+/**
+ * The five-step sign-in of spec sections 2 and 4: credentials; a verification code when double
+ * authentication is S; a password change when it expired or is the first; the profile and
+ * division; then the dashboard. After a successful change the flow returns to the credentials and
+ * forgets the session. Calls to the server are actors the screens supply.
+ */
+export const loginMachine = setup({
+  types: {
+    context: {} as LoginContext,
+    events: {} as LoginEvent,
+    output: {} as { answer: LoginAnswer; session: SessionAnswer },
+  },
+  actors: {
+    authenticate: fromPromise<LoginAnswer, { username: string; password: string }>(async () => {
+      throw new Error('authenticate is supplied by the screen');
+    }),
+    validateCode: fromPromise<LoginAnswer, { username: string; code: string }>(async () => {
+      throw new Error('validateCode is supplied by the screen');
+    }),
+    resendCode: fromPromise<unknown, { username: string }>(async () => {
+      throw new Error('resendCode is supplied by the screen');
+    }),
+    changePassword: fromPromise<{ id: number }, { answer: LoginAnswer; password: string }>(async () => {
+      throw new Error('changePassword is supplied by the screen');
+    }),
+    selectProfile: fromPromise<SessionAnswer, { answer: LoginAnswer; idPerfil: number; idDivision: number }>(
+      async () => {
+        throw new Error('selectProfile is supplied by the screen');
+      },
+    ),
+  },
+  guards: {
+    needsCode: ({ context }) => context.answer?.dobleAutenticacion === 'S' && !context.answer.accessToken,
+    passwordExpired: ({ context }) => context.answer?.cambiarClaveCaducada === 'S',
+    firstPassword: ({ context }) => context.answer?.primeraClaveCambiada === 'N',
+    locked: ({ event }) => {
+      const params = (problemOf((event as { error?: unknown }).error).params ?? {}) as Record<
+        string,
+        unknown
+      >;
+      return params.codigo === '09' && Number(params.minutos) > 0;
+    },
+  },
+  actions: {
+    clearMessages: assign({ problem: undefined, notice: undefined }),
+    forget: assign({ answer: undefined, session: undefined, reason: undefined }),
+    fail: assign({ problem: ({ event }) => problemOf((event as { error?: unknown }).error) }),
+  },
+}).createMachine({
+  id: 'login',
+  context: { username: '' },
+  initial: 'credentials',
+  states: {
+    credentials: {
+      on: {
+        SUBMIT: {
+          target: 'authenticating',
+          actions: [
+            'clearMessages',
+            'forget',
+            assign({ username: ({ event }) => event.username.trim().toLocaleUpperCase('es') }),
+          ],
+        },
+        FORGOT: { target: 'forgot', actions: 'clearMessages' },
+      },
+    },
+    authenticating: {
+      invoke: {
+        src: 'authenticate',
+        input: ({ context, event }) => ({
+          username: context.username,
+          password: event.type === 'SUBMIT' ? event.password : '',
+        }),
+        onDone: { target: 'signedInWithPassword', actions: assign({ answer: ({ event }) => event.output }) },
+        onError: { target: 'credentials', actions: 'fail' },
+      },
+    },
+    signedInWithPassword: {
+      always: [{ guard: 'needsCode', target: 'code' }, { target: 'checkPassword' }],
+    },
+    code: {
+      on: {
+        SUBMIT_CODE: { target: 'verifying', actions: 'clearMessages' },
+        RESEND: { target: 'resending', actions: 'clearMessages' },
+        BACK: { target: 'credentials', actions: ['clearMessages', 'forget'] },
+      },
+    },
+    resending: {
+      invoke: {
+        src: 'resendCode',
+        input: ({ context }) => ({ username: context.username }),
+        onDone: { target: 'code', actions: assign({ notice: 'login.codeResent' }) },
+        onError: { target: 'code', actions: 'fail' },
+      },
+    },
+    verifying: {
+      invoke: {
+        src: 'validateCode',
+        input: ({ context, event }) => ({
+          username: context.username,
+          code: event.type === 'SUBMIT_CODE' ? event.code : '',
+        }),
+        onDone: { target: 'checkPassword', actions: assign({ answer: ({ event }) => event.output }) },
+        onError: [
+          // Too many wrong codes lock the user: back to the start with the lock message.
+          { guard: 'locked', target: 'credentials', actions: ['fail', 'forget'] },
+          { target: 'code', actions: 'fail' },
+        ],
+      },
+    },
+    checkPassword: {
+      always: [
+        { guard: 'passwordExpired', target: 'changePassword', actions: assign({ reason: 'expired' }) },
+        { guard: 'firstPassword', target: 'changePassword', actions: assign({ reason: 'first' }) },
+        { target: 'profile' },
+      ],
+    },
+    changePassword: {
+      on: {
+        CHANGE_PASSWORD: { target: 'changing', actions: 'clearMessages' },
+        BACK: { target: 'credentials', actions: ['clearMessages', 'forget'] },
+      },
+    },
+    changing: {
+      invoke: {
+        src: 'changePassword',
+        input: ({ context, event }) => ({
+          answer: context.answer as LoginAnswer,
+          password: event.type === 'CHANGE_PASSWORD' ? event.password : '',
+        }),
+        onDone: [
+          {
+            guard: ({ event }) => event.output.id === 0,
+            target: 'credentials',
+            actions: ['forget', assign({ notice: 'password.changed' })],
+          },
+          { target: 'changePassword', actions: assign({ problem: { messageKey: 'password.mustDiffer' } }) },
+        ],
+        onError: { target: 'changePassword', actions: 'fail' },
+      },
+    },
+    profile: {
+      on: {
+        SELECT: { target: 'selecting', actions: 'clearMessages' },
+        BACK: { target: 'credentials', actions: ['clearMessages', 'forget'] },
+      },
+    },
+    selecting: {
+      invoke: {
+        src: 'selectProfile',
+        input: ({ context, event }) => ({
+          answer: context.answer as LoginAnswer,
+          idPerfil: event.type === 'SELECT' ? event.idPerfil : 0,
+          idDivision: event.type === 'SELECT' ? event.idDivision : 0,
+        }),
+        onDone: { target: 'signedIn', actions: assign({ session: ({ event }) => event.output }) },
+        onError: { target: 'profile', actions: 'fail' },
+      },
+    },
+    forgot: {
+      on: { BACK: { target: 'credentials', actions: 'clearMessages' } },
+    },
+    signedIn: { type: 'final' },
+  },
+  output: ({ context }) => ({
+    answer: context.answer as LoginAnswer,
+    session: context.session as SessionAnswer,
+  }),
+});
+
+/** The expiry notice of spec section 4: when the password expires in 6 days or fewer. */
+export function expiryNotice(
+  days: number | null | undefined,
+): { messageKey: string; params?: { days: number } } | undefined {
+  if (days === null || days === undefined || days > 6) return undefined;
+  return days <= 0
+    ? { messageKey: 'login.expiresToday' }
+    : { messageKey: 'login.expiresInDays', params: { days } };
+}
