@@ -1,16 +1,7 @@
-/**
- * `npm run bench:export`: loads N persons (default 100 000) and downloads the person list as an
- * Excel file from the running server, on SQLite and on PostgreSQL. Prints rows per second and the
- * server process's resident memory before the export and at its peak (VmHWM), read from /proc.
- *
- *   npm run bench:export -- --n 100000 --dialects sqlite,postgres --runs 3
- */
-import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { parseArgs } from 'node:util';
-import type { DialectName } from '../src/server/db/connection.js';
-import { createDatabase, load, signIn, startServer } from './bench/setup.js';
+import { eachDialect, load, signIn, startServer } from './bench/setup.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -59,39 +50,26 @@ async function total(url: string, token: string): Promise<number> {
 }
 
 console.log(`bench:export  N=${N} persons, ${RUNS} runs per dialect, node ${process.version}`);
-for (const dialect of args.dialects.split(',') as DialectName[]) {
-  console.log(`\n${dialect}`);
-  let target: Awaited<ReturnType<typeof createDatabase>>;
-  try {
-    target = await createDatabase(dialect, args['postgres-url']);
-  } catch (error) {
-    console.log(`  skipped: ${(error as Error).message}`);
-    continue;
-  }
-  let server: { url: string; child: ChildProcess } | undefined;
-  try {
-    await load(target.database, N);
-    await target.database.close();
-    server = await startServer(target.env);
-    const pid = server.child.pid as number;
-    const token = await signIn(server.url);
-    const rows = await total(server.url, token);
-    const path = `/api/rest/person/export?sort=${encodeURIComponent('["Apellido","ASC"]')}`;
-    const before = memoryOf(pid);
+await eachDialect(args.dialects, args['postgres-url'], async (target, _dialect, started) => {
+  await load(target.database, N);
+  await target.database.close();
+  const server = await startServer(target.env);
+  started(server);
+  const pid = server.child.pid as number;
+  const token = await signIn(server.url);
+  const rows = await total(server.url, token);
+  const path = `/api/rest/person/export?sort=${encodeURIComponent('["Apellido","ASC"]')}`;
+  const before = memoryOf(pid);
+  console.log(
+    `  server before the exports: rss ${(before.rss / MB).toFixed(0)} MB, peak so far ${(before.peak / MB).toFixed(0)} MB`,
+  );
+  for (let run = 1; run <= RUNS; run++) {
+    const { bytes, ms, status } = await download(`${server.url}${path}`, token);
+    if (status !== 200) throw new Error(`export answered ${status}`);
+    const after = memoryOf(pid);
     console.log(
-      `  server before the exports: rss ${(before.rss / MB).toFixed(0)} MB, peak so far ${(before.peak / MB).toFixed(0)} MB`,
+      `  run ${run}: ${rows} rows in ${(ms / 1000).toFixed(2)} s = ${Math.round(rows / (ms / 1000))} rows/s, ` +
+        `${(bytes / MB).toFixed(1)} MB file, server peak rss ${(after.peak / MB).toFixed(0)} MB`,
     );
-    for (let run = 1; run <= RUNS; run++) {
-      const { bytes, ms, status } = await download(`${server.url}${path}`, token);
-      if (status !== 200) throw new Error(`export answered ${status}`);
-      const after = memoryOf(pid);
-      console.log(
-        `  run ${run}: ${rows} rows in ${(ms / 1000).toFixed(2)} s = ${Math.round(rows / (ms / 1000))} rows/s, ` +
-          `${(bytes / MB).toFixed(1)} MB file, server peak rss ${(after.peak / MB).toFixed(0)} MB`,
-      );
-    }
-  } finally {
-    server?.child.kill('SIGTERM');
-    await target.drop();
   }
-}
+});

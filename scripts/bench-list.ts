@@ -1,23 +1,13 @@
-/**
- * `npm run bench:list`: loads N persons (default 100 000) and measures the person list endpoint
- * (a page of 25, filtered by company, sorted by surname, with its total) through the running
- * server, side by side with the same SQL run directly on the driver, on SQLite and on PostgreSQL.
- *
- *   npm run bench:list -- --n 100000 --seconds 10 --connections 16 --dialects sqlite,postgres
- *
- * Prints requests per second, p50/p95/p99 latency and the server/driver ratio at p50.
- */
-import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
-import { type Database, type DialectName, openDatabase, SQLITE_FILE } from '../src/server/db/connection.js';
+import { type Database, openDatabase, SQLITE_FILE } from '../src/server/db/connection.js';
 import { CrudService } from '../src/server/services/crud.js';
 import { parseListQuery } from '../src/server/services/list-query.js';
-import { createDatabase, load, registry, signIn, startServer } from './bench/setup.js';
+import { eachDialect, load, registry, signIn, startServer } from './bench/setup.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -176,52 +166,39 @@ const fmt = (s: Stats) =>
 console.log(
   `bench:list  N=${N} persons, ${SECONDS} s per run, ${CONNECTIONS} connections, ${args.workers} server process(es), node ${process.version}`,
 );
-for (const dialect of args.dialects.split(',') as DialectName[]) {
-  console.log(`\n${dialect}`);
-  let target: Awaited<ReturnType<typeof createDatabase>>;
-  try {
-    target = await createDatabase(dialect, args['postgres-url']);
-  } catch (error) {
-    console.log(`  skipped: ${(error as Error).message}`);
-    continue;
-  }
-  let server: { url: string; child: ChildProcess } | undefined;
-  try {
-    const loaded = await load(target.database, N);
-    clientId = loaded.clientId;
-    const companies = loaded.companies;
-    await target.database.close();
-    server = await startServer(target.env, args.workers);
-    const token = await signIn(server.url);
-    const paths = queries(companies).map(
-      ({ company, offset }) =>
-        `/api/rest/person?filter=${encodeURIComponent(JSON.stringify({ IdCompania: company }))}` +
-        `&sort=${encodeURIComponent('["Apellido","ASC"]')}&range=${encodeURIComponent(`[${offset},${offset + 24}]`)}`,
-    );
-    await hammer(server.url, token, paths, 2, CONNECTIONS); // warm-up
-    // Latency: one request at a time on each side, so neither waits in a queue.
-    const serverLatency = await hammer(server.url, token, paths, SECONDS, 1);
-    // Throughput: many connections at once.
-    const serverLoad = await hammer(server.url, token, paths, SECONDS, CONNECTIONS);
-    server.child.kill('SIGTERM');
-    server = undefined;
-    const driverLatency =
-      dialect === 'sqlite'
-        ? await driverSqlite(target.env.DATA_DIR, companies, SECONDS)
-        : await driverPostgres(target.env.DATABASE_URL, companies, SECONDS, 1);
-    const driverLoad =
-      dialect === 'sqlite'
-        ? driverLatency
-        : await driverPostgres(target.env.DATABASE_URL, companies, SECONDS, CONNECTIONS);
-    console.log(`  one connection        server ${fmt(serverLatency)}`);
-    console.log(`                        driver ${fmt(driverLatency)}`);
-    console.log(`  ${String(CONNECTIONS).padStart(2)} connections        server ${fmt(serverLoad)}`);
-    if (dialect === 'postgres') console.log(`                        driver ${fmt(driverLoad)}`);
-    console.log(
-      `  server/driver at p50 (one connection): ${(serverLatency.p50 / driverLatency.p50).toFixed(2)}x`,
-    );
-  } finally {
-    server?.child.kill('SIGTERM');
-    await target.drop();
-  }
-}
+await eachDialect(args.dialects, args['postgres-url'], async (target, dialect, started) => {
+  const loaded = await load(target.database, N);
+  clientId = loaded.clientId;
+  const companies = loaded.companies;
+  await target.database.close();
+  const server = await startServer(target.env, args.workers);
+  started(server);
+  const token = await signIn(server.url);
+  const paths = queries(companies).map(
+    ({ company, offset }) =>
+      `/api/rest/person?filter=${encodeURIComponent(JSON.stringify({ IdCompania: company }))}` +
+      `&sort=${encodeURIComponent('["Apellido","ASC"]')}&range=${encodeURIComponent(`[${offset},${offset + 24}]`)}`,
+  );
+  await hammer(server.url, token, paths, 2, CONNECTIONS); // warm-up
+  // Latency: one request at a time on each side, so neither waits in a queue.
+  const serverLatency = await hammer(server.url, token, paths, SECONDS, 1);
+  // Throughput: many connections at once.
+  const serverLoad = await hammer(server.url, token, paths, SECONDS, CONNECTIONS);
+  // The driver runs alone on the machine.
+  server.child.kill('SIGTERM');
+  const driverLatency =
+    dialect === 'sqlite'
+      ? await driverSqlite(target.env.DATA_DIR, companies, SECONDS)
+      : await driverPostgres(target.env.DATABASE_URL, companies, SECONDS, 1);
+  const driverLoad =
+    dialect === 'sqlite'
+      ? driverLatency
+      : await driverPostgres(target.env.DATABASE_URL, companies, SECONDS, CONNECTIONS);
+  console.log(`  one connection        server ${fmt(serverLatency)}`);
+  console.log(`                        driver ${fmt(driverLatency)}`);
+  console.log(`  ${String(CONNECTIONS).padStart(2)} connections        server ${fmt(serverLoad)}`);
+  if (dialect === 'postgres') console.log(`                        driver ${fmt(driverLoad)}`);
+  console.log(
+    `  server/driver at p50 (one connection): ${(serverLatency.p50 / driverLatency.p50).toFixed(2)}x`,
+  );
+});

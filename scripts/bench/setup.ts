@@ -51,6 +51,40 @@ export async function createDatabase(
   };
 }
 
+export type Target = Awaited<ReturnType<typeof createDatabase>>;
+export type RunningServer = { url: string; child: ChildProcess };
+
+/**
+ * Runs a benchmark once per dialect of the comma-separated list, each on its own throw-away
+ * database, stopping the server the run started and dropping the database afterwards. A dialect
+ * whose database cannot be created (no PostgreSQL) is reported as skipped.
+ */
+export async function eachDialect(
+  dialects: string,
+  postgresUrl: string,
+  run: (target: Target, dialect: DialectName, started: (server: RunningServer) => void) => Promise<void>,
+): Promise<void> {
+  for (const dialect of dialects.split(',') as DialectName[]) {
+    console.log(`\n${dialect}`);
+    let target: Target;
+    try {
+      target = await createDatabase(dialect, postgresUrl);
+    } catch (error) {
+      console.log(`  skipped: ${(error as Error).message}`);
+      continue;
+    }
+    let server: RunningServer | undefined;
+    try {
+      await run(target, dialect, (s) => {
+        server = s;
+      });
+    } finally {
+      server?.child.kill('SIGTERM');
+      await target.drop();
+    }
+  }
+}
+
 /**
  * Prepares the database with the demo data and N more persons over one contractor per
  * PEOPLE_PER_COMPANY of them (a large site works with hundreds). Returns the demo client and the

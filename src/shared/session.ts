@@ -35,3 +35,35 @@ export const TOKEN_HEADERS = {
 
 /** What the console must do when the server answers 401 (the flag of X-Token-Action). */
 export type TokenAction = 'retry' | 'lock' | 'logout';
+
+/** A menu item as the menu fetch answers it (spec section 3). */
+export interface MenuItem {
+  IdMenu: string;
+  IdMenuPadre: string | null;
+  Modulo: string;
+  Ruta: string | null;
+  Orden: number;
+  Tag: string;
+  Icono: string | null;
+  Color: string | null;
+  Color2: string | null;
+}
+
+/** The current profile of spec section 3, with its derived type. */
+export interface CurrentProfile {
+  IdPerfil: number;
+  Perfil: string;
+  IdCliente: number;
+  IdDivision: number;
+  Cliente: string;
+  Division: string;
+  IdPais: string | null;
+  Contratista: 'S' | 'N';
+  ResponsableContratista: 'S' | 'N';
+  IdCompania: number | null;
+  Compania: string | null;
+  RolAcreditacion: string | null;
+  IdUsuarioPerfil: number;
+  tipoPerfil: ProfileType;
+  esAutorizador: boolean;
+}

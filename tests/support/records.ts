@@ -4,22 +4,11 @@
  * says, documents that fit their type, and references to records that exist.
  */
 import RandExp from 'randexp';
+import { random } from '../../src/server/demo/people.js';
 import type { Entity, Registry } from '../../src/server/registry.js';
 import type { PropertySchema } from '../../src/shared/schema/types.js';
 
 type Data = Record<string, unknown>;
-
-/** A small seeded generator (mulberry32). */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface RecordContext {
   /** The key of an existing record of a resource the generator may point at (and the record). */
@@ -40,7 +29,7 @@ export class RecordMaker {
     private readonly registry: Registry,
     seed = 1,
   ) {
-    this.rnd = seeded(seed);
+    this.rnd = random(seed);
   }
 
   private int(min: number, max: number): number {

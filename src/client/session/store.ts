@@ -1,36 +1,6 @@
-import type { ProfileType } from '../../shared/session.js';
+import type { CurrentProfile, MenuItem } from '../../shared/session.js';
 
-/** A menu item as the menu fetch answers it (spec section 3). */
-export interface MenuItem {
-  IdMenu: string;
-  IdMenuPadre: string | null;
-  Modulo: string;
-  Ruta: string | null;
-  Orden: number;
-  Tag: string;
-  Icono: string | null;
-  Color: string | null;
-  Color2: string | null;
-}
-
-/** The current profile (spec section 3) with its derived type. */
-export interface CurrentProfile {
-  IdPerfil: number;
-  Perfil: string;
-  IdCliente: number;
-  IdDivision: number;
-  Cliente: string;
-  Division: string;
-  IdPais: string | null;
-  Contratista: 'S' | 'N';
-  ResponsableContratista: 'S' | 'N';
-  IdCompania: number | null;
-  Compania: string | null;
-  RolAcreditacion: string | null;
-  IdUsuarioPerfil: number;
-  tipoPerfil: ProfileType;
-  esAutorizador: boolean;
-}
+export type { CurrentProfile, MenuItem };
 
 /** A division the user may work in, with the profile it goes with. */
 export interface DivisionChoice {

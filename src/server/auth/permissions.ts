@@ -1,19 +1,16 @@
-import { isAuthoriser, type ProfileType, profileTypeOf } from '../../shared/session.js';
+import {
+  isAuthoriser,
+  type ProfileType,
+  profileTypeOf,
+  type MenuItem as SharedMenuItem,
+} from '../../shared/session.js';
 import type { Db } from '../db/connection.js';
 import type { Registry } from '../registry.js';
 
 export type Access = 'read' | 'write';
 
-export interface MenuItem {
-  IdMenu: string;
-  IdMenuPadre: string | null;
-  Modulo: string;
-  Ruta: string | null;
-  Orden: number;
-  Tag: string;
-  Icono: string | null;
-  Color: string | null;
-  Color2: string | null;
+/** A menu item with the application it belongs to. */
+export interface MenuItem extends SharedMenuItem {
   IdAplicacion: string;
 }
 

@@ -1,6 +1,6 @@
 import { PASSWORD } from '../../shared/constants.js';
 import { passwordProblems } from '../../shared/password-policy.js';
-import { type ProfileType, profileTypeOf } from '../../shared/session.js';
+import { profileTypeOf, type CurrentProfile as SharedProfile } from '../../shared/session.js';
 import type { FieldProblem } from '../../shared/validation.js';
 import type { Db } from '../db/connection.js';
 import { ApiError } from '../errors.js';
@@ -108,23 +108,8 @@ export interface LoginResponse {
   segundosInactividad: number;
 }
 
-/** The current profile of spec section 3, with the derived type. */
-export interface CurrentProfile {
-  IdPerfil: number;
-  Perfil: string;
-  IdCliente: number;
-  IdDivision: number;
-  Cliente: string;
-  Division: string;
-  IdPais: string | null;
-  Contratista: 'S' | 'N';
-  ResponsableContratista: 'S' | 'N';
-  IdCompania: number | null;
-  Compania: string | null;
-  RolAcreditacion: string | null;
-  IdUsuarioPerfil: number;
-  tipoPerfil: ProfileType;
-  esAutorizador: boolean;
+/** The current profile of spec section 3, with the profile's characteristics. */
+export interface CurrentProfile extends SharedProfile {
   caracteristicas: string[];
 }
 
@@ -181,15 +166,20 @@ export class AuthService {
         // Locked by an administrator: only an administrator unlocks.
         throw loginError('04', 0);
       }
-      await this.accounts.saveState(user.IdUsuario, {
-        IntentosFallidos: 0,
-        IntentosCodigo: 0,
-        BloqueadoHasta: null,
-        Motivo: null,
-      });
-      await this.accounts.updateUser(user.IdUsuario, { Bloqueado: 'N', FechaBloqueo: null });
+      await this.clearLocks(user.IdUsuario);
       user.Bloqueado = 'N';
     }
+  }
+
+  /** Clears failed attempts and any lock of a user. */
+  private async clearLocks(userId: UserRow['IdUsuario']): Promise<void> {
+    await this.accounts.saveState(userId, {
+      IntentosFallidos: 0,
+      IntentosCodigo: 0,
+      BloqueadoHasta: null,
+      Motivo: null,
+    });
+    await this.accounts.updateUser(userId, { Bloqueado: 'N', FechaBloqueo: null });
   }
 
   private async lock(user: UserRow, setting: LoginSetting, reason: '04' | '09'): Promise<never> {
@@ -698,13 +688,7 @@ export class AuthService {
       throw new ApiError('CODE_INVALID', { messageKey: 'login.messages.codeInvalid' });
     }
     await this.setPassword(user, setting, newPassword);
-    await this.accounts.saveState(user.IdUsuario, {
-      IntentosFallidos: 0,
-      IntentosCodigo: 0,
-      BloqueadoHasta: null,
-      Motivo: null,
-    });
-    await this.accounts.updateUser(user.IdUsuario, { Bloqueado: 'N', FechaBloqueo: null });
+    await this.clearLocks(user.IdUsuario);
     await this.sessions.revokeUser(user.IdUsuario, 'recovery');
     return { id: 0, mensaje: 'password.changed', ...policy };
   }

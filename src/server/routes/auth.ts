@@ -1,18 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { APPLICATION_ID, APPLICATION_TYPE } from '../../shared/constants.js';
 import { ApiError } from '../errors.js';
+import { resultResponses } from './responses.js';
 
 type Body = Record<string, unknown>;
 
-const ERROR = { $ref: 'ApiError#' };
-const result = (description: string) => ({
-  200: { description, type: 'object', properties: { result: {} }, additionalProperties: true },
-  400: ERROR,
-  401: ERROR,
-  403: ERROR,
-  423: ERROR,
-  429: ERROR,
-});
+const result = (description: string) => resultResponses(description, [400, 401, 403, 423, 429]);
 const body = (properties: Record<string, unknown>, required: string[] = []) => ({
   type: 'object',
   properties,

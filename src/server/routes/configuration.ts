@@ -6,15 +6,9 @@ import type { Principal } from '../principal.js';
 import type { Row } from '../services/crud.js';
 import { type ExportColumn, neutralise, writeWorkbook } from '../services/excel.js';
 import type { ListQuery } from '../services/list-query.js';
+import { resultResponses } from './responses.js';
 
-const ERROR = { $ref: 'ApiError#' };
-const result = (description: string) => ({
-  200: { description, type: 'object', properties: { result: {} }, additionalProperties: true },
-  400: ERROR,
-  401: ERROR,
-  403: ERROR,
-  409: ERROR,
-});
+const result = (description: string) => resultResponses(description, [400, 401, 403, 409]);
 
 /** The profile may write the resource (its menus grant it). */
 function canWrite(resource: string) {

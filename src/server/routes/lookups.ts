@@ -3,17 +3,12 @@ import { MAX_PAGE_SIZE } from '../../shared/constants.js';
 import { ApiError, badQuery } from '../errors.js';
 import type { Entity } from '../registry.js';
 import { filterableFields, type ListQuery, parseFilterValues } from '../services/list-query.js';
+import { resultResponses } from './responses.js';
 
 /** The most records one obtenerTodos answers: reference lists are small; this is a guard. */
 export const LOOKUP_LIMIT = 5000;
 
-const ERROR = { $ref: 'ApiError#' };
-const result = (description: string) => ({
-  200: { description, type: 'object', properties: { result: {} }, additionalProperties: true },
-  400: ERROR,
-  401: ERROR,
-  403: ERROR,
-});
+const result = (description: string) => resultResponses(description, [400, 401, 403]);
 
 /** Any signed-in session of a client may read its reference lists; the scope still applies. */
 async function signedIn(request: FastifyRequest): Promise<void> {

@@ -1,13 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../errors.js';
 import type { Principal } from '../principal.js';
+import { resultResponses } from './responses.js';
 
-const ERROR = { $ref: 'ApiError#' };
-const result = (description: string) => ({
-  200: { description, type: 'object', properties: { result: {} }, additionalProperties: true },
-  401: ERROR,
-  403: ERROR,
-});
+const result = (description: string) => resultResponses(description, [401, 403]);
 
 /** The user-security page shows the user's own record read-only: per-field settings say so. */
 const OWN_RECORD_FIELDS = [
@@ -98,18 +94,7 @@ export default async function securityRoutes(fastify: FastifyInstance): Promise<
       const entity = registry.require('user');
       const row = (await db()
         .selectFrom(entity.table)
-        .select([
-          'IdUsuario',
-          'Nombre',
-          'Apellido',
-          'IdTipoDocumento',
-          'Documento',
-          'Correo',
-          'Telefono',
-          'IdConfiguracionLogeo',
-          'Activo',
-          'IdCliente',
-        ])
+        .select([...OWN_RECORD_FIELDS, 'IdCliente'])
         .where('IdUsuario', '=', userId)
         .where('IdCliente', '=', client(principal))
         .executeTakeFirst()) as Record<string, unknown> | undefined;

@@ -18,7 +18,7 @@ import type { CrudService, Row } from './crud.js';
 import type { ListQuery } from './list-query.js';
 
 /** Rows read from the database per query while exporting. */
-export const EXPORT_BATCH = 2000;
+export const EXPORT_BATCH = 500;
 /** The most rows one export writes. */
 export const EXPORT_MAX_ROWS = 1_000_000;
 
