@@ -92,6 +92,28 @@ describe.each(DIALECTS)('lookups and grid lists of spec section 7 on %s', (diale
     ]);
   });
 
+  it('reads the grid filters’ dates as yyyyMMdd', async () => {
+    const filter = (date: string) =>
+      encodeURIComponent(JSON.stringify([['Fecha', '=', date], 'and', ['IdPais', '=', 'PE']]));
+    const labour = await get(`/api/AdministracionFeriado/filtrar?filter=${filter('20260501')}`);
+    expect(labour.status).toBe(200);
+    expect(labour.body.result.totalCount).toBe(1);
+    expect(labour.body.result.data[0]).toMatchObject({ Fecha: '2026-05-01', IdPais: 'PE' });
+    expect(
+      (await get(`/api/AdministracionFeriado/filtrar?filter=${filter('20260502')}`)).body.result.totalCount,
+    ).toBe(0);
+    for (const bad of ['2026050', '20261345']) {
+      const res = await get(`/api/AdministracionFeriado/filtrar?filter=${filter(bad)}`);
+      expect(res.status, bad).toBe(400);
+      expect(res.body.code).toBe('BAD_QUERY');
+    }
+    // The console's lists take ISO dates, checked the same way.
+    const list = (date: string) =>
+      get(`/api/rest/holiday?filter=${encodeURIComponent(JSON.stringify({ Fecha: date }))}`);
+    expect((await list('2026-05-01')).body).toHaveLength(1);
+    expect((await list('2026-02-30')).status).toBe(400);
+  });
+
   it('refuses grid filters other than equalities joined by and', async () => {
     for (const filter of [
       [['IdPais', '=', 'PE'], 'or', ['Activo', '=', 'S']],

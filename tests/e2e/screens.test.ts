@@ -111,6 +111,11 @@ describe('configuration screens in a real browser', () => {
     await page.reload({ waitUntil: 'networkidle' });
     await page.locator('#root_Alergia').waitFor();
     expect(await label.textContent()).not.toMatch(/\*/);
+
+    // The rules' list names the form and the field in words.
+    await page.goto(`${server.url}/field-rule?lang=es`, { waitUntil: 'networkidle' });
+    await expect.poll(() => rows().filter({ hasText: 'Alergia' }).count()).toBe(1);
+    expect(await rows().filter({ hasText: 'Alergia' }).textContent()).toContain('Persona');
   });
 
   it('exports the list it shows to Excel, with headers in the user’s language', async () => {
@@ -185,6 +190,11 @@ describe('configuration screens in a real browser', () => {
     await expect.poll(() => history.textContent()).toContain('CENTRO DE COSTO RENOMBRADO');
     expect(await history.textContent()).toContain('Modificación');
     expect(await history.textContent()).toContain('ADMIN');
+
+    // The administrator's audit list names the screen in words, and filters by it.
+    await page.goto(`${server.url}/audit?lang=es`, { waitUntil: 'networkidle' });
+    await expect.poll(() => rows().first().textContent()).toContain('Centro de costo');
+    expect(await rows().first().textContent()).not.toContain('cost-centre');
     expect(problems).toEqual([]);
   });
 });

@@ -48,7 +48,7 @@ export default function ResourceList() {
       >
         {schema['x-list'].map((field) => (
           <DataTable.Col key={field} source={field} disableSort={!sortable.has(field)}>
-            {fieldFor(field, props[field])}
+            {fieldFor(field, props[field], props)}
           </DataTable.Col>
         ))}
       </DataTable>

@@ -49,7 +49,7 @@ export default function ResourceShow() {
       <SimpleShowLayout spacing={0} sx={grid}>
         {Object.entries(schema.properties).map(([field, prop]) => (
           <Labeled key={field} source={field}>
-            {fieldFor(field, prop)}
+            {fieldFor(field, prop, schema.properties)}
           </Labeled>
         ))}
       </SimpleShowLayout>

@@ -11,16 +11,59 @@ import {
   SelectInput,
   TextField,
   TextInput,
+  useRecordContext,
+  useTranslate,
 } from 'react-admin';
 import type { PropertySchema } from '../../shared/schema/types.js';
 import { formatDate, formatDateTime } from '../format.js';
+import { useMeta } from '../providers/meta.js';
 
 export function enumChoices(prop: PropertySchema) {
   return (prop.enum ?? []).map((value) => ({ id: value, name: `enums.${prop['x-enum']}.${value}` }));
 }
 
+/** A screen's name in the user's language (a field rule's form, an audit row's screen). */
+function ResourceNameField({ source }: { source: string; label?: string }) {
+  const record = useRecordContext();
+  const translate = useTranslate();
+  const value = record?.[source];
+  if (typeof value !== 'string' || !value) return <>—</>;
+  return <>{translate(`resources.${value}.name`, { smart_count: 1, _: value })}</>;
+}
+
+/** A field's label in the user's language, on the screen the record's `resource` property names. */
+function FieldNameField({ source, resource }: { source: string; resource: string; label?: string }) {
+  const record = useRecordContext();
+  const translate = useTranslate();
+  const value = record?.[source];
+  if (typeof value !== 'string' || !value) return <>—</>;
+  return <>{translate(`resources.${record?.[resource]}.fields.${value}`, { _: value })}</>;
+}
+
+/** The list filter of a screen name: the screens of the console, by their names. */
+function ResourceFilterInput({ source }: { source: string; alwaysOn?: boolean }) {
+  const translate = useTranslate();
+  const { resources } = useMeta();
+  const choices = resources
+    .map((r) => ({ id: r.name, name: translate(`resources.${r.name}.name`, { smart_count: 1 }) }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  return <SelectInput source={source} choices={choices} translateChoice={false} />;
+}
+
+/** The property of a schema that names a screen (x-widget resource), for its fields' labels. */
+function resourceProperty(properties: Record<string, PropertySchema>): string | undefined {
+  return Object.keys(properties).find((field) => properties[field]['x-widget'] === 'resource');
+}
+
 /** The read-only view of one property, for lists and show pages. */
-export function fieldFor(source: string, prop: PropertySchema): ReactElement {
+export function fieldFor(
+  source: string,
+  prop: PropertySchema,
+  properties: Record<string, PropertySchema> = {},
+): ReactElement {
+  if (prop['x-widget'] === 'resource') return <ResourceNameField source={source} />;
+  const resource = resourceProperty(properties);
+  if (prop['x-widget'] === 'field' && resource) return <FieldNameField source={source} resource={resource} />;
   const ref = prop['x-ref'];
   if (ref && prop.type === 'array')
     return <ReferenceArrayField source={source} reference={ref.resource} emptyText="—" />;
@@ -34,6 +77,7 @@ export function fieldFor(source: string, prop: PropertySchema): ReactElement {
 
 /** The list filter input for one property. */
 export function filterFor(source: string, prop: PropertySchema): ReactElement {
+  if (prop['x-widget'] === 'resource') return <ResourceFilterInput key={source} source={source} />;
   const ref = prop['x-ref'];
   if (ref) {
     return (
