@@ -66,6 +66,8 @@ export interface Entity {
   /** Properties upper-cased before validation. */
   upper: string[];
   computed: Array<{ field: string; yearsSince: string }>;
+  /** Write-only properties (x-widget password): never sent back; left empty on update, kept. */
+  secrets: string[];
   /** Menu sub-group inside the module, if any. */
   group?: string;
   /** No menu entry or screen of its own. */
@@ -402,6 +404,7 @@ function toEntity(file: SchemaFile, schema: EntitySchema, ajv: ReturnType<typeof
       })),
     writable,
     upper: Object.keys(props).filter((f) => props[f]['x-upper']),
+    secrets: Object.keys(props).filter((f) => props[f]['x-widget'] === 'password'),
     computed: Object.entries(props)
       .filter(([, p]) => p['x-computed'])
       .map(([field, p]) => ({ field, yearsSince: p['x-computed']?.yearsSince ?? '' })),

@@ -1,3 +1,5 @@
+import { sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MODULES } from '../../src/shared/modules.js';
 import { type CallOptions, call, signIn, startTestApp, type TestApp } from '../support/app.js';
@@ -14,6 +16,35 @@ describe.each(DIALECTS)('application on %s', (dialect) => {
   afterAll(async () => {
     await t?.close();
   });
+
+  // PostgreSQL only: SQLite has no connections to lose.
+  if (dialect === 'postgres')
+    it('survives the database ending its connections, idle or busy, and goes on answering', async () => {
+      const { databaseUrl } = t.db.location;
+      const terminate = async () => {
+        const other = new pg.Client({ connectionString: databaseUrl });
+        await other.connect();
+        await other.query(
+          'select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+        );
+        await other.end();
+      };
+      // Idle connections in the pool.
+      expect((await api({ method: 'GET', url: '/api/rest/country' })).status).toBe(200);
+      await terminate();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      // A connection in the middle of a query: the query fails, the process does not.
+      const busy = sql`select pg_sleep(5)`.execute(t.app.database.db).then(
+        () => 'finished',
+        (error: Error) => error.message,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await terminate();
+      expect(await busy).toMatch(/terminat/);
+      const res = await api({ method: 'GET', url: '/api/rest/country' });
+      expect(res.status).toBe(200);
+      expect(res.body.length).toBeGreaterThan(0);
+    });
 
   it('reports health with the dialect in use', async () => {
     const res = await api({ method: 'GET', url: '/api/health' });

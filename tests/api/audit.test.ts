@@ -89,6 +89,41 @@ describe.each(DIALECTS)('audit trail on %s', (dialect) => {
     expect(String(change.Despues)).not.toContain('OtraClave');
   });
 
+  it('never sends a secret back, and keeps it when a save leaves it empty', async () => {
+    const [path] = (await as(admin, 'GET', listUrl('repository-path', { range: [0, 0] }))).body;
+    expect(path).not.toHaveProperty('Clave');
+    const shown = (await as(admin, 'GET', `/api/rest/repository-path/${path.id}`)).body;
+    expect(shown).not.toHaveProperty('Clave');
+    const stored = async () =>
+      (
+        await t.app.database.db
+          .selectFrom(t.registry.require('repository-path').table)
+          .select('Clave')
+          .where('IdRuta', '=', path.id)
+          .executeTakeFirstOrThrow()
+      ).Clave;
+    const { id: _id, IdCliente: _c, IdRuta: _k, ...fields } = shown;
+    for (const key of ['FechaCreacion', 'IdUsuarioCreacion', 'FechaModificacion', 'IdUsuarioModificacion'])
+      delete fields[key];
+    const set = await as(admin, 'PUT', `/api/rest/repository-path/${path.id}`, {
+      ...fields,
+      Clave: 'Nueva#2026',
+    });
+    expect(set.status).toBe(200);
+    expect(set.body).not.toHaveProperty('Clave');
+    expect(await stored()).toBe('Nueva#2026');
+    // The form sends the record back without it, or empty: the stored one stays.
+    for (const Clave of [undefined, '']) {
+      const kept = await as(admin, 'PUT', `/api/rest/repository-path/${path.id}`, {
+        ...fields,
+        Clave,
+        Ruta: '/srv/otra',
+      });
+      expect(kept.status).toBe(200);
+      expect(await stored()).toBe('Nueva#2026');
+    }
+  });
+
   it('writes the trail in the change’s transaction: a write that fails leaves neither record nor audit row', async () => {
     const registry = t.registry;
     const country = registry.require('country');

@@ -94,6 +94,10 @@ describe.each(DIALECTS)('every entity through the API on %s', (dialect) => {
       expect(back.status).toBe(200);
       for (const [field, sent] of Object.entries(record)) {
         if (sent === undefined) continue;
+        if (entity.secrets.includes(field)) {
+          expect(back.body, field).not.toHaveProperty(field);
+          continue;
+        }
         const prop = entity.schema.properties[field];
         const got = back.body[field];
         if (Array.isArray(sent)) expect([...got].sort(), field).toEqual([...sent].sort());

@@ -118,6 +118,34 @@ describe('configuration screens in a real browser', () => {
     expect(await rows().filter({ hasText: 'Alergia' }).textContent()).toContain('Persona');
   });
 
+  it('asks for a secret twice, never shows the stored one, and keeps it when left empty', async () => {
+    await page.goto(`${server.url}/repository-path?lang=es`, { waitUntil: 'networkidle' });
+    await rows().first().click();
+    await page.waitForURL(/\/repository-path\/\d+$/);
+    const id = page.url().split('/').pop();
+    const secret = page.locator('#root_Clave');
+    const confirmation = page.locator('#root_Clave__confirmation');
+    expect(await secret.inputValue()).toBe('');
+    await secret.fill('Nueva#Clave1');
+    await confirmation.fill('Otra#Clave1');
+    await page.getByRole('button', { name: 'Guardar' }).click();
+    await expect.poll(() => page.locator('#root_Clave__error').textContent()).toContain('no coinciden');
+    await confirmation.fill('Nueva#Clave1');
+    await page.getByRole('button', { name: 'Guardar' }).click();
+    await page.waitForURL(/\/repository-path$/);
+    const changes = async () =>
+      (
+        (await (await api(`/api/rest/repository-path/${id}/history`)).json()) as Array<{ Campos: string }>
+      ).map((h) => h.Campos);
+    expect((await changes())[0]).toBe('Clave');
+    // Saved again with the boxes left empty: the stored secret stays.
+    await page.goto(`${server.url}/repository-path/${id}`, { waitUntil: 'networkidle' });
+    await page.locator('#root_Ruta').fill('/srv/acreditacion/otra');
+    await page.getByRole('button', { name: 'Guardar' }).click();
+    await page.waitForURL(/\/repository-path$/);
+    expect((await changes())[0]).toBe('Ruta');
+  });
+
   it('exports the list it shows to Excel, with headers in the user’s language', async () => {
     await page.goto(`${server.url}/country?lang=en`, { waitUntil: 'networkidle' });
     const [download] = await Promise.all([

@@ -122,9 +122,27 @@ function openPostgres(url: string, poolSize = 10): Database {
     max: poolSize,
     types: { getTypeParser } as pg.CustomTypesConfig,
   });
-  pool.on('connect', preparingClient);
+  let closing = false;
+  // A connection the server ends (a restart, a terminated backend) must not bring the process
+  // down: the pool drops it and opens another; a query that was running on it fails on its own.
+  const dropped = (error: Error) => {
+    if (!closing) console.error(JSON.stringify({ msg: 'database connection lost', error: error.message }));
+  };
+  pool.on('error', dropped);
+  pool.on('connect', (client) => {
+    client.on('error', dropped);
+    preparingClient(client);
+  });
   const db: Db = new Kysely({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', location: redact(url), close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'postgres',
+    location: redact(url),
+    close: () => {
+      closing = true;
+      return db.destroy();
+    },
+  };
 }
 
 export function redact(url: string): string {

@@ -39,6 +39,10 @@ export async function staffDemoPeople(db: Db, registry: Registry, clientId: numb
   const rows = await all('person');
   for (const [index, person] of rows.entries()) {
     const country = (person.IdPaisNacimiento === 'CH' ? 'CH' : 'PE') as 'PE' | 'CH';
+    const home = (person.IdPaisResidencia === 'CH' ? 'CH' : 'PE') as 'PE' | 'CH';
+    // The places in words agree with the districts chosen for them.
+    const born = pick(districts[country]);
+    const lives = pick(districts[home]);
     const regime = pick(regimes);
     const guard = pick(guards.filter((g) => g.IdRegimen === regime?.IdRegimen));
     const drives = index % 3 === 0;
@@ -49,8 +53,10 @@ export async function staffDemoPeople(db: Db, registry: Registry, clientId: numb
       IdCentroCosto: pick(costCentres)?.IdCentroCosto ?? null,
       IdRegimen: regime?.IdRegimen ?? null,
       IdGuardia: guard?.IdGuardia ?? null,
-      IdUbigeoNacimiento: pick(districts[country])?.IdUbigeo ?? null,
-      IdUbigeoResidencia: pick(districts[country])?.IdUbigeo ?? null,
+      IdUbigeoNacimiento: born?.IdUbigeo ?? null,
+      IdUbigeoResidencia: lives?.IdUbigeo ?? null,
+      LugarNacimiento: born ? String(born.Nombre).toUpperCase() : person.LugarNacimiento,
+      LugarResidencia: lives ? String(lives.Nombre).toUpperCase() : person.LugarResidencia,
       IdPaisLicenciaConducir: licence ? country : null,
       IdLicenciaConducir: licence?.IdLicenciaConducir ?? null,
       NumeroLicenciaConducir: licence ? String(10_000_000 + Math.floor(rnd() * 89_999_999)) : null,

@@ -88,10 +88,14 @@ export class CrudService {
     return new CrudService({ ...this.database, db: trx }, this.registry, this.hooks);
   }
 
-  /** Adds `id` to a row in place: rows are fresh objects, and copying wide rows costs more than the query. */
+  /**
+   * Adds `id` to a row in place (rows are fresh objects, and copying wide rows costs more than the
+   * query) and leaves out its secrets, which no answer carries.
+   */
   toRecord(entity: Entity, row: Row): ApiRecord {
     const record = row as ApiRecord;
     record.id = row[entity.primaryKey];
+    for (const field of entity.secrets) delete record[field];
     return record;
   }
 
@@ -366,6 +370,10 @@ export class CrudService {
         ),
       );
       for (const { field } of entity.computed) values[field] = data[field] ?? null;
+      // A secret is never sent back, so a form saves it empty: empty keeps the stored one.
+      for (const field of entity.secrets)
+        if (data[field] === undefined || data[field] === null || data[field] === '')
+          values[field] = existing[field];
       for (const [field, value] of this.scopeOf(entity, principal)) values[field] = value;
       const row = (await trx
         .updateTable(entity.table)

@@ -231,7 +231,7 @@ export interface Parametro {
 }
 
 /**
- * Where the client's files are kept (System > Repository paths; spec section 3 'Repository: user, password, confirm password, maximum size, unit'): one path per use (photos, documents and attachments, bulk uploads, reports), the account that reaches it and the most it may hold (TamanoMaximo in Unidad MB, GB or TB). Without an active path for a use, uploads and downloads of that use are refused with 'No upload or download path configured' (spec section 8). The form asks for the password twice; the confirmation is checked in the form and not stored, so it has no column.
+ * Where the client's files are kept (System > Repository paths; spec section 3 'Repository: user, password, confirm password, maximum size, unit'): one path per use (photos, documents and attachments, bulk uploads, reports), the account that reaches it and the most it may hold (TamanoMaximo in Unidad MB, GB or TB). Without an active path for a use, uploads and downloads of that use are refused with 'No upload or download path configured' (spec section 8). The form asks for the password twice; the confirmation is checked in the form and not stored, so it has no column. The password is write-only: no answer carries it, and a save that leaves it empty keeps the stored one.
  */
 export interface RutaRepositorio {
   IdRuta?: number;

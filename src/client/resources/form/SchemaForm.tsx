@@ -1,8 +1,8 @@
 import { Box, LinearProgress } from '@mui/material';
 import Form from '@rjsf/mui';
-import type { ErrorSchema, RJSFValidationError } from '@rjsf/utils';
+import type { ErrorSchema, FormValidation, RJSFValidationError } from '@rjsf/utils';
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { useLocale, useNotify, useRecordContext, useSaveContext, useTranslate } from 'react-admin';
 import type { FieldError } from '../../../shared/errors.js';
 import { applyFieldRules, type FieldRule } from '../../../shared/rules.js';
@@ -14,6 +14,7 @@ import { formStrings } from './strings.js';
 import { BaseInputTemplate, ObjectFieldTemplate } from './templates.js';
 import { validator } from './validator.js';
 import DocumentWidget from './widgets/DocumentWidget.js';
+import PasswordWidget, { type Confirmations } from './widgets/PasswordWidget.js';
 import ReferenceWidget from './widgets/ReferenceWidget.js';
 import { FieldWidget, ResourceWidget } from './widgets/ResourceWidget.js';
 import UbigeoWidget from './widgets/UbigeoWidget.js';
@@ -24,6 +25,7 @@ const widgets = {
   resource: ResourceWidget,
   field: FieldWidget,
   document: DocumentWidget,
+  password: PasswordWidget,
 };
 const templates = { BaseInputTemplate, ObjectFieldTemplate };
 
@@ -83,7 +85,21 @@ function RuledForm({ mode, rules }: { mode: FormMode; rules: FieldRule[] }) {
     () => buildUiSchema(meta, mode, translate, fixed, ruled.readOnly),
     [meta, mode, translate, locale, fixed, ruled.readOnly],
   );
-  const formContext = useMemo(() => ({ formData }), [formData]);
+  // Each secret's confirmation, typed in its widget and checked before the form saves.
+  const confirmations = useRef<Confirmations>({}).current;
+  const formContext = useMemo(() => ({ formData, mode, confirmations }), [formData, mode, confirmations]);
+  const customValidate = useCallback(
+    (data: Data | undefined, errors: FormValidation<Data>) => {
+      for (const [field, prop] of Object.entries(meta.schema.properties)) {
+        if (prop['x-widget'] !== 'password') continue;
+        const secret = data?.[field];
+        if (typeof secret === 'string' && secret !== '' && confirmations[field] !== secret)
+          (errors[field] as FormValidation).addError(translate('app.form.secretMismatch'));
+      }
+      return errors;
+    },
+    [meta, translate, confirmations],
+  );
   const transformErrors = useCallback(
     (errors: RJSFValidationError[]) => localizeErrors(errors, meta.schema, translate),
     [meta, translate],
@@ -128,6 +144,7 @@ function RuledForm({ mode, rules }: { mode: FormMode; rules: FieldRule[] }) {
         onSubmit={onSubmit}
         onError={() => notify('app.form.fixErrors', { type: 'warning' })}
         transformErrors={transformErrors}
+        customValidate={customValidate as never}
         extraErrors={serverErrors}
         translateString={translateString}
         showErrorList={false}

@@ -74,6 +74,8 @@ export function buildUiSchema(
       options.typeField = prop['x-document'].type;
     }
     if (prop['x-upper']) options.upper = true;
+    // A secret and its confirmation, side by side.
+    if (widget === 'password') options.double = true;
     if (
       prop['x-generated'] ||
       (mode === 'edit' && field === meta.primaryKey) ||

@@ -12,6 +12,15 @@ export function BaseInputTemplate(props: BaseInputTemplateProps) {
   return <MuiBaseInput {...props} onChange={onChange} />;
 }
 
+type Layout = { wide?: boolean; double?: boolean };
+
+/** Long texts take a whole row; a secret and its confirmation two columns (one on a phone). */
+function column(layout: Layout | undefined) {
+  if (layout?.wide) return '1 / -1';
+  if (layout?.double) return { xs: 'auto', sm: 'span 2' };
+  return 'auto';
+}
+
 /** Fields on a responsive grid: three columns on wide screens; long texts take a whole row. */
 export function ObjectFieldTemplate({ properties, uiSchema }: ObjectFieldTemplateProps) {
   return (
@@ -31,9 +40,7 @@ export function ObjectFieldTemplate({ properties, uiSchema }: ObjectFieldTemplat
           <Box
             key={element.name}
             sx={{
-              gridColumn: (uiSchema?.[element.name]?.['ui:options'] as { wide?: boolean })?.wide
-                ? '1 / -1'
-                : 'auto',
+              gridColumn: column(uiSchema?.[element.name]?.['ui:options'] as Layout | undefined),
             }}
           >
             {element.content}
