@@ -16,7 +16,8 @@ export async function generateTypes(): Promise<string> {
   const registry = loadRegistry();
   const parts: string[] = [BANNER, ''];
   for (const entity of registry.entities) {
-    const { $schema: _ignored, ...schema } = entity.schema;
+    // Conditions (allOf of if/then) decide when a field is required, not the record's shape.
+    const { $schema: _ignored, allOf: _conditions, ...schema } = entity.schema;
     const code = await compile(schema as unknown as JSONSchema, entity.schema.title, {
       bannerComment: '',
       additionalProperties: false,

@@ -252,6 +252,11 @@ function checkConsistency(file: SchemaFile, schema: EntitySchema): string[] {
   expectFields('x-filters', schema['x-filters']);
   expectFields('x-sortable', schema['x-sortable']);
   expectFields('required', schema.required);
+  for (const condition of schema.allOf ?? []) {
+    expectFields('allOf if', [...Object.keys(condition.if.properties), ...condition.if.required]);
+    expectFields('allOf then', condition.then.required);
+    expectFields('allOf else', condition.else?.required);
+  }
   for (const set of [...(schema['x-unique'] ?? []), ...(schema['x-indexes'] ?? [])])
     expectFields('x-unique/x-indexes', set);
   for (const field of schema['x-search'] ?? []) {

@@ -83,6 +83,9 @@ function genericProblem(
       return { field: pathField, problem: { messageKey: `validation.type.${String(params.type)}` } };
     case 'enum':
       return { field: pathField, problem: { messageKey: 'validation.enum' } };
+    case 'if':
+      // A condition's own failure only repeats what its "then" errors say, field by field.
+      return undefined;
     case 'uniqueItems':
       return { field: pathField, problem: { messageKey: 'validation.uniqueItems' } };
     default:

@@ -197,6 +197,24 @@ describe.each(DIALECTS)('validations and business rules on %s', (dialect) => {
       expect(ok.body.Observacion).toBe('SIN OBSERVACIÓN');
     });
 
+    it('asks for the hours of a restriction that is not for the full day', async () => {
+      const existing = await first('restriction', { DiaCompleto: 'N' });
+      const record = editable(existing, 'IdRestriccion', 'HoraInicio', 'HoraFin');
+      const refused = await api('POST', '/api/rest/restriction', record);
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors.HoraInicio.messageKey).toBe('validation.required');
+      expect(refused.body.errors.HoraFin.messageKey).toBe('validation.required');
+      expect(Object.keys(refused.body.errors).sort()).toEqual(['HoraFin', 'HoraInicio']);
+      const fullDay = await api('POST', '/api/rest/restriction', { ...record, DiaCompleto: 'S' });
+      expect(fullDay.status, JSON.stringify(fullDay.body)).toBe(201);
+      const withHours = await api('POST', '/api/rest/restriction', {
+        ...record,
+        HoraInicio: '06:00',
+        HoraFin: '18:00',
+      });
+      expect(withHours.status, JSON.stringify(withHours.body)).toBe(201);
+    });
+
     it('requires a menu’s order and level, numeric', async () => {
       const base = { Modulo: 'system', Tag: 'app.modules.system', IdAplicacion: 'AP03', Activo: 'S' };
       const noOrder = await api('POST', '/api/rest/menu', { ...base, IdMenu: '98' });
@@ -210,6 +228,29 @@ describe.each(DIALECTS)('validations and business rules on %s', (dialect) => {
   });
 
   describe('business rules', () => {
+    it('keeps trees as trees: no record under itself or under one of its own', async () => {
+      const top = await first('organisational-unit', { q: 'GERENCIA GENERAL' });
+      const below = await first('organisational-unit', {
+        IdUnidadOrganizativaPadre: top.id,
+        q: 'ADMINISTRACIÓN',
+      });
+      for (const parent of [top.id, below.id]) {
+        const res = await api('PUT', `/api/rest/organisational-unit/${top.id}`, {
+          ...editable(top, 'IdUnidadOrganizativa'),
+          IdUnidadOrganizativaPadre: parent,
+        });
+        expect(res.status, String(parent)).toBe(400);
+        expect(res.body.code).toBe('BUSINESS_RULE');
+        expect(res.body.errors.IdUnidadOrganizativaPadre.messageKey).toBe('rules.treeCycle');
+      }
+      // Out of the tree is always possible.
+      const moved = await api('PUT', `/api/rest/organisational-unit/${below.id}`, {
+        ...editable(below, 'IdUnidadOrganizativa'),
+        IdUnidadOrganizativaPadre: null,
+      });
+      expect(moved.status).toBe(200);
+    });
+
     it('holiday-template dates and automatic markings cannot be edited or deleted', async () => {
       const template = await first('holiday', { Plantilla: 'S' });
       const edit = await api('PUT', `/api/rest/holiday/${template.id}`, {

@@ -146,6 +146,18 @@ describe('configuration screens in a real browser', () => {
     expect((await changes())[0]).toBe('Ruta');
   });
 
+  it('asks for a restriction’s hours only when it is not for the full day', async () => {
+    await page.goto(`${server.url}/restriction/create?lang=es`, { waitUntil: 'networkidle' });
+    const label = page.locator('label[for="root_HoraInicio"]');
+    expect(await label.textContent()).not.toMatch(/\*/);
+    await page.locator('#root_DiaCompleto').click();
+    await page.getByRole('option', { name: 'No', exact: true }).click();
+    await expect.poll(() => label.textContent()).toMatch(/\*/);
+    await page.getByRole('button', { name: 'Guardar' }).click();
+    await expect.poll(() => page.locator('#root_HoraFin__error').textContent()).toContain('Obligatorio');
+    expect(await page.locator('.schema-form').textContent()).not.toContain('must match');
+  });
+
   it('exports the list it shows to Excel, with headers in the user’s language', async () => {
     await page.goto(`${server.url}/country?lang=en`, { waitUntil: 'networkidle' });
     const [download] = await Promise.all([

@@ -74,6 +74,8 @@ describe('forms built from the schemas', () => {
         },
         { name: 'pattern', property: '.Apellido', params: { pattern: '' }, message: 'x', stack: 'x' },
         { name: 'maxLength', property: '.Documento', params: { limit: 20 }, message: 'x', stack: 'x' },
+        // A condition (if/then) fails alongside its fields' own errors: it says nothing more.
+        { name: 'if', property: '', params: { failingKeyword: 'then' }, message: 'x', stack: 'x' },
       ],
       meta.person.schema,
       translate,

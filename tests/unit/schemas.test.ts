@@ -56,6 +56,11 @@ describe('entity schemas', () => {
     ['a boolean property', (s: Loose) => (s.properties.Activo = { type: 'boolean' }), /Activo/],
     ['an enum without labels', (s: Loose) => delete s.properties.Activo['x-enum'], /x-enum/],
     ['a lower-case field name', (s: Loose) => (s.properties.pais = { type: 'string' }), /pais/],
+    [
+      'a condition that is more than a required list',
+      (s: Loose) => (s.allOf = JSON.parse('[{ "if": {}, "then": { "minProperties": 2 } }]')),
+      /allOf/,
+    ],
   ])('the meta-schema refuses %s', (_name, change, message) => {
     const problems = checkAgainstMetaSchema(clone(country, change).schema);
     expect(problems.join('\n')).toMatch(message);
@@ -68,6 +73,14 @@ describe('entity schemas', () => {
       /x-list names unknown property Capital/,
     ],
     ['a key that does not exist', (s: Loose) => (s['x-primaryKey'] = 'Codigo'), /x-primaryKey/],
+    [
+      'a condition that requires an unknown field',
+      (s: Loose) =>
+        (s.allOf = JSON.parse(
+          '[{ "if": { "properties": { "Activo": { "const": "N" } }, "required": ["Activo"] }, "then": { "required": ["Motivo"] } }]',
+        )),
+      /allOf then names unknown property Motivo/,
+    ],
     [
       'a search over a number',
       (s: Loose) => {

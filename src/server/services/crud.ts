@@ -607,9 +607,38 @@ export class CrudService {
           fields[field] ??= { messageKey: 'validation.notModifiable' };
     }
     if (Object.keys(fields).length) throw new ApiError('VALIDATION_FAILED', { fields });
+    await this.checkTree(db, entity, data, existing);
     const frozen = lockedByState(entity.lockedWhen, existing, entity.writable);
     if (frozen.some((field) => changed(existing?.[field], data[field])))
       throw new ApiError('BUSINESS_RULE', { messageKey: entity.lockedWhen?.messageKey });
+  }
+
+  /**
+   * A reference to a record of the same entity (a parent unit, a parent menu item) forms a tree:
+   * a record may not be placed under itself or under one of its own descendants.
+   */
+  private async checkTree(db: Db, entity: Entity, data: Row, existing?: Row): Promise<void> {
+    const key = existing?.[entity.primaryKey] ?? data[entity.primaryKey];
+    if (key === undefined || key === null) return;
+    for (const { field, target, many } of entity.references) {
+      if (target !== entity.name || many) continue;
+      const seen = new Set<unknown>();
+      for (let parent = data[field]; parent !== undefined && parent !== null; ) {
+        if (parent === key)
+          throw new ApiError('BUSINESS_RULE', {
+            messageKey: 'rules.treeCycle',
+            fields: { [field]: { messageKey: 'rules.treeCycle' } },
+          });
+        if (seen.has(parent) || seen.size > 1000) break;
+        seen.add(parent);
+        const row = (await db
+          .selectFrom(entity.table)
+          .select(field)
+          .where(entity.primaryKey, '=', parent)
+          .executeTakeFirst()) as Row | undefined;
+        parent = row?.[field];
+      }
+    }
   }
 
   private async checkUnique(db: Db, entity: Entity, data: Row, exceptId?: RecordId): Promise<void> {

@@ -6,6 +6,8 @@ import { X_KEYWORDS } from './types.js';
 export const AJV_OPTIONS: Options = {
   allErrors: true,
   strict: true,
+  // A condition's "then" names fields the schema's properties define, not its own.
+  strictRequired: false,
   keywords: [...X_KEYWORDS],
 };
 

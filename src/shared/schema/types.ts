@@ -66,6 +66,12 @@ export interface PropertySchema {
   'x-message'?: string;
 }
 
+export interface RequiredWhen {
+  if: { properties: Record<string, { const: unknown }>; required: string[] };
+  then: { required: string[] };
+  else?: { required: string[] };
+}
+
 export interface EntitySchema {
   $schema: string;
   $id?: string;
@@ -73,6 +79,8 @@ export interface EntitySchema {
   description?: string;
   type: 'object';
   required?: string[];
+  /** Fields required only when another holds a value: JSON Schema if/then (else). */
+  allOf?: RequiredWhen[];
   additionalProperties: false;
   properties: Record<string, PropertySchema>;
   'x-module': ModuleKey;

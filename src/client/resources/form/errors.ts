@@ -11,15 +11,22 @@ export function localizeErrors(
   schema: Pick<EntitySchema, 'properties'>,
   translate: Translate,
 ): RJSFValidationError[] {
-  return errors.map((error) => {
-    const mapped = problemFromAjv(
-      { keyword: error.name, instancePath: (error.property ?? '').replace(/^\./, '/'), params: error.params },
-      schema,
-    );
-    if (!mapped) return error;
-    const message = translate(mapped.problem.messageKey, mapped.problem.params);
-    return { ...error, message, stack: message };
-  });
+  // A condition's own failure ("must match then") repeats what its fields' errors say.
+  return errors
+    .filter((error) => error.name !== 'if')
+    .map((error) => {
+      const mapped = problemFromAjv(
+        {
+          keyword: error.name,
+          instancePath: (error.property ?? '').replace(/^\./, '/'),
+          params: error.params,
+        },
+        schema,
+      );
+      if (!mapped) return error;
+      const message = translate(mapped.problem.messageKey, mapped.problem.params);
+      return { ...error, message, stack: message };
+    });
 }
 
 /** Per-field errors of an API error body, as the form's extra errors. */
