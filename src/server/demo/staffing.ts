@@ -57,6 +57,10 @@ export async function staffDemoPeople(db: Db, registry: Registry, clientId: numb
       IdUbigeoResidencia: lives?.IdUbigeo ?? null,
       LugarNacimiento: born ? String(born.Nombre).toUpperCase() : person.LugarNacimiento,
       LugarResidencia: lives ? String(lives.Nombre).toUpperCase() : person.LugarResidencia,
+      Direccion:
+        lives && typeof person.Direccion === 'string'
+          ? person.Direccion.replace(/,[^,]*$/, `, ${String(lives.Nombre).toUpperCase()}`)
+          : person.Direccion,
       IdPaisLicenciaConducir: licence ? country : null,
       IdLicenciaConducir: licence?.IdLicenciaConducir ?? null,
       NumeroLicenciaConducir: licence ? String(10_000_000 + Math.floor(rnd() * 89_999_999)) : null,
