@@ -1,3 +1,10 @@
+/**
+ * `npm run bench:export`: loads N persons (default 100 000) and downloads the person list as an
+ * Excel file from the running server, on SQLite and on PostgreSQL. Prints rows per second and the
+ * server process's resident memory before the export and at its peak (VmHWM), read from /proc.
+ *
+ *   npm run bench:export -- --n 100000 --dialects sqlite,postgres --runs 3
+ */
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { parseArgs } from 'node:util';

@@ -9,3 +9,11 @@ export function yearsSince(isoDate: string, today: Date = new Date()): number | 
   if (beforeBirthday) years--;
   return years >= 0 ? years : undefined;
 }
+
+/** An ISO date (yyyy-mm-dd) that exists, or with `date-time` an ISO instant. */
+export function isIsoDate(value: string, format: 'date' | 'date-time' = 'date'): boolean {
+  if (format === 'date-time') return /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value));
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+}

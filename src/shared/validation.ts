@@ -46,10 +46,16 @@ export function problemFromAjv(
   return mapped && ownMessage(mapped.field, mapped.problem, schema);
 }
 
+/** A condition's own failure ("must match then") only repeats what its fields' errors say. */
+export function restatesFieldErrors(keyword: string | undefined): boolean {
+  return keyword === 'if';
+}
+
 function genericProblem(
   error: Partial<ErrorObject>,
   schema: Pick<EntitySchema, 'properties'>,
 ): { field: string; problem: FieldProblem } | undefined {
+  if (restatesFieldErrors(error.keyword)) return undefined;
   const params = (error.params ?? {}) as Record<string, unknown>;
   const pathField = (error.instancePath ?? '').split('/')[1] ?? '';
   switch (error.keyword) {
@@ -83,9 +89,6 @@ function genericProblem(
       return { field: pathField, problem: { messageKey: `validation.type.${String(params.type)}` } };
     case 'enum':
       return { field: pathField, problem: { messageKey: 'validation.enum' } };
-    case 'if':
-      // A condition's own failure only repeats what its "then" errors say, field by field.
-      return undefined;
     case 'uniqueItems':
       return { field: pathField, problem: { messageKey: 'validation.uniqueItems' } };
     default:

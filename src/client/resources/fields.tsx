@@ -16,7 +16,7 @@ import {
 } from 'react-admin';
 import type { PropertySchema } from '../../shared/schema/types.js';
 import { formatDate, formatDateTime } from '../format.js';
-import { useMeta } from '../providers/meta.js';
+import { screenProperty, useScreenChoices } from './screens.js';
 
 export function enumChoices(prop: PropertySchema) {
   return (prop.enum ?? []).map((value) => ({ id: value, name: `enums.${prop['x-enum']}.${value}` }));
@@ -42,17 +42,8 @@ function FieldNameField({ source, resource }: { source: string; resource: string
 
 /** The list filter of a screen name: the screens of the console, by their names. */
 function ResourceFilterInput({ source }: { source: string; alwaysOn?: boolean }) {
-  const translate = useTranslate();
-  const { resources } = useMeta();
-  const choices = resources
-    .map((r) => ({ id: r.name, name: translate(`resources.${r.name}.name`, { smart_count: 1 }) }))
-    .sort((a, b) => a.name.localeCompare(b.name));
+  const choices = useScreenChoices();
   return <SelectInput source={source} choices={choices} translateChoice={false} />;
-}
-
-/** The property of a schema that names a screen (x-widget resource), for its fields' labels. */
-function resourceProperty(properties: Record<string, PropertySchema>): string | undefined {
-  return Object.keys(properties).find((field) => properties[field]['x-widget'] === 'resource');
 }
 
 /** The read-only view of one property, for lists and show pages. */
@@ -62,8 +53,8 @@ export function fieldFor(
   properties: Record<string, PropertySchema> = {},
 ): ReactElement {
   if (prop['x-widget'] === 'resource') return <ResourceNameField source={source} />;
-  const resource = resourceProperty(properties);
-  if (prop['x-widget'] === 'field' && resource) return <FieldNameField source={source} resource={resource} />;
+  const screen = prop['x-widget'] === 'field' ? screenProperty(properties) : undefined;
+  if (screen) return <FieldNameField source={source} resource={screen} />;
   const ref = prop['x-ref'];
   if (ref && prop.type === 'array')
     return <ReferenceArrayField source={source} reference={ref.resource} emptyText="—" />;

@@ -496,7 +496,7 @@ export class CrudService {
         Object.fromEntries(
           Object.keys(props)
             .filter((f) => row[f] !== undefined)
-            .map((f) => [f, props[f]['x-widget'] === 'password' && row[f] !== null ? '********' : row[f]]),
+            .map((f) => [f, entity.secrets.includes(f) && row[f] !== null ? '********' : row[f]]),
         ),
       );
     const fields = before && after ? Object.keys(props).filter((f) => changed(before[f], after[f])) : [];

@@ -197,7 +197,7 @@ export function exportColumns(entity: Entity, language: Language, all = false): 
     ? [...entity.list, ...Object.keys(props).filter((f) => !entity.list.includes(f))]
     : entity.list;
   return fields
-    .filter((f) => props[f]['x-widget'] !== 'password')
+    .filter((f) => !entity.secrets.includes(f))
     .map((field) => {
       const prop = props[field];
       const header = t(language, `resources.${entity.name}.fields.${field}`);

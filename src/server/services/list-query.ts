@@ -1,4 +1,5 @@
 import { MAX_PAGE_SIZE } from '../../shared/constants.js';
+import { isIsoDate } from '../../shared/dates.js';
 import type { SortOrder } from '../../shared/schema/types.js';
 import { badQuery } from '../errors.js';
 import type { Entity } from '../registry.js';
@@ -128,7 +129,7 @@ function coerce(entity: Entity, field: string, key: string, value: unknown): Fil
   const prop = entity.schema.properties[field];
   const type = prop.type === 'array' ? prop.items?.type : prop.type;
   if (prop.format === 'date' || prop.format === 'date-time') {
-    if (typeof value === 'string' && validDate(value, prop.format)) return value;
+    if (typeof value === 'string' && isIsoDate(value, prop.format)) return value;
   } else if (type === 'string') {
     if (typeof value === 'string' || typeof value === 'number') return String(value);
   } else {
@@ -137,12 +138,4 @@ function coerce(entity: Entity, field: string, key: string, value: unknown): Fil
       return n;
   }
   throw badQuery('filter', 'query.filterValue', { field: key });
-}
-
-/** An ISO date (yyyy-MM-dd) that exists, or an ISO instant; what the database can compare with. */
-function validDate(value: string, format: 'date' | 'date-time'): boolean {
-  if (format === 'date-time') return /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value));
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
 }

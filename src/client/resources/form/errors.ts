@@ -1,7 +1,7 @@
 import type { ErrorSchema, RJSFValidationError } from '@rjsf/utils';
 import type { FieldError } from '../../../shared/errors.js';
 import type { EntitySchema } from '../../../shared/schema/types.js';
-import { problemFromAjv } from '../../../shared/validation.js';
+import { problemFromAjv, restatesFieldErrors } from '../../../shared/validation.js';
 
 type Translate = (key: string, options?: Record<string, unknown>) => string;
 
@@ -11,9 +11,8 @@ export function localizeErrors(
   schema: Pick<EntitySchema, 'properties'>,
   translate: Translate,
 ): RJSFValidationError[] {
-  // A condition's own failure ("must match then") repeats what its fields' errors say.
   return errors
-    .filter((error) => error.name !== 'if')
+    .filter((error) => !restatesFieldErrors(error.name))
     .map((error) => {
       const mapped = problemFromAjv(
         {

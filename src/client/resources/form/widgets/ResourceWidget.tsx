@@ -1,7 +1,9 @@
 import { Autocomplete, TextField } from '@mui/material';
 import type { WidgetProps } from '@rjsf/utils';
 import { useTranslate } from 'react-admin';
+import type { PropertySchema } from '../../../../shared/schema/types.js';
 import { useMeta } from '../../../providers/meta.js';
+import { screenProperty, useScreenChoices } from '../../screens.js';
 import { formValues } from './ReferenceWidget.js';
 
 interface Choice {
@@ -31,15 +33,10 @@ function ChoiceSelect(props: WidgetProps & { choices: Choice[] }) {
 
 /** A form of the console (the field rules' IdDato): its screens, by their names. */
 export function ResourceWidget(props: WidgetProps) {
-  const translate = useTranslate();
-  const { resources } = useMeta();
-  const choices = resources
-    .filter((r) => !r.schema['x-readOnly'] && !r.schema['x-hidden'])
-    .map((r) => ({
-      id: r.name,
-      name: `${translate(`resources.${r.name}.name`, { smart_count: 1 })} (${r.name})`,
-    }))
-    .sort((a, b) => a.name.localeCompare(b.name));
+  const choices = useScreenChoices({
+    only: (r) => !r.schema['x-readOnly'] && !r.schema['x-hidden'],
+    withKey: true,
+  });
   return <ChoiceSelect {...props} choices={choices} />;
 }
 
@@ -47,7 +44,8 @@ export function ResourceWidget(props: WidgetProps) {
 export function FieldWidget(props: WidgetProps) {
   const translate = useTranslate();
   const { resources } = useMeta();
-  const form = resources.find((r) => r.name === formValues(props).IdDato);
+  const screen = screenProperty(props.registry.rootSchema.properties as Record<string, PropertySchema>);
+  const form = resources.find((r) => screen && r.name === formValues(props)[screen]);
   const scope = new Set(Object.values(form?.schema['x-scope'] ?? {}));
   const choices = Object.entries(form?.schema.properties ?? {})
     .filter(([field, prop]) => !prop.readOnly && !prop['x-generated'] && !scope.has(field))
