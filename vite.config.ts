@@ -1,17 +1,26 @@
+import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { loginLocales } from './scripts/vite/login-locales.js';
+import { precompress } from './scripts/vite/precompress.js';
 
 const API = `http://127.0.0.1:${process.env.PORT ?? 8080}`;
 
-/** The console: built into dist/client, served by the API server in production. */
+/**
+ * The console: built into dist/client (each text file also brotli- and gzip-compressed), served
+ * by the API server in production.
+ */
 export default defineConfig({
   root: 'src/client',
   publicDir: false,
-  plugins: [react()],
+  plugins: [react(), loginLocales(resolve(import.meta.dirname)), precompress()],
   build: {
     outDir: '../../dist/client',
     emptyOutDir: true,
     chunkSizeWarningLimit: 1500,
+    manifest: true,
+    // Source maps are not shipped: the console's code is not meant to be read in the browser.
+    sourcemap: false,
   },
   server: { port: 5173, proxy: { '/api': API } },
 });

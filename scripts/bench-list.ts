@@ -13,9 +13,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
+import { parseListQuery } from '../src/server/crud/list-query.js';
+import { CrudService } from '../src/server/crud/service.js';
 import { type Database, openDatabase, SQLITE_FILE } from '../src/server/db/connection.js';
-import { CrudService } from '../src/server/services/crud.js';
-import { parseListQuery } from '../src/server/services/list-query.js';
 import { eachDialect, load, registry, signIn, startServer } from './bench/setup.js';
 
 const { values: args } = parseArgs({

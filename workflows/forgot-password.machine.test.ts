@@ -23,6 +23,14 @@ function start() {
         savePassword: fromPromise(async ({ input }) => {
           calls.push(`save ${input.code} ${input.password}`);
           if (input.password === 'Weak') throw refusal('password.tooShort');
+          if (input.password.toUpperCase().includes('ANA'))
+            throw Object.assign(new Error('Los datos no son válidos'), {
+              messageKey: 'api.errors.VALIDATION_FAILED',
+              body: {
+                messageKey: 'api.errors.VALIDATION_FAILED',
+                errors: { Clave: { messageKey: 'password.containsUser', message: 'contiene el usuario' } },
+              },
+            });
           return { ...policy, id: input.password === 'Old#Password1' ? 2 : 0 };
         }),
       },
@@ -76,6 +84,17 @@ describe('forgot-password machine', () => {
         'newPassword',
       ),
     ).toBe(true);
+  });
+
+  it('shows in view 3 the server’s reason for refusing the new password', async () => {
+    const { actor } = start();
+    actor.send({ type: 'SEND', username: 'ana', email: 'ana@minandes.com.pe' });
+    await waitFor(actor, (s) => s.matches('enterCode'));
+    actor.send({ type: 'VERIFY', code: '123456' });
+    await waitFor(actor, (s) => s.matches('newPassword'));
+    actor.send({ type: 'SAVE', password: 'Ana#Clave2026', confirmation: 'Ana#Clave2026' });
+    const three = await waitFor(actor, (s) => s.matches('newPassword') && s.context.problem !== undefined);
+    expect(three.context.problem).toEqual({ messageKey: 'password.containsUser', field: true });
   });
 
   it('resends the code from view 2 and closes from view 1', async () => {

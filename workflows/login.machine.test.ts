@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { type Actor, createActor, fromPromise, waitFor } from 'xstate';
-import { expiryNotice, type LoginAnswer, loginMachine, type SessionAnswer } from './login.machine.js';
+import {
+  expiryNotice,
+  type LoginAnswer,
+  loginMachine,
+  nextLoginStep,
+  type SessionAnswer,
+} from './login.machine.js';
 
 const answer = (overrides: Partial<LoginAnswer> = {}): LoginAnswer => ({
   username: 'ADMIN',
@@ -174,6 +180,30 @@ describe('login machine', () => {
     expect(s.context.problem?.messageKey).toBe('password.needsSymbol');
   });
 
+  it('shows the server’s reason for refusing the new password, not only that the data are invalid', async () => {
+    const invalid = Object.assign(new Error('Los datos no son válidos'), {
+      messageKey: 'api.errors.VALIDATION_FAILED',
+      body: {
+        messageKey: 'api.errors.VALIDATION_FAILED',
+        errors: {
+          Clave: {
+            messageKey: 'password.containsUser',
+            message: 'La clave no debe contener el nombre de usuario',
+          },
+        },
+      },
+    });
+    const { actor } = start({
+      authenticate: async () => answer({ primeraClaveCambiada: 'N' }),
+      changePassword: async () => Promise.reject(invalid),
+    });
+    actor.send({ type: 'SUBMIT', username: 'admin', password: 'x' });
+    await settle(actor, 'changePassword');
+    actor.send({ type: 'CHANGE_PASSWORD', password: 'Admin#2026x' });
+    const s = await waitFor(actor, (x) => x.matches('changePassword') && x.context.problem !== undefined);
+    expect(s.context.problem).toEqual({ messageKey: 'password.containsUser', field: true });
+  });
+
   it('changes the password after the code when both apply', async () => {
     const { actor } = start({
       authenticate: async () => answer({ dobleAutenticacion: 'S', accessToken: '' }),
@@ -215,6 +245,29 @@ describe('login machine', () => {
     actor.send({ type: 'SUBMIT_CODE', code: '1234' });
     actor.send({ type: 'CHANGE_PASSWORD', password: 'x' });
     expect(actor.getSnapshot().matches('credentials')).toBe(true);
+  });
+
+  it('goes, for every answer, to the step nextLoginStep names (the server asks the same function)', async () => {
+    for (const accessToken of ['', 'login-token'])
+      for (const dobleAutenticacion of ['S', 'N'] as const)
+        for (const cambiarClaveCaducada of ['S', 'N'] as const)
+          for (const primeraClaveCambiada of ['S', 'N'] as const) {
+            const given = answer({
+              accessToken,
+              dobleAutenticacion,
+              cambiarClaveCaducada,
+              primeraClaveCambiada,
+            });
+            const { actor } = start({ authenticate: async () => given });
+            actor.send({ type: 'SUBMIT', username: 'admin', password: 'x' });
+            const expected = nextLoginStep(given);
+            await settle(actor, expected);
+            expect(actor.getSnapshot().value, JSON.stringify(given)).toBe(expected);
+          }
+    expect(nextLoginStep(answer({ accessToken: '', dobleAutenticacion: 'S' }))).toBe('code');
+    expect(nextLoginStep(answer({ cambiarClaveCaducada: 'S' }))).toBe('changePassword');
+    expect(nextLoginStep(answer({ primeraClaveCambiada: 'N' }))).toBe('changePassword');
+    expect(nextLoginStep(answer())).toBe('profile');
   });
 
   it('words the password-expiry notice at 6 days or fewer', () => {

@@ -1,32 +1,39 @@
 import { assign, fromPromise, setup } from 'xstate';
+import type {
+  DivisionEntry,
+  LoginResponse,
+  ProfileEntry,
+  SessionAnswer as SharedSessionAnswer,
+} from '../src/shared/session.js';
 
 /** A refusal the screens show: a translation key and its parameters (the sign-in codes 00 to 12, the minutes). */
 export interface LoginProblem {
   messageKey: string;
   params?: Record<string, string | number>;
+  /** The reason is about a value the user typed (shown as written, not upper-cased like sign-in refusals). */
+  field?: true;
 }
 
-/** The parts of the login response (spec section 3) the flow decides on. */
-export interface LoginAnswer {
-  username: string;
-  fullName: string;
-  accessToken: string;
-  refreshToken: string;
-  dobleAutenticacion: 'S' | 'N';
-  cambiarClaveCaducada: 'S' | 'N';
-  primeraClaveCambiada: 'S' | 'N';
-  longitudClave: number;
-  nivelSeguridadClave: string;
-  diasCaducidadClave: number | null;
-  perfil: Array<{ IdPerfil: number; Perfil: string }>;
-  division: Array<{ IdPerfil: number; IdDivision: number; Division: string; Cliente: string }>;
-}
+/** The parts of the login response (spec section 3, `LoginResponse`) the flow decides on and shows. */
+export type LoginAnswer = Pick<
+  LoginResponse,
+  | 'username'
+  | 'fullName'
+  | 'accessToken'
+  | 'refreshToken'
+  | 'dobleAutenticacion'
+  | 'cambiarClaveCaducada'
+  | 'primeraClaveCambiada'
+  | 'longitudClave'
+  | 'nivelSeguridadClave'
+  | 'diasCaducidadClave'
+> & {
+  perfil: Array<Pick<ProfileEntry, 'IdPerfil' | 'Perfil'>>;
+  division: Array<Pick<DivisionEntry, 'IdPerfil' | 'IdDivision' | 'Division' | 'Cliente'>>;
+};
 
-export interface SessionAnswer {
-  accessToken: string;
-  refreshToken: string;
-  perfil: unknown;
-}
+/** The tokens of the working session the flow ends with; its profile is the caller's to keep. */
+export type SessionAnswer = Pick<SharedSessionAnswer, 'accessToken' | 'refreshToken'> & { perfil: unknown };
 
 export interface LoginContext {
   username: string;
@@ -48,11 +55,49 @@ export type LoginEvent =
   | { type: 'FORGOT' }
   | { type: 'BACK' };
 
-/** The refusal the server gave (messageKey and params), or a connection error when there was no answer. */
+/** What a sign-in needs next once its password (and, where asked, its code) has been proven. */
+export type LoginStep = 'code' | 'changePassword' | 'profile';
+
+/** The facts the steps are decided on: the parts of the login response that name them. */
+export type StepFacts = Pick<
+  LoginAnswer,
+  'accessToken' | 'dobleAutenticacion' | 'cambiarClaveCaducada' | 'primeraClaveCambiada'
+>;
+
+/**
+ * The decisions of the sign-in's branching states, as plain functions: the machine's guards call
+ * them, and so does the server before any path (sign-in, signing in again, unlocking) turns a
+ * password into a working session. A code is still owed while double authentication is S and the
+ * answer carries no token; then the password must change when it expired or is the first one.
+ */
+export const loginRules = {
+  needsCode: (a: StepFacts) => a.dobleAutenticacion === 'S' && !a.accessToken,
+  passwordExpired: (a: StepFacts) => a.cambiarClaveCaducada === 'S',
+  firstPassword: (a: StepFacts) => a.primeraClaveCambiada === 'N',
+};
+
+/** The step the machine goes to from an answer: code, a forced change, or the profile. */
+export function nextLoginStep(answer: StepFacts): LoginStep {
+  if (loginRules.needsCode(answer)) return 'code';
+  if (loginRules.passwordExpired(answer) || loginRules.firstPassword(answer)) return 'changePassword';
+  return 'profile';
+}
+
+/**
+ * The refusal the server gave (messageKey and params), or a connection error when there was no
+ * answer. A refusal of invalid data names what was wrong with a field (the new password contains
+ * the user name): that reason is the problem, not the general "the data are not valid".
+ */
 export function problemOf(error: unknown): LoginProblem {
   if (typeof error !== 'object' || error === null || !('messageKey' in error)) {
     return { messageKey: 'login.messages.connection' };
   }
+  const fields = (error as { body?: { errors?: Record<string, Partial<LoginProblem>> } }).body?.errors;
+  const reason = fields && Object.values(fields).find((field) => typeof field?.messageKey === 'string');
+  if (reason?.messageKey)
+    return reason.params
+      ? { messageKey: reason.messageKey, params: reason.params, field: true }
+      : { messageKey: reason.messageKey, field: true };
   const { messageKey, params } = error as LoginProblem;
   return params ? { messageKey, params } : { messageKey };
 }
@@ -89,9 +134,9 @@ export const loginMachine = setup({
     ),
   },
   guards: {
-    needsCode: ({ context }) => context.answer?.dobleAutenticacion === 'S' && !context.answer.accessToken,
-    passwordExpired: ({ context }) => context.answer?.cambiarClaveCaducada === 'S',
-    firstPassword: ({ context }) => context.answer?.primeraClaveCambiada === 'N',
+    needsCode: ({ context }) => Boolean(context.answer && loginRules.needsCode(context.answer)),
+    passwordExpired: ({ context }) => Boolean(context.answer && loginRules.passwordExpired(context.answer)),
+    firstPassword: ({ context }) => Boolean(context.answer && loginRules.firstPassword(context.answer)),
     locked: ({ event }) => {
       const params = (problemOf((event as { error?: unknown }).error).params ?? {}) as Record<
         string,

@@ -1,4 +1,4 @@
-import { lazy } from 'react';
+import { lazy, useEffect } from 'react';
 import {
   Admin,
   Authenticated,
@@ -11,14 +11,18 @@ import {
 } from 'react-admin';
 import { BrowserRouter, Navigate, Route } from 'react-router-dom';
 import { TOAST_MS } from '../shared/constants.js';
+import type { ProfileType } from '../shared/session.js';
+import { theme } from './consoleTheme.js';
+import { dashboardFor, FEATURE_ROUTES, RECORD_ACTIONS } from './features/index.js';
 import Layout from './layout/Layout.js';
 import Dashboard from './pages/Dashboard.js';
 import { ErrorVariantPage, NoPermissionPage, NotFoundPage } from './pages/ErrorPages.js';
 import LogoutPage from './pages/LogoutPage.js';
-import LoginPage from './pages/login/LoginPage.js';
+import { DASHBOARD_PATH, LOGIN_PATH } from './paths.js';
 import { createAuthProvider } from './providers/auth.js';
-import { type Meta, MetaContext, representation } from './providers/meta.js';
-import { theme } from './theme.js';
+import { ExtensionsContext } from './providers/extensions.js';
+import { isScreen, type Meta, MetaContext, representation } from './providers/meta.js';
+import { session } from './session/store.js';
 
 // Screens are loaded on demand: the lists on first visit to a list, the forms on first edit.
 const ResourceList = lazy(() => import('./resources/ResourceList.js'));
@@ -35,7 +39,18 @@ interface AppProps {
 }
 
 const Toasts = () => <Notification autoHideDuration={TOAST_MS.default} />;
-const ToDashboard = () => <Navigate to="/dashboard" replace />;
+const ToDashboard = () => <Navigate to={DASHBOARD_PATH} replace />;
+/**
+ * The sign-in page lives outside the console: once the session is gone, a full load shows it on
+ * its own; a signed-in user has nothing to do there.
+ */
+function ToLogin() {
+  const signedIn = session.signedIn();
+  useEffect(() => {
+    if (!signedIn) window.location.replace(LOGIN_PATH);
+  }, [signedIn]);
+  return signedIn ? <ToDashboard /> : null;
+}
 /** The 404 inside the shell for a signed-in user; the login page for anybody else. */
 const CatchAll = () => (
   <Authenticated>
@@ -47,63 +62,89 @@ const CatchAll = () => (
  * The console: the shell's routes of spec section 2 (login, logout, dashboard, security page,
  * error pages) and one resource per entity the profile reaches, each with the access it has.
  */
+const EXTENSIONS = { recordActions: RECORD_ACTIONS };
+
 export default function App({ meta, dataProvider, i18nProvider, store }: AppProps) {
+  // The profile type's own dashboard (requester, authoriser), or the figures and screens.
+  const Home = dashboardFor(meta.context.profileType as ProfileType | undefined) ?? Dashboard;
   return (
     <MetaContext.Provider value={meta}>
-      <BrowserRouter>
-        <Admin
-          title="Acreditación"
-          dataProvider={dataProvider}
-          authProvider={createAuthProvider(meta)}
-          i18nProvider={i18nProvider}
-          store={store}
-          layout={Layout}
-          loginPage={false}
-          catchAll={CatchAll}
-          notification={Toasts}
-          theme={theme}
-          disableTelemetry
-        >
-          <CustomRoutes noLayout>
-            <Route path="/" element={<ToDashboard />} />
-            <Route path="/auth" element={<Navigate to="/auth/login" replace />} />
-            <Route path="/auth/login" element={<LoginPage />} />
-            <Route path="/logout" element={<LogoutPage />} />
-            <Route path="/error" element={<Navigate to="/error/error-v1" replace />} />
-            <Route path="/error/:variant" element={<ErrorVariantPage />} />
-            <Route path="/sinpermiso" element={<NoPermissionPage />} />
-          </CustomRoutes>
-          <CustomRoutes>
-            <Route
-              path="/dashboard"
-              element={
-                <Authenticated>
-                  <Dashboard />
-                </Authenticated>
-              }
-            />
-            <Route
-              path="/seguridad/usuarioLogin"
-              element={
-                <Authenticated>
-                  <SecurityPage />
-                </Authenticated>
-              }
-            />
-          </CustomRoutes>
-          {meta.resources.map((resource) => (
-            <Resource
-              key={resource.name}
-              name={resource.name}
-              list={ResourceList}
-              show={ResourceShow}
-              create={resource.access === 'write' ? ResourceCreate : undefined}
-              edit={resource.access === 'write' ? ResourceEdit : undefined}
-              recordRepresentation={representation(resource)}
-            />
-          ))}
-        </Admin>
-      </BrowserRouter>
+      <ExtensionsContext.Provider value={EXTENSIONS}>
+        <BrowserRouter>
+          <Admin
+            title="Acreditación"
+            dataProvider={dataProvider}
+            authProvider={createAuthProvider(meta)}
+            i18nProvider={i18nProvider}
+            store={store}
+            layout={Layout}
+            loginPage={false}
+            catchAll={CatchAll}
+            notification={Toasts}
+            theme={theme}
+            disableTelemetry
+          >
+            <CustomRoutes noLayout>
+              <Route path="/" element={<ToDashboard />} />
+              <Route path="/auth" element={<Navigate to="/auth/login" replace />} />
+              <Route path={LOGIN_PATH} element={<ToLogin />} />
+              <Route path="/logout" element={<LogoutPage />} />
+              <Route path="/error" element={<Navigate to="/error/error-v1" replace />} />
+              <Route path="/error/:variant" element={<ErrorVariantPage />} />
+              <Route path="/sinpermiso" element={<NoPermissionPage />} />
+            </CustomRoutes>
+            <CustomRoutes>
+              <Route
+                path="/dashboard"
+                element={
+                  <Authenticated>
+                    <Home />
+                  </Authenticated>
+                }
+              />
+              {FEATURE_ROUTES.map(({ path, Component }) => (
+                <Route
+                  key={path}
+                  path={path}
+                  element={
+                    <Authenticated>
+                      <Component />
+                    </Authenticated>
+                  }
+                />
+              ))}
+              <Route
+                path="/seguridad/usuarioLogin"
+                element={
+                  <Authenticated>
+                    <SecurityPage />
+                  </Authenticated>
+                }
+              />
+            </CustomRoutes>
+            {/* Screens for the resources of the profile's menu; the others only lend their labels. */}
+            {meta.resources.map((resource) =>
+              isScreen(meta, resource.name) ? (
+                <Resource
+                  key={resource.name}
+                  name={resource.name}
+                  list={ResourceList}
+                  show={ResourceShow}
+                  create={resource.access === 'write' ? ResourceCreate : undefined}
+                  edit={resource.access === 'write' ? ResourceEdit : undefined}
+                  recordRepresentation={representation(resource)}
+                />
+              ) : (
+                <Resource
+                  key={resource.name}
+                  name={resource.name}
+                  recordRepresentation={representation(resource)}
+                />
+              ),
+            )}
+          </Admin>
+        </BrowserRouter>
+      </ExtensionsContext.Provider>
     </MetaContext.Provider>
   );
 }

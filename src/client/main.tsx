@@ -1,85 +1,14 @@
-import { StrictMode } from 'react';
-import { localStorageStore } from 'react-admin';
-import { createRoot } from 'react-dom/client';
-import { DEFAULT_LANGUAGE, type Language } from '../shared/constants.js';
-import App from './App.js';
-import { createDataProvider } from './providers/data.js';
-import { createI18nProvider, isLanguage, MESSAGES } from './providers/i18n.js';
-import { forgetLookups } from './providers/lookups.js';
-import { fetchMeta, type Meta, SIGNED_OUT_META } from './providers/meta.js';
-import { withSavedQueries } from './providers/savedQueries.js';
-import { setLanguageSource } from './session/http.js';
+import { startLanguage } from './language.js';
+import { PUBLIC_CONSOLE_PATHS } from './paths.js';
 import { session } from './session/store.js';
 
-const store = localStorageStore('1', 'acreditacion');
-
-/** ?lang=en or ?lang=es picks the language (and leaves the address); otherwise the last one chosen; Spanish at first. */
-function startLanguage(): Language {
-  const url = new URL(window.location.href);
-  const asked = url.searchParams.get('lang');
-  if (isLanguage(asked)) {
-    store.setItem('locale', asked);
-    url.searchParams.delete('lang');
-    window.history.replaceState(null, '', url);
-    return asked;
-  }
-  const stored = store.getItem<string>('locale');
-  return isLanguage(stored) ? stored : DEFAULT_LANGUAGE;
-}
-
-function showBootError(language: Language, retry: () => void) {
-  const app = (MESSAGES[language] as unknown as { app: { error: { metaLoad: string; retry: string } } }).app
-    .error;
-  const root = document.getElementById('root') as HTMLElement;
-  root.innerHTML = '';
-  const box = document.createElement('div');
-  box.id = 'boot';
-  box.setAttribute('role', 'alert');
-  box.textContent = `${app.metaLoad} `;
-  const button = document.createElement('button');
-  button.textContent = app.retry;
-  button.onclick = retry;
-  box.append(button);
-  root.append(box);
-}
-
 /**
- * The screens the session's profile reaches; none before sign-in. A session the server ended,
- * or a locked screen reloaded (its tokens are gone), starts again at the login page.
+ * The first script of every page, kept small: a signed-in user (or anybody on an error page)
+ * gets the console; anybody else the sign-in page alone, at once, whatever address was asked.
  */
-async function loadMeta(): Promise<Meta> {
-  if (!session.signedIn()) return SIGNED_OUT_META;
-  const meta = await fetchMeta();
-  if (meta) return meta;
-  session.clear();
-  return SIGNED_OUT_META;
+const language = startLanguage();
+if (session.signedIn() || PUBLIC_CONSOLE_PATHS.test(window.location.pathname)) {
+  import('./console.js').then(({ boot }) => boot(language));
+} else {
+  import('./pages/login/LoginApp.js').then(({ bootLogin }) => bootLogin(language));
 }
-
-async function boot() {
-  const language = startLanguage();
-  document.documentElement.lang = language;
-  try {
-    const meta = await loadMeta();
-    const appStore = meta === SIGNED_OUT_META ? store : await withSavedQueries(store);
-    const i18nProvider = createI18nProvider(language);
-    setLanguageSource(() => i18nProvider.getLocale());
-    createRoot(document.getElementById('root') as HTMLElement).render(
-      <StrictMode>
-        <App
-          meta={meta}
-          dataProvider={createDataProvider(i18nProvider, (resource) => {
-            // A change to a reference list makes its cached copy stale.
-            const lookup = meta.resources.find((r) => r.name === resource)?.schema['x-lookup'];
-            if (lookup) forgetLookups(lookup);
-          })}
-          i18nProvider={i18nProvider}
-          store={appStore}
-        />
-      </StrictMode>,
-    );
-  } catch {
-    showBootError(language, () => window.location.reload());
-  }
-}
-
-boot();

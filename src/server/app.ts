@@ -1,31 +1,33 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import './types.js';
 import type { ClientTokenVerifier } from './auth/captcha.js';
 import { Codes } from './auth/codes.js';
-import { Notifier } from './auth/notifier.js';
+import { Notifier, type NotifierOptions } from './auth/notifier.js';
 import { GrantsCache } from './auth/permissions.js';
 import { AuthService } from './auth/service.js';
 import { Sessions } from './auth/sessions.js';
 import { signingSecret } from './auth/tables.js';
 import type { ThrottleLimits } from './auth/throttle.js';
+import { CrudService } from './crud/service.js';
 import type { Database } from './db/connection.js';
 import { ApiError } from './errors.js';
-import { entityHooks } from './hooks/index.js';
+import { FEATURES, featureHooks } from './features/index.js';
 import auth from './plugins/auth.js';
 import client from './plugins/client.js';
 import errors, { errorBody } from './plugins/errors.js';
+import headers from './plugins/headers.js';
+import input from './plugins/input.js';
 import openapi from './plugins/openapi.js';
 import type { Registry } from './registry.js';
-import authRoutes from './routes/auth.js';
-import configurationRoutes from './routes/configuration.js';
-import fileRoutes from './routes/files.js';
 import healthRoutes from './routes/health.js';
 import lookupRoutes from './routes/lookups.js';
 import metaRoutes from './routes/meta.js';
 import restRoutes from './routes/rest.js';
-import securityRoutes from './routes/security.js';
-import { CrudService } from './services/crud.js';
+import { DiskFileStore, type FileStore } from './storage/files.js';
 
 export interface AuthConfig {
   /** Key that signs access tokens (AUTH_SECRET); by default one is made and kept in the database. */
@@ -33,6 +35,10 @@ export interface AuthConfig {
   /** SMTP server for codes and temporary passwords (SMTP_URL); without it they stay in the outbox. */
   smtpUrl?: string;
   mailFrom?: string;
+  /** Print messages whole on standard output when there is no SMTP server (MAIL_CONSOLE). */
+  mailConsole?: boolean;
+  /** Receives every message whole as it is sent (the tests read codes here). */
+  deliver?: NotifierOptions['deliver'];
   verifyClientToken?: ClientTokenVerifier;
   throttle?: ThrottleLimits;
   now?: () => number;
@@ -43,6 +49,8 @@ export interface AppOptions {
   registry: Registry;
   /** Folder of the built console to serve at /, in production. */
   clientDir?: string;
+  /** Where attachments and photos are kept (FILES_DIR); a throw-away folder when not given. */
+  files?: FileStore;
   auth?: AuthConfig;
 }
 
@@ -56,7 +64,12 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   const now = config.now ?? Date.now;
   const secret = await signingSecret(database.db, config.secret);
   const sessions = new Sessions(database.db, secret, now);
-  const notifier = new Notifier(database.db, fastify.log, { smtpUrl: config.smtpUrl, from: config.mailFrom });
+  const notifier = new Notifier(database.db, fastify.log, {
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    console: config.mailConsole,
+    deliver: config.deliver,
+  });
   const authService = new AuthService(
     database.db,
     registry,
@@ -72,23 +85,31 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
 
   fastify.decorate('database', database);
   fastify.decorate('registry', registry);
-  fastify.decorate('crud', new CrudService(database, registry, entityHooks(registry, notifier)));
+  fastify.decorate('crud', new CrudService(database, registry, featureHooks({ registry, notifier })));
   fastify.decorate('auth', authService);
-  fastify.decorate('grants', new GrantsCache(database.db, registry));
+  fastify.decorate(
+    'grants',
+    new GrantsCache(
+      database.db,
+      registry,
+      FEATURES.flatMap((f) => f.grants ?? []),
+    ),
+  );
+  fastify.decorate('notifier', notifier);
+  fastify.decorate('files', opts.files ?? new DiskFileStore(mkdtempSync(join(tmpdir(), 'acr-files-'))));
 
+  await fastify.register(headers);
   await fastify.register(errors);
+  await fastify.register(input);
   await fastify.register(openapi);
 
   await fastify.register(
     async (api) => {
       await api.register(auth);
       await api.register(healthRoutes);
-      await api.register(authRoutes);
-      await api.register(securityRoutes);
-      await api.register(fileRoutes);
       await api.register(metaRoutes);
       await api.register(lookupRoutes);
-      await api.register(configurationRoutes);
+      for (const feature of FEATURES) if (feature.routes) await api.register(feature.routes);
       await api.register(restRoutes, { prefix: '/rest' });
     },
     { prefix: '/api' },

@@ -1,9 +1,11 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 
 export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** Where attachments and photos are kept (FILES_DIR, by default <DATA_DIR>/files). */
+  filesDir: string;
   databaseUrl?: string;
   production: boolean;
   /** Load the demo data set into an empty database at start-up. */
@@ -16,6 +18,11 @@ export interface Config {
   /** SMTP server for codes and temporary passwords; when absent they stay in the outbox. */
   smtpUrl?: string;
   mailFrom?: string;
+  /**
+   * Without SMTP, print each message, its code or temporary password included, on the server's
+   * standard output (MAIL_CONSOLE=on). For development and demos; off in production by default.
+   */
+  mailConsole: boolean;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -26,6 +33,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     host: env.HOST ?? '0.0.0.0',
     dataDir: resolve(env.DATA_DIR ?? './data'),
+    filesDir: resolve(env.FILES_DIR ?? join(env.DATA_DIR ?? './data', 'files')),
     databaseUrl: env.DATABASE_URL || undefined,
     production: env.NODE_ENV === 'production',
     demo: env.DEMO_DATA !== 'off',
@@ -34,5 +42,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authSecret: env.AUTH_SECRET || undefined,
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || undefined,
+    mailConsole: env.MAIL_CONSOLE ? env.MAIL_CONSOLE === 'on' : env.NODE_ENV !== 'production',
   };
 }

@@ -10,6 +10,7 @@ import { isEmpty, seedDemo } from './demo/seed.js';
 import { CLIENT_DIR } from './paths.js';
 import { loadRegistry } from './registry.js';
 import { buildServer } from './server.js';
+import { DiskFileStore } from './storage/files.js';
 
 const config = readConfig();
 const registry = loadRegistry();
@@ -23,7 +24,7 @@ async function prepare(): Promise<void> {
       console.log(
         JSON.stringify({
           msg: 'demo data loaded into the empty database',
-          loaded: await seedDemo(database, registry),
+          loaded: await seedDemo(database, registry, { files: new DiskFileStore(config.filesDir) }),
         }),
       );
     }
@@ -39,7 +40,13 @@ async function serve(): Promise<void> {
     registry,
     logLevel: config.logLevel,
     clientDir: config.production ? CLIENT_DIR : undefined,
-    auth: { secret: config.authSecret, smtpUrl: config.smtpUrl, mailFrom: config.mailFrom },
+    files: new DiskFileStore(config.filesDir),
+    auth: {
+      secret: config.authSecret,
+      smtpUrl: config.smtpUrl,
+      mailFrom: config.mailFrom,
+      mailConsole: config.mailConsole,
+    },
   });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, async () => {

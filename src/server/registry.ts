@@ -58,8 +58,14 @@ export interface Entity {
   indexes: string[][];
   /** Tenancy: the property of each scope dimension the records carry ({} when global). */
   scope: Scope;
+  /** References through which a record without a company of its own belongs to one. */
+  companyThrough: string[];
+  /** Refers to companies' records without belonging to any (x-scope sharedByCompanies). */
+  sharedByCompanies: boolean;
   /** Listed and shown through the API, written only by the server. */
   readOnly: boolean;
+  /** The feature whose workflow alone writes these records (x-workflow); the generic API only reads. */
+  workflow?: string;
   references: Reference[];
   /** Properties a client may write (not read-only, not generated). */
   writable: string[];
@@ -68,12 +74,19 @@ export interface Entity {
   computed: Array<{ field: string; yearsSince: string }>;
   /** Write-only properties (x-widget password): never sent back; left empty on update, kept. */
   secrets: string[];
+  /**
+   * Pictures kept in the record (x-widget image, a data: URL): sent with one record, left out
+   * of lists and exports, and only described in the audit trail.
+   */
+  images: string[];
   /** Menu sub-group inside the module, if any. */
   group?: string;
   /** No menu entry or screen of its own. */
   hidden: boolean;
   /** Path segment of the spec-style lookup calls (obtenerTodos, filtrar). */
   lookup?: string;
+  /** Who else may call them: every signed-in user, or per record the screens it names. */
+  lookupAccess?: 'signedIn' | { screenField: string };
   after: AfterRule[];
   lockedWhen?: LockRule;
   /** Identity documents and the property holding each one's document type. */
@@ -129,7 +142,7 @@ export class Registry {
   }
 
   /** What the console needs of the resources a profile reaches, with its access to each. */
-  meta(access: (entity: Entity) => 'read' | 'write' | undefined): ResourceMeta[] {
+  meta(access: (entity: Entity) => ResourceMeta['access'] | undefined): ResourceMeta[] {
     return this.entities.flatMap((e) => {
       const level = access(e);
       if (!level) return [];
@@ -141,7 +154,7 @@ export class Registry {
           primaryKey: e.primaryKey,
           perPage: e.perPage,
           schema: e.schema,
-          access: e.readOnly ? 'read' : level,
+          access: level === 'form' ? level : e.readOnly || e.workflow ? 'read' : level,
         },
       ];
     });
@@ -221,13 +234,32 @@ export function buildRegistry(files: SchemaFile[]): Registry {
   return new Registry(entities);
 }
 
-/** Writes named patterns into `pattern` and marks computed fields read-only. */
+/** The range of an integer column on both databases: a larger value is a 400, not a driver error. */
+export const INTEGER_RANGE = { minimum: -2_147_483_648, maximum: 2_147_483_647 } as const;
+/** The most references a set may hold when its schema says nothing. */
+export const DEFAULT_MAX_ITEMS = 1000;
+
+/**
+ * Writes named patterns into `pattern`, marks computed fields read-only, and bounds every integer
+ * (and every set of references) that its schema leaves open, so validation refuses what the
+ * columns cannot hold.
+ */
 function expand(schema: EntitySchema): EntitySchema {
   const properties: Record<string, PropertySchema> = {};
   for (const [name, prop] of Object.entries(schema.properties)) {
     const out: PropertySchema = { ...prop };
     if (prop['x-pattern']) out.pattern = PATTERNS[prop['x-pattern']];
     if (prop['x-computed']) out.readOnly = true;
+    if (prop.type === 'integer') {
+      out.minimum = Math.max(prop.minimum ?? INTEGER_RANGE.minimum, INTEGER_RANGE.minimum);
+      out.maximum = Math.min(prop.maximum ?? INTEGER_RANGE.maximum, INTEGER_RANGE.maximum);
+    }
+    if (prop.format === 'date') out.maxLength ??= 10;
+    if (prop.format === 'date-time') out.maxLength ??= 40;
+    if (prop.type === 'array') {
+      out.maxItems = prop.maxItems ?? DEFAULT_MAX_ITEMS;
+      if (prop.items?.type === 'integer') out.items = { ...prop.items, ...INTEGER_RANGE };
+    }
     properties[name] = out;
   }
   return { ...schema, properties };
@@ -263,7 +295,15 @@ function checkConsistency(file: SchemaFile, schema: EntitySchema): string[] {
     if (has(field) && props[field].type !== 'string')
       problems.push(`x-search field ${field} is not a string`);
   }
-  for (const [dimension, field] of Object.entries(schema['x-scope'] ?? {})) {
+  const { companyThrough = [], sharedByCompanies: _shared, ...dimensions } = schema['x-scope'] ?? {};
+  for (const field of companyThrough) {
+    if (!has(field)) problems.push(`x-scope companyThrough names unknown property ${field}`);
+    else if (!props[field]['x-ref'] || props[field].type === 'array')
+      problems.push(`x-scope companyThrough field ${field} must be a single reference`);
+  }
+  if (dimensions.company && companyThrough.length)
+    problems.push('x-scope may name a company field or companyThrough, not both');
+  for (const [dimension, field] of Object.entries(dimensions)) {
     if (!has(field)) {
       problems.push(`x-scope ${dimension} names unknown property ${field}`);
       continue;
@@ -289,6 +329,18 @@ function checkConsistency(file: SchemaFile, schema: EntitySchema): string[] {
     noArrays('x-unique/x-indexes', set);
   noArrays('x-primaryKey', [pk]);
   for (const { start, end } of schema['x-after'] ?? []) expectFields('x-after', [start, end]);
+  const access = schema['x-lookupAccess'];
+  if (access && !schema['x-lookup']) problems.push('x-lookupAccess without x-lookup');
+  if (access && typeof access === 'object' && props[access.screenField]?.['x-widget'] !== 'resource')
+    problems.push(`x-lookupAccess screenField ${access.screenField} must be a resource widget`);
+  const sectioned = new Set<string>();
+  for (const section of schema['x-sections'] ?? []) {
+    expectFields(`x-sections ${section.name}`, section.fields);
+    for (const field of section.fields) {
+      if (sectioned.has(field)) problems.push(`x-sections: ${field} is in two sections`);
+      sectioned.add(field);
+    }
+  }
   const lock = schema['x-lockedWhen'];
   if (lock) expectFields('x-lockedWhen', [lock.field, ...(lock.except ?? [])]);
   const sort = schema['x-defaultSort'];
@@ -328,6 +380,27 @@ function checkAcross(entities: Entity[]): string[] {
     for (const ref of entity.references)
       if (ref.many && ref.many.table.length > 63)
         problems.push(`${entity.file}: link table ${ref.many.table} is too long (x-table shortens it)`);
+  // A record that refers to a company's records must say whether it is that company's too.
+  const ownedByCompany = (e: Entity) => Boolean(e.scope.company || e.companyThrough.length);
+  for (const entity of entities) {
+    for (const field of entity.companyThrough) {
+      const target = byName.get(entity.references.find((r) => r.field === field)?.target ?? '');
+      if (target && !ownedByCompany(target))
+        problems.push(
+          `${entity.file}: companyThrough ${field} leads to ${target.name}, which belongs to no company`,
+        );
+    }
+    if (ownedByCompany(entity) || entity.sharedByCompanies || entity.scope.user) continue;
+    const owned = entity.references.filter((r) => {
+      const target = byName.get(r.target);
+      return target && ownedByCompany(target);
+    });
+    if (owned.length)
+      problems.push(
+        `${entity.file}: refers to ${owned.map((r) => `${r.target} (${r.field})`).join(', ')}, which belong to companies: ` +
+          'declare x-scope companyThrough (the references that make the record a company’s) or sharedByCompanies',
+      );
+  }
   const lookups = new Map<string, string>();
   for (const entity of entities) {
     const key = entity.lookup?.toLowerCase();
@@ -355,6 +428,12 @@ function checkAcross(entities: Entity[]): string[] {
     }
   }
   return problems;
+}
+
+/** The properties holding the record's own client, division, company and user. */
+function scopeDimensions(schema: EntitySchema): Scope {
+  const { companyThrough: _through, sharedByCompanies: _shared, ...dimensions } = schema['x-scope'] ?? {};
+  return dimensions;
 }
 
 /** IdCompaniaContratista → id_compania_contratista. */
@@ -391,8 +470,11 @@ function toEntity(file: SchemaFile, schema: EntitySchema, ajv: ReturnType<typeof
     perPage: schema['x-perPage'] ?? DEFAULT_PER_PAGE,
     unique: schema['x-unique'] ?? [],
     indexes: schema['x-indexes'] ?? [],
-    scope: schema['x-scope'] ?? {},
+    scope: scopeDimensions(schema),
+    companyThrough: schema['x-scope']?.companyThrough ?? [],
+    sharedByCompanies: schema['x-scope']?.sharedByCompanies === true,
     readOnly: schema['x-readOnly'] === true,
+    workflow: schema['x-workflow'],
     references: Object.entries(props)
       .filter(([, p]) => p['x-ref'])
       .map(([field, p]) => ({
@@ -410,12 +492,14 @@ function toEntity(file: SchemaFile, schema: EntitySchema, ajv: ReturnType<typeof
     writable,
     upper: Object.keys(props).filter((f) => props[f]['x-upper']),
     secrets: Object.keys(props).filter((f) => props[f]['x-widget'] === 'password'),
+    images: Object.keys(props).filter((f) => props[f]['x-widget'] === 'image'),
     computed: Object.entries(props)
       .filter(([, p]) => p['x-computed'])
       .map(([field, p]) => ({ field, yearsSince: p['x-computed']?.yearsSince ?? '' })),
     group: schema['x-group'],
     hidden: schema['x-hidden'] === true,
     lookup: schema['x-lookup'],
+    lookupAccess: schema['x-lookupAccess'],
     after: schema['x-after'] ?? [],
     lockedWhen: schema['x-lockedWhen'],
     documents: Object.entries(props)

@@ -1,10 +1,12 @@
 import type { Language } from '../shared/constants.js';
+import type { Notifier } from './auth/notifier.js';
 import type { GrantsCache } from './auth/permissions.js';
 import type { AuthService } from './auth/service.js';
+import type { CrudService } from './crud/service.js';
 import type { Database } from './db/connection.js';
 import type { Principal } from './principal.js';
 import type { Registry } from './registry.js';
-import type { CrudService } from './services/crud.js';
+import type { FileStore } from './storage/files.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -13,6 +15,10 @@ declare module 'fastify' {
     crud: CrudService;
     auth: AuthService;
     grants: GrantsCache;
+    /** Sends and records mail (the outbox). */
+    notifier: Notifier;
+    /** Where attachments and photos are kept. */
+    files: FileStore;
   }
   interface FastifyRequest {
     /** Who is calling; set by plugins/auth.ts on every protected /api route. */

@@ -21,6 +21,8 @@ export const VERIFICATION_CODE = { loginDigits: 4, recoveryMinLength: 6 } as con
 
 export const SESSION = {
   inactivityLockSeconds: 400,
+  /** Shortest screen-lock timeout a login setting may have (its schema's minimum): a lock every few seconds is no setting. */
+  minimumLockSeconds: 60,
   redirectCountdownSeconds: 5,
   lockErrorBannerMs: 5000,
   reloadDelayMs: 400,
@@ -53,6 +55,19 @@ export const PHOTO = {
   maxKilobytes: 5000,
   defaultWidth: 150,
   defaultHeight: 160,
+  /**
+   * How far a photo's width and height may stray from the suggested size, as a share of it (the
+   * spec's "plus or minus a ratio", whose value it does not give): 0.25 lets 150 × 160 px photos
+   * be 113 to 187 px wide and 120 to 200 px high.
+   */
+  dimensionTolerance: 0.25,
+  extensions: ['.png', '.jpg', '.jpeg'],
+  /** The client's parameters (System > Parameters) that set the limits: KB, width and height, MB. */
+  parameters: {
+    maxKilobytes: 'MAXIMAGESIZECLIENTE',
+    size: 'CLIENTIMAGERATIO',
+    maxMegabytes: 'SIZEMAXPHOTOUPLOAD',
+  },
 } as const;
 
 export const DASHBOARD = { defaultMonths: 2, monthChoices: [2, 3, 6] } as const;

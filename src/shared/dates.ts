@@ -17,3 +17,23 @@ export function isIsoDate(value: string, format: 'date' | 'date-time' = 'date'):
   const date = new Date(`${value}T00:00:00Z`);
   return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
 }
+
+/** The time zone of a country's sites (the clients are in Peru and Chile). */
+export const SITE_TIME_ZONES: Record<string, string> = { PE: 'America/Lima', CL: 'America/Santiago' };
+
+/** The calendar date (yyyy-mm-dd) at an instant in a country's sites. */
+export function siteDate(countryId: string | null | undefined, instant: number = Date.now()): string {
+  const zone = SITE_TIME_ZONES[countryId ?? ''] ?? SITE_TIME_ZONES.PE;
+  // en-CA writes dates as yyyy-mm-dd.
+  return new Intl.DateTimeFormat('en-CA', { timeZone: zone }).format(new Date(instant));
+}
+
+/** Whole days from one ISO date to another (both yyyy-mm-dd). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+
+/** An ISO date moved by some days. */
+export function addDays(isoDate: string, days: number): string {
+  return new Date(Date.parse(`${isoDate}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}

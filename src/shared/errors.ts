@@ -19,7 +19,10 @@ export const ERROR_CODES = {
   /** The change would replace existing data: repeat it confirmed (messageKey says what). */
   CONFIRMATION_REQUIRED: 409,
   IN_USE: 409,
+  /** The workflow does not allow this action from the record's state (messageKey says why). */
+  CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  URI_TOO_LONG: 414,
   UNSUPPORTED_MEDIA_TYPE: 415,
   TOO_MANY_REQUESTS: 429,
   INTERNAL: 500,

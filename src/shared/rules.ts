@@ -56,6 +56,17 @@ export function formatDocument(value: string, mask: string | null | undefined): 
   return out.reverse().join('');
 }
 
+/** Separators people type inside a document number (12.345.678-5, 20-12345678-9): not part of it. */
+const DOCUMENT_SEPARATORS = /[\s./-]/g;
+
+/**
+ * The one form a document number is kept in: upper-cased, without the separators its mask shows
+ * (12.345.678-k → 12345678K). The server stores this form, and the form sends it.
+ */
+export function normalizeDocument(value: string): string {
+  return value.toLocaleUpperCase('es').replace(DOCUMENT_SEPARATORS, '');
+}
+
 /** The check digit a country's document carries, where it has one; undefined when it has none. */
 function checkDigitOk(value: string, type: DocumentTypeRule): boolean | undefined {
   const key = `${type.IdPais}:${type.Alias}`;

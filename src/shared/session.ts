@@ -67,3 +67,63 @@ export interface CurrentProfile {
   tipoPerfil: ProfileType;
   esAutorizador: boolean;
 }
+
+/** The current profile with the profile's characteristics, as the session calls answer it. */
+export interface SessionProfile extends CurrentProfile {
+  caracteristicas: string[];
+}
+
+/** A profile the user holds (spec section 3). */
+export interface ProfileEntry {
+  IdPerfil: number;
+  Perfil: string;
+  IdUsuario: string;
+  NombreCompleto: string;
+}
+
+/** A division the user may work in, with the profile it goes with (spec section 3). */
+export interface DivisionEntry {
+  IdDivision: number;
+  IdCliente: number;
+  Cliente: string;
+  Division: string;
+  IdPerfil: number;
+  IdPais: string | null;
+  IdUsuarioPerfil: number;
+  IdCompania: number | null;
+  Compania: string | null;
+}
+
+/** The login response of spec section 3, and the few fields the console needs besides. */
+export interface LoginResponse {
+  username: string;
+  firstName: string;
+  lastName: string;
+  fullName: string;
+  accessToken: string;
+  refreshToken: string;
+  cambiarClaveCaducada: 'S' | 'N';
+  dobleAutenticacion: 'S' | 'N';
+  flagTelefono: 'S' | 'N';
+  primeraClaveCambiada: 'S' | 'N';
+  minutosCaduca: number;
+  longitudClave: number;
+  nivelSeguridadClave: string;
+  perfil: ProfileEntry[];
+  division: DivisionEntry[];
+  contratista: 'S' | 'N';
+  responsableContratista: 'S' | 'N';
+  idCompania: number | null;
+  compania: string | null;
+  rolAcreditacion: string | null;
+  /** Days until the password expires (null when it does not): the notice at 6 or fewer. */
+  diasCaducidadClave: number | null;
+  segundosInactividad: number;
+}
+
+/** The answer of the calls that open a working session: its tokens and its profile. */
+export interface SessionAnswer {
+  accessToken: string;
+  refreshToken: string;
+  perfil: SessionProfile;
+}

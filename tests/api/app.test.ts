@@ -41,6 +41,8 @@ describe.each(DIALECTS)('application on %s', (dialect) => {
       await new Promise((resolve) => setTimeout(resolve, 300));
       await terminate();
       expect(await busy).toMatch(/terminat/);
+      // The pool learns of its other idle connections' end as their sockets report it.
+      await new Promise((resolve) => setTimeout(resolve, 200));
       const res = await api({ method: 'GET', url: '/api/rest/country' });
       expect(res.status).toBe(200);
       expect(res.body.length).toBeGreaterThan(0);
@@ -71,7 +73,7 @@ describe.each(DIALECTS)('application on %s', (dialect) => {
     for (const entity of t.registry.entities) {
       const collection = Object.keys(doc.body.paths[`/api/rest/${entity.name}`]);
       const item = Object.keys(doc.body.paths[`/api/rest/${entity.name}/{id}`]);
-      if (entity.readOnly) {
+      if (entity.readOnly || entity.workflow) {
         expect(collection).toEqual(['get']);
         expect(item).toEqual(['get']);
       } else {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CrudService } from '../../src/server/crud/service.js';
 import { SYSTEM_PRINCIPAL } from '../../src/server/plugins/auth.js';
-import { CrudService } from '../../src/server/services/crud.js';
 import { call, listUrl, type SignedIn, signIn, startTestApp, type TestApp } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
 

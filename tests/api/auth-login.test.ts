@@ -48,7 +48,7 @@ describe.each(DIALECTS)('sign-in outcomes on %s', (dialect) => {
       },
     });
     expect(created.status).toBe(201);
-    await t.app.auth.initialPassword(IdUsuario, PASSWORD, 'S');
+    await t.app.auth.passwords.initialPassword(IdUsuario, PASSWORD, 'S');
     if (assignment) {
       const res = await api({
         method: 'POST',
@@ -269,7 +269,7 @@ describe.each(DIALECTS)('sign-in outcomes on %s', (dialect) => {
   });
 
   it('00: an unexpected failure reads as a system error', async () => {
-    const { loginError } = await import('../../src/server/auth/service.js');
+    const { loginError } = await import('../../src/server/auth/login-errors.js');
     const error = loginError('00');
     expect(error).toMatchObject({ status: 500, messageKey: 'login.messages.00', params: { codigo: '00' } });
   });

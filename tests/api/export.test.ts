@@ -146,8 +146,8 @@ describe.each(DIALECTS)('Excel export on %s', (dialect) => {
       TipoOperacion: 'M',
       Titulo: 'Resumen por contratista',
       NombreArchivo: 'Resumen',
-      Cabeceras: 'RUC|Contratista|Trabajadores|Total',
-      Columnas: 'Documento|CompaniaContratista|Trabajadores|Total',
+      Cabeceras: 'RUC|Contratista|Pendientes|Total',
+      Columnas: 'Documento|CompaniaContratista|PENDIENTES|Total',
       OrderField: 'CompaniaContratista',
     });
     expect(res.status).toBe(200);
@@ -155,7 +155,7 @@ describe.each(DIALECTS)('Excel export on %s', (dialect) => {
     const book = await workbook(Buffer.from(res.body.result.fileBase64, 'base64'));
     expect(book.title).toBe('Resumen por contratista');
     const rows = rowsOf(book.getWorksheet('data') as ExcelJS.Worksheet);
-    expect(rows[0]).toEqual(['RUC', 'Contratista', 'Trabajadores', 'Total']);
+    expect(rows[0]).toEqual(['RUC', 'Contratista', 'Pendientes', 'Total']);
     const names = rows.slice(1).map((r) => String(r[1]));
     expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, 'es')));
     expect(names).toContain('SERVICIOS MINEROS DEL PACÍFICO S.A.C.');

@@ -149,6 +149,13 @@ describe.each(DIALECTS)('validations and business rules on %s', (dialect) => {
         'validation.document.checkDigit',
       );
       expect((await document(run, good)).status).toBe(200);
+      // Written as people read it (12.345.678-5), it is accepted and kept bare.
+      const written = await document(run, '12.345.678-5');
+      expect(written.status).toBe(200);
+      expect(written.body.Documento).toBe('123456785');
+      expect((await document(run, '12.345.678-4')).body.errors.Documento.messageKey).toBe(
+        'validation.document.checkDigit',
+      );
       expect((await document(run, '1234567890')).body.errors.Documento.messageKey).toBe(
         'validation.document.maxLength',
       );

@@ -29,7 +29,7 @@ describe.each(DIALECTS)('tenancy and permissions on %s', (dialect) => {
   });
 
   it('a division-A token gets nothing of division B, over every division-scoped resource', async () => {
-    const scoped = t.registry.entities.filter((e) => e.scope.division);
+    const scoped = t.registry.entities.filter((e) => e.scope.division && !e.hidden);
     expect(scoped.map((e) => e.name)).toContain('contract');
     for (const entity of scoped) {
       const field = entity.scope.division as string;
@@ -145,8 +145,31 @@ describe.each(DIALECTS)('tenancy and permissions on %s', (dialect) => {
   it('answers each profile’s own menu, ancestors included, in three levels', async () => {
     const menu = (who: string) => as(who, 'GET', '/api/SeguridadMenu/obtenerMenu');
     const requester = (await menu('requester')).body.result as Array<{ IdMenu: string; Ruta: string | null }>;
-    expect(requester.map((m) => m.IdMenu)).toEqual(['30', '3001', '300101', '300102', '300103']);
-    expect(requester.filter((m) => m.Ruta).map((m) => m.Ruta)).toEqual(['/company', '/contract', '/person']);
+    expect(requester.map((m) => m.IdMenu)).toEqual([
+      '30',
+      '3001',
+      '300101',
+      '300102',
+      '300103',
+      '3006',
+      '300605',
+      '90',
+      '9002',
+      '9003',
+      '900301',
+      '900302',
+      '900303',
+    ]);
+    expect(requester.filter((m) => m.Ruta).map((m) => m.Ruta)).toEqual([
+      '/company',
+      '/contract',
+      '/person',
+      '/vehicle',
+      '/accreditation',
+      '/movilizacion/solicitante/persona',
+      '/movilizacion/solicitante/vehiculo',
+      '/movilizacion/solicitante/visita',
+    ]);
     const admin = (await menu('southAdmin')).body.result as Array<{ IdMenu: string; Ruta: string | null }>;
     const modules = MODULES.flatMap((module, index) =>
       t.registry.entities.some((e) => e.module === module && !e.hidden) ? [String((index + 1) * 10)] : [],
@@ -183,7 +206,7 @@ describe.each(DIALECTS)('tenancy and permissions on %s', (dialect) => {
       },
       at,
     );
-    await t.app.auth.initialPassword('ADMINCHILE', 'Atacama#Norte1', 'S');
+    await t.app.auth.passwords.initialPassword('ADMINCHILE', 'Atacama#Norte1', 'S');
     await crud.create(
       t.registry.require('user-profile'),
       { IdUsuario: 'ADMINCHILE', IdPerfil: profile.id, IdDivision: division.id },

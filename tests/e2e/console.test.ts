@@ -46,12 +46,13 @@ describe('console in a real browser', () => {
 
   it('opens in Spanish with the side menu grouped by module', async () => {
     await signInThroughConsole(page, server.url, 'ADMIN');
-    await expect.poll(() => page.locator('nav[aria-label="Sistema"]').count()).toBe(1);
-    await expect.poll(() => page.locator('nav[aria-label="Administración"]').count()).toBe(1);
+    const menu = page.getByRole('navigation', { name: 'Administrador' });
+    await expect.poll(() => menu.getByRole('button', { name: 'Sistema', exact: true }).count()).toBe(1);
+    expect(await menu.getByRole('button', { name: 'Administración', exact: true }).count()).toBe(1);
     expect(await page.locator('html').getAttribute('lang')).toBe('es');
     await expect.poll(() => page.locator('[data-figure="Contratistas activas"]').textContent()).toBe('8');
-    await page.getByRole('button', { name: 'Sistema' }).click();
-    await page.getByRole('menuitem', { name: 'Países' }).click();
+    await menu.getByRole('button', { name: 'Sistema', exact: true }).click();
+    await menu.getByRole('link', { name: 'Países' }).click();
     await page.waitForURL(/\/country/);
     await expect.poll(() => rows(page).count()).toBe(15);
     expect(await page.getByText('PERÚ', { exact: true }).count()).toBe(1);
@@ -118,7 +119,14 @@ describe('console in a real browser', () => {
   it('switches to English from the header, and with ?lang=en', async () => {
     await page.getByRole('button', { name: 'Español' }).click();
     await page.getByRole('menuitem', { name: 'English' }).click();
-    await expect.poll(() => page.locator('nav[aria-label="System"]').count()).toBe(1);
+    await expect
+      .poll(() =>
+        page
+          .getByRole('navigation', { name: 'Administrator' })
+          .getByRole('button', { name: 'System' })
+          .count(),
+      )
+      .toBe(1);
     await expect.poll(() => page.getByPlaceholder('Search').count()).toBe(1);
     expect(await page.locator('html').getAttribute('lang')).toBe('en');
 

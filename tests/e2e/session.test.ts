@@ -1,65 +1,10 @@
-import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../src/server/demo/security.js';
 import { launchBrowser } from '../support/browser.js';
 import { signInThroughConsole } from '../support/console.js';
+import { mailTo, startMailServer } from '../support/mail.js';
 import { type RunningServer, startRealServer } from '../support/server.js';
-
-interface Mail {
-  to: string;
-  raw: string;
-}
-
-/** A real SMTP server for the test: the console's server sends its codes here. */
-async function startMailServer(): Promise<{ port: number; mails: Mail[]; close: () => Promise<void> }> {
-  const mails: Mail[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      let raw = '';
-      stream.on('data', (chunk: Buffer) => {
-        raw += chunk.toString('utf8');
-      });
-      stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), raw });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return { port, mails, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
-/** The text of a single-part mail, decoded from quoted-printable or base64. */
-function mailText(raw: string): string {
-  const split = raw.indexOf('\r\n\r\n');
-  const headers = raw.slice(0, split);
-  const body = raw.slice(split + 4);
-  const encoding = /content-transfer-encoding:\s*([\w-]+)/i.exec(headers)?.[1]?.toLowerCase();
-  if (encoding === 'base64') return Buffer.from(body.replace(/\s/g, ''), 'base64').toString('utf8');
-  if (encoding === 'quoted-printable') {
-    const bytes = body
-      .replace(/=\r?\n/g, '')
-      .replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-    return Buffer.from(bytes, 'latin1').toString('utf8');
-  }
-  return body;
-}
-
-/** The text of the last mail to an address, once it arrives. */
-async function mailTo(mails: Mail[], address: string): Promise<string> {
-  for (let i = 0; i < 100; i++) {
-    const mail = [...mails].reverse().find((m) => m.to === address);
-    if (mail) return mailText(mail.raw);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`no mail to ${address}`);
-}
 
 describe('sign-in, session and shell in a real browser', () => {
   let server: RunningServer;
@@ -68,7 +13,19 @@ describe('sign-in, session and shell in a real browser', () => {
   const problems: string[] = [];
 
   /** The administrator's API, for arranging what a test needs (settings, users). */
+  /** The administrator's session for arranging, signed in once (sign-ins are throttled, 30 a minute). */
+  let adminToken: string | undefined;
   async function adminApi(method: string, path: string, body?: object) {
+    adminToken ??= await adminSignIn();
+    const res = await fetch(`${server.url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return res.json();
+  }
+
+  async function adminSignIn(): Promise<string> {
     const post = (url: string, payload: object, token?: string) =>
       fetch(`${server.url}${url}`, {
         method: 'POST',
@@ -84,12 +41,7 @@ describe('sign-in, session and shell in a real browser', () => {
     const session = (
       await post('/api/usuario/refreshTokenbyperfil', { idPerfil: profile }, login.accessToken as string)
     ).result;
-    const res = await fetch(`${server.url}${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${session.accessToken}` },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    return res.json();
+    return session.accessToken as string;
   }
 
   async function newPage(): Promise<Page> {
@@ -97,7 +49,12 @@ describe('sign-in, session and shell in a real browser', () => {
     page.setDefaultTimeout(15_000);
     page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
     page.on('console', (message) => {
-      if (/Failed to load resource: the server responded with a status of (401|403|404)/.test(message.text()))
+      // The refusals this test provokes on purpose (a wrong password, a refused new one) show as failed requests.
+      if (
+        /Failed to load resource: the server responded with a status of (400|401|403|404)/.test(
+          message.text(),
+        )
+      )
         return;
       if (message.type() === 'error' || message.type() === 'warning')
         problems.push(`${message.type()}: ${message.text()}`);
@@ -191,12 +148,42 @@ describe('sign-in, session and shell in a real browser', () => {
     await page.locator('#new-password').fill('sinmayuscula1#');
     expect(await page.getByText('La clave debe contener una letra mayúscula.').count()).toBe(1);
     expect(await save.isDisabled()).toBe(true);
+    // The server refuses a password holding the user name, and the step says so, not only that the data are invalid.
+    await page.locator('#new-password').fill('Ingresante#2026');
+    await page.locator('#confirm-password').fill('Ingresante#2026');
+    await save.click();
+    const refusal = page.locator('.MuiAlert-colorError');
+    await expect.poll(() => refusal.textContent()).toBe('La clave no debe contener el nombre de usuario.');
+    expect(await refusal.evaluate((el) => getComputedStyle(el).textTransform)).toBe('none');
     await page.locator('#new-password').fill('Ilo#Puerto2026');
     await page.locator('#confirm-password').fill('Ilo#Puerto2026');
     await save.click();
     await expect.poll(() => page.getByText('La clave se cambió correctamente.').count()).toBe(1);
     await signInThroughConsole(page, server.url, 'INGRESANTE', { password: 'Ilo#Puerto2026' });
     await page.context().close();
+
+    // Recovering it, view 3 says why the server refuses a new password too.
+    const recovery = await newPage();
+    await recovery.goto(`${server.url}/auth/login`, { waitUntil: 'networkidle' });
+    await recovery.getByRole('button', { name: '¿Olvidó su contraseña?' }).click();
+    await recovery.locator('#forgot-username').fill('INGRESANTE');
+    await recovery.locator('#forgot-email').fill('lucia.paredes@minandes.com.pe');
+    const mailsBefore = smtp.mails.length;
+    await recovery.getByRole('button', { name: 'Enviar código' }).click();
+    await recovery.locator('#forgot-code').waitFor();
+    await expect.poll(() => smtp.mails.length).toBeGreaterThan(mailsBefore);
+    const code = /recuperar la clave es (\d{6})/.exec(
+      await mailTo(smtp.mails, 'lucia.paredes@minandes.com.pe'),
+    )?.[1];
+    await recovery.locator('#forgot-code').fill(code as string);
+    await recovery.getByRole('button', { name: 'Siguiente' }).click();
+    await recovery.locator('#new-password').fill('Ingresante#2027');
+    await recovery.locator('#confirm-password').fill('Ingresante#2027');
+    await recovery.getByRole('button', { name: 'Guardar contraseña', exact: true }).click();
+    await expect
+      .poll(() => recovery.locator('.MuiAlert-colorError').textContent())
+      .toBe('La clave no debe contener el nombre de usuario.');
+    await recovery.context().close();
   });
 
   it('switches division from the user menu and reloads into it', async () => {
@@ -218,16 +205,28 @@ describe('sign-in, session and shell in a real browser', () => {
   });
 
   it('locks the screen after the setting’s idle seconds and unlocks with the password', async () => {
+    // A lock every few seconds is no setting: a minute at least.
+    const tooShort = await adminApi('POST', '/api/rest/login-setting', {
+      Descripcion: 'BLOQUEO INMEDIATO',
+      SegundosInactividad: 5,
+      CaducaClave: 'N',
+    });
+    expect(tooShort.errors?.SegundosInactividad?.message).toBe('Debe ser como mínimo 60');
     const setting = await adminApi('POST', '/api/rest/login-setting', {
       Descripcion: 'BLOQUEO RÁPIDO',
-      SegundosInactividad: 5,
+      SegundosInactividad: 60,
       CaducaClave: 'N',
     });
     const user = await adminApi('GET', '/api/rest/user/AUTORIZADOR');
     await adminApi('PUT', '/api/rest/user/AUTORIZADOR', { ...user, IdConfiguracionLogeo: setting.id });
 
     const page = await newPage();
+    // The page's clock is the test's: a minute without activity passes at once.
+    await page.clock.install();
     await signInThroughConsole(page, server.url, 'AUTORIZADOR');
+    await page.waitForTimeout(300);
+    expect(await page.getByTestId('lock-screen').count()).toBe(0);
+    await page.clock.runFor(61_000);
     await page.getByTestId('lock-screen').waitFor({ timeout: 15_000 });
     await page.locator('#lock-password').fill('Equivocada#1');
     await page.getByRole('button', { name: 'Desbloquear' }).click();
@@ -268,6 +267,7 @@ describe('sign-in, session and shell in a real browser', () => {
     await signInThroughConsole(page, server.url, 'ADMIN');
     await page.goto(`${server.url}/no-existe`, { waitUntil: 'networkidle' });
     await expect.poll(() => page.getByRole('heading', { name: 'Página no encontrada' }).count()).toBe(1);
+    expect(await page.title()).toBe('Página no encontrada · Acreditación');
     await page.goto(`${server.url}/error`, { waitUntil: 'networkidle' });
     await page.waitForURL(/\/error\/error-v1$/);
     expect(await page.getByRole('heading', { name: 'Página no encontrada' }).count()).toBe(1);

@@ -1,19 +1,27 @@
+import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import type { AuthConfig } from '../../src/server/app.js';
+import type { Mail } from '../../src/server/auth/notifier.js';
 import type { DialectName } from '../../src/server/db/connection.js';
 import { prepareDatabase } from '../../src/server/db/prepare.js';
 import { DEMO_PASSWORD } from '../../src/server/demo/security.js';
 import { seedDemo } from '../../src/server/demo/seed.js';
 import { loadRegistry, type Registry } from '../../src/server/registry.js';
 import { buildServer } from '../../src/server/server.js';
+import { DiskFileStore } from '../../src/server/storage/files.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
 
 export interface TestApp {
   app: FastifyInstance;
   registry: Registry;
   db: TestDatabase;
+  /** Every message the app sent, whole (the outbox keeps them with their secrets masked). */
+  mail: Mail[];
   close(): Promise<void>;
 }
+
+/** The messages each test app sent, for the helpers that read codes out of them. */
+export const mailboxes = new WeakMap<FastifyInstance, Mail[]>();
 
 /** A ready application on a fresh database of the given dialect, with the demo data unless told not to. */
 export async function startTestApp(
@@ -23,12 +31,21 @@ export async function startTestApp(
   const registry = loadRegistry();
   const db = await createTestDatabase(dialect);
   await prepareDatabase(db.database, registry);
-  if (options.demo !== false) await seedDemo(db.database, registry);
-  const app = await buildServer({ database: db.database, registry, auth: options.auth });
+  const files = new DiskFileStore(join(db.location.dataDir, 'files'));
+  if (options.demo !== false) await seedDemo(db.database, registry, { files });
+  const mail: Mail[] = [];
+  const app = await buildServer({
+    database: db.database,
+    registry,
+    files,
+    auth: { ...options.auth, deliver: (m) => mail.push(m) },
+  });
+  mailboxes.set(app, mail);
   return {
     app,
     registry,
     db,
+    mail,
     close: async () => {
       await app.close();
       await db.drop();

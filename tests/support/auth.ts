@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AUTH_TABLES } from '../../src/server/auth/tables.js';
 import { DEMO_PASSWORD } from '../../src/server/demo/security.js';
-import { call } from './app.js';
+import { call, mailboxes } from './app.js';
 
 /** A clock the tests move by hand: sessions, codes, locks and throttles all read it. */
 export function testClock(start = Date.parse('2026-11-21T12:00:00Z')) {
@@ -34,18 +34,14 @@ export function authenticate(
   });
 }
 
-/** The latest message the outbox holds for a user (codes and temporary passwords). */
+/** The latest message sent to a user (codes and temporary passwords), whole, as its recipient got it. */
 export async function lastMessage(
   app: FastifyInstance,
   userId: string,
 ): Promise<{ Cuerpo: string; Destinatario: string; Canal: string }> {
-  return (await app.database.db
-    .selectFrom('security_outbox')
-    .selectAll()
-    .where('IdUsuario', '=', userId)
-    .orderBy('IdMensaje', 'desc')
-    .limit(1)
-    .executeTakeFirstOrThrow()) as { Cuerpo: string; Destinatario: string; Canal: string };
+  const mail = [...(mailboxes.get(app) ?? [])].reverse().find((m) => m.userId === userId);
+  if (!mail) throw new Error(`no message was sent to ${userId}`);
+  return { Cuerpo: mail.text, Destinatario: mail.to, Canal: mail.channel };
 }
 
 export function codeIn(text: string, digits: number): string {

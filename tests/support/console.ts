@@ -1,18 +1,27 @@
 import type { Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../src/server/demo/security.js';
 
-/** Signs in through the login page as a user would: user, password, then profile and division. */
+/**
+ * Signs in through the login page as a user would: user, password, the e-mailed code when the
+ * user's setting asks for one (`code` reads it), then profile and division.
+ */
 export async function signInThroughConsole(
   page: Page,
   base: string,
   username: string,
-  options: { password?: string; division?: string } = {},
+  options: { password?: string; division?: string; code?: () => Promise<string> } = {},
 ): Promise<void> {
   await page.goto(`${base}/auth/login`, { waitUntil: 'networkidle' });
   await page.locator('#username').fill(username);
   await page.locator('#password').fill(options.password ?? DEMO_PASSWORD);
   await page.getByRole('button', { name: /^(Ingresar|Sign in)$/ }).click();
-  await page.locator('#profile').waitFor();
+  await page.locator('#profile, #code').first().waitFor();
+  if (await page.locator('#code').count()) {
+    if (!options.code) throw new Error(`${username} is asked for a verification code`);
+    await page.locator('#code').fill(await options.code());
+    await page.getByRole('button', { name: /^(Verificar|Verify)$/ }).click();
+    await page.locator('#profile').waitFor();
+  }
   if (options.division) {
     await page.locator('#division').click();
     await page.getByRole('option', { name: new RegExp(options.division) }).click();

@@ -4,7 +4,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-const ROOT = resolve(import.meta.dirname, '../..');
+/** The product under test: this tree's build, or another's (E2E_ROOT), to see a test fail on it. */
+const ROOT = process.env.E2E_ROOT ?? resolve(import.meta.dirname, '../..');
 
 async function freePort(): Promise<number> {
   return new Promise((done, fail) => {

@@ -114,6 +114,78 @@ describe('the console’s HTTP layer (spec section 8)', () => {
     expect(replay.get('authorization')).toBe('Bearer new-access');
   });
 
+  /** An access token the console reads as ended (or not) by its exp claim. */
+  const jwt = (exp: number) => `h.${btoa(JSON.stringify({ sub: 'ADMIN', exp })).replace(/=+$/, '')}.s`;
+
+  it('renews an expired token once for requests sent together, and sends the others with the new one', async () => {
+    const { http, session, events } = await load();
+    const expired = jwt(Math.floor(Date.now() / 1000) - 60);
+    session.saveTokens(expired, 'old-refresh');
+    const fresh = jwt(Math.floor(Date.now() / 1000) + 900);
+    const sent: Array<string | null> = [];
+    let refreshes = 0;
+    vi.stubGlobal('fetch', async (_url: string, init: RequestInit) => {
+      const headers = init.headers as Headers;
+      sent.push(headers.get('authorization'));
+      if (headers.get('authorization') === `Bearer ${expired}`) {
+        refreshes++;
+        // The server spends the refresh token once; a second use would end the session.
+        if (refreshes > 1) return json(401, { status: 401 }, { 'x-token-action': 'logout' });
+        await new Promise((r) => setTimeout(r, 50));
+        return json(
+          401,
+          { status: 401 },
+          {
+            'x-token-action': 'retry',
+            'x-token-recreated': 'S',
+            'x-access-token': fresh,
+            'x-new-refresh-token': 'new-refresh',
+          },
+        );
+      }
+      return json(200, { result: 'ok' });
+    });
+    const calls = Array.from({ length: 6 }, () => http.apiCall('GET', '/api/x'));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(await Promise.all(calls)).toEqual(Array(6).fill('ok'));
+    expect(refreshes).toBe(1);
+    expect(sent.filter((a) => a === `Bearer ${fresh}`)).toHaveLength(6);
+    expect(session.auth()).toMatchObject({ accessToken: fresh, refreshToken: 'new-refresh' });
+    expect(events).toEqual([]);
+  });
+
+  it('replays, rather than signs out, a request refused while another renewed the tokens', async () => {
+    const { http, session, events } = await load();
+    const fetch = vi.fn(async (_url: string, init: RequestInit) => {
+      const headers = init.headers as Headers;
+      if (headers.get('authorization') === 'Bearer old-access') {
+        // Another request renewed the pair while this one was out.
+        session.saveTokens('newer-access', 'newer-refresh');
+        return json(401, { status: 401 }, { 'x-token-action': 'logout' });
+      }
+      return json(200, { result: 'ok' });
+    });
+    vi.stubGlobal('fetch', fetch);
+    expect(await http.apiCall('GET', '/api/x')).toBe('ok');
+    expect(fetch).toHaveBeenCalledTimes(2);
+    expect(events).toEqual([]);
+  });
+
+  it('keeps the refresh token when a renewal answers with an access token alone', async () => {
+    const { http, session } = await load();
+    vi.stubGlobal(
+      'fetch',
+      vi
+        .fn()
+        .mockResolvedValueOnce(
+          json(401, { status: 401 }, { 'x-token-action': 'retry', 'x-access-token': 'grace-access' }),
+        )
+        .mockResolvedValueOnce(json(200, { result: 'ok' })),
+    );
+    expect(await http.apiCall('GET', '/api/x')).toBe('ok');
+    expect(session.auth()).toMatchObject({ accessToken: 'grace-access', refreshToken: 'old-refresh' });
+  });
+
   it('asks for the lock, or ends the session, as the 401 says', async () => {
     const { http, events } = await load();
     vi.stubGlobal('fetch', async () =>

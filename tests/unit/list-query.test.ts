@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { parseListQuery } from '../../src/server/crud/list-query.js';
+import { foreignKeyAs } from '../../src/server/crud/service.js';
 import { ApiError } from '../../src/server/errors.js';
 import { loadRegistry } from '../../src/server/registry.js';
-import { foreignKeyAs } from '../../src/server/services/crud.js';
-import { parseListQuery } from '../../src/server/services/list-query.js';
 
 const registry = loadRegistry();
 const person = registry.require('person');

@@ -64,6 +64,9 @@ describe('locales', () => {
       ]) {
         if (messageKey && !lookup(messages, messageKey)) missing.push(messageKey);
       }
+      for (const section of entity.schema['x-sections'] ?? [])
+        if (!lookup(messages, `resources.${entity.name}.sections.${section.name}`))
+          missing.push(`resources.${entity.name}.sections.${section.name}`);
       const name = lookup(messages, `resources.${entity.name}.name`);
       if (name?.split('||||').length !== 2)
         missing.push(`resources.${entity.name}.name (singular |||| plural)`);

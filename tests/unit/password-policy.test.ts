@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isCommonPassword } from '../../src/server/auth/breached.js';
-import { temporaryPassword } from '../../src/server/hooks/index.js';
+import { temporaryPassword } from '../../src/server/features/security/hooks.js';
 import { passwordProblems } from '../../src/shared/password-policy.js';
 import { profileTypeOf } from '../../src/shared/session.js';
 

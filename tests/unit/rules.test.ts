@@ -9,6 +9,7 @@ import {
   fieldRuleEffects,
   formatDocument,
   lockedByState,
+  normalizeDocument,
 } from '../../src/shared/rules.js';
 import type { EntitySchema } from '../../src/shared/schema/types.js';
 
@@ -157,6 +158,18 @@ describe('documents checked against their type', () => {
     expect(checkDocument(`2010000000${(digit + 1) % 10}`, ruc)?.messageKey).toBe(
       'validation.document.checkDigit',
     );
+  });
+
+  it('accepts a RUT as written (12.345.678-5) and bare, keeping one form, and checks its digit', () => {
+    expect(normalizeDocument('12.345.678-5')).toBe('123456785');
+    expect(normalizeDocument('12345678-5')).toBe('123456785');
+    expect(normalizeDocument(' 10.110.866-k ')).toBe('10110866K');
+    expect(normalizeDocument('20-12345678-9')).toBe('20123456789');
+    expect(checkDocument(normalizeDocument('12.345.678-5'), run)).toBeUndefined();
+    expect(checkDocument(normalizeDocument('12.345.678-4'), run)?.messageKey).toBe(
+      'validation.document.checkDigit',
+    );
+    expect(formatDocument(normalizeDocument('12345678-5'), run.Mascara)).toBe('12.345.678-5');
   });
 
   it('shows a stored document through its mask, the check digit last', () => {

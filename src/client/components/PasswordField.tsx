@@ -2,12 +2,12 @@ import Visibility from '@mui/icons-material/Visibility';
 import VisibilityOff from '@mui/icons-material/VisibilityOff';
 import { IconButton, InputAdornment, TextField, type TextFieldProps } from '@mui/material';
 import { forwardRef, useState } from 'react';
-import { useTranslate } from 'react-admin';
+import { useT } from '../i18n/translate.js';
 
 /** A password input with the show/hide button of spec section 2. */
 export const PasswordField = forwardRef<HTMLInputElement, TextFieldProps>(function PasswordField(props, ref) {
   const [visible, setVisible] = useState(false);
-  const translate = useTranslate();
+  const translate = useT();
   return (
     <TextField
       {...props}

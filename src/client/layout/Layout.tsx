@@ -1,6 +1,7 @@
 import { Box } from '@mui/material';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { Layout as RaLayout, useLocale } from 'react-admin';
+import { isLanguage, saveLanguage } from '../language.js';
 import { RELOAD_DELAY_MS } from '../session/http.js';
 import Breadcrumb from '../shell/Breadcrumb.js';
 import Footer from '../shell/Footer.js';
@@ -16,6 +17,7 @@ export default function Layout({ children }: { children: ReactNode }) {
   useEffect(() => {
     document.documentElement.lang = locale;
     if (locale !== first.current) {
+      if (isLanguage(locale)) saveLanguage(locale);
       const timer = setTimeout(() => window.location.reload(), RELOAD_DELAY_MS);
       return () => clearTimeout(timer);
     }

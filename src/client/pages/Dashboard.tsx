@@ -7,6 +7,7 @@ import { Title, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { MODULE_ICONS } from '../layout/moduleIcons.js';
 import { useMeta } from '../providers/meta.js';
+import { useConsoleTitle } from '../resources/ScreenTitle.js';
 import { session } from '../session/store.js';
 import { useTotal } from './useTotal.js';
 
@@ -74,6 +75,7 @@ export default function Dashboard() {
   const resources = all.filter((r) => routes.includes(`/${r.name}`));
   const reach = new Set(resources.map((r) => r.name));
   const current = session.profile()?.current;
+  useConsoleTitle(translate('app.menu.home'));
   return (
     <Stack spacing={2} sx={{ mt: 1 }}>
       <Title title={translate('app.title')} />

@@ -5,6 +5,7 @@ import { Box, Button, Stack, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { useTranslate } from 'react-admin';
 import { Link, useParams } from 'react-router-dom';
+import { useConsoleTitle } from '../resources/ScreenTitle.js';
 
 function Page({
   icon,
@@ -17,8 +18,12 @@ function Page({
   text: string;
   children?: ReactNode;
 }) {
+  useConsoleTitle(title);
   return (
-    <Box sx={{ minHeight: '70vh', display: 'flex', alignItems: 'center', justifyContent: 'center', p: 3 }}>
+    <Box
+      sx={{ minHeight: '70vh', display: 'flex', alignItems: 'center', justifyContent: 'center', p: 3 }}
+      data-testid="error-page"
+    >
       <Stack spacing={2} alignItems="center" sx={{ maxWidth: 560, textAlign: 'center' }}>
         {icon}
         <Typography variant="h4" component="h1">

@@ -11,10 +11,13 @@ import {
   Tab,
   Tabs,
   TextField,
+  type Theme,
+  useMediaQuery,
 } from '@mui/material';
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { Title, useTranslate } from 'react-admin';
 import { PasswordField } from '../components/PasswordField.js';
+import { useConsoleTitle } from '../resources/ScreenTitle.js';
 import { ApiRequestError, apiCall } from '../session/http.js';
 import { NewPasswordFields } from './login/Steps.js';
 
@@ -43,6 +46,7 @@ const DATA_FIELDS = ['IdUsuario', 'Nombre', 'Apellido', 'Documento', 'Correo', '
  */
 export default function SecurityPage() {
   const translate = useTranslate();
+  const narrow = useMediaQuery<Theme>((theme) => theme.breakpoints.down('sm'), { noSsr: true });
   const [tab, setTab] = useState(0);
   const [record, setRecord] = useState<OwnRecord>();
   const [policy, setPolicy] = useState<Policy>({ longitudClave: 6, nivelSeguridadClave: 'A' });
@@ -87,15 +91,17 @@ export default function SecurityPage() {
     }
   };
 
+  useConsoleTitle(translate('shell.security'));
   const setting = (field: string) => record?.campos.find((c) => c.Campo === field);
   return (
-    <Card sx={{ mt: 2, display: 'flex', minHeight: 360 }}>
+    <Card sx={{ mt: 2, display: 'flex', flexDirection: { xs: 'column', sm: 'row' }, minHeight: 360 }}>
       <Title title={translate('shell.security')} />
       <Tabs
-        orientation="vertical"
+        // Vertical tabs (spec section 2); above the form on a phone, where the width is the form's.
+        orientation={narrow ? 'horizontal' : 'vertical'}
         value={tab}
         onChange={(_e, value) => setTab(value)}
-        sx={{ borderRight: 1, borderColor: 'divider', minWidth: 160 }}
+        sx={{ [narrow ? 'borderBottom' : 'borderRight']: 1, borderColor: 'divider', minWidth: 160 }}
       >
         <Tab label={translate('security.data')} id="tab-data" />
         <Tab label={translate('security.password')} id="tab-password" />

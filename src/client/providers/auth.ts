@@ -1,11 +1,11 @@
 import type { AuthProvider } from 'react-admin';
 import { ALWAYS_ALLOWED_ROUTES } from '../../shared/session.js';
+import { LOGIN_PATH, NO_PERMISSION_PATH } from '../paths.js';
 import { apiFetch } from '../session/http.js';
 import { session } from '../session/store.js';
-import type { Meta } from './meta.js';
+import { isScreen, type Meta } from './meta.js';
 
-export const LOGIN_PATH = '/auth/login';
-export const NO_PERMISSION_PATH = '/sinpermiso';
+export { LOGIN_PATH, NO_PERMISSION_PATH };
 
 /** Signs out on the server (the refresh tokens stop working) and forgets the session here. */
 export async function signOut(): Promise<void> {
@@ -21,7 +21,8 @@ export async function signOut(): Promise<void> {
  * which screens the profile may use, from the resources the server described.
  */
 export function createAuthProvider(meta: Meta): AuthProvider {
-  const access = new Map(meta.resources.map((r) => [r.name, r.access]));
+  // Only the screens of the menu open; the other readable resources lend their labels.
+  const access = new Map(meta.resources.filter((r) => isScreen(meta, r.name)).map((r) => [r.name, r.access]));
   return {
     login: async () => undefined,
     logout: async () => {

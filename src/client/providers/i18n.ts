@@ -3,16 +3,13 @@ import englishMessages from 'ra-language-english';
 import type { I18nProvider, TranslationMessages } from 'react-admin';
 import en from '../../../locales/en.json';
 import es from '../../../locales/es.json';
-import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../../shared/constants.js';
+import { DEFAULT_LANGUAGE, type Language } from '../../shared/constants.js';
+import { isLanguage } from '../language.js';
 
 export const MESSAGES: Record<Language, TranslationMessages> = {
   es: es as unknown as TranslationMessages,
   en: { ...englishMessages, ...en } as TranslationMessages,
 };
-
-export function isLanguage(value: unknown): value is Language {
-  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
-}
 
 /** Spanish first, English second; the names stay in their own language in the menu. */
 export function createI18nProvider(initial: Language = DEFAULT_LANGUAGE): I18nProvider {

@@ -51,6 +51,28 @@ export function useResourceMeta(name?: string): ResourceMeta {
   return found;
 }
 
+/**
+ * The resources whose screens the profile opens: those of its menu. The others it may read (the
+ * entities its screens refer to) fill selects and labels, but have no list or page of their own.
+ */
+export function isScreen(meta: Pick<Meta, 'routes'>, name: string): boolean {
+  return meta.routes.includes(`/${name}`);
+}
+
+/** What the profile may do with another resource: open its screen, read it for labels, or neither. */
+export type Reach = 'screen' | 'read' | 'none';
+
+export function reachOf(meta: Meta, name: string): Reach {
+  const resource = meta.resources.find((r) => r.name === name);
+  // A workflow's form lends its schema only: its records come through the workflow's calls.
+  if (!resource || resource.access === 'form') return 'none';
+  return isScreen(meta, name) ? 'screen' : 'read';
+}
+
+export function useReach(name: string): Reach {
+  return reachOf(useMeta(), name);
+}
+
 /** How a record reads in selects, titles and references: its x-label fields joined. */
 export function representation(resource: ResourceMeta) {
   return (record: Record<string, unknown> | undefined): string =>

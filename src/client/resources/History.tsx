@@ -54,35 +54,43 @@ export default function History({ meta }: { meta: ResourceMeta }) {
         </Typography>
       )}
       {rows.length > 0 && (
-        <Table size="small">
-          <TableHead>
-            <TableRow>
-              <TableCell>{translate('resources.audit.fields.Fecha')}</TableCell>
-              <TableCell>{translate('resources.audit.fields.IdUsuario')}</TableCell>
-              <TableCell>{translate('resources.audit.fields.Operacion')}</TableCell>
-              <TableCell>{translate('app.history.field')}</TableCell>
-              <TableCell>{translate('app.history.before')}</TableCell>
-              <TableCell>{translate('app.history.after')}</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {rows.flatMap((row) => {
-              const before = parse(row.Antes);
-              const after = parse(row.Despues);
-              const fields = row.Campos ? row.Campos.split(', ') : [''];
-              return fields.map((field, i) => (
-                <TableRow key={`${row.IdAuditoria}-${field}`}>
-                  <TableCell>{i === 0 ? formatDateTime(row.Fecha) : ''}</TableCell>
-                  <TableCell>{i === 0 ? row.IdUsuario : ''}</TableCell>
-                  <TableCell>{i === 0 ? translate(`enums.auditOperation.${row.Operacion}`) : ''}</TableCell>
-                  <TableCell>{field ? translate(`resources.${meta.name}.fields.${field}`) : '—'}</TableCell>
-                  <TableCell>{field ? show(field, before[field]) : '—'}</TableCell>
-                  <TableCell>{field ? show(field, after[field]) : '—'}</TableCell>
-                </TableRow>
-              ));
-            })}
-          </TableBody>
-        </Table>
+        // On a phone the table scrolls sideways inside its box; the page itself stays as wide as the screen.
+        <Box
+          sx={{ overflowX: 'auto', contain: 'inline-size' }}
+          tabIndex={0}
+          role="region"
+          aria-label={translate('app.history.title')}
+        >
+          <Table size="small">
+            <TableHead>
+              <TableRow>
+                <TableCell>{translate('resources.audit.fields.Fecha')}</TableCell>
+                <TableCell>{translate('resources.audit.fields.IdUsuario')}</TableCell>
+                <TableCell>{translate('resources.audit.fields.Operacion')}</TableCell>
+                <TableCell>{translate('app.history.field')}</TableCell>
+                <TableCell>{translate('app.history.before')}</TableCell>
+                <TableCell>{translate('app.history.after')}</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {rows.flatMap((row) => {
+                const before = parse(row.Antes);
+                const after = parse(row.Despues);
+                const fields = row.Campos ? row.Campos.split(', ') : [''];
+                return fields.map((field, i) => (
+                  <TableRow key={`${row.IdAuditoria}-${field}`}>
+                    <TableCell>{i === 0 ? formatDateTime(row.Fecha) : ''}</TableCell>
+                    <TableCell>{i === 0 ? row.IdUsuario : ''}</TableCell>
+                    <TableCell>{i === 0 ? translate(`enums.auditOperation.${row.Operacion}`) : ''}</TableCell>
+                    <TableCell>{field ? translate(`resources.${meta.name}.fields.${field}`) : '—'}</TableCell>
+                    <TableCell>{field ? show(field, before[field]) : '—'}</TableCell>
+                    <TableCell>{field ? show(field, after[field]) : '—'}</TableCell>
+                  </TableRow>
+                ));
+              })}
+            </TableBody>
+          </Table>
+        </Box>
       )}
     </Box>
   );

@@ -1,11 +1,12 @@
 import { DeleteButton, Edit, ListButton, ShowButton, TopToolbar, useResourceContext } from 'react-admin';
-import { RECORD_ACTIONS } from './extras.js';
+import { useRecordActions } from '../providers/extensions.js';
 import SchemaForm from './form/SchemaForm.js';
+import { ScreenTitle } from './ScreenTitle.js';
 
 const EditActions = () => {
-  const Extra = RECORD_ACTIONS[useResourceContext() ?? ''];
+  const Extra = useRecordActions(useResourceContext() ?? '');
   return (
-    <TopToolbar>
+    <TopToolbar sx={{ flexWrap: 'wrap' }}>
       {Extra && <Extra />}
       <ListButton />
       <ShowButton />
@@ -17,6 +18,7 @@ const EditActions = () => {
 export default function ResourceEdit() {
   return (
     <Edit mutationMode="pessimistic" redirect="list" actions={<EditActions />}>
+      <ScreenTitle kind="edit" />
       <SchemaForm mode="edit" />
     </Edit>
   );

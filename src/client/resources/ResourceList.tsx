@@ -1,29 +1,137 @@
+import InboxIcon from '@mui/icons-material/Inbox';
+import {
+  Box,
+  Card,
+  CardActionArea,
+  CardContent,
+  LinearProgress,
+  Stack,
+  type Theme,
+  Typography,
+  useMediaQuery,
+} from '@mui/material';
 import {
   BulkDeleteButton,
   CreateButton,
   DataTable,
   FilterButton,
+  Labeled,
   List,
   Pagination,
+  RecordContextProvider,
   SearchInput,
   TopToolbar,
+  useCreatePath,
+  useListContext,
+  useTranslate,
 } from 'react-admin';
+import { Link } from 'react-router-dom';
 import { LIST_PAGE_SIZE_OPTIONS } from '../../shared/constants.js';
-import { useResourceMeta } from '../providers/meta.js';
+import type { ResourceMeta } from '../../shared/schema/types.js';
+import { reachOf, representation, useMeta, useResourceMeta } from '../providers/meta.js';
 import ExportButton from './ExportButton.js';
 import { fieldFor, filterFor } from './fields.js';
+import { DatesProvider } from './form/dates.js';
+import { ScreenTitle } from './ScreenTitle.js';
 
 const ListActions = ({ canWrite }: { canWrite: boolean }) => (
-  <TopToolbar>
+  <TopToolbar sx={{ flexWrap: 'wrap' }}>
     <FilterButton />
     {canWrite && <CreateButton />}
     <ExportButton />
   </TopToolbar>
 );
 
-/** The list screen of any entity: columns, sorts and filters as its schema declares. */
+/** An empty list says so in words that suit any screen's name, and offers to add the first record. */
+function ListEmpty({ meta, canWrite }: { meta: ResourceMeta; canWrite: boolean }) {
+  const translate = useTranslate();
+  const name = translate(`resources.${meta.name}.name`, { smart_count: 2 });
+  return (
+    <Stack alignItems="center" spacing={1} sx={{ py: 6, px: 2, textAlign: 'center' }} className="list-empty">
+      <InboxIcon sx={{ fontSize: 64 }} color="disabled" />
+      <Typography variant="h6" component="p">
+        {translate('app.list.empty', { name })}
+      </Typography>
+      {canWrite && (
+        <>
+          <Typography color="text.secondary">{translate('app.list.invite')}</Typography>
+          <CreateButton variant="contained" />
+        </>
+      )}
+    </Stack>
+  );
+}
+
+/**
+ * The card mode of the lists (spec section 2's screen modes) for narrow screens: one card per
+ * record, named as the record reads, with the list's other columns under it; the card opens the
+ * record.
+ */
+function RecordCards({ meta, canWrite }: { meta: ResourceMeta; canWrite: boolean }) {
+  const { data, isPending } = useListContext();
+  const createPath = useCreatePath();
+  const translate = useTranslate();
+  if (isPending) return <LinearProgress sx={{ m: 2 }} aria-label={translate('ra.page.loading')} />;
+  const label = representation(meta);
+  const shown = new Set(meta.schema['x-label']);
+  const columns = meta.schema['x-list'].filter((field) => !shown.has(field));
+  return (
+    <Stack
+      component="ul"
+      spacing={1}
+      sx={{ listStyle: 'none', m: 0, p: 1 }}
+      aria-label={translate('app.list.cards', {
+        name: translate(`resources.${meta.name}.name`, { smart_count: 2 }),
+      })}
+      data-testid="record-cards"
+    >
+      {(data ?? []).map((record) => (
+        <li key={record.id}>
+          <RecordContextProvider value={record}>
+            <Card variant="outlined">
+              <CardActionArea
+                component={Link}
+                to={createPath({ resource: meta.name, id: record.id, type: canWrite ? 'edit' : 'show' })}
+                data-testid="record-link"
+              >
+                <CardContent sx={{ py: 1.5 }}>
+                  <Typography variant="subtitle1" component="p" sx={{ fontWeight: 500, mb: 0.5 }}>
+                    {label(record) || String(record.id)}
+                  </Typography>
+                  <Box
+                    sx={{
+                      display: 'grid',
+                      gridTemplateColumns: 'repeat(2, minmax(0, 1fr))',
+                      columnGap: 2,
+                      rowGap: 0.5,
+                      '& .RaLabeled-label': { mb: 0 },
+                      overflowWrap: 'anywhere',
+                    }}
+                  >
+                    {columns.map((field) => (
+                      <Labeled key={field} source={field} resource={meta.name}>
+                        {fieldFor(field, meta, { link: false })}
+                      </Labeled>
+                    ))}
+                  </Box>
+                </CardContent>
+              </CardActionArea>
+            </Card>
+          </RecordContextProvider>
+        </li>
+      ))}
+    </Stack>
+  );
+}
+
+/**
+ * The list screen of any entity: columns, sorts and filters as its schema declares; below the
+ * md breakpoint (768 px) the same records as cards, so nothing is wider than a phone.
+ */
 export default function ResourceList() {
   const meta = useResourceMeta();
+  const all = useMeta();
+  const narrow = useMediaQuery<Theme>((theme) => theme.breakpoints.down('md'), { noSsr: true });
   const { schema } = meta;
   const props = schema.properties;
   // A read-only screen (the profile's grant, or the entity's own) lists and shows, nothing more.
@@ -31,27 +139,43 @@ export default function ResourceList() {
   const sortable = new Set([meta.primaryKey, ...(schema['x-sortable'] ?? [])]);
   const filters = [
     ...(schema['x-search']?.length ? [<SearchInput key="q" source="q" alwaysOn />] : []),
-    ...(schema['x-filters'] ?? []).map((field) => filterFor(field, props[field])),
+    ...(schema['x-filters'] ?? [])
+      // A filter by records the profile may not read (its own client) would only be refused.
+      .filter((field) => {
+        const target = props[field]['x-ref']?.resource;
+        return !target || reachOf(all, target) !== 'none';
+      })
+      .map((field) => filterFor(field, props[field])),
   ];
   return (
-    <List
-      perPage={meta.perPage}
-      sort={schema['x-defaultSort'] ?? { field: meta.primaryKey, order: 'ASC' }}
-      filters={filters}
-      actions={<ListActions canWrite={canWrite} />}
-      pagination={<Pagination rowsPerPageOptions={LIST_PAGE_SIZE_OPTIONS} />}
-      exporter={false}
-    >
-      <DataTable
-        rowClick={canWrite ? 'edit' : 'show'}
-        bulkActionButtons={canWrite ? <BulkDeleteButton mutationMode="pessimistic" /> : false}
+    <DatesProvider>
+      <List
+        perPage={meta.perPage}
+        sort={schema['x-defaultSort'] ?? { field: meta.primaryKey, order: 'ASC' }}
+        filters={filters}
+        actions={<ListActions canWrite={canWrite} />}
+        empty={<ListEmpty meta={meta} canWrite={canWrite} />}
+        // A table wider than the screen scrolls in its own box; the page keeps the screen's width.
+        sx={{ '& .RaDataTable-tableWrapper': { overflowX: 'auto', contain: 'inline-size' } }}
+        pagination={<Pagination rowsPerPageOptions={LIST_PAGE_SIZE_OPTIONS} />}
+        exporter={false}
       >
-        {schema['x-list'].map((field) => (
-          <DataTable.Col key={field} source={field} disableSort={!sortable.has(field)}>
-            {fieldFor(field, props[field], props)}
-          </DataTable.Col>
-        ))}
-      </DataTable>
-    </List>
+        <ScreenTitle kind="list" />
+        {narrow ? (
+          <RecordCards meta={meta} canWrite={canWrite} />
+        ) : (
+          <DataTable
+            rowClick={canWrite ? 'edit' : 'show'}
+            bulkActionButtons={canWrite ? <BulkDeleteButton mutationMode="pessimistic" /> : false}
+          >
+            {schema['x-list'].map((field) => (
+              <DataTable.Col key={field} source={field} disableSort={!sortable.has(field)}>
+                {fieldFor(field, meta)}
+              </DataTable.Col>
+            ))}
+          </DataTable>
+        )}
+      </List>
+    </DatesProvider>
   );
 }

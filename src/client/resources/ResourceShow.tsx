@@ -1,4 +1,4 @@
-import { Divider, Typography } from '@mui/material';
+import { Box, Divider, Typography } from '@mui/material';
 import {
   DeleteButton,
   EditButton,
@@ -11,17 +11,18 @@ import {
   TopToolbar,
   useTranslate,
 } from 'react-admin';
-import { AUDIT_FIELDS } from '../../shared/schema/types.js';
+import { AUDIT_FIELDS, type ResourceMeta } from '../../shared/schema/types.js';
 import { formatDateTime } from '../format.js';
+import { useRecordActions } from '../providers/extensions.js';
 import { useResourceMeta } from '../providers/meta.js';
-import { RECORD_ACTIONS } from './extras.js';
 import { fieldFor } from './fields.js';
 import History from './History.js';
+import { ScreenTitle } from './ScreenTitle.js';
 
 const ShowActions = ({ canWrite, resource }: { canWrite: boolean; resource: string }) => {
-  const Extra = RECORD_ACTIONS[resource];
+  const Extra = useRecordActions(resource);
   return (
-    <TopToolbar>
+    <TopToolbar sx={{ flexWrap: 'wrap' }}>
       {canWrite && Extra && <Extra />}
       <ListButton />
       {canWrite && <EditButton />}
@@ -33,11 +34,26 @@ const ShowActions = ({ canWrite, resource }: { canWrite: boolean; resource: stri
 const grid = {
   '& .RaSimpleShowLayout-stack': {
     display: 'grid',
-    gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(3, minmax(0, 1fr))' },
+    gridTemplateColumns: {
+      xs: 'minmax(0, 1fr)',
+      sm: 'repeat(2, minmax(0, 1fr))',
+      lg: 'repeat(3, minmax(0, 1fr))',
+    },
     columnGap: 2,
     rowGap: 1.5,
+    // Long values without spaces (an audit row's JSON) break rather than widen the page.
+    overflowWrap: 'anywhere',
   },
 };
+
+/** The record's fields, in the schema's sections when it has them: those in none first, untitled. */
+function sectionsOf(meta: ResourceMeta): Array<{ name?: string; fields: string[] }> {
+  const all = Object.keys(meta.schema.properties);
+  const sections = meta.schema['x-sections'] ?? [];
+  const placed = new Set(sections.flatMap((section) => section.fields));
+  const rest = all.filter((field) => !placed.has(field));
+  return [...(rest.length ? [{ fields: rest }] : []), ...sections];
+}
 
 /** Every field of a record, then who created and last changed it. */
 export default function ResourceShow() {
@@ -46,13 +62,32 @@ export default function ResourceShow() {
   const translate = useTranslate();
   return (
     <Show actions={<ShowActions canWrite={access === 'write'} resource={meta.name} />}>
-      <SimpleShowLayout spacing={0} sx={grid}>
-        {Object.entries(schema.properties).map(([field, prop]) => (
-          <Labeled key={field} source={field}>
-            {fieldFor(field, prop, schema.properties)}
-          </Labeled>
-        ))}
-      </SimpleShowLayout>
+      <ScreenTitle kind="show" />
+      {sectionsOf(meta).map((section) => (
+        <Box
+          component="section"
+          key={section.name ?? ''}
+          aria-labelledby={section.name && `section-${section.name}`}
+        >
+          {section.name && (
+            <Typography
+              id={`section-${section.name}`}
+              variant="h6"
+              component="h2"
+              sx={{ fontSize: '1.05rem', mx: 2, mt: 2, pb: 0.5, borderBottom: 1, borderColor: 'divider' }}
+            >
+              {translate(`resources.${meta.name}.sections.${section.name}`)}
+            </Typography>
+          )}
+          <SimpleShowLayout spacing={0} sx={grid}>
+            {section.fields.map((field) => (
+              <Labeled key={field} source={field}>
+                {fieldFor(field, meta)}
+              </Labeled>
+            ))}
+          </SimpleShowLayout>
+        </Box>
+      ))}
       <Divider sx={{ mx: 2 }}>
         <Typography variant="overline">{translate('app.audit.title')}</Typography>
       </Divider>

@@ -1,7 +1,7 @@
+import { Avatar, Typography } from '@mui/material';
 import type { ReactElement } from 'react';
 import {
   AutocompleteInput,
-  DateInput,
   FunctionField,
   NumberInput,
   ReferenceArrayField,
@@ -9,17 +9,39 @@ import {
   ReferenceInput,
   SelectField,
   SelectInput,
+  SingleFieldList,
   TextField,
   TextInput,
   useRecordContext,
+  useResourceContext,
   useTranslate,
 } from 'react-admin';
-import type { PropertySchema } from '../../shared/schema/types.js';
+import type { EntitySchema, PropertySchema, ResourceMeta } from '../../shared/schema/types.js';
 import { formatDate, formatDateTime } from '../format.js';
+import { useReach } from '../providers/meta.js';
+import { DateFilterInput } from './form/dates.js';
+import { unreadableLabel } from './scopeLabel.js';
 import { screenProperty, useScreenChoices } from './screens.js';
 
 export function enumChoices(prop: PropertySchema) {
   return (prop.enum ?? []).map((value) => ({ id: value, name: `enums.${prop['x-enum']}.${value}` }));
+}
+
+/** A record's picture (x-widget image), small. */
+function PhotoField({ source }: { source: string; label?: string }) {
+  const record = useRecordContext();
+  const resource = useResourceContext();
+  const translate = useTranslate();
+  const value = record?.[source];
+  if (typeof value !== 'string' || !value.startsWith('data:image/')) return <>—</>;
+  return (
+    <Avatar
+      variant="rounded"
+      src={value}
+      alt={translate(`resources.${resource}.fields.${source}`, { _: source })}
+      sx={{ width: 90, height: 96 }}
+    />
+  );
 }
 
 /** A screen's name in the user's language (a field rule's form, an audit row's screen). */
@@ -46,19 +68,65 @@ function ResourceFilterInput({ source }: { source: string; alwaysOn?: boolean })
   return <SelectInput source={source} choices={choices} translateChoice={false} />;
 }
 
-/** The read-only view of one property, for lists and show pages. */
-export function fieldFor(
-  source: string,
-  prop: PropertySchema,
-  properties: Record<string, PropertySchema> = {},
-): ReactElement {
+/**
+ * A reference in words. It links to the record's page only when that screen is in the profile's
+ * menu; a record the profile reads only for its labels shows its label; one it may not read at
+ * all (its own client or division) shows the name the session knows, never a refusal.
+ */
+function ReferenceValue({
+  source,
+  target,
+  schema,
+  many,
+  linked,
+}: {
+  source: string;
+  target: string;
+  schema: EntitySchema;
+  many: boolean;
+  linked: boolean;
+  label?: string;
+}) {
+  const reach = useReach(target);
+  const record = useRecordContext();
+  if (reach === 'none')
+    return (
+      <Typography component="span" variant="body2">
+        {unreadableLabel(schema, source, record?.[source])}
+      </Typography>
+    );
+  const link = reach === 'screen' && linked ? 'show' : false;
+  if (many)
+    return (
+      <ReferenceArrayField source={source} reference={target}>
+        <SingleFieldList linkType={link} empty={<>—</>} />
+      </ReferenceArrayField>
+    );
+  return <ReferenceField source={source} reference={target} link={link} emptyText="—" />;
+}
+
+/**
+ * The read-only view of one property of a resource, for lists and show pages; `link: false`
+ * where the field sits inside a link already (a record's card).
+ */
+export function fieldFor(source: string, meta: ResourceMeta, options: { link?: boolean } = {}): ReactElement {
+  const properties = meta.schema.properties;
+  const prop = properties[source];
   if (prop['x-widget'] === 'resource') return <ResourceNameField source={source} />;
+  if (prop['x-widget'] === 'image') return <PhotoField source={source} />;
   const screen = prop['x-widget'] === 'field' ? screenProperty(properties) : undefined;
   if (screen) return <FieldNameField source={source} resource={screen} />;
   const ref = prop['x-ref'];
-  if (ref && prop.type === 'array')
-    return <ReferenceArrayField source={source} reference={ref.resource} emptyText="—" />;
-  if (ref) return <ReferenceField source={source} reference={ref.resource} link="show" emptyText="—" />;
+  if (ref)
+    return (
+      <ReferenceValue
+        source={source}
+        target={ref.resource}
+        schema={meta.schema}
+        many={prop.type === 'array'}
+        linked={options.link !== false}
+      />
+    );
   if (prop.enum) return <SelectField source={source} choices={enumChoices(prop)} emptyText="—" />;
   if (prop.format === 'date') return <FunctionField source={source} render={(r) => formatDate(r[source])} />;
   if (prop.format === 'date-time')
@@ -73,12 +141,13 @@ export function filterFor(source: string, prop: PropertySchema): ReactElement {
   if (ref) {
     return (
       <ReferenceInput key={source} source={source} reference={ref.resource}>
-        <AutocompleteInput />
+        {/* Wide enough to read a chosen name whole (a company's); the phone's width at most. */}
+        <AutocompleteInput sx={{ width: { xs: '100%', sm: 420 } }} />
       </ReferenceInput>
     );
   }
   if (prop.enum) return <SelectInput key={source} source={source} choices={enumChoices(prop)} />;
-  if (prop.format === 'date') return <DateInput key={source} source={source} />;
+  if (prop.format === 'date') return <DateFilterInput key={source} source={source} />;
   if (prop.type !== 'string') return <NumberInput key={source} source={source} />;
   return <TextInput key={source} source={source} />;
 }

@@ -35,6 +35,8 @@ const AUTH_KEY = 'acreditacion.auth';
 const PROFILE_KEY = 'acreditacion.profile';
 /** Set while the screen is locked: a reload does not unlock it. */
 const LOCK_KEY = 'acreditacion.locked';
+/** The server's lock ticket: with the password it resumes the locked session. */
+const TICKET_KEY = 'acreditacion.lockTicket';
 
 function read<T>(key: string): T | undefined {
   try {
@@ -61,11 +63,18 @@ export const session = {
   locked: (): boolean => window.localStorage.getItem(LOCK_KEY) === 'S',
   setLocked(locked: boolean): void {
     if (locked) window.localStorage.setItem(LOCK_KEY, 'S');
-    else window.localStorage.removeItem(LOCK_KEY);
+    else {
+      window.localStorage.removeItem(LOCK_KEY);
+      window.localStorage.removeItem(TICKET_KEY);
+    }
+  },
+  lockTicket: (): string | undefined => window.localStorage.getItem(TICKET_KEY) ?? undefined,
+  saveLockTicket(ticket: string): void {
+    window.localStorage.setItem(TICKET_KEY, ticket);
   },
   /** Everything the session kept: tokens, profile, menu, the lock marker and the lists' remembered filters. */
   clear(): void {
-    for (const key of [AUTH_KEY, PROFILE_KEY, LOCK_KEY]) window.localStorage.removeItem(key);
+    for (const key of [AUTH_KEY, PROFILE_KEY, LOCK_KEY, TICKET_KEY]) window.localStorage.removeItem(key);
     for (const key of Object.keys(window.localStorage)) {
       if (key.startsWith('RaStoreacreditacion') && /\.listParams$/.test(key))
         window.localStorage.removeItem(key);

@@ -3,19 +3,9 @@ import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, Typogra
 import { useState } from 'react';
 import { useTranslate } from 'react-admin';
 import { APP_VERSION } from '../../shared/constants.js';
+import { saveBase64 } from '../files.js';
 import { apiCall } from '../session/http.js';
 import { session } from '../session/store.js';
-
-/** Saves a base64 file the browser way. */
-export function saveBase64(fileBase64: string, fileName: string, type: string): void {
-  const bytes = Uint8Array.from(atob(fileBase64), (c) => c.charCodeAt(0));
-  const url = URL.createObjectURL(new Blob([bytes], { type }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
 
 /** The footer of spec section 2: the manual of the profile's type, the year, the copyright. */
 export default function Footer() {

@@ -10,12 +10,16 @@ import {
   ListSubheader,
   MenuItem,
   Stack,
+  type Theme,
   Typography,
+  useMediaQuery,
 } from '@mui/material';
-import { AppBar, UserMenu, useNotify, useTranslate } from 'react-admin';
+import { AppBar, LoadingIndicator, UserMenu, useLocaleState, useNotify, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import type { SessionAnswer } from '../../../workflows/login.machine.js';
 import { HEADER_TRUNCATION } from '../../shared/constants.js';
+import { LanguageMenu } from '../components/LanguageMenu.js';
+import { isLanguage } from '../language.js';
 import { keepSession } from '../pages/login/actors.js';
 import { apiCall, RELOAD_DELAY_MS } from '../session/http.js';
 import { type DivisionChoice, session } from '../session/store.js';
@@ -49,8 +53,9 @@ function ProfileMenu() {
   if (!auth || !profile) return null;
   const { current, divisions, profiles } = profile;
   const perfilName = (id: number) => profiles.find((p) => p.IdPerfil === id)?.Perfil ?? '';
+  // The button reads the user's name: its accessible name says the same, and what it opens.
   return (
-    <UserMenu>
+    <UserMenu label={`${auth.fullName} · ${translate('ra.auth.user_menu')}`}>
       <Box sx={{ px: 2, py: 1, maxWidth: 360 }} data-testid="user-summary">
         <Typography fontWeight="bold">{truncate(auth.fullName, HEADER_TRUNCATION.username)}</Typography>
         <Typography variant="body2">{current.Perfil}</Typography>
@@ -103,13 +108,26 @@ function ProfileMenu() {
   );
 }
 
+/** The language menu (its icon alone on a phone) and the refresh button, whose spinner says what it is. */
+function Toolbar() {
+  const translate = useTranslate();
+  const [locale, setLocale] = useLocaleState();
+  const narrow = useMediaQuery<Theme>((theme) => theme.breakpoints.down('sm'), { noSsr: true });
+  return (
+    <>
+      <LanguageMenu language={isLanguage(locale) ? locale : 'es'} onChange={setLocale} compact={narrow} />
+      <LoadingIndicator {...({ 'aria-label': translate('ra.page.loading') } as object)} />
+    </>
+  );
+}
+
 /** The header of spec section 2: logo to /, client and division in the centre, user and language menus. */
 export default function Header() {
   const translate = useTranslate();
   const current = session.profile()?.current;
   return (
-    <AppBar color="primary" userMenu={<ProfileMenu />}>
-      <Stack direction="row" alignItems="center" sx={{ flex: 1, minWidth: 0 }}>
+    <AppBar color="primary" userMenu={<ProfileMenu />} toolbar={<Toolbar />}>
+      <Stack direction="row" alignItems="center" sx={{ flex: 1, minWidth: 0, overflow: 'hidden' }}>
         <Box
           component={Link}
           to="/"
@@ -124,7 +142,11 @@ export default function Header() {
             {translate('app.title')}
           </Typography>
         </Box>
-        <Typography sx={{ flex: 1, textAlign: 'center' }} noWrap data-testid="client-division">
+        <Typography
+          sx={{ flex: 1, minWidth: 0, textAlign: 'center', px: 1, fontSize: { xs: '0.85rem', sm: '1rem' } }}
+          noWrap
+          data-testid="client-division"
+        >
           {current ? `${current.Cliente} · ${current.Division}` : ''}
         </Typography>
       </Stack>

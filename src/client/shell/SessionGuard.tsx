@@ -23,6 +23,8 @@ import { apiCall, type SessionEventName, sessionEvents } from '../session/http.j
 import { session } from '../session/store.js';
 
 const ACTIVITY_EVENTS = ['mousemove', 'mouseover', 'scroll', 'keydown', 'touchstart'] as const;
+/** A lock call is on its way: the lock is asked for once. */
+let locking = false;
 
 /** The lock screen's password brings back a session in the same profile and division. */
 async function unlock(password: string): Promise<void> {
@@ -34,6 +36,7 @@ async function unlock(password: string): Promise<void> {
     password,
     idPerfil: profile.current.IdPerfil,
     idDivision: profile.current.IdDivision,
+    ticket: session.lockTicket(),
     tokenClient: '',
   });
   session.saveTokens(chosen.accessToken, chosen.refreshToken);
@@ -95,10 +98,22 @@ export default function SessionGuard() {
     snapshot.matches('locked') || snapshot.matches('unlocking') || snapshot.matches('lockedWithError');
   useEffect(() => {
     if (!locked) return;
-    // Locking drops the tokens: only the password brings them back.
-    session.setLocked(true);
-    const auth = session.auth();
-    if (auth?.accessToken) session.saveTokens('', '');
+    // Locking drops the tokens: only the password brings them back. The server first trades the
+    // session's refresh token for a ticket that resumes this session with the password.
+    if (session.locked() || locking) return;
+    locking = true;
+    const drop = () => {
+      locking = false;
+      session.setLocked(true);
+      if (session.auth()?.accessToken) session.saveTokens('', '');
+    };
+    if (!session.auth()?.accessToken) return drop();
+    apiCall<{ ticket: string }>('POST', '/api/usuario/lock')
+      .then(({ ticket }) => {
+        drop();
+        session.saveLockTicket(ticket);
+      })
+      .catch(drop);
   }, [locked]);
 
   const submit = (event: FormEvent) => {

@@ -22,6 +22,11 @@ export interface Grants {
   menu: MenuItem[];
   routes: Set<string>;
   resources: Map<string, Access>;
+  /**
+   * Workflow records whose forms the profile's screens draw (their schemas), though it reads and
+   * writes them only through the workflow's own calls.
+   */
+  forms: Set<string>;
 }
 
 export async function characteristicsOf(db: Db, registry: Registry, profileId: number): Promise<string[]> {
@@ -39,7 +44,21 @@ export async function characteristicsOf(db: Db, registry: Registry, profileId: n
  * and when the screen is an entity's (`/<resource>`) its records, read-only when the assignment
  * says SoloLectura. Entities those refer to become readable, so their selects and links work.
  */
-export async function loadGrants(db: Db, registry: Registry, profileId: number): Promise<Grants> {
+/** Records a workflow screen reads besides its own calls: the references of its forms. */
+export interface RouteGrant {
+  /** Routes that start with this reach the resources below, read-only. */
+  routePrefix: string;
+  read: string[];
+  /** Workflow records whose forms those screens draw: their schemas, not their records. */
+  forms?: string[];
+}
+
+export async function loadGrants(
+  db: Db,
+  registry: Registry,
+  profileId: number,
+  routeGrants: readonly RouteGrant[] = [],
+): Promise<Grants> {
   const menu = registry.require('menu').table;
   const assigned = registry.require('menu-profile').table;
   const rows = (await db
@@ -74,11 +93,22 @@ export async function loadGrants(db: Db, registry: Registry, profileId: number):
       if (resources.get(entity.name) !== 'write') resources.set(entity.name, access);
     }
   }
+  // A workflow screen's forms read the records their fields refer to.
+  const forms = new Set<string>();
+  for (const route of routes)
+    for (const grant of routeGrants)
+      if (route.startsWith(grant.routePrefix)) {
+        for (const name of grant.read)
+          if (!resources.has(name) && registry.get(name)) resources.set(name, 'read');
+        for (const name of grant.forms ?? []) if (registry.get(name)) forms.add(name);
+      }
   for (const name of [...resources.keys()]) {
     const entity = registry.require(name);
     const scopeFields = new Set(Object.values(entity.scope));
     for (const ref of entity.references) {
-      if (!scopeFields.has(ref.field) && !resources.has(ref.target)) resources.set(ref.target, 'read');
+      // A workflow's records (requests) are read through its own calls, which know its rules.
+      if (!scopeFields.has(ref.field) && !resources.has(ref.target) && !registry.require(ref.target).workflow)
+        resources.set(ref.target, 'read');
     }
   }
 
@@ -122,6 +152,7 @@ export async function loadGrants(db: Db, registry: Registry, profileId: number):
     menu: items,
     routes,
     resources,
+    forms,
   };
 }
 
@@ -132,6 +163,7 @@ export class GrantsCache {
   constructor(
     private readonly db: Db,
     private readonly registry: Registry,
+    private readonly routeGrants: readonly RouteGrant[] = [],
     private readonly ttlMs = 5_000,
   ) {}
 
@@ -139,7 +171,7 @@ export class GrantsCache {
     const now = Date.now();
     const hit = this.entries.get(profileId);
     if (hit && hit.until > now) return hit.grants;
-    const grants = loadGrants(this.db, this.registry, profileId);
+    const grants = loadGrants(this.db, this.registry, profileId, this.routeGrants);
     this.entries.set(profileId, { grants, until: now + this.ttlMs });
     grants.catch(() => this.entries.delete(profileId));
     return grants;

@@ -44,9 +44,19 @@ export interface AccessClaims {
 
 export type Refreshed =
   | { outcome: 'rotated'; session: SessionRow; tokens: Tokens }
+  /** The token was replaced moments ago (parallel renewals): a new access token, same refresh token. */
+  | { outcome: 'grace'; session: SessionRow; accessToken: string }
   | { outcome: 'reused' | 'invalid' };
 
+/**
+ * A refresh token replaced this recently is still honoured, from the same session: a console
+ * that sent several requests with the same expired access token gets every one of them renewed.
+ */
+export const REFRESH_GRACE_MS = 10_000;
+
 const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
+/** Lock tickets live among the refresh tokens under a prefixed hash, so neither passes for the other. */
+const ticketHash = (ticket: string) => sha256(`lock:${ticket}`);
 
 /**
  * Short-lived signed access tokens carrying user, profile, client, division and company; opaque
@@ -166,33 +176,78 @@ export class Sessions {
         .where('Hash', '=', hash)
         .executeTakeFirst()) as { IdSesion: string; ExpiraEn: number; UsadoEn: number | null } | undefined;
       if (!token) return { outcome: 'invalid' };
-      if (token.UsadoEn !== null) {
-        await this.revokeWith(trx, token.IdSesion, 'reuse');
-        return { outcome: 'reused' };
-      }
       const session = (await trx
         .selectFrom(AUTH_TABLES.session)
         .selectAll()
         .where('Id', '=', token.IdSesion)
         .executeTakeFirst()) as SessionRow | undefined;
-      if (!session || session.RevocadoEn !== null || token.ExpiraEn <= now || session.ExpiraEn <= now) {
-        return { outcome: 'invalid' };
+      const live = session && session.RevocadoEn === null && token.ExpiraEn > now && session.ExpiraEn > now;
+      if (token.UsadoEn !== null) {
+        if (live && now - token.UsadoEn <= REFRESH_GRACE_MS)
+          return { outcome: 'grace', session, accessToken: await this.sign(session) };
+        await this.revokeWith(trx, token.IdSesion, 'reuse');
+        return { outcome: 'reused' };
       }
+      if (!live) return { outcome: 'invalid' };
       const claimed = await trx
         .updateTable(AUTH_TABLES.refresh)
         .set({ UsadoEn: now })
         .where('Hash', '=', hash)
         .where('UsadoEn', 'is', null)
         .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) !== 1) {
-        await this.revokeWith(trx, session.Id, 'reuse');
-        return { outcome: 'reused' };
-      }
+      // Another renewal with the same token claimed it between our read and our write: a
+      // parallel request of the same console, which the grace covers as above.
+      if (Number(claimed.numUpdatedRows) !== 1)
+        return { outcome: 'grace', session, accessToken: await this.sign(session) };
       return {
         outcome: 'rotated',
         session,
         tokens: await new Sessions(trx, this.secret, this.now).issue(session),
       };
+    });
+  }
+
+  /**
+   * The screen locks: the session's refresh tokens stop working and a lock ticket takes their
+   * place. The ticket alone opens nothing; with the user's password it resumes this session
+   * (which has passed its code already) instead of starting a new sign-in.
+   */
+  async lock(sessionId: string): Promise<string> {
+    const ticket = randomBytes(32).toString('base64url');
+    await this.db.transaction().execute(async (trx) => {
+      const session = (await trx
+        .selectFrom(AUTH_TABLES.session)
+        .select('ExpiraEn')
+        .where('Id', '=', sessionId)
+        .executeTakeFirstOrThrow()) as { ExpiraEn: number };
+      await trx.deleteFrom(AUTH_TABLES.refresh).where('IdSesion', '=', sessionId).execute();
+      await trx
+        .insertInto(AUTH_TABLES.refresh)
+        .values({
+          Hash: ticketHash(ticket),
+          IdSesion: sessionId,
+          ExpiraEn: session.ExpiraEn,
+          CreadoEn: this.now(),
+        })
+        .execute();
+    });
+    return ticket;
+  }
+
+  /** The locked session a ticket names, if it is the user's and still open; the ticket is spent. */
+  async resume(ticket: string, userId: string): Promise<{ session: SessionRow; tokens: Tokens } | undefined> {
+    const now = this.now();
+    return this.db.transaction().execute(async (trx) => {
+      const row = (await trx
+        .selectFrom(AUTH_TABLES.refresh)
+        .select(['IdSesion', 'ExpiraEn'])
+        .where('Hash', '=', ticketHash(ticket))
+        .executeTakeFirst()) as { IdSesion: string; ExpiraEn: number } | undefined;
+      if (!row || row.ExpiraEn <= now) return undefined;
+      const session = await new Sessions(trx, this.secret, this.now).active(row.IdSesion);
+      if (!session || session.IdUsuario !== userId || session.Etapa !== 'session') return undefined;
+      await trx.deleteFrom(AUTH_TABLES.refresh).where('Hash', '=', ticketHash(ticket)).execute();
+      return { session, tokens: await new Sessions(trx, this.secret, this.now).issue(session) };
     });
   }
 

@@ -23,6 +23,11 @@ export interface DatabaseOptions {
   dataDir: string;
   /** PostgreSQL pool size. */
   poolSize?: number;
+  /**
+   * SQLite's synchronous level. FULL (the default) syncs the write-ahead log at every commit, so
+   * an acknowledged approval or marking survives a power cut; NORMAL may lose the last commits.
+   */
+  sqliteSynchronous?: 'FULL' | 'NORMAL';
 }
 
 export const SQLITE_FILE = 'acreditacion.db';
@@ -30,17 +35,17 @@ export const SQLITE_FILE = 'acreditacion.db';
 export function openDatabase(options: DatabaseOptions): Database {
   return options.databaseUrl
     ? openPostgres(options.databaseUrl, options.poolSize)
-    : openSqlite(options.dataDir);
+    : openSqlite(options.dataDir, options.sqliteSynchronous ?? 'FULL');
 }
 
-function openSqlite(dataDir: string): Database {
+function openSqlite(dataDir: string, synchronous: 'FULL' | 'NORMAL'): Database {
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, SQLITE_FILE);
   const sqlite = new SqliteDatabase(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma(`synchronous = ${synchronous === 'NORMAL' ? 'NORMAL' : 'FULL'}`);
   const db: Db = new Kysely({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', location: file, close: () => db.destroy() };
 }

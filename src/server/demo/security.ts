@@ -112,6 +112,8 @@ export interface MenuSeed {
   IdAplicacion: string;
   Activo: 'S';
   resource?: string;
+  /** A workflow screen's route (not an entity's). */
+  route?: string;
 }
 
 /** Icons of the menu sub-groups (x-group); others show a folder. */
@@ -123,6 +125,9 @@ const GROUP_ICONS: Record<string, string> = {
   accessCatalogues: 'ListAlt',
   accessSites: 'Place',
   accessManagement: 'HowToReg',
+  accreditationSetup: 'ListAlt',
+  mobilisation: 'Engineering',
+  approvals: 'HowToReg',
 };
 
 /** Two digits per menu level: 1 → "01". */
@@ -189,19 +194,80 @@ export function demoMenu(registry: Registry): MenuSeed[] {
       });
     }
   });
+  // The accreditation workflow's screens, in two sub-groups of the accreditation module.
+  const accreditation = pair((MODULES.indexOf('accreditation') + 1) * 10);
+  let next = items.filter((i) => i.IdMenuPadre === accreditation).length + 1;
+  for (const [group, screens] of Object.entries(WORKFLOW_SCREENS)) {
+    const id = `${accreditation}${pair(next++)}`;
+    items.push({
+      IdMenu: id,
+      IdMenuPadre: accreditation,
+      Modulo: 'accreditation',
+      Orden: next,
+      Tag: `app.menu.groups.${group}`,
+      Icono: GROUP_ICONS[group] ?? 'Folder',
+      IdAplicacion: 'AP03',
+      Activo: 'S',
+    });
+    screens.forEach(({ route, tag, icon }, i) => {
+      items.push({
+        IdMenu: `${id}${pair(i + 1)}`,
+        IdMenuPadre: id,
+        Modulo: 'accreditation',
+        Ruta: route,
+        Orden: i + 1,
+        Tag: tag,
+        Icono: icon,
+        IdAplicacion: 'AP03',
+        Activo: 'S',
+        route,
+      });
+    });
+  }
   // Parents before children, for the references.
   return items.sort((a, b) => a.IdMenu.length - b.IdMenu.length || a.IdMenu.localeCompare(b.IdMenu));
 }
 
-/** Which screens each demo profile gets: all for the administrator; the contractors' for the others. */
+/** The accreditation workflow's screens (spec section 2): the requester's and the authoriser's, by kind. */
+export const WORKFLOW_SCREENS = {
+  mobilisation: [
+    { route: '/movilizacion/solicitante/persona', tag: 'app.menu.items.requestWorkers', icon: 'Engineering' },
+    {
+      route: '/movilizacion/solicitante/vehiculo',
+      tag: 'app.menu.items.requestVehicles',
+      icon: 'DirectionsCar',
+    },
+    { route: '/movilizacion/solicitante/visita', tag: 'app.menu.items.requestVisits', icon: 'Badge' },
+  ],
+  approvals: [
+    { route: '/movilizacion/autorizador/persona', tag: 'app.menu.items.approveWorkers', icon: 'HowToReg' },
+    {
+      route: '/movilizacion/autorizador/vehiculo',
+      tag: 'app.menu.items.approveVehicles',
+      icon: 'DirectionsCar',
+    },
+    { route: '/movilizacion/autorizador/visita', tag: 'app.menu.items.approveVisits', icon: 'Badge' },
+  ],
+};
+
+/**
+ * Which screens each demo profile gets: every entity's for the administrator; the contractors'
+ * for the others, with the requester's or the authoriser's workflow screens.
+ */
 export const DEMO_GRANTS: Record<
   keyof typeof DEMO_PROFILES,
-  (resource: string) => 'write' | 'read' | undefined
+  (item: { resource?: string; route?: string }) => 'write' | 'read' | undefined
 > = {
-  admin: () => 'write',
-  requester: (resource) =>
-    resource === 'person' ? 'write' : CONTRACTOR_SCREENS.includes(resource) ? 'read' : undefined,
-  authoriser: (resource) => (CONTRACTOR_SCREENS.includes(resource) ? 'read' : undefined),
+  admin: ({ resource }) => (resource ? 'write' : undefined),
+  requester: ({ resource, route }) => {
+    if (route) return route.startsWith('/movilizacion/solicitante/') ? 'write' : undefined;
+    if (resource === 'person' || resource === 'vehicle') return 'write';
+    return resource && [...CONTRACTOR_SCREENS, 'accreditation'].includes(resource) ? 'read' : undefined;
+  },
+  authoriser: ({ resource, route }) => {
+    if (route) return route.startsWith('/movilizacion/autorizador/') ? 'write' : undefined;
+    return resource && [...CONTRACTOR_SCREENS, 'accreditation'].includes(resource) ? 'read' : undefined;
+  },
 };
 
 export interface DemoUser {

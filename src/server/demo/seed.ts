@@ -1,14 +1,18 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Accounts } from '../auth/accounts.js';
 import { hashPassword } from '../auth/passwords.js';
+import { CrudService } from '../crud/service.js';
+import type { Row } from '../crud/types.js';
 import type { Database } from '../db/connection.js';
 import { ApiError } from '../errors.js';
-import { configurationHooks } from '../hooks/configuration.js';
+import { FEATURES, featureHooks } from '../features/index.js';
 import { SYSTEM_PRINCIPAL } from '../plugins/auth.js';
 import type { Principal } from '../principal.js';
 import { loadLocations } from '../reference/locations.js';
 import type { Entity, Registry } from '../registry.js';
-import { CrudService, type Row } from '../services/crud.js';
+import { DiskFileStore, type FileStore } from '../storage/files.js';
 import {
   BLOOD_TYPES,
   CIVIL_STATUSES,
@@ -18,6 +22,7 @@ import {
   DOCUMENT_TYPES,
 } from './data.js';
 import { generatePeople } from './people.js';
+import { seedDemoRequests } from './requests.js';
 import {
   DEMO_CLIENT,
   DEMO_CONTRACTS,
@@ -65,7 +70,7 @@ export interface SeedReport {
 export async function seedDemo(
   database: Database,
   registry: Registry,
-  options: { replace?: boolean } = {},
+  options: { replace?: boolean; files?: FileStore } = {},
 ): Promise<SeedReport> {
   return database.db.transaction().execute(async (trx) => {
     if (options.replace) {
@@ -157,10 +162,10 @@ export async function seedDemo(
       );
     }
     const menu = demoMenu(registry);
-    for (const { resource: _resource, ...item } of menu) await create('menu', item);
+    for (const { resource: _resource, route: _route, ...item } of menu) await create('menu', item);
     for (const [key, grant] of Object.entries(DEMO_GRANTS)) {
       for (const item of menu) {
-        const access = item.resource ? grant(item.resource) : undefined;
+        const access = grant(item);
         if (!access) continue;
         await create(
           'menu-profile',
@@ -215,9 +220,14 @@ export async function seedDemo(
 
     // Any other entity may bring its demo records in a file beside its schema, checked by the
     // same business rules as the API's writes.
-    const checked = new CrudService(database, registry, configurationHooks(registry)).within(trx);
+    // (The security area's rules mail temporary passwords: the demo accounts get theirs below.)
+    const rules = featureHooks(
+      { registry, notifier: undefined as never },
+      FEATURES.filter((f) => f.name !== 'security'),
+    );
+    const checked = new CrudService(database, registry, rules).within(trx);
     for (const entity of registry.inDependencyOrder()) {
-      if (report[entity.name] || entity.readOnly) continue;
+      if (report[entity.name] || entity.readOnly || entity.workflow) continue;
       for (const [index, record] of demoRecords(entity).entries()) {
         const { $division, ...fields } = record as { $division?: number } & Row;
         const principal: Principal = { ...atClient, divisionId: divisions[$division ?? 0] };
@@ -239,6 +249,8 @@ export async function seedDemo(
       }
     }
     await staffDemoPeople(trx, registry, clientId);
+    const files = options.files ?? new DiskFileStore(mkdtempSync(join(tmpdir(), 'acr-demo-files-')));
+    Object.assign(report, await seedDemoRequests(trx, database.dialect, registry, files, clientId));
     return report;
   });
 }
@@ -260,7 +272,14 @@ export async function resolveDemoRefs(
     if (typeof value !== 'object' || value === null || !('$ref' in value)) return value;
     const target = entity.schema.properties[field]?.['x-ref']?.resource;
     if (!target) throw new Error(`${field} is not a reference`);
-    const where = (value as { $ref: Row }).$ref;
+    // The fields that name the record may name records of their own: `{ "$ref": { ... } }` again.
+    const where = await resolveDemoRefs(
+      crud,
+      registry,
+      registry.require(target),
+      (value as { $ref: Row }).$ref,
+      principal,
+    );
     const keys = await crud.findKeys(registry.require(target), where, principal);
     if (keys.length !== 1)
       throw new Error(`${field}: ${keys.length} ${target} records match ${JSON.stringify(where)}`);

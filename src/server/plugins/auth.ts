@@ -21,7 +21,8 @@ function refuse(reply: FastifyReply, action: TokenAction, code: 'UNAUTHORIZED' =
  *
  * An expired access token with a valid refresh token (X-Refresh-Token) is renewed here: the
  * answer is a 401 carrying the new pair and `X-Token-Recreated: S`, `X-Token-Action: retry`, and
- * the console replays the request. Without a refresh token the console locks the screen; with a
+ * the console replays the request. The same refresh token presented again within a few seconds
+ * (requests sent in parallel) gets a new access token alone. Without a refresh token the console locks the screen; with a
  * refresh token that is unknown, spent or revoked it signs out.
  */
 async function auth(fastify: FastifyInstance): Promise<void> {
@@ -39,10 +40,18 @@ async function auth(fastify: FastifyInstance): Promise<void> {
       const refreshToken = request.headers[TOKEN_HEADERS.refresh];
       if (typeof refreshToken !== 'string' || !refreshToken) refuse(reply, 'lock');
       const refreshed = await sessions.refresh(refreshToken);
-      if (refreshed.outcome !== 'rotated') refuse(reply, 'logout');
-      reply.header(TOKEN_HEADERS.newAccess, refreshed.tokens.accessToken);
-      reply.header(TOKEN_HEADERS.newRefresh, refreshed.tokens.refreshToken);
-      refuse(reply, 'retry');
+      if (refreshed.outcome === 'rotated') {
+        reply.header(TOKEN_HEADERS.newAccess, refreshed.tokens.accessToken);
+        reply.header(TOKEN_HEADERS.newRefresh, refreshed.tokens.refreshToken);
+        refuse(reply, 'retry');
+      }
+      // A parallel request renewed this token a moment ago: a new access token, and the console
+      // keeps the refresh token that renewal gave it.
+      if (refreshed.outcome === 'grace') {
+        reply.header(TOKEN_HEADERS.newAccess, refreshed.accessToken);
+        refuse(reply, 'retry');
+      }
+      refuse(reply, 'logout');
     }
     if (!claims) refuse(reply, 'logout');
     const session = await sessions.active(claims.sid);

@@ -6,7 +6,10 @@ import fp from 'fastify-plugin';
 
 /**
  * Serves the built console (vite build → dist/client) at /. Paths that are not files get
- * index.html, so the console's own routes survive a reload.
+ * index.html, so the console's own routes survive a reload. The build writes each text file
+ * brotli- and gzip-compressed beside it: those are sent to browsers that accept them, as they
+ * are (nothing is compressed per request). Hashed assets are cached for a year; the page itself
+ * is checked every time, so a new build shows at once.
  */
 async function client(fastify: FastifyInstance, opts: { root: string }): Promise<void> {
   if (!existsSync(join(opts.root, 'index.html'))) {
@@ -15,6 +18,7 @@ async function client(fastify: FastifyInstance, opts: { root: string }): Promise
   await fastify.register(fastifyStatic, {
     root: opts.root,
     wildcard: true,
+    preCompressed: true,
     setHeaders: (reply, path) => {
       const hashed = path.startsWith(join(opts.root, 'assets'));
       reply.header('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -74,6 +74,12 @@ export function toApiError(error: unknown): ApiError | undefined {
   if (e.statusCode === 400 && (e.validation || e.code?.startsWith('FST_ERR'))) {
     return new ApiError('BAD_REQUEST', { detail: e.message });
   }
+  // The multipart parser's refusals (a file too large, too many parts, not multipart).
+  if (e.code?.startsWith('FST_') && e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
+    if (e.statusCode === 413) return new ApiError('PAYLOAD_TOO_LARGE');
+    if (e.statusCode === 406 || e.statusCode === 415) return new ApiError('UNSUPPORTED_MEDIA_TYPE');
+    return new ApiError('BAD_REQUEST', { detail: e.message });
+  }
   if (e.statusCode === 429) return new ApiError('TOO_MANY_REQUESTS');
   return undefined;
 }

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MAX_PAGE_SIZE } from '../../shared/constants.js';
+import { filterableFields, type ListQuery, parseFilterValues } from '../crud/list-query.js';
 import { ApiError, badQuery } from '../errors.js';
 import type { Entity } from '../registry.js';
-import { filterableFields, type ListQuery, parseFilterValues } from '../services/list-query.js';
-import { resultResponses } from './responses.js';
+import { field, INT32, resultResponses } from './responses.js';
 
 /** The most records one obtenerTodos answers: reference lists are small; this is a guard. */
 export const LOOKUP_LIMIT = 5000;
@@ -13,6 +13,22 @@ const result = (description: string) => resultResponses(description, [400, 401, 
 /** Any signed-in session of a client may read its reference lists; the scope still applies. */
 async function signedIn(request: FastifyRequest): Promise<void> {
   if (!request.principal.grants) throw new ApiError('FORBIDDEN');
+}
+
+/**
+ * Who may call an entity's lookups: the profiles that reach the entity, as for its REST resource;
+ * every signed-in user for reference data (x-lookupAccess signedIn); and for records that name a
+ * screen (field rules), the profiles that reach that screen, for those records only.
+ * Answers the extra filter the caller's reach adds, if any.
+ */
+export function lookupReach(entity: Entity, request: FastifyRequest): ListQuery['filters'] {
+  const grants = request.principal.grants;
+  if (!grants) throw new ApiError('FORBIDDEN');
+  if (grants.resources.has(entity.name) || entity.lookupAccess === 'signedIn') return [];
+  const access = entity.lookupAccess;
+  if (typeof access === 'object')
+    return [{ field: access.screenField, values: [...grants.resources.keys()] }];
+  throw new ApiError('FORBIDDEN');
 }
 
 /** A query parameter's property, matched without regard to case (the spec writes IdPais and idPais). */
@@ -37,6 +53,35 @@ export function lookupFilters(entity: Entity, query: Record<string, unknown>): L
   }
   return filters;
 }
+
+/** A property as a documented, bounded query parameter. */
+function queryParameter(entity: Entity, name: string): Record<string, unknown> {
+  const prop = entity.schema.properties[name];
+  const type = prop.type === 'array' ? prop.items?.type : prop.type;
+  if (type === 'integer') return field.integer(prop.minimum ?? INT32.min, prop.maximum ?? INT32.max);
+  if (type === 'number') return { type: 'number' };
+  return field.text(prop.format ? 30 : (prop.maxLength ?? 200));
+}
+
+/** The query of obtenerTodos: an equality per filterable field, and the scope's own (ignored). */
+function lookupQuerystring(entity: Entity) {
+  const names = [...new Set([...filterableFields(entity), ...Object.values(entity.scope)])];
+  return {
+    type: 'object',
+    properties: Object.fromEntries(names.map((name) => [name, queryParameter(entity, name)])),
+  };
+}
+
+const GRID_QUERYSTRING = {
+  type: 'object',
+  properties: {
+    skip: field.integer(0, INT32.max),
+    take: field.integer(1, MAX_PAGE_SIZE),
+    sort: field.text(1000, { description: '[{"selector":"Field","desc":false}]' }),
+    filter: field.text(10_000, { description: '[["Field","=",value],"and",[...]]' }),
+    requireTotalCount: { type: 'boolean' },
+  },
+};
 
 /** yyyyMMdd (the spec's filter dates) to the ISO date the database holds. */
 function isoDate(value: unknown): unknown {
@@ -120,12 +165,11 @@ export default async function lookupRoutes(fastify: FastifyInstance): Promise<vo
     fastify.get<{ Querystring: Record<string, unknown> }>(
       `/${entity.lookup}/obtenerTodos`,
       {
-        preHandler: signedIn,
         schema: {
           tags,
           summary: `Every ${entity.name} record of the session’s scope`,
           description: `Equality on any of: ${[...filterableFields(entity)].join(', ')}.`,
-          querystring: { type: 'object', additionalProperties: true },
+          querystring: lookupQuerystring(entity),
           response: result(`${entity.name} records in their default order`),
         },
       },
@@ -134,7 +178,7 @@ export default async function lookupRoutes(fastify: FastifyInstance): Promise<vo
           sort: entity.defaultSort,
           offset: 0,
           limit: LOOKUP_LIMIT,
-          filters: lookupFilters(entity, request.query),
+          filters: [...lookupReach(entity, request), ...lookupFilters(entity, request.query)],
         };
         return { result: (await crud.list(entity, query, request.principal)).records };
       },
@@ -142,19 +186,20 @@ export default async function lookupRoutes(fastify: FastifyInstance): Promise<vo
     fastify.get<{ Querystring: Record<string, unknown> }>(
       `/${entity.lookup}/filtrar`,
       {
-        preHandler: signedIn,
         schema: {
           tags,
           summary: `A page of ${entity.name} (grid list convention)`,
           description:
             'skip, take, sort=[{"selector":"Field","desc":false}] (RowIndex: the default order), ' +
             'filter=[["Field","=",value],"and",[...]] (dates as yyyyMMdd), requireTotalCount.',
-          querystring: { type: 'object', additionalProperties: true },
+          querystring: GRID_QUERYSTRING,
           response: result('{ data, totalCount, totalPages }'),
         },
       },
       async (request) => {
+        const reach = lookupReach(entity, request);
         const query = gridQuery(entity, request.query);
+        query.filters.unshift(...reach);
         const { records, total } = await crud.list(entity, query, request.principal);
         return { result: { data: records, totalCount: total, totalPages: Math.ceil(total / query.limit) } };
       },
@@ -172,7 +217,7 @@ export default async function lookupRoutes(fastify: FastifyInstance): Promise<vo
           summary: 'A configuration value of the session’s client (MAXIMAGESIZECLIENTE, CLIENTIMAGERATIO, …)',
           querystring: {
             type: 'object',
-            properties: { IdCliente: { type: 'string' }, IdConfiguracion: { type: 'string' } },
+            properties: { IdCliente: field.text(20), IdConfiguracion: field.text(60) },
             required: ['IdConfiguracion'],
           },
           response: result('{ IdConfiguracion, Descripcion, Valor1, Valor2 } or null when not configured'),

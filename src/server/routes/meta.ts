@@ -15,7 +15,10 @@ export default async function metaRoutes(fastify: FastifyInstance): Promise<void
       return {
         version: APP_VERSION,
         modules: MODULES,
-        resources: fastify.registry.meta((entity) => grants?.resources.get(entity.name)),
+        resources: fastify.registry.meta(
+          (entity) =>
+            grants?.resources.get(entity.name) ?? (grants?.forms.has(entity.name) ? 'form' : undefined),
+        ),
         routes: [...(grants?.routes ?? [])],
         context: { clientId, divisionId, companyId: companyId ?? null, profileType },
       };

@@ -8,3 +8,34 @@ export function resultResponses(description: string, errors: readonly number[]) 
     ...Object.fromEntries(errors.map((status) => [status, ERROR])),
   };
 }
+
+/** The range of the database's integer columns: a larger number is a 400, never a driver error. */
+export const INT32 = { min: -2_147_483_648, max: 2_147_483_647 } as const;
+
+/** Bounded field types for route schemas: every string has a length limit, every integer a range. */
+export const field = {
+  text: (maxLength: number, extra: Record<string, unknown> = {}) => ({ type: 'string', maxLength, ...extra }),
+  id: (extra: Record<string, unknown> = {}) => ({
+    type: 'integer',
+    minimum: 1,
+    maximum: INT32.max,
+    ...extra,
+  }),
+  integer: (minimum: number, maximum: number, extra: Record<string, unknown> = {}) => ({
+    type: 'integer',
+    minimum,
+    maximum,
+    ...extra,
+  }),
+  flag: { type: 'string', enum: ['S', 'N'] },
+} as const;
+
+/** An object schema with the given properties and nothing else. */
+export function objectOf(properties: Record<string, unknown>, required: string[] = []) {
+  return {
+    type: 'object',
+    properties,
+    ...(required.length ? { required } : {}),
+    additionalProperties: false,
+  };
+}

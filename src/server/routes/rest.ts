@@ -1,11 +1,11 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
 import { AUDIT_FIELDS, type PropertySchema } from '../../shared/schema/types.js';
+import { parseListQuery, type RawListQuery } from '../crud/list-query.js';
 import { ApiError } from '../errors.js';
 import { resourceName } from '../i18n.js';
 import type { Entity } from '../registry.js';
 import { exportBatches, exportColumns, writeWorkbook } from '../services/excel.js';
-import { parseListQuery, type RawListQuery } from '../services/list-query.js';
 
 /** OpenAPI view of a property: its JSON Schema without the x- keywords, nullable on output. */
 function documented(prop: PropertySchema, nullable: boolean): Record<string, unknown> {
@@ -41,7 +41,7 @@ function inputSchema(entity: Entity): Record<string, unknown> {
 }
 
 const ERROR_REF = { $ref: 'ApiError#' };
-const idParams = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] };
+const idParams = { type: 'object', properties: { id: { type: 'string', maxLength: 200 } }, required: ['id'] };
 
 /**
  * Generic CRUD in the ra-data-simple-rest convention, one set of routes per entity so the OpenAPI
@@ -89,7 +89,11 @@ function registerEntity(fastify: FastifyInstance, entity: Entity): void {
           'The total is in the Content-Range header.',
         querystring: {
           type: 'object',
-          properties: { sort: { type: 'string' }, range: { type: 'string' }, filter: { type: 'string' } },
+          properties: {
+            sort: { type: 'string', maxLength: 200 },
+            range: { type: 'string', maxLength: 100 },
+            filter: { type: 'string', maxLength: 50_000 },
+          },
         },
         response: { 200: { type: 'array', items: record }, ...errors },
       }),
@@ -97,6 +101,8 @@ function registerEntity(fastify: FastifyInstance, entity: Entity): void {
     async (request, reply) => {
       const query = parseListQuery(entity, request.query);
       const { records, total } = await fastify.crud.list(entity, query, request.principal);
+      // A list shows no pictures: a page of photos would weigh megabytes.
+      for (const field of entity.images) for (const record of records) delete record[field];
       const range = records.length ? `${query.offset}-${query.offset + records.length - 1}` : '*';
       reply.header('Content-Range', `${entity.name} ${range}/${total}`);
       return records;
@@ -115,8 +121,8 @@ function registerEntity(fastify: FastifyInstance, entity: Entity): void {
         querystring: {
           type: 'object',
           properties: {
-            sort: { type: 'string' },
-            filter: { type: 'string' },
+            sort: { type: 'string', maxLength: 200 },
+            filter: { type: 'string', maxLength: 50_000 },
             columns: { type: 'string', enum: ['list', 'all'] },
           },
         },
@@ -194,8 +200,8 @@ function registerEntity(fastify: FastifyInstance, entity: Entity): void {
       fastify.crud.getOne(entity, fastify.crud.parseId(entity, request.params.id), request.principal),
   );
 
-  // Records the server alone writes (the outbox) are only listed and shown.
-  if (entity.readOnly) return;
+  // Records the server alone writes (the outbox), or a workflow alone (requests), are only listed and shown.
+  if (entity.readOnly || entity.workflow) return;
 
   fastify.post(
     base,

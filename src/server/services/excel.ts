@@ -6,16 +6,17 @@
  * (starting with =, +, -, @, tab or carriage return) is neutralised with a leading apostrophe.
  */
 import { once } from 'node:events';
-import type { Writable } from 'node:stream';
+import { PassThrough, type Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { Language } from '../../shared/constants.js';
 import type { PropertySchema } from '../../shared/schema/types.js';
+import type { ListQuery } from '../crud/list-query.js';
+import type { CrudService } from '../crud/service.js';
+import type { Row } from '../crud/types.js';
 import type { Db } from '../db/connection.js';
 import { t } from '../i18n.js';
 import type { Principal } from '../principal.js';
 import type { Entity, Registry } from '../registry.js';
-import type { CrudService, Row } from './crud.js';
-import type { ListQuery } from './list-query.js';
 
 /** Rows read from the database per query while exporting. */
 export const EXPORT_BATCH = 500;
@@ -197,7 +198,7 @@ export function exportColumns(entity: Entity, language: Language, all = false): 
     ? [...entity.list, ...Object.keys(props).filter((f) => !entity.list.includes(f))]
     : entity.list;
   return fields
-    .filter((f) => !entity.secrets.includes(f))
+    .filter((f) => !entity.secrets.includes(f) && !entity.images.includes(f))
     .map((field) => {
       const prop = props[field];
       const header = t(language, `resources.${entity.name}.fields.${field}`);
@@ -386,4 +387,23 @@ class Labels {
     }
     return known;
   }
+}
+
+/** A whole small workbook in memory, base64 (the spec's { fileBase64, fileName } exports). */
+export async function workbookBase64(columns: ExportColumn[], rows: Row[], title?: string): Promise<string> {
+  const chunks: Buffer[] = [];
+  const sink = new PassThrough();
+  sink.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise((resolve) => sink.on('end', resolve));
+  await writeWorkbook(
+    sink,
+    columns,
+    (async function* () {
+      yield rows;
+    })(),
+    'data',
+    title,
+  );
+  await done;
+  return Buffer.concat(chunks).toString('base64');
 }

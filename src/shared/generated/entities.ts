@@ -466,7 +466,7 @@ export interface Contrato {
 }
 
 /**
- * A worker, visitor or other person registered on the client's sites (spec section 3 Person). Names, document, address, allergy, e-mail, emergency contact, licence number, disability and observation are upper-cased before saving (spec section 5); Edad is computed from FechaNacimiento; the document is checked against its type (length, mask, characters, check digit). Birth and residence places are locations of the chosen country (cascading department/province/district or region/province/commune). A person must be ceased (Condicion C) before a new position is assigned, and a ceased person's data are read-only except what reinstating them needs. Photos come with file storage.
+ * A worker, visitor or other person registered on the client's sites (spec section 3 Person). Names, document, address, allergy, e-mail, emergency contact, licence number, disability and observation are upper-cased before saving (spec section 5); Edad is computed from FechaNacimiento; the document is checked against its type (length, mask, characters, check digit). Birth and residence places are locations of the chosen country (cascading department/province/district or region/province/commune). A person must be ceased (Condicion C) before a new position is assigned, and a ceased person's data are read-only except what reinstating them needs. The photo (Foto) is a PNG or JPEG image kept with the record, checked in the form against the client's size and dimension parameters (spec section 5). The form shows the fields in the spec's sections: general data, additional data, emergency contact, driving licence, then the worker's company and position.
  */
 export interface Persona {
   IdPersona?: number;
@@ -515,6 +515,7 @@ export interface Persona {
   Inactivo: 'S' | 'N';
   IdResponsable?: number;
   Observacion?: string;
+  Foto?: string;
 }
 
 /**
@@ -860,6 +861,7 @@ export interface PuntoControl {
   Tipo: 'P' | 'V' | 'M';
   /**
    * @minItems 1
+   * @maxItems 1000
    */
   Equipos: [number, ...number[]];
   Activo: 'S' | 'N';
@@ -928,6 +930,7 @@ export interface GrupoAcceso {
   IdHorario: number;
   /**
    * @minItems 1
+   * @maxItems 1000
    */
   Puertas: [number, ...number[]];
   Activo: 'S' | 'N';
@@ -944,6 +947,7 @@ export interface PerfilAcceso {
   IdEntidad: string;
   /**
    * @minItems 1
+   * @maxItems 1000
    */
   Grupos: [number, ...number[]];
   ValidarRequisitos: 'S' | 'N';
@@ -1134,6 +1138,7 @@ export interface PuntoControlAsistencia {
   Descripcion: string;
   /**
    * @minItems 1
+   * @maxItems 1000
    */
   Equipos: [number, ...number[]];
   RegistraEntrada: 'S' | 'N';
@@ -1265,6 +1270,9 @@ export interface GrupoComedor {
   IdDivision?: number;
   Descripcion: string;
   IdComedor: number;
+  /**
+   * @maxItems 1000
+   */
   Companias?: number[];
   Activo: 'S' | 'N';
 }
@@ -1400,11 +1408,249 @@ export interface PerfilCampamento {
   IdCampamento: number;
   /**
    * @minItems 1
+   * @maxItems 1000
    */
   Companias: [number, ...number[]];
   IdTipoHabitacion?: number;
   DiasMaximoEstadia?: number;
   Activo: 'S' | 'N';
+}
+
+/**
+ * A datum a requirement asks for (spec section 3 'Requirement datum' and 'Requirement item'): its label, its type (N number, T text, F date, L list, G group header, A text area, R long answer, B yes or no), a default value, whether it may be left empty (DatoOpcional), whether an authoriser approves it (Aprobar: the evaluation is per datum so flagged), whether it carries the attached file (AdjuntarArchivo), whether it is the date the requirement expires on (Vencimiento, only for dates) and its order in the requirement. A list's choices are its items.
+ */
+export interface DatoEvaluar {
+  IdDatoEvaluar?: number;
+  IdCliente?: number;
+  IdRequisito: number;
+  DatoEvaluar: string;
+  Tipo: 'N' | 'T' | 'F' | 'L' | 'G' | 'A' | 'R' | 'B';
+  ValorDefecto?: string;
+  Orden: number;
+  DatoOpcional: 'S' | 'N';
+  Aprobar: 'S' | 'N';
+  AdjuntarArchivo: 'S' | 'N';
+  Vencimiento: 'S' | 'N';
+  Activo: 'S' | 'N';
+}
+
+/**
+ * A choice of a list datum (spec section 3 'Requirement item ... Lista (items IdDato, Dato)'): its code, its label and its order.
+ */
+export interface DatoEvaluarItem {
+  IdDatoEvaluarItem?: number;
+  IdCliente?: number;
+  IdDatoEvaluar: number;
+  IdDato: string;
+  Dato: string;
+  Orden: number;
+  Activo: 'S' | 'N';
+}
+
+/**
+ * What a client asks to accredit one kind of holder (spec section 3 'Accreditation profile: entity, requirements, divisions'): a name, the kind (T worker, V vehicle, P visit), the divisions it applies in, for workers the condition it is for (empty: any), and for visits the longest visit in days. Its requirements, in order, are the profile's requirements; they are grouped on the form by their requirement type.
+ */
+export interface PerfilAcreditacion {
+  IdPerfilAcreditacion?: number;
+  IdCliente?: number;
+  Descripcion: string;
+  IdEntidad: string;
+  /**
+   * @minItems 1
+   * @maxItems 1000
+   */
+  Divisiones: [number, ...number[]];
+  Condicion?: 'T' | 'V' | 'L';
+  MaxDiasVisita?: number;
+  Activo: 'S' | 'N';
+}
+
+/**
+ * A requirement an accreditation profile asks, in its order; Obligatorio says whether the request cannot be sent without it.
+ */
+export interface PerfilAcreditacionRequisito {
+  IdPerfilRequisito?: number;
+  IdCliente?: number;
+  IdPerfilAcreditacion: number;
+  IdRequisito: number;
+  Orden: number;
+  Obligatorio: 'S' | 'N';
+  Activo: 'S' | 'N';
+}
+
+/**
+ * A user who approves a kind of request in a division (spec section 7 '/api/acreditacionautorizadorusuario/ListarByUser'; the accreditation role CPAAUT): the user, the division, the kind of holder (T, V, P), the order in which approvers evaluate (1 first; a request goes to the next order once the previous one has approved its part) and, optionally, the requirement type this approver evaluates (empty: all of them).
+ */
+export interface AutorizadorUsuario {
+  IdAutorizador?: number;
+  IdCliente?: number;
+  IdDivision?: number;
+  IdUsuario: string;
+  IdEntidad: string;
+  Orden: number;
+  IdTipoRequisito?: number;
+  Activo: 'S' | 'N';
+}
+
+/**
+ * Which requests a profile sees on the requester's dashboard (spec sections 2 and 6: 'view permission by request type (M, D, A) and entity (T, V, P)'; rows Tipo, IdEntidad, Ver). A tab is disabled when the profile sees no entity of its type.
+ */
+export interface PermisoVista {
+  IdPermisoVista?: number;
+  IdCliente?: number;
+  IdPerfil: number;
+  Tipo: 'M' | 'D' | 'A';
+  IdEntidad: string;
+  Ver: 'S' | 'N';
+}
+
+/**
+ * A worker, vehicle or visitor accredited for a contract in a division, for a period (what an approved request grants, and what site access and headcount read): its state is A active, S suspended (a mandatory requirement expired) or T ended (demobilised).
+ */
+export interface Acreditacion {
+  IdAcreditacion?: number;
+  IdCliente?: number;
+  IdDivision?: number;
+  IdCompania: number;
+  IdEntidad: string;
+  IdPersona?: number;
+  IdVehiculo?: number;
+  IdContrato: number;
+  IdSolicitud: number;
+  FechaInicio: string;
+  FechaFin: string;
+  Estado: 'A' | 'S' | 'T';
+  FechaAprobacion?: string;
+}
+
+/**
+ * An accreditation request (spec section 3 'Accreditation request', 'Request header', 'Request record'): a contractor's requester asks for a worker (IdPersona), a vehicle (IdVehiculo) or a visit (its host, reason and visitors) to be let onto the client's site for a contract, a period and an accreditation profile, with the requirement values and files of the profile (its detail lines). Its status (EstadoAprobacion: I incomplete, P pending, O observed, R rejected, A approved) changes only through the request workflow (workflows/request.machine.ts), so the generic API lists and shows requests and the accreditation calls write them.
+ */
+export interface Solicitud {
+  IdSolicitud?: number;
+  IdCliente?: number;
+  IdDivision?: number;
+  IdCompania?: number;
+  TipoSolicitud: 'M' | 'D' | 'A';
+  IdEntidad: string;
+  IdContrato: number;
+  IdPerfilAcreditacion: number;
+  IdPersona?: number;
+  IdVehiculo?: number;
+  /**
+   * The visit's host, a person of the client.
+   */
+  IdResponsable?: number;
+  MotivoVisita?: string;
+  NumeroVisitantes?: number;
+  IdUnidadOrganizativa?: number;
+  IdCentroCosto?: number;
+  IdPosicion?: number;
+  IdFuncion?: number;
+  LugarSolicitud?: string;
+  FechaInicio: string;
+  FechaFin: string;
+  Observacion?: string;
+  FechaSolicitud?: string;
+  EstadoAprobacion?: 'I' | 'P' | 'O' | 'R' | 'A';
+  SolicitudCompleta?: 'S' | 'N';
+  FechaEnvio?: string;
+  FechaAtencion?: string;
+  IndisciplinaRechazo?: 'S' | 'N';
+  MotivoRechazo?: string;
+  /**
+   * The authorisers' note on the request: why it was observed or returned, or a warning with its approval.
+   */
+  ObservacionAutorizador?: string;
+  ClaveFoto?: string;
+  CodigoCargaMasiva?: string;
+}
+
+/**
+ * A saved detail line of a request (spec section 3 'Saved detail line'): the value of one datum of one requirement, its file (kept by content in the file store: ClaveArchivo, with its name and type), the expiry it gives, and for data an authoriser approves, the evaluation (EstadoAprobacion P pending, A approved, R rejected, O observed, its observation, who and when). A visit's lines belong to one of its visitors.
+ */
+export interface SolicitudDetalle {
+  IdDetalle?: number;
+  IdCliente?: number;
+  IdSolicitud: number;
+  IdVisitaPersona?: number;
+  IdRequisito: number;
+  IdDatoEvaluar: number;
+  TipoRequisito: 'S' | 'A';
+  Valor?: string;
+  Observacion?: string;
+  EstadoAprobacion?: 'P' | 'A' | 'R' | 'O';
+  ClaveArchivo?: string;
+  NombreArchivo?: string;
+  TipoArchivo?: string;
+  FechaVencimiento?: string;
+  IdUsuarioAprobacion?: string;
+  FechaAprobacion?: string;
+}
+
+/**
+ * A visitor of a visit request (spec sections 2 and 7 '/api/acreditacionvisitapersonadetalle'): document, names and e-mail, with the visit's requirements for each. When the visit is approved each visitor is registered as a person of the company (IdPersona).
+ */
+export interface VisitaPersona {
+  IdVisitaPersona?: number;
+  IdCliente?: number;
+  IdSolicitud: number;
+  IdTipoDocumento: number;
+  Documento: string;
+  Apellido: string;
+  Nombre: string;
+  Email?: string;
+  IdPersona?: number;
+}
+
+/**
+ * A request's status changes, one row each (who, when, the event, from which status to which, and the reason), so the time a request spends in each status can be measured.
+ */
+export interface SolicitudHistorial {
+  IdHistorial?: number;
+  IdCliente?: number;
+  IdSolicitud: number;
+  Fecha: string;
+  IdUsuario: string;
+  Evento: string;
+  EstadoAnterior?: string;
+  EstadoNuevo?: string;
+  Motivo?: string;
+}
+
+/**
+ * A requirement value a worker, vehicle or visitor holds once a request approved it (what renewal and expiry read): the datum's value, its file and the requirement's expiry, with the request it came from.
+ */
+export interface RequisitoAcreditado {
+  IdRequisitoAcreditado?: number;
+  IdCliente?: number;
+  IdEntidad: string;
+  IdPersona?: number;
+  IdVehiculo?: number;
+  IdRequisito: number;
+  IdDatoEvaluar: number;
+  Valor?: string;
+  ClaveArchivo?: string;
+  NombreArchivo?: string;
+  TipoArchivo?: string;
+  FechaVencimiento?: string;
+  IdSolicitud: number;
+  FechaAprobacion?: string;
+}
+
+/**
+ * How many requests of a company, kind and type are in each status, by the month they were made: what the dashboards and the company grid count, kept exact by recounting a company's month whenever one of its requests changes, so a dashboard reads a few hundred rows instead of a million requests.
+ */
+export interface SolicitudConteo {
+  IdConteo?: number;
+  IdCliente?: number;
+  IdDivision?: number;
+  IdCompania: number;
+  Mes: string;
+  TipoSolicitud: 'M' | 'D' | 'A';
+  IdEntidad: string;
+  EstadoAprobacion: 'I' | 'P' | 'O' | 'R' | 'A';
+  Cantidad: number;
 }
 
 /** Entity type of each REST resource. */
@@ -1506,6 +1752,19 @@ export interface ResourceTypes {
   'room': Habitacion;
   'bed': Cama;
   'camp-profile': PerfilCampamento;
+  'requirement-datum': DatoEvaluar;
+  'requirement-datum-item': DatoEvaluarItem;
+  'accreditation-profile': PerfilAcreditacion;
+  'accreditation-profile-requirement': PerfilAcreditacionRequisito;
+  'approver': AutorizadorUsuario;
+  'view-permission': PermisoVista;
+  'accreditation': Acreditacion;
+  'request': Solicitud;
+  'request-detail': SolicitudDetalle;
+  'visit-person': VisitaPersona;
+  'request-history': SolicitudHistorial;
+  'accredited-requirement': RequisitoAcreditado;
+  'request-count': SolicitudConteo;
 }
 
 export type ResourceName = keyof ResourceTypes;

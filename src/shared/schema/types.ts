@@ -7,6 +7,13 @@ export type SortOrder = 'ASC' | 'DESC';
 export type ScopeDimension = 'client' | 'division' | 'company' | 'user';
 /** Which property holds each tenancy dimension of a record. */
 export type Scope = Partial<Record<ScopeDimension, string>>;
+/** The x-scope keyword: the dimensions, and how a record without a company of its own belongs to one. */
+export interface ScopeSpec extends Scope {
+  /** References through which the record belongs to a company (a person's, a vehicle's, a contract's). */
+  companyThrough?: string[];
+  /** References to companies' records that do not make the record theirs: every company shares it. */
+  sharedByCompanies?: true;
+}
 export type WidgetHint =
   | 'textarea'
   | 'password'
@@ -30,6 +37,12 @@ export interface AfterRule {
   messageKey?: string;
 }
 
+/** A titled group of a form's fields (x-sections): label resources.<resource>.sections.<name>. */
+export interface SectionSpec {
+  name: string;
+  fields: string[];
+}
+
 export interface LockRule {
   field: string;
   equals: string;
@@ -41,7 +54,7 @@ export interface LockRule {
 export interface PropertySchema {
   /** An array holds a set of references (x-ref), kept in a link table. */
   type: 'string' | 'integer' | 'number' | 'array';
-  items?: { type: 'string' | 'integer' };
+  items?: { type: 'string' | 'integer'; minimum?: number; maximum?: number; maxLength?: number };
   uniqueItems?: true;
   minItems?: number;
   maxItems?: number;
@@ -97,13 +110,16 @@ export interface EntitySchema {
   'x-perPage'?: number;
   'x-unique'?: string[][];
   'x-indexes'?: string[][];
-  'x-scope'?: Scope;
+  'x-scope'?: ScopeSpec;
   'x-readOnly'?: true;
+  'x-workflow'?: string;
   'x-group'?: string;
   'x-hidden'?: true;
   'x-lookup'?: string;
+  'x-lookupAccess'?: 'signedIn' | { screenField: string };
   'x-after'?: AfterRule[];
   'x-lockedWhen'?: LockRule;
+  'x-sections'?: SectionSpec[];
 }
 
 /** The x- keywords, so ajv (strict mode) accepts them as annotations. */
@@ -124,6 +140,7 @@ export const X_KEYWORDS = [
   'x-indexes',
   'x-scope',
   'x-readOnly',
+  'x-workflow',
   'x-generated',
   'x-ref',
   'x-enum',
@@ -134,10 +151,12 @@ export const X_KEYWORDS = [
   'x-group',
   'x-hidden',
   'x-lookup',
+  'x-lookupAccess',
   'x-after',
   'x-lockedWhen',
   'x-document',
   'x-message',
+  'x-sections',
 ] as const;
 
 /** Audit columns every table carries; set by the server, never by the client. */
@@ -157,6 +176,9 @@ export interface ResourceMeta {
   primaryKey: string;
   perPage: number;
   schema: EntitySchema;
-  /** Whether the caller's profile may create, change and delete these records, or only read them. */
-  access: 'read' | 'write';
+  /**
+   * Whether the caller's profile may create, change and delete these records, or only read them;
+   * form: a workflow's records, whose schema its screens draw but which only its own calls read.
+   */
+  access: 'read' | 'write' | 'form';
 }

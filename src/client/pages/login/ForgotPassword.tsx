@@ -1,9 +1,9 @@
 import { Alert, Button, Link, Stack, TextField, Typography } from '@mui/material';
 import { useMachine } from '@xstate/react';
 import { type FormEvent, useEffect, useState } from 'react';
-import { useTranslate } from 'react-admin';
 import { forgotPasswordMachine } from '../../../../workflows/forgot-password.machine.js';
 import { VERIFICATION_CODE } from '../../../shared/constants.js';
+import { useT } from '../../i18n/translate.js';
 import { forgotActors } from './actors.js';
 import { NewPasswordFields, Notice, Problem } from './Steps.js';
 
@@ -11,7 +11,7 @@ const machine = forgotPasswordMachine.provide({ actors: forgotActors });
 
 /** Step 5, forgot password, in its three views: user and e-mail, the code, the new password. */
 export default function ForgotPassword({ onClose }: { onClose: () => void }) {
-  const translate = useTranslate();
+  const translate = useT();
   const [snapshot, send] = useMachine(machine);
   const { context } = snapshot;
   const busy = ['sending', 'checking', 'saving'].some((s) => snapshot.matches(s as 'sending'));
@@ -118,7 +118,7 @@ export default function ForgotPassword({ onClose }: { onClose: () => void }) {
             onChange={setPassword}
           />
           <Button type="submit" variant="contained" disabled={busy || !password}>
-            {translate('ra.action.save')}
+            {translate('login.savePassword')}
           </Button>
         </Stack>
       )}

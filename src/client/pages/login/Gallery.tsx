@@ -1,7 +1,7 @@
 import { Box, Typography } from '@mui/material';
 import { useEffect, useState } from 'react';
-import { useTranslate } from 'react-admin';
 import { GALLERY } from '../../../shared/constants.js';
+import { useT } from '../../i18n/translate.js';
 
 /** Four scenes of a mine, drawn here so the login page needs nothing from another host. */
 const SCENES = [
@@ -72,7 +72,7 @@ function Scene({ index }: { index: number }) {
 
 /** The login page's gallery: four images, one every five seconds (spec sections 2 and 9). */
 export default function Gallery() {
-  const translate = useTranslate();
+  const translate = useT();
   const [index, setIndex] = useState(0);
   useEffect(() => {
     const timer = setInterval(() => setIndex((i) => (i + 1) % GALLERY.images), GALLERY.intervalMs);

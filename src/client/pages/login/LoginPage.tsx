@@ -1,25 +1,33 @@
 import { Box, Card, CardContent, Paper, Stack, Typography } from '@mui/material';
 import { useMachine } from '@xstate/react';
 import { useEffect } from 'react';
-import { LocalesMenuButton, useTranslate } from 'react-admin';
 import { loginMachine } from '../../../../workflows/login.machine.js';
-import { APP_VERSION } from '../../../shared/constants.js';
+import { APP_VERSION, type Language } from '../../../shared/constants.js';
+import { LanguageMenu } from '../../components/LanguageMenu.js';
+import { useT } from '../../i18n/translate.js';
+import { DASHBOARD_PATH } from '../../paths.js';
 import { session } from '../../session/store.js';
+import { usePageTitle } from '../../usePageTitle.js';
 import { loginActors } from './actors.js';
 import ForgotPassword from './ForgotPassword.js';
 import Gallery from './Gallery.js';
 import { ChangePasswordStep, CodeStep, CredentialsStep, Notice, Problem, ProfileStep } from './Steps.js';
 
 const machine = loginMachine.provide({ actors: loginActors });
-export const DASHBOARD_PATH = '/dashboard';
 
 /**
  * /auth/login: the five steps of spec section 2 beside the gallery and the product's panel. A
  * session that already has a profile goes to the dashboard; a new one gets there by a full load,
  * so the console starts with the profile's screens.
  */
-export default function LoginPage() {
-  const translate = useTranslate();
+export default function LoginPage({
+  language,
+  onLanguage,
+}: {
+  language: Language;
+  onLanguage: (language: Language) => void;
+}) {
+  const translate = useT();
   const [snapshot, send] = useMachine(machine);
   const { context } = snapshot;
   const busy = ['authenticating', 'verifying', 'resending', 'changing', 'selecting'].some((s) =>
@@ -42,6 +50,7 @@ export default function LoginPage() {
         : snapshot.matches('profile') || snapshot.matches('selecting') || snapshot.matches('signedIn')
           ? 'profile'
           : 'credentials';
+  usePageTitle([translate(`login.steps.${step}`)], translate('app.title'));
 
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', bgcolor: 'background.default' }}>
@@ -69,7 +78,14 @@ export default function LoginPage() {
       </Paper>
       <Stack sx={{ flex: 1, alignItems: 'center', justifyContent: 'center', p: 2 }}>
         <Box sx={{ alignSelf: 'flex-end' }}>
-          <LocalesMenuButton />
+          <LanguageMenu language={language} onChange={onLanguage} />
+        </Box>
+        {/* On a phone the side panel is hidden: the product still names itself. */}
+        <Box sx={{ display: { xs: 'block', md: 'none' }, width: '100%', maxWidth: 420, mt: 1 }}>
+          <Typography variant="h4" component="h1" color="primary">
+            {translate('app.title')}
+          </Typography>
+          <Typography color="text.secondary">{translate('app.subtitle')}</Typography>
         </Box>
         <Card sx={{ width: '100%', maxWidth: 420, mt: 2 }}>
           <CardContent>

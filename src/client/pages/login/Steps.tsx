@@ -1,24 +1,27 @@
 import { Alert, Box, Button, Link, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import { type FormEvent, useMemo, useRef, useState } from 'react';
-import { useTranslate } from 'react-admin';
 import { expiryNotice, type LoginAnswer, type LoginProblem } from '../../../../workflows/login.machine.js';
 import { VERIFICATION_CODE } from '../../../shared/constants.js';
 import { passwordProblems, type SecurityLevel } from '../../../shared/password-policy.js';
 import { PasswordField } from '../../components/PasswordField.js';
+import { useT } from '../../i18n/translate.js';
 
-/** A refusal as the spec shows sign-in failures: the server's message, upper-cased. */
+/**
+ * A refusal as the spec shows sign-in failures: the server's message, upper-cased; the reason a
+ * typed value was refused (a new password's) as the server words it.
+ */
 export function Problem({ problem }: { problem?: LoginProblem }) {
-  const translate = useTranslate();
+  const translate = useT();
   if (!problem) return null;
   return (
-    <Alert severity="error" sx={{ textTransform: 'uppercase' }} role="alert">
+    <Alert severity="error" sx={{ textTransform: problem.field ? 'none' : 'uppercase' }} role="alert">
       {translate(problem.messageKey, problem.params)}
     </Alert>
   );
 }
 
 export function Notice({ messageKey, params }: { messageKey?: string; params?: Record<string, unknown> }) {
-  const translate = useTranslate();
+  const translate = useT();
   if (!messageKey) return null;
   return <Alert severity="info">{translate(messageKey, params)}</Alert>;
 }
@@ -34,7 +37,7 @@ export function CredentialsStep(props: {
   onSubmit: (username: string, password: string) => void;
   onForgot: () => void;
 }) {
-  const translate = useTranslate();
+  const translate = useT();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const passwordRef = useRef<HTMLInputElement>(null);
@@ -87,7 +90,7 @@ export function CodeStep(props: {
   onResend: () => void;
   onBack: () => void;
 }) {
-  const translate = useTranslate();
+  const translate = useT();
   const [code, setCode] = useState('');
   const digits = VERIFICATION_CODE.loginDigits;
   return (
@@ -123,7 +126,7 @@ export function NewPasswordFields(props: {
   minLength: number;
   onChange: (password: string | undefined) => void;
 }) {
-  const translate = useTranslate();
+  const translate = useT();
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const problems = useMemo(
@@ -191,7 +194,7 @@ export function ChangePasswordStep(props: {
   onSubmit: (password: string) => void;
   onBack: () => void;
 }) {
-  const translate = useTranslate();
+  const translate = useT();
   const [password, setPassword] = useState<string>();
   return (
     <Stack
@@ -225,7 +228,7 @@ export function ProfileStep(props: {
   onSubmit: (idPerfil: number, idDivision: number) => void;
   onBack: () => void;
 }) {
-  const translate = useTranslate();
+  const translate = useT();
   const { perfil, division, diasCaducidadClave } = props.answer;
   const [profile, setProfile] = useState<number>(perfil[0]?.IdPerfil);
   const divisions = division.filter((d) => d.IdPerfil === profile);

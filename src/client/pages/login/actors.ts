@@ -1,6 +1,6 @@
 import { fromPromise } from 'xstate';
 import type { LoginAnswer, SessionAnswer } from '../../../../workflows/login.machine.js';
-import { APPLICATION_ID, APPLICATION_TYPE } from '../../../shared/constants.js';
+import { APPLICATION_ID, APPLICATION_TYPE, SESSION } from '../../../shared/constants.js';
 import { apiCall } from '../../session/http.js';
 import { type CurrentProfile, type DivisionChoice, type MenuItem, session } from '../../session/store.js';
 
@@ -77,7 +77,8 @@ export const loginActors = {
       await keepSession({ username: answer.username, fullName: answer.fullName }, chosen, {
         profiles: answer.perfil,
         divisions: answer.division,
-        lockSeconds: answer.segundosInactividad,
+        // A setting saved before the minimum existed still locks no sooner than it.
+        lockSeconds: Math.max(answer.segundosInactividad, SESSION.minimumLockSeconds),
       });
       return chosen;
     },

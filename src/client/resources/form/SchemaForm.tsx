@@ -1,52 +1,18 @@
 import { Box, LinearProgress } from '@mui/material';
 import Form from '@rjsf/mui';
-import type { ErrorSchema, FormValidation, RJSFValidationError } from '@rjsf/utils';
-import { useQuery } from '@tanstack/react-query';
-import { useCallback, useMemo, useRef, useState } from 'react';
-import { useLocale, useNotify, useRecordContext, useSaveContext, useTranslate } from 'react-admin';
+import { type ErrorSchema, getDefaultFormState } from '@rjsf/utils';
+import { useEffect, useMemo, useState } from 'react';
+import { useNotify, useRecordContext, useSaveContext, useTranslate } from 'react-admin';
 import type { FieldError } from '../../../shared/errors.js';
-import { applyFieldRules, type FieldRule } from '../../../shared/rules.js';
+import type { FieldRule } from '../../../shared/rules.js';
 import { useMeta, useResourceMeta } from '../../providers/meta.js';
-import { apiFetch } from '../../session/http.js';
-import { localizeErrors, serverErrorSchema } from './errors.js';
-import { buildUiSchema, type FormMode, formSchema, initialFormData, sessionValues } from './schema.js';
-import { formStrings } from './strings.js';
-import { BaseInputTemplate, ObjectFieldTemplate } from './templates.js';
+import { DatesProvider } from './dates.js';
+import { serverErrorSchema } from './errors.js';
+import { templates, useFieldRules, useFormParts, widgets } from './parts.js';
+import { type FormMode, initialFormData, sessionValues } from './schema.js';
 import { validator } from './validator.js';
-import DocumentWidget from './widgets/DocumentWidget.js';
-import PasswordWidget, { type Confirmations } from './widgets/PasswordWidget.js';
-import ReferenceWidget from './widgets/ReferenceWidget.js';
-import { FieldWidget, ResourceWidget } from './widgets/ResourceWidget.js';
-import UbigeoWidget from './widgets/UbigeoWidget.js';
-
-const widgets = {
-  reference: ReferenceWidget,
-  ubigeo: UbigeoWidget,
-  resource: ResourceWidget,
-  field: FieldWidget,
-  document: DocumentWidget,
-  password: PasswordWidget,
-};
-const templates = { BaseInputTemplate, ObjectFieldTemplate };
 
 type Data = Record<string, unknown>;
-
-/**
- * The field rules of a form, read afresh each time the form opens: a rule an administrator
- * changes shows on the next load, without a rebuild.
- */
-function useFieldRules(resource: string) {
-  return useQuery({
-    queryKey: ['field-rules', resource],
-    staleTime: 0,
-    gcTime: 0,
-    queryFn: async (): Promise<FieldRule[]> => {
-      const response = await apiFetch(`/api/SistemaReglaCampo/obtenerTodos?IdDato=${resource}&Activo=S`);
-      if (!response.ok) return [];
-      return ((await response.json()) as { result: FieldRule[] }).result;
-    },
-  });
-}
 
 /**
  * The create and edit form of any entity: an rjsf form built from the entity's schema, with the
@@ -55,9 +21,40 @@ function useFieldRules(resource: string) {
  */
 export default function SchemaForm({ mode }: { mode: FormMode }) {
   const meta = useResourceMeta();
+  const translate = useTranslate();
   const rules = useFieldRules(meta.name);
-  if (rules.isPending) return <LinearProgress sx={{ m: 2 }} />;
+  if (rules.isPending) return <LinearProgress sx={{ m: 2 }} aria-label={translate('ra.page.loading')} />;
   return <RuledForm mode={mode} rules={rules.data ?? []} />;
+}
+
+/** A form's values in one comparable text: keys in order, empty values left out. */
+function sameData(data: unknown): string {
+  return JSON.stringify(data ?? {}, (_key, value) =>
+    value && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(
+          Object.keys(value)
+            .filter((k) => value[k] !== undefined && value[k] !== null && value[k] !== '')
+            .sort()
+            .map((k) => [k, value[k]]),
+        )
+      : value,
+  );
+}
+
+/** Scrolls a field of the form into the middle of the screen and puts the cursor in it. */
+function focusField(field: string): void {
+  // After the errors are drawn, which may move the field.
+  requestAnimationFrame(() => {
+    const element = document.getElementById(`root_${field}`);
+    if (!element) return;
+    // A date's id is on a hidden input: its first typed part takes the cursor instead.
+    const target =
+      element.getAttribute('aria-hidden') === 'true'
+        ? (element.parentElement?.querySelector<HTMLElement>('[tabindex="0"]') ?? element)
+        : element;
+    target.scrollIntoView({ block: 'center' });
+    target.focus({ preventScroll: true });
+  });
 }
 
 function RuledForm({ mode, rules }: { mode: FormMode; rules: FieldRule[] }) {
@@ -65,46 +62,22 @@ function RuledForm({ mode, rules }: { mode: FormMode; rules: FieldRule[] }) {
   const record = useRecordContext();
   const { save, saving } = useSaveContext();
   const translate = useTranslate();
-  const locale = useLocale();
   const notify = useNotify();
 
   const { context } = useMeta();
   const fixed = useMemo(() => sessionValues(meta, context.companyId), [meta, context.companyId]);
   const [formData, setFormData] = useState<Data>(() => initialFormData(meta, mode, record, fixed));
   const [serverErrors, setServerErrors] = useState<ErrorSchema>({});
-
   // The field rules make fields required, and read-only once the record exists (as does a
   // record's locked state); the server enforces the same.
-  const ruled = useMemo(
-    () => applyFieldRules(formSchema(meta, mode), rules, mode, record as Data | undefined),
-    [meta, mode, rules, record],
+  const { schema, uiSchema, formContext, customValidate, transformErrors, translateString } = useFormParts(
+    meta,
+    mode,
+    rules,
+    record as Data | undefined,
+    fixed,
+    formData,
   );
-  const schema = ruled.schema;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: labels follow the language
-  const uiSchema = useMemo(
-    () => buildUiSchema(meta, mode, translate, fixed, ruled.readOnly),
-    [meta, mode, translate, locale, fixed, ruled.readOnly],
-  );
-  // Each secret's confirmation, typed in its widget and checked before the form saves.
-  const confirmations = useRef<Confirmations>({}).current;
-  const formContext = useMemo(() => ({ formData, mode, confirmations }), [formData, mode, confirmations]);
-  const customValidate = useCallback(
-    (data: Data | undefined, errors: FormValidation<Data>) => {
-      for (const [field, prop] of Object.entries(meta.schema.properties)) {
-        if (prop['x-widget'] !== 'password') continue;
-        const secret = data?.[field];
-        if (typeof secret === 'string' && secret !== '' && confirmations[field] !== secret)
-          (errors[field] as FormValidation).addError(translate('app.form.secretMismatch'));
-      }
-      return errors;
-    },
-    [meta, translate, confirmations],
-  );
-  const transformErrors = useCallback(
-    (errors: RJSFValidationError[]) => localizeErrors(errors, meta.schema, translate),
-    [meta, translate],
-  );
-  const translateString = useMemo(() => formStrings(translate), [translate]);
 
   const onChange = ({ formData: next }: { formData?: Data }) => {
     const data = next ?? {};
@@ -116,12 +89,34 @@ function RuledForm({ mode, rules }: { mode: FormMode; rules: FieldRule[] }) {
     setFormData(data);
   };
 
+  // The record as the form first shows it (its schema's defaults filled in): saving it unchanged
+  // says so instead of writing (spec section 8: "No existen cambios").
+  const [unchanged] = useState(() =>
+    mode === 'edit'
+      ? sameData(getDefaultFormState(validator, schema as never, initialFormData(meta, mode, record, fixed)))
+      : undefined,
+  );
+
+  // The field to bring into view once the form is enabled again after saving.
+  const [focusTarget, setFocusTarget] = useState<string>();
+  useEffect(() => {
+    if (!focusTarget || saving) return;
+    focusField(focusTarget);
+    setFocusTarget(undefined);
+  }, [focusTarget, saving]);
+
   const onSubmit = async ({ formData: data }: { formData?: Data }) => {
     if (!save) return;
+    if (unchanged !== undefined && sameData(data) === unchanged) {
+      notify('app.form.noChanges', { type: 'info' });
+      return;
+    }
     setServerErrors({});
     const errors = (await save(data ?? {})) as Record<string, FieldError> | undefined;
     if (errors && Object.keys(errors).length) {
       setServerErrors(serverErrorSchema(errors));
+      // The first field the server refused, in the form's order, is brought into view and focused.
+      setFocusTarget(Object.keys(schema.properties).find((field) => errors[field]));
       const elsewhere = Object.keys(errors).filter((field) => !Object.hasOwn(schema.properties, field));
       const detail = elsewhere.map((field) => `${field}: ${errors[field].message}`).join('; ');
       notify(detail ? `${translate('app.form.fixErrors')} (${detail})` : 'app.form.fixErrors', {
@@ -132,26 +127,28 @@ function RuledForm({ mode, rules }: { mode: FormMode; rules: FieldRule[] }) {
 
   return (
     <Box sx={{ p: 2 }} className="schema-form">
-      <Form
-        schema={schema as never}
-        uiSchema={uiSchema}
-        formData={formData}
-        validator={validator}
-        widgets={widgets}
-        templates={templates}
-        formContext={formContext}
-        onChange={onChange}
-        onSubmit={onSubmit}
-        onError={() => notify('app.form.fixErrors', { type: 'warning' })}
-        transformErrors={transformErrors}
-        customValidate={customValidate as never}
-        extraErrors={serverErrors}
-        translateString={translateString}
-        showErrorList={false}
-        noHtml5Validate
-        focusOnFirstError
-        disabled={saving}
-      />
+      <DatesProvider>
+        <Form
+          schema={schema as never}
+          uiSchema={uiSchema}
+          formData={formData}
+          validator={validator}
+          widgets={widgets}
+          templates={templates}
+          formContext={formContext}
+          onChange={onChange}
+          onSubmit={onSubmit}
+          onError={() => notify('app.form.fixErrors', { type: 'warning' })}
+          transformErrors={transformErrors}
+          customValidate={customValidate as never}
+          extraErrors={serverErrors}
+          translateString={translateString}
+          showErrorList={false}
+          noHtml5Validate
+          focusOnFirstError
+          disabled={saving}
+        />
+      </DatesProvider>
     </Box>
   );
 }

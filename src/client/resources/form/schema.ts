@@ -44,13 +44,22 @@ export function buildUiSchema(
   fixed: Data = {},
   readOnly: readonly string[] = [],
 ): UiSchema {
+  const fields = formFields(meta, mode);
   const ui: UiSchema = {
     'ui:submitButtonOptions': {
       submitText: translate('ra.action.save'),
       props: { className: 'schema-form-submit' },
     },
+    // The schema's titled sections (x-sections), with the fields this form shows.
+    'ui:options': {
+      sections: (meta.schema['x-sections'] ?? []).map((section) => ({
+        name: section.name,
+        title: translate(`resources.${meta.name}.sections.${section.name}`),
+        fields: section.fields.filter((field) => fields.includes(field)),
+      })),
+    },
   };
-  for (const field of formFields(meta, mode)) {
+  for (const field of fields) {
     const prop = meta.schema.properties[field];
     const entry: UiSchema = { 'ui:title': translate(`resources.${meta.name}.fields.${field}`) };
     const options: Record<string, string | boolean | object> = {};
@@ -67,7 +76,8 @@ export function buildUiSchema(
       );
     }
     const widget = prop['x-widget'];
-    if (widget === 'textarea' || widget === 'password' || widget === 'color') entry['ui:widget'] = widget;
+    if (widget === 'textarea' || widget === 'password' || widget === 'color' || widget === 'image')
+      entry['ui:widget'] = widget;
     if (widget === 'resource' || widget === 'field') entry['ui:widget'] = widget;
     if (prop['x-document']) {
       entry['ui:widget'] = 'document';

@@ -3,8 +3,10 @@ import type { WidgetProps } from '@rjsf/utils';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { type RaRecord, useGetList, useGetMany, useTranslate } from 'react-admin';
+import type { EntitySchema } from '../../../../shared/schema/types.js';
 import { fetchLookup } from '../../../providers/lookups.js';
-import { representation, useResourceMeta } from '../../../providers/meta.js';
+import { representation, useReach, useResourceMeta } from '../../../providers/meta.js';
+import { unreadableLabel } from '../../scopeLabel.js';
 
 const PAGE = 25;
 const DEBOUNCE_MS = 300;
@@ -34,11 +36,40 @@ export function cascadeFilter(props: WidgetProps): Data | undefined {
 }
 
 /**
- * A reference (or a set of references) as a searchable select. Reference lists with a lookup
- * call come from it, cached in the browser for a day; others are searched on the server as the
- * user types. A cascading reference offers only what matches the choice above it.
+ * A reference to records the profile may not read (a contractor's own client or division): a
+ * read-only label, the name the session knows. The server sets such values from the session.
+ */
+function UnreadableReference(props: WidgetProps) {
+  const { id, name, value, label, required } = props;
+  const schema = props.registry.rootSchema as unknown as EntitySchema;
+  return (
+    <TextField
+      id={id}
+      label={label}
+      required={required}
+      fullWidth
+      value={unreadableLabel(schema, name, value)}
+      slotProps={{ htmlInput: { readOnly: true } }}
+      disabled
+    />
+  );
+}
+
+/**
+ * A reference (or a set of references) as a searchable select; a read-only label when the
+ * profile may not read the records it refers to.
  */
 export default function ReferenceWidget(props: WidgetProps) {
+  const reach = useReach(String(props.options.reference));
+  return reach === 'none' ? <UnreadableReference {...props} /> : <ReferenceSelect {...props} />;
+}
+
+/**
+ * A searchable select. Reference lists with a lookup call come from it, cached in the browser for
+ * a day; others are searched on the server as the user types. A cascading reference offers only
+ * what matches the choice above it.
+ */
+function ReferenceSelect(props: WidgetProps) {
   const { id, value, onChange, onBlur, onFocus, label, required, disabled, readonly, rawErrors, options } =
     props;
   const reference = String(options.reference);
@@ -121,6 +152,8 @@ export default function ReferenceWidget(props: WidgetProps) {
   return multiple ? (
     <Autocomplete<RaRecord, true>
       {...common}
+      // A long name shortens its chip rather than widening the form.
+      slotProps={{ chip: { sx: { maxWidth: '100%' } } }}
       multiple
       value={selected}
       onChange={(_event, records) => onChange(records.map((r) => r.id))}

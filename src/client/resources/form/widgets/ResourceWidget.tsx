@@ -34,7 +34,7 @@ function ChoiceSelect(props: WidgetProps & { choices: Choice[] }) {
 /** A form of the console (the field rules' IdDato): its screens, by their names. */
 export function ResourceWidget(props: WidgetProps) {
   const choices = useScreenChoices({
-    only: (r) => !r.schema['x-readOnly'] && !r.schema['x-hidden'],
+    only: (r) => !r.schema['x-readOnly'] && !r.schema['x-workflow'] && !r.schema['x-hidden'],
     withKey: true,
   });
   return <ChoiceSelect {...props} choices={choices} />;

@@ -72,7 +72,13 @@ export default function UbigeoWidget(props: WidgetProps) {
         onChange={(_event, row) => onChange(row ? row.IdUbigeo : n > 0 ? chain[n - 1] : undefined)}
         noOptionsText={translate('app.form.noOptions')}
         renderInput={(params) => (
-          <TextField {...params} label={levelName(n + 1)} error={(rawErrors?.length ?? 0) > 0} />
+          <TextField
+            {...params}
+            label={levelName(n + 1)}
+            error={(rawErrors?.length ?? 0) > 0}
+            // A level waiting for the one above still names itself legibly.
+            sx={{ '& .MuiInputLabel-root.Mui-disabled': { color: 'text.secondary' } }}
+          />
         )}
       />
     );

@@ -1,0 +1,284 @@
+/**
+ * The accreditation calls of spec section 7 as the screens use them: dashboards, the company and
+ * request grids, a request's record and requirement items, and the requester's and the
+ * authoriser's writes. Every answer comes inside `result`; a refusal is an ApiRequestError with
+ * the server's message key and per-field problems.
+ */
+import type { RequestFacts, RequestStatus } from '../../../../workflows/request.machine.js';
+import type { LineStatus } from '../../../../workflows/requirement-approval.machine.js';
+import { ENTITY_CODES, type EntityCode, requestRoute } from '../../../shared/accreditation.js';
+import type { FieldError } from '../../../shared/errors.js';
+import { ApiRequestError, apiCall, apiFetch } from '../../session/http.js';
+
+const BASE = '/api/acreditacionsolicitud';
+
+export type Side = 'solicitante' | 'autorizador';
+
+/** The route segment of each kind and back. */
+export const KIND_OF_SEGMENT: Record<string, EntityCode> = { persona: 'T', vehiculo: 'V', visita: 'P' };
+
+export function screenPath(side: Side, entity: EntityCode, id?: number | 'nueva'): string {
+  return id === undefined ? requestRoute(side, entity) : `${requestRoute(side, entity)}/${id}`;
+}
+
+/** A status row of a dashboard card (spec section 3, "Dashboard rows"). */
+export interface CardRow {
+  ENTIDAD: EntityCode;
+  ESTADO: RequestStatus;
+  DESCRIPCION: string;
+  DESCRIPCION2: string;
+  TOTAL: number;
+  Index: number;
+}
+export type DashboardAnswer = [Array<Record<string, number>>, CardRow[], CardRow[], CardRow[]];
+
+/** A kind's rows of a dashboard answer (summary first, then workers, vehicles, visits). */
+export function rowsOf(answer: DashboardAnswer | undefined, entity: EntityCode): CardRow[] {
+  return (answer?.[ENTITY_CODES.indexOf(entity) + 1] ?? []) as CardRow[];
+}
+
+export interface ViewPermission {
+  Tipo: 'M' | 'D' | 'A';
+  IdEntidad: EntityCode;
+  Ver: 'S' | 'N';
+}
+
+export interface CompanyRow {
+  IdCompaniaContratista: number;
+  Documento: string;
+  CompaniaContratista: string;
+  PENDIENTES: number;
+  OBSERVADOS: number;
+  Total: number;
+}
+
+export interface RequestRow {
+  IdSolicitud: number;
+  NumeroSolicitud: string;
+  IdEntidad: EntityCode;
+  Nombres: string | null;
+  Documento: string | null;
+  FechaInicio: string;
+  FechaFin: string;
+  FechaSolicitud: string;
+  DescripcionPerfil: string | null;
+  EstadoAprobacion: RequestStatus;
+  CompaniaContratista: string | null;
+  NumeroContrato: string | null;
+}
+
+export interface Page<T> {
+  data: T[];
+  totalCount: number;
+}
+
+export interface HistoryRow {
+  Fecha: string;
+  IdUsuario: string;
+  Evento: string;
+  EstadoAnterior: RequestStatus | null;
+  EstadoNuevo: RequestStatus | null;
+  Motivo: string | null;
+}
+
+export interface Visitor {
+  IdVisitaPersona?: number;
+  IdTipoDocumento?: number;
+  Documento?: string;
+  Apellido?: string;
+  Nombre?: string;
+  Email?: string;
+}
+
+/** The request record of spec section 3 with its context, history and the machine's facts. */
+export interface RequestRecord extends Record<string, unknown> {
+  IdSolicitud: number;
+  NumeroSolicitud: string;
+  IdEntidad: EntityCode;
+  IdContrato: number;
+  IdPerfilAcreditacion: number;
+  EstadoAprobacion: RequestStatus;
+  FechaInicio: string;
+  FechaFin: string;
+  FechaSolicitud: string;
+  SolicitudCompleta: 'S' | 'N';
+  IndisciplinaRechazo: 'S' | 'N';
+  MotivoRechazo: string | null;
+  ObservacionAutorizador: string | null;
+  ClaveFoto: string | null;
+  Visitantes?: Visitor[];
+  CompaniaContratista: string | null;
+  CompaniaMandante: string | null;
+  Division: string | null;
+  Perfil: string | null;
+  NumeroContrato: string | null;
+  Asunto: string | null;
+  FechaInicioContrato: string | null;
+  FechaFinContrato: string | null;
+  hechos: RequestFacts;
+  historial: HistoryRow[];
+}
+
+/** A requirement item of a request (one datum's line; a visit has one per visitor). */
+export interface Item {
+  Index: number;
+  IdSecuencial: number;
+  IdSolicitud: number;
+  IdVisitaPersona: number | null;
+  IdRequisito: number;
+  Requisito: string;
+  IdTipoRequisito: number;
+  IdDatoEvaluar: number;
+  Text: string;
+  Tipo: 'N' | 'T' | 'F' | 'L' | 'G' | 'A' | 'R' | 'B';
+  Value: string | null;
+  TipoRequisito: 'S' | 'A';
+  Obligatorio: 'S' | 'N';
+  Aprobar: 'S' | 'N';
+  AdjuntarArchivo: 'S' | 'N';
+  DatoOpcional: 'S' | 'N';
+  Vencimiento?: 'S' | 'N';
+  EstadoAprobacion: LineStatus | null;
+  Observacion: string | null;
+  NombreArchivo: string | null;
+  TieneArchivo: 'S' | 'N';
+  IdUsuarioAprobacion: string | null;
+  FechaAprobacion: string | null;
+  /** For an authoriser: the states the line may take now. */
+  opciones: LineStatus[];
+  readOnly: boolean;
+}
+export interface Group {
+  IdTipoRequisito: number;
+  Descripcion: string;
+  Requisitos: number[];
+}
+export interface Choice {
+  IdDatoEvaluar: number;
+  IdDato: string;
+  Dato: string;
+}
+export type Detail = [Item[], Item[], Group[], Choice[]];
+
+/** A line's value sent by the requester (spec: the request's Detalle). */
+export interface LineValue {
+  IdDatoEvaluar: number;
+  Valor: string | null;
+  IdVisitaPersona?: number;
+}
+
+/** A line's evaluation sent by an authoriser. */
+export interface LineEvaluation {
+  IdDetalle: number;
+  EstadoAprobacion: LineStatus;
+  Observacion?: string | null;
+  Valor?: string | null;
+}
+
+export type RequestAction = 'APROBAR' | 'OBSERVAR' | 'RECHAZAR' | 'DEVOLVER';
+
+export interface Summary {
+  IdSolicitud: number;
+  EstadoAprobacion: RequestStatus;
+  SolicitudCompleta: 'S' | 'N';
+}
+
+const query = (params: Record<string, string | number | undefined | null>) => {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params))
+    if (value !== undefined && value !== null && value !== '') search.set(key, String(value));
+  return search.toString();
+};
+
+/** The per-field problems of a refusal, by field (`Detalle.<IdDatoEvaluar>` for a requirement). */
+export function fieldErrors(error: unknown): Record<string, FieldError> {
+  if (!(error instanceof ApiRequestError)) return {};
+  return ((error.body as { errors?: Record<string, FieldError> } | undefined)?.errors ?? {}) as Record<
+    string,
+    FieldError
+  >;
+}
+
+async function upload<T>(
+  method: 'POST' | 'PUT',
+  url: string,
+  fields: Record<string, string | number>,
+  file: File,
+) {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.set(key, String(value));
+  form.set('file', file, file.name);
+  const response = await apiFetch(url, { method, body: form });
+  const text = await response.text();
+  const json = text ? (JSON.parse(text) as { result?: T; message?: string }) : undefined;
+  if (!response.ok) throw new ApiRequestError(json?.message ?? response.statusText, response.status, json);
+  return json?.result as T;
+}
+
+export interface Known {
+  persona?: Record<string, unknown> | null;
+  vehiculo?: Record<string, unknown> | null;
+  solicitudAbierta: { IdSolicitud: number; EstadoAprobacion: string } | null;
+  acreditacion: { FechaFin: string; Estado: string } | null;
+}
+
+export const accreditationApi = {
+  requesterDashboard: (year: number, months: number[]) =>
+    apiCall<DashboardAnswer>(
+      'GET',
+      `${BASE}/dashboard?${query({ CantYear: year, CantMonth: months.join(',') })}`,
+    ),
+  authoriserDashboard: (months: number) =>
+    apiCall<DashboardAnswer>('GET', `${BASE}/dashboardAutorizador?${query({ CantMeses: months })}`),
+  viewPermissions: () => apiCall<ViewPermission[]>('GET', '/api/acreditacionpermisovista/listar'),
+  companies: (grid: Record<string, string>, filters: Record<string, string | number | undefined>) =>
+    apiCall<Page<CompanyRow>>('GET', `${BASE}/filtrarcompaniaresumen?${query({ ...grid, ...filters })}`),
+  requests: (grid: Record<string, string>, filters: Record<string, string | number | undefined>) =>
+    apiCall<Page<RequestRow>>('GET', `${BASE}/filtrar?${query({ ...grid, ...filters })}`),
+  record: (side: Side, id: number) =>
+    apiCall<RequestRecord>(
+      'GET',
+      `${BASE}/${side === 'solicitante' ? 'obtenersolicitud' : 'obtenersolicitudbyautorizador'}?IdSolicitud=${id}`,
+    ),
+  detail: (side: Side, entity: EntityCode, id: number) =>
+    apiCall<Detail>(
+      'GET',
+      `/api/${entity === 'V' ? 'acreditacionsolicitudvehiculodetalle' : 'acreditacionsolicituddetalle'}/${
+        side === 'solicitante' ? 'obtener' : 'obtenerbyautorizador'
+      }?IdSolicitud=${id}`,
+    ),
+  download: (entity: EntityCode, id: number, line: number) =>
+    apiCall<{ file: string; name: string; type: string | null }>(
+      'GET',
+      `/api/${entity === 'V' ? 'acreditacionsolicitudvehiculodetalle' : 'acreditacionsolicituddetalle'}/downloadFileBase64?${query({ IdSolicitud: id, IdFile: line })}`,
+    ),
+  photo: (id: number) =>
+    apiCall<{ file: string; name: string }>('GET', `${BASE}/descargarfoto?IdSolicitud=${id}`),
+  /** A worker or vehicle already registered, with its open request and accreditation, if any. */
+  known: (params: Record<string, string | number | undefined>) =>
+    apiCall<Known>('GET', `${BASE}/validar?${query(params)}`),
+  create: (body: Record<string, unknown>) => apiCall<Summary>('POST', `${BASE}/crearsolicitante`, body),
+  update: (body: Record<string, unknown>) => apiCall<Summary>('POST', `${BASE}/actualizarsolicitante`, body),
+  send: (id: number) => apiCall<Summary>('POST', `${BASE}/cerrarsolicitud`, { IdSolicitud: id }),
+  remove: (id: number) => apiCall<{ IdSolicitud: number }>('DELETE', `${BASE}/eliminar?IdSolicitud=${id}`),
+  attach: (id: number, datum: number, file: File, visitor?: number | null) =>
+    upload<Summary>(
+      'POST',
+      `${BASE}/UploadSolicitanteArchivo`,
+      { IdSolicitud: id, IdDatoEvaluar: datum, ...(visitor ? { IdVisitaPersona: visitor } : {}) },
+      file,
+    ),
+  uploadPhoto: (id: number, file: File) =>
+    upload<Summary>('POST', `${BASE}/crearsolicitantefoto`, { IdSolicitud: id }, file),
+  evaluate: (body: {
+    IdSolicitud: number;
+    Detalle: LineEvaluation[];
+    Accion?: RequestAction;
+    MotivoRechazo?: string;
+    IndisciplinaRechazo?: 'S' | 'N';
+  }) => apiCall<Summary>('POST', `${BASE}/actualizarsolicitanteautorizador`, body),
+  exportCompanies: (body: Record<string, unknown>) =>
+    apiCall<{ fileBase64: string; fileName: string }>('POST', `${BASE}/exportarExcelCompaniaResumen`, body),
+  exportRequests: (body: Record<string, unknown>) =>
+    apiCall<{ fileBase64: string; fileName: string }>('POST', `${BASE}/exportarExcelSolicitudPersonas`, body),
+};

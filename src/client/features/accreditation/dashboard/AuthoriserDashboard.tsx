@@ -1,0 +1,77 @@
+import {
+  Card,
+  CardContent,
+  FormControl,
+  InputLabel,
+  LinearProgress,
+  MenuItem,
+  Select,
+  Stack,
+  Tab,
+  Tabs,
+} from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useLocale, useTranslate } from 'react-admin';
+import { ENTITY_CODES } from '../../../../shared/accreditation.js';
+import { DASHBOARD } from '../../../../shared/constants.js';
+import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
+import { accreditationApi, rowsOf, screenPath } from '../api.js';
+import { CardButton, StatusCard } from './StatusCard.js';
+
+/**
+ * The authoriser's dashboard (spec section 2): a card per kind it approves with its requests by
+ * status over the last months, and an Evaluate button leading to its approvals.
+ */
+export default function AuthoriserDashboard() {
+  const translate = useTranslate();
+  useConsoleTitle(translate('app.menu.home'));
+  const locale = useLocale();
+  const [months, setMonths] = useState<number>(DASHBOARD.defaultMonths);
+  const counts = useQuery({
+    queryKey: ['dashboard', 'authoriser', months, locale],
+    queryFn: () => accreditationApi.authoriserDashboard(months),
+  });
+  const link = (entity: (typeof ENTITY_CODES)[number], status?: string) =>
+    `${screenPath('autorizador', entity)}?${new URLSearchParams({ meses: String(months), ...(status ? { estado: status } : {}) })}`;
+  return (
+    <Stack spacing={2} sx={{ mt: 1 }} data-testid="authoriser-dashboard">
+      <Card>
+        <Tabs value={0} aria-label={translate('accreditation.dashboard.tabs')}>
+          <Tab label={translate('accreditation.dashboard.tab.mobilisation')} />
+        </Tabs>
+        <CardContent>
+          <FormControl size="small" sx={{ minWidth: 200 }}>
+            <InputLabel id="dashboard-months">{translate('accreditation.dashboard.lastMonths')}</InputLabel>
+            <Select
+              labelId="dashboard-months"
+              label={translate('accreditation.dashboard.lastMonths')}
+              value={months}
+              onChange={(event) => setMonths(Number(event.target.value))}
+            >
+              {DASHBOARD.monthChoices.map((m) => (
+                <MenuItem key={m} value={m}>
+                  {translate('accreditation.dashboard.monthsCount', { smart_count: m })}
+                </MenuItem>
+              ))}
+            </Select>
+          </FormControl>
+        </CardContent>
+        {counts.isFetching && <LinearProgress />}
+      </Card>
+      <Stack direction="row" useFlexGap flexWrap="wrap" spacing={2}>
+        {ENTITY_CODES.filter((e) => rowsOf(counts.data, e).length > 0).map((entity) => (
+          <StatusCard
+            key={entity}
+            entity={entity}
+            rows={rowsOf(counts.data, entity)}
+            rowLink={(row) => link(entity, row.ESTADO)}
+            action={
+              <CardButton to={link(entity, 'P')} label={translate('accreditation.dashboard.evaluate')} />
+            }
+          />
+        ))}
+      </Stack>
+    </Stack>
+  );
+}

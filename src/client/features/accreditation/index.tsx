@@ -1,0 +1,24 @@
+import { lazy } from 'react';
+import type { ClientFeature } from '../types.js';
+
+// Each screen loads on first visit.
+const RequestsScreen = lazy(() => import('./RequestsScreen.js'));
+const RequestPage = lazy(() => import('./request/RequestPage.js'));
+const EvaluationPage = lazy(() => import('./evaluation/EvaluationPage.js'));
+const RequesterDashboard = lazy(() => import('./dashboard/RequesterDashboard.js'));
+const AuthoriserDashboard = lazy(() => import('./dashboard/AuthoriserDashboard.js'));
+
+const RequesterRequests = () => <RequestsScreen side="solicitante" />;
+const AuthoriserRequests = () => <RequestsScreen side="autorizador" />;
+
+/** Accreditation: the requester's and the authoriser's screens of spec section 2 and their dashboards. */
+export const accreditation: ClientFeature = {
+  name: 'accreditation',
+  routes: [
+    { path: '/movilizacion/solicitante/:kind', Component: RequesterRequests },
+    { path: '/movilizacion/solicitante/:kind/:id', Component: RequestPage },
+    { path: '/movilizacion/autorizador/:kind', Component: AuthoriserRequests },
+    { path: '/movilizacion/autorizador/:kind/:id', Component: EvaluationPage },
+  ],
+  dashboards: { requester: RequesterDashboard, authoriser: AuthoriserDashboard },
+};

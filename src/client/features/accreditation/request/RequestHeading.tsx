@@ -1,0 +1,101 @@
+import { Alert, Box, Card, CardContent, Stack, Typography } from '@mui/material';
+import { useTranslate } from 'react-admin';
+import type { EntityCode } from '../../../../shared/accreditation.js';
+import { formatDate, formatDateTime } from '../../../format.js';
+import type { RequestRecord } from '../api.js';
+import { StatusChip } from '../status.js';
+
+/**
+ * A request's title (its number padded to 8 digits and its status badge), the authorisers'
+ * observation in red, the rejection reason when the indiscipline flag is S, and its read-only
+ * context: companies, contract, division, profile and dates.
+ */
+export function RequestHeading({
+  entity,
+  record,
+  holder,
+}: {
+  entity: EntityCode;
+  record?: RequestRecord;
+  holder?: string;
+}) {
+  const translate = useTranslate();
+  const kind = translate(`accreditation.entities.${entity}`);
+  const context: Array<[string, string | null | undefined]> = record
+    ? [
+        ['CompaniaContratista', record.CompaniaContratista],
+        ['CompaniaMandante', record.CompaniaMandante],
+        ['Division', record.Division],
+        ['Perfil', record.Perfil],
+        ['Contrato', [record.NumeroContrato, record.Asunto].filter(Boolean).join(' · ')],
+        [
+          'VigenciaContrato',
+          record.FechaInicioContrato
+            ? `${formatDate(record.FechaInicioContrato)} – ${formatDate(record.FechaFinContrato)}`
+            : null,
+        ],
+        ['Periodo', `${formatDate(record.FechaInicio)} – ${formatDate(record.FechaFin)}`],
+        ['FechaSolicitud', formatDateTime(record.FechaSolicitud)],
+      ]
+    : [];
+  return (
+    <Stack spacing={1.5}>
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, alignItems: 'center' }}>
+        <Typography variant="h5" component="h1" data-testid="request-title">
+          {record
+            ? `${translate('accreditation.form.request')} ${translate('accreditation.form.number')} ${record.NumeroSolicitud}`
+            : `${translate('accreditation.form.new')} · ${kind}`}
+        </Typography>
+        {record && <StatusChip status={record.EstadoAprobacion} size="medium" />}
+        {holder && (
+          <Typography color="text.secondary" sx={{ flexBasis: '100%' }}>
+            {kind} · {holder}
+          </Typography>
+        )}
+      </Box>
+      {record?.ObservacionAutorizador && record.EstadoAprobacion !== 'P' && (
+        <Alert
+          severity="warning"
+          data-testid="authoriser-observation"
+          sx={{ color: 'error.main', fontWeight: 500 }}
+        >
+          {translate('accreditation.form.authoriserObservation')}: {record.ObservacionAutorizador}
+        </Alert>
+      )}
+      {record?.EstadoAprobacion === 'R' && record.IndisciplinaRechazo === 'S' && (
+        <Alert severity="error" data-testid="rejection-reason">
+          {translate('accreditation.form.indisciplineRejection')}: {record.MotivoRechazo}
+        </Alert>
+      )}
+      {record && (
+        <Card variant="outlined">
+          <CardContent
+            component="dl"
+            sx={{
+              m: 0,
+              display: 'grid',
+              gridTemplateColumns: {
+                xs: '1fr',
+                sm: 'repeat(2, minmax(0, 1fr))',
+                lg: 'repeat(4, minmax(0, 1fr))',
+              },
+              gap: 1.5,
+            }}
+            aria-label={translate('accreditation.form.context')}
+          >
+            {context.map(([field, value]) => (
+              <div key={field}>
+                <Typography component="dt" variant="caption" color="text.secondary">
+                  {translate(`accreditation.context.${field}`)}
+                </Typography>
+                <Typography component="dd" variant="body2" sx={{ m: 0 }}>
+                  {value || '—'}
+                </Typography>
+              </div>
+            ))}
+          </CardContent>
+        </Card>
+      )}
+    </Stack>
+  );
+}

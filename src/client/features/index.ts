@@ -1,0 +1,21 @@
+import type { ComponentType } from 'react';
+import type { ProfileType } from '../../shared/session.js';
+import { access } from './access/index.js';
+import { accreditation } from './accreditation/index.js';
+import type { ClientFeature, FeatureRoute } from './types.js';
+
+/** The console's feature areas, each with its screens; the generic screens serve the rest. */
+export const FEATURES: readonly ClientFeature[] = [accreditation, access];
+
+export const FEATURE_ROUTES: FeatureRoute[] = FEATURES.flatMap((f) => f.routes ?? []);
+
+/** Actions a resource adds to its show and edit screens beyond the generic ones. */
+export const RECORD_ACTIONS: Record<string, ComponentType> = Object.assign(
+  {},
+  ...FEATURES.map((f) => f.recordActions ?? {}),
+);
+
+/** The dashboard of a profile type, when a feature gives it one. */
+export function dashboardFor(type: ProfileType | undefined): ComponentType | undefined {
+  return type ? FEATURES.find((f) => f.dashboards?.[type])?.dashboards?.[type] : undefined;
+}

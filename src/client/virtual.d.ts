@@ -1,0 +1,6 @@
+/** The sign-in page's texts, cut from locales/*.json at build time (scripts/vite/login-locales.ts). */
+declare module 'virtual:login-locales' {
+  import type { Messages } from '../shared/i18n.js';
+  export const es: Messages;
+  export const en: Messages;
+}

@@ -1,0 +1,21 @@
+import type { Db } from '../db/connection.js';
+import type { Registry } from '../registry.js';
+import type { Accounts } from './accounts.js';
+import type { ClientTokenVerifier } from './captcha.js';
+import type { Codes } from './codes.js';
+import type { Notifier } from './notifier.js';
+import type { Sessions } from './sessions.js';
+import type { ThrottleLimits } from './throttle.js';
+
+/** What the parts of the sign-in share: the database, the accounts, sessions, codes, the mail and the clock. */
+export interface AuthContext {
+  db: Db;
+  registry: Registry;
+  accounts: Accounts;
+  sessions: Sessions;
+  codes: Codes;
+  notifier: Notifier;
+  throttle: ThrottleLimits;
+  verifyClientToken: ClientTokenVerifier;
+  now: () => number;
+}

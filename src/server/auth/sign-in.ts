@@ -1,0 +1,110 @@
+import type { LoginResponse } from '../../shared/session.js';
+import { ApiError } from '../errors.js';
+import type { LoginSetting, UserRow } from './accounts.js';
+import type { Attempts } from './attempts.js';
+import { CODE_MINUTES, type CodePurpose } from './codes.js';
+import type { AuthContext } from './context.js';
+import type { Eligibility } from './eligibility.js';
+import { loginError } from './login-errors.js';
+
+/** The first steps of the sign-in: password, verification code, a code sent again. */
+export class SignIn {
+  constructor(
+    private readonly ctx: AuthContext,
+    private readonly attempts: Attempts,
+    private readonly eligibility: Eligibility,
+  ) {}
+
+  /** POST /api/usuario/authenticate. */
+  async authenticate(
+    input: { username?: unknown; password?: unknown; tokenClient?: unknown },
+    address: string,
+  ): Promise<LoginResponse> {
+    const username = String(input.username ?? '')
+      .trim()
+      .toLocaleUpperCase('es');
+    const password = String(input.password ?? '');
+    if (!username || !password) throw loginError('01');
+    await this.attempts.guard(username, address, input.tokenClient as string | undefined);
+    const user = await this.attempts.knownUser(username, password);
+    await this.attempts.checkLock(user);
+    const setting = await this.ctx.accounts.setting(user);
+    await this.attempts.checkPassword(user, setting, password);
+    const assignments = await this.eligibility.usableAssignments(user, setting);
+    if (setting.DobleAutenticacion === 'S') {
+      await this.sendCode(user, setting, 'login');
+      return this.eligibility.loginResponse(user, setting, assignments, undefined, true);
+    }
+    await this.eligibility.signedIn(user);
+    const { tokens } = await this.ctx.sessions.open(user.IdUsuario, 'login');
+    return this.eligibility.loginResponse(user, setting, assignments, tokens, false);
+  }
+
+  /** POST /api/usuario/validatelogin: the code of a double authentication. */
+  async validateLogin(
+    input: { username?: unknown; codigo?: unknown },
+    address: string,
+  ): Promise<LoginResponse> {
+    const username = String(input.username ?? '')
+      .trim()
+      .toLocaleUpperCase('es');
+    const code = String(input.codigo ?? '').trim();
+    if (!username) throw loginError('01');
+    if (!code) throw loginError('08');
+    await this.attempts.guard(username, address);
+    const user = await this.ctx.accounts.user(username);
+    // An unknown name gets the answer of a wrong code: nobody learns which names exist.
+    if (!user)
+      throw new ApiError('CODE_INVALID', {
+        messageKey: 'login.messages.codeInvalid',
+        params: { codigo: '08', minutos: 0 },
+      });
+    await this.attempts.checkLock(user);
+    const setting = await this.ctx.accounts.setting(user);
+    const result = await this.ctx.codes.check(user.IdUsuario, 'login', code);
+    if (result !== 'ok') await this.attempts.codeFailed(user, setting, result);
+    await this.ctx.accounts.saveState(user.IdUsuario, {
+      ...(await this.ctx.accounts.state(user.IdUsuario)),
+      IntentosCodigo: 0,
+    });
+    const assignments = await this.eligibility.usableAssignments(user, setting);
+    await this.eligibility.signedIn(user);
+    const { tokens } = await this.ctx.sessions.open(user.IdUsuario, 'login');
+    return this.eligibility.loginResponse(user, setting, assignments, tokens, true);
+  }
+
+  /** POST /api/usuario/resendcode. */
+  async resendCode(input: { username?: unknown }, address: string): Promise<{ mensaje: string }> {
+    const username = String(input.username ?? '')
+      .trim()
+      .toLocaleUpperCase('es');
+    await this.attempts.guard(username, address);
+    const user = await this.ctx.accounts.user(username);
+    // Only a sign-in waiting for its code gets a new one; nobody learns whether a name exists.
+    if (user && (await this.ctx.codes.pending(user.IdUsuario, 'login'))) {
+      await this.sendCode(user, await this.ctx.accounts.setting(user), 'login');
+    }
+    return { mensaje: 'login.codeResent' };
+  }
+
+  async sendCode(user: UserRow, setting: LoginSetting, purpose: CodePurpose, to?: string): Promise<void> {
+    const channel = purpose === 'login' ? setting.NotificarPor : 'C';
+    const destination = to ?? (channel === 'T' ? user.Telefono : user.Correo);
+    if (!destination) throw loginError(channel === 'T' ? '06' : '05');
+    const code = await this.ctx.codes.issue(user.IdUsuario, purpose);
+    const login = purpose === 'login';
+    await this.ctx.notifier.send({
+      clientId: user.IdCliente,
+      userId: user.IdUsuario,
+      channel,
+      to: destination,
+      subject: login
+        ? 'Código de verificación / Verification code'
+        : 'Recuperación de clave / Password recovery',
+      text: login
+        ? `Su código de verificación es {secret}. Vence en ${CODE_MINUTES} minutos.\nYour verification code is {secret}. It expires in ${CODE_MINUTES} minutes.`
+        : `Su código para recuperar la clave es {secret}. Vence en ${CODE_MINUTES} minutos.\nYour password recovery code is {secret}. It expires in ${CODE_MINUTES} minutes.`,
+      secret: code,
+    });
+  }
+}

@@ -1,0 +1,54 @@
+import type { SelectQueryBuilder } from 'kysely';
+import type { Db } from '../db/connection.js';
+import type { Principal } from '../principal.js';
+import type { Entity, Registry } from '../registry.js';
+
+export type Row = Record<string, unknown>;
+/** A row as the API returns it: every column plus `id`, the primary key's value. */
+export type ApiRecord = Row & { id: unknown };
+export type RecordId = string | number;
+
+// biome-ignore lint/suspicious/noExplicitAny: tables come from the schemas at run time
+export type AnySelect = SelectQueryBuilder<any, any, any>;
+
+export interface WriteContext {
+  db: Db;
+  entity: Entity;
+  principal: Principal;
+  operation: 'create' | 'update' | 'delete';
+  existing?: Row;
+}
+
+/** Business rules an entity adds to the generic writes; they run inside the write's transaction. */
+export interface EntityHooks {
+  /** After validation, before the row is written: may refuse (throw an ApiError) or adjust `data`. */
+  beforeWrite?(ctx: WriteContext & { data: Row }): Promise<void>;
+  /** After the row is written. */
+  afterWrite?(ctx: WriteContext & { row: Row }): Promise<void>;
+  /** Before a delete: may refuse. */
+  beforeDelete?(ctx: WriteContext & { existing: Row }): Promise<void>;
+}
+
+/** Entity hooks keyed by resource name. */
+export type HookMap = Record<string, EntityHooks>;
+
+/**
+ * Merges the hooks the features contribute, refusing at start-up a name the registry does not
+ * know (a misspelt key would silently disable a business rule) or an entity two features claim.
+ */
+export function mergeHooks(registry: Registry, ...maps: Array<{ owner: string; hooks: HookMap }>): HookMap {
+  const merged: HookMap = {};
+  const owners = new Map<string, string>();
+  const problems: string[] = [];
+  for (const { owner, hooks } of maps) {
+    for (const [name, hook] of Object.entries(hooks)) {
+      if (!registry.get(name)) problems.push(`${owner}: hooks for unknown resource ${name}`);
+      else if (owners.has(name))
+        problems.push(`${owner}: hooks for ${name}, which ${owners.get(name)} has already`);
+      owners.set(name, owner);
+      merged[name] = hook;
+    }
+  }
+  if (problems.length) throw new Error(`Entity hooks:\n  ${problems.join('\n  ')}`);
+  return merged;
+}

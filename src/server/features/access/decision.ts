@@ -1,0 +1,444 @@
+/**
+ * The gate decision: may what was presented at a door (a credential, a document or a plate) pass it,
+ * in this direction, at this instant? Pure: the caller loads the rows and reads the clock, so a gate cut
+ * off from the server can run the same code over its local copy and reach the same answer.
+ *
+ * The checks run in a fixed order and the first that fails names the reason:
+ *   0. the door: active, and used in this direction;
+ *   1. identity: a known credential (active, within its dates) or a known document or plate;
+ *   2. an accreditation of the door's division in force today (state A);
+ *   3. mandatory requirements not expired, unless an exoneration waives them;
+ *   4. an access profile in force today whose groups open this door, in the schedule's hours;
+ *   5. restrictions (division, zone and its sub-zones, or door; full day or hours);
+ *   6. temporary assignments: weighed with the permanent ones in step 4 (they only add doors and
+ *      hours; covering for someone must not take away one's own access) and named in the answer:
+ *      ALLOWED_TEMPORARY when only a temporary one let the holder in, TEMPORARY_ENDED when the only
+ *      one that would have has ended. They do not lift restrictions;
+ *   7. the person's condition (ceased, inactive) or the vehicle's state.
+ *
+ * Exits are lenient: a holder the gate recognises is let out whatever the reason, so nobody is kept
+ * inside a site far from town by an expired document or a schedule that ended mid-shift; the answer
+ * still carries the reason, so the marking records what was wrong. Not waived on exit: a door that is
+ * out of service or not an exit, and an unknown identity, because the headcount (evacuation roll call)
+ * must know who left; the guard lets such a person out by hand.
+ *
+ * Dates (credential, accreditation, requirement, assignment, exoneration, restriction) are compared
+ * with the site's local calendar date, all inclusive. Schedule intervals are half-open [start, end) in
+ * whole minutes, like the server's overlap check; an end of 23:59 runs to midnight, because a night
+ * shift is stored as "19:00–23:59" plus "00:00–07:00" the next day. An interval whose end comes before
+ * its start crosses midnight: it belongs to its own day and continues into the next morning.
+ */
+
+import type { MessageParams } from '../../../shared/errors.js';
+import type {
+  AccesoPersona,
+  Credencial,
+  Exoneracion,
+  GrupoAcceso,
+  Horario,
+  HorarioIntervalo,
+  PerfilAcceso,
+  Persona,
+  Puerta,
+  Restriccion,
+  Vehiculo,
+  Zona,
+} from '../../../shared/generated/entities.js';
+
+export const REASONS = [
+  'ALLOWED',
+  'ALLOWED_TEMPORARY',
+  'DOOR_INACTIVE',
+  'WRONG_DIRECTION',
+  'UNKNOWN',
+  'CREDENTIAL_INACTIVE',
+  'CREDENTIAL_NOT_YET_VALID',
+  'CREDENTIAL_EXPIRED',
+  'NOT_ACCREDITED',
+  'ACCREDITATION_OUT_OF_DATES',
+  'ACCREDITATION_SUSPENDED',
+  'ACCREDITATION_TERMINATED',
+  'REQUIREMENT_EXPIRED',
+  'NO_ACCESS_GROUP',
+  'OUTSIDE_SCHEDULE',
+  'RESTRICTED',
+  'TEMPORARY_ENDED',
+  'PERSON_CEASED',
+  'PERSON_INACTIVE',
+  'VEHICLE_INACTIVE',
+] as const;
+export type ReasonCode = (typeof REASONS)[number];
+
+/** Denials an exit does not override (see the module comment). */
+export const STRICT_ON_EXIT: readonly ReasonCode[] = ['DOOR_INACTIVE', 'WRONG_DIRECTION', 'UNKNOWN'];
+
+export const reasonMessageKey = (reason: ReasonCode): string => `gate.reasons.${reason}`;
+
+/** The columns of a stored row the decision reads; ids the database always fills are required here. */
+type Row<T, Needed extends keyof T, Optional extends keyof T = never> = Required<Pick<T, Needed>> &
+  Partial<Pick<T, Optional>>;
+
+export type Door = Row<Puerta, 'IdPuerta' | 'IdDivision' | 'IdZona' | 'Sentido' | 'Activo'>;
+export type Zone = Row<Zona, 'IdZona', 'IdZonaPadre'>;
+export type AccessProfile = Row<PerfilAcceso, 'IdPerfilAcceso' | 'Grupos' | 'ValidarRequisitos' | 'Activo'>;
+export type AccessGroup = Row<GrupoAcceso, 'IdGrupoAcceso' | 'IdHorario' | 'Puertas' | 'Activo'>;
+export type Schedule = Row<Horario, 'IdHorario' | 'Activo'>;
+export type ScheduleInterval = Row<
+  HorarioIntervalo,
+  'IdHorario' | 'Dia' | 'HoraInicio' | 'HoraFin' | 'Activo'
+>;
+/** A person-access or vehicle-access row. */
+export type AccessAssignment = Row<
+  AccesoPersona,
+  'IdPerfilAcceso' | 'FechaInicio' | 'FechaFin' | 'Temporal' | 'Activo'
+>;
+export type Restriction = Row<
+  Restriccion,
+  'IdDivision' | 'DiaCompleto' | 'FechaInicio' | 'Activo',
+  'IdZona' | 'IdPuerta' | 'FechaFin' | 'HoraInicio' | 'HoraFin' | 'Motivo'
+>;
+export type Exoneration = Row<
+  Exoneracion,
+  'IdDivision' | 'IdRequisito' | 'FechaInicio' | 'FechaFin' | 'Activo'
+>;
+export type Person = Row<Persona, 'IdPersona' | 'Condicion' | 'Inactivo' | 'ValidarRequisitosAcceso'>;
+export type Vehicle = Row<Vehiculo, 'IdVehiculo' | 'Estado'>;
+export type Credential = Row<Credencial, 'IdPersona' | 'Numero' | 'FechaInicio' | 'FechaFin' | 'Activo'>;
+
+/** One accreditation of a person or vehicle (its table comes with the accreditation work). */
+export interface Accreditation {
+  IdDivision: number;
+  IdContrato: number;
+  /** yyyy-mm-dd, both inclusive. */
+  FechaInicio: string;
+  FechaFin: string;
+  /** A active, S suspended (a mandatory requirement expired), T terminated (demobilised). */
+  Estado: 'A' | 'S' | 'T';
+}
+
+/** A requirement kept for a person or vehicle. */
+export interface KeptRequirement {
+  IdRequisito: number;
+  /** Its name, for the message. */
+  Requisito?: string;
+  Obligatorio: 'S' | 'N';
+  /** The last day it holds (yyyy-mm-dd); absent: it does not expire. */
+  FechaVencimiento?: string;
+}
+
+interface HolderRows {
+  accreditations: Accreditation[];
+  requirements: KeptRequirement[];
+  assignments: AccessAssignment[];
+}
+export interface PersonHolder extends HolderRows {
+  kind: 'person';
+  person: Person;
+  exonerations: Exoneration[];
+  restrictions: Restriction[];
+}
+export interface VehicleHolder extends HolderRows {
+  kind: 'vehicle';
+  vehicle: Vehicle;
+}
+export type Holder = PersonHolder | VehicleHolder;
+
+/** What the device read. */
+export type Presented =
+  | { kind: 'credential'; Numero: string }
+  | { kind: 'document'; Documento: string }
+  | { kind: 'plate'; Placa: string };
+
+/** The division's access configuration. */
+export interface SiteAccess {
+  profiles: AccessProfile[];
+  groups: AccessGroup[];
+  schedules: Schedule[];
+  intervals: ScheduleInterval[];
+  /** For restrictions on a zone that contains the door's zone. */
+  zones: Zone[];
+}
+
+export type Direction = 'E' | 'S';
+
+export interface DecisionInput {
+  door: Door;
+  direction: Direction;
+  /** The instant of the marking. */
+  at: Date;
+  /** The site's IANA time zone, such as America/Lima. */
+  timeZone: string;
+  presented: Presented;
+  /** The credential whose Numero was presented, when one was found. */
+  credential?: Credential;
+  /** The person (of the credential or document) or the vehicle (of the plate) found, if any. */
+  holder?: Holder;
+  site: SiteAccess;
+}
+
+export interface Decision {
+  allow: boolean;
+  reason: ReasonCode;
+  messageKey: string;
+  params?: MessageParams;
+  /** An exit let through although `reason` denies it. */
+  lenientExit?: true;
+}
+
+export type Weekday = 1 | 2 | 3 | 4 | 5 | 6 | 7;
+
+/** Local calendar date (yyyy-mm-dd), weekday (1 Monday … 7 Sunday) and minute of the day. */
+export interface LocalTime {
+  date: string;
+  day: Weekday;
+  minute: number;
+}
+
+const MINUTES_PER_DAY = 1440;
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+/** The wall clock of `timeZone` at `at`, daylight saving included. Throws RangeError on an unknown zone. */
+export function localTime(at: Date, timeZone: string): LocalTime {
+  let format = formats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    formats.set(timeZone, format);
+  }
+  const part = Object.fromEntries(format.formatToParts(at).map((p) => [p.type, p.value]));
+  const date = `${part.year}-${part.month}-${part.day}`;
+  const day = (new Date(`${date}T00:00:00Z`).getUTCDay() || 7) as Weekday;
+  return { date, day, minute: Number(part.hour) * 60 + Number(part.minute) };
+}
+
+/** Minutes since midnight of "HH:mm"; NaN for anything else, which then covers nothing. */
+const minutesOf = (hhmm: string): number => {
+  const match = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(hhmm);
+  return match ? Number(match[1]) * 60 + Number(match[2]) : Number.NaN;
+};
+const endMinutesOf = (hhmm: string): number => (hhmm === '23:59' ? MINUTES_PER_DAY : minutesOf(hhmm));
+
+/** Whether a restriction's hours cover `minute`; missing or unreadable hours mean the whole day, the safe reading. */
+function restrictedHoursCover(start: string | undefined, end: string | undefined, minute: number): boolean {
+  const from = minutesOf(start ?? '');
+  const to = endMinutesOf(end ?? '');
+  if (Number.isNaN(from + to)) return true;
+  return from <= to ? from <= minute && minute < to : minute >= from || minute < to;
+}
+
+/** Whether a schedule interval covers a local weekday and minute (see the module comment). */
+export function intervalCovers(
+  interval: Pick<ScheduleInterval, 'Dia' | 'HoraInicio' | 'HoraFin'>,
+  day: Weekday,
+  minute: number,
+): boolean {
+  const start = minutesOf(interval.HoraInicio);
+  const end = endMinutesOf(interval.HoraFin);
+  if (start < end) return day === interval.Dia && start <= minute && minute < end;
+  if (start === end || Number.isNaN(start + end)) return false; // empty, or not a time
+  const nextDay = (interval.Dia % 7) + 1;
+  return (day === interval.Dia && minute >= start) || (day === nextDay && minute < end);
+}
+
+const within = (date: string, from: string, to?: string | null): boolean =>
+  from <= date && (to == null || date <= to);
+
+type Outcome = { reason: ReasonCode; params?: MessageParams } | undefined;
+
+function checkIdentity({ presented, credential, holder }: DecisionInput, today: string): Outcome {
+  const code =
+    presented.kind === 'credential'
+      ? presented.Numero
+      : presented.kind === 'document'
+        ? presented.Documento
+        : presented.Placa;
+  const unknown: Outcome = { reason: 'UNKNOWN', params: { code } };
+  if (holder?.kind !== (presented.kind === 'plate' ? 'vehicle' : 'person')) return unknown;
+  if (presented.kind !== 'credential') return undefined;
+  // A card must be on file under the number read and belong to the person found; anything else is unknown.
+  if (
+    !credential ||
+    credential.Numero !== presented.Numero ||
+    holder.kind !== 'person' ||
+    credential.IdPersona !== holder.person.IdPersona
+  )
+    return unknown;
+  if (credential.Activo !== 'S') return { reason: 'CREDENTIAL_INACTIVE', params: { code } };
+  if (today < credential.FechaInicio)
+    return { reason: 'CREDENTIAL_NOT_YET_VALID', params: { from: credential.FechaInicio } };
+  if (today > credential.FechaFin)
+    return { reason: 'CREDENTIAL_EXPIRED', params: { to: credential.FechaFin } };
+  return undefined;
+}
+
+function checkAccreditation(records: Accreditation[], division: number, today: string): Outcome {
+  const mine = records.filter((r) => r.IdDivision === division);
+  if (!mine.length) return { reason: 'NOT_ACCREDITED' };
+  const current = mine.filter((r) => within(today, r.FechaInicio, r.FechaFin));
+  if (current.some((r) => r.Estado === 'A')) return undefined;
+  // Today's records speak first; a suspension is named before a termination because it can be lifted.
+  if (current.some((r) => r.Estado === 'S')) return { reason: 'ACCREDITATION_SUSPENDED' };
+  if (current.length || mine.every((r) => r.Estado === 'T')) return { reason: 'ACCREDITATION_TERMINATED' };
+  const latest = mine.reduce((a, b) => (b.FechaFin > a.FechaFin ? b : a));
+  return { reason: 'ACCREDITATION_OUT_OF_DATES', params: { from: latest.FechaInicio, to: latest.FechaFin } };
+}
+
+function checkRequirements(holder: Holder, division: number, today: string): Outcome {
+  const waived = (id: number) =>
+    holder.kind === 'person' &&
+    holder.exonerations.some(
+      (e) =>
+        e.Activo === 'S' &&
+        e.IdDivision === division &&
+        e.IdRequisito === id &&
+        within(today, e.FechaInicio, e.FechaFin),
+    );
+  const expired = holder.requirements.find(
+    (r) =>
+      r.Obligatorio === 'S' &&
+      r.FechaVencimiento != null &&
+      r.FechaVencimiento < today &&
+      !waived(r.IdRequisito),
+  );
+  if (!expired) return undefined;
+  return {
+    reason: 'REQUIREMENT_EXPIRED',
+    params: {
+      requirement: expired.Requisito ?? String(expired.IdRequisito),
+      date: expired.FechaVencimiento ?? '',
+    },
+  };
+}
+
+/** A profile of the holder that opens this door, and whether one of its groups' schedules covers now. */
+interface Opening {
+  assignment: AccessAssignment;
+  profile: AccessProfile;
+  inSchedule: boolean;
+}
+
+function openings(
+  { door, site }: DecisionInput,
+  assignments: AccessAssignment[],
+  local: LocalTime,
+): Opening[] {
+  const scheduleCovers = (id: number) =>
+    site.schedules.some((s) => s.IdHorario === id && s.Activo === 'S') &&
+    site.intervals.some(
+      (i) => i.IdHorario === id && i.Activo === 'S' && intervalCovers(i, local.day, local.minute),
+    );
+  return assignments.flatMap((assignment) => {
+    const profile = site.profiles.find(
+      (p) => p.IdPerfilAcceso === assignment.IdPerfilAcceso && p.Activo === 'S',
+    );
+    const groups = site.groups.filter(
+      (g) =>
+        g.Activo === 'S' && profile?.Grupos.includes(g.IdGrupoAcceso) && g.Puertas.includes(door.IdPuerta),
+    );
+    if (!profile || !groups.length) return [];
+    return [{ assignment, profile, inSchedule: groups.some((g) => scheduleCovers(g.IdHorario)) }];
+  });
+}
+
+/** `granted`: openings of assignments in force today; `undated`: the same whatever the dates. */
+function checkAccess(granted: Opening[], undated: () => Opening[], local: LocalTime): Outcome {
+  if (!granted.length) {
+    const temporary = undated()
+      .filter((o) => o.assignment.Temporal === 'S' && o.assignment.FechaFin < local.date)
+      .sort((a, b) => b.assignment.FechaFin.localeCompare(a.assignment.FechaFin))[0];
+    return temporary
+      ? { reason: 'TEMPORARY_ENDED', params: { to: temporary.assignment.FechaFin } }
+      : { reason: 'NO_ACCESS_GROUP' };
+  }
+  if (!granted.some((o) => o.inSchedule))
+    return { reason: 'OUTSIDE_SCHEDULE', params: { time: clock(local) } };
+  return undefined;
+}
+
+const clock = ({ minute }: LocalTime) =>
+  `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
+
+/** The door's zone and every zone it sits in, so a restriction on "the pit" covers the pit's doors. */
+function zoneLine(zoneId: number, zones: Zone[]): number[] {
+  const line: number[] = [];
+  let id: number | undefined = zoneId;
+  while (id != null && !line.includes(id)) {
+    line.push(id);
+    const current: number = id;
+    id = zones.find((z) => z.IdZona === current)?.IdZonaPadre;
+  }
+  return line;
+}
+
+function checkRestrictions(holder: Holder, { door, site }: DecisionInput, local: LocalTime): Outcome {
+  if (holder.kind !== 'person') return undefined;
+  const zones = zoneLine(door.IdZona, site.zones);
+  const applies = (r: Restriction) =>
+    r.Activo === 'S' &&
+    r.IdDivision === door.IdDivision &&
+    within(local.date, r.FechaInicio, r.FechaFin) &&
+    (r.IdPuerta != null ? r.IdPuerta === door.IdPuerta : r.IdZona == null || zones.includes(r.IdZona)) &&
+    (r.DiaCompleto === 'S' || restrictedHoursCover(r.HoraInicio, r.HoraFin, local.minute));
+  const restriction = holder.restrictions.find(applies);
+  return restriction && { reason: 'RESTRICTED', params: { motive: restriction.Motivo ?? '' } };
+}
+
+function checkCondition(holder: Holder): Outcome {
+  if (holder.kind === 'vehicle')
+    return holder.vehicle.Estado === 'I' ? { reason: 'VEHICLE_INACTIVE' } : undefined;
+  if (holder.person.Condicion === 'C') return { reason: 'PERSON_CEASED' };
+  if (holder.person.Inactivo === 'S') return { reason: 'PERSON_INACTIVE' };
+  return undefined;
+}
+
+/** The first failing check, or the allow reason. */
+function evaluate(input: DecisionInput, local: LocalTime): NonNullable<Outcome> {
+  const { door, direction, holder } = input;
+  const today = local.date;
+  if (door.Activo !== 'S') return { reason: 'DOOR_INACTIVE' };
+  if (door.Sentido !== 'A' && door.Sentido !== direction) return { reason: 'WRONG_DIRECTION' };
+  const identity = checkIdentity(input, today);
+  if (identity || !holder) return identity ?? { reason: 'UNKNOWN' };
+
+  const active = holder.assignments.filter((a) => a.Activo === 'S');
+  const granted = openings(
+    input,
+    active.filter((a) => within(today, a.FechaInicio, a.FechaFin)),
+    local,
+  );
+  // Requirements are skipped when the person is exempt, or when every profile opening this door says so.
+  const requirementsChecked =
+    (holder.kind === 'vehicle' || holder.person.ValidarRequisitosAcceso === 'S') &&
+    (!granted.length || granted.some((o) => o.profile.ValidarRequisitos === 'S'));
+
+  const failure =
+    checkAccreditation(holder.accreditations, door.IdDivision, today) ??
+    (requirementsChecked ? checkRequirements(holder, door.IdDivision, today) : undefined) ??
+    checkAccess(granted, () => openings(input, active, local), local) ??
+    checkRestrictions(holder, input, local) ??
+    checkCondition(holder);
+  if (failure) return failure;
+  const byPermanent = granted.some((o) => o.inSchedule && o.assignment.Temporal !== 'S');
+  return { reason: byPermanent ? 'ALLOWED' : 'ALLOWED_TEMPORARY' };
+}
+
+/** Allow or deny a marking, with the reason and its message key (locales: gate.reasons.*). */
+export function decide(input: DecisionInput): Decision {
+  const { reason, params } = evaluate(input, localTime(input.at, input.timeZone));
+  const granted = reason === 'ALLOWED' || reason === 'ALLOWED_TEMPORARY';
+  const lenient = !granted && input.direction === 'S' && !STRICT_ON_EXIT.includes(reason);
+  return {
+    allow: granted || lenient,
+    reason,
+    messageKey: reasonMessageKey(reason),
+    ...(params && { params }),
+    ...(lenient && { lenientExit: true as const }),
+  };
+}

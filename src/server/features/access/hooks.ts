@@ -1,0 +1,28 @@
+import type { HookMap } from '../../crud/types.js';
+import { ApiError } from '../../errors.js';
+import type { Registry } from '../../registry.js';
+
+/** Rules of the access screens beyond the schemas (spec section 8). */
+export function accessHooks(registry: Registry): HookMap {
+  const table = (name: string) => registry.require(name).table;
+  return {
+    'schedule-interval': {
+      // Intervals of one schedule and day may not overlap: the spec's "interval already exists".
+      async beforeWrite({ db, data, existing }) {
+        let qb = db
+          .selectFrom(table('schedule-interval'))
+          .select('IdHorarioIntervalo')
+          .where('IdHorario', '=', data.IdHorario as number)
+          .where('Dia', '=', data.Dia as number)
+          .where('HoraInicio', '<', data.HoraFin as string)
+          .where('HoraFin', '>', data.HoraInicio as string);
+        if (existing) qb = qb.where('IdHorarioIntervalo', '<>', existing.IdHorarioIntervalo as number);
+        if (await qb.limit(1).executeTakeFirst())
+          throw new ApiError('BUSINESS_RULE', {
+            messageKey: 'rules.intervalExists',
+            fields: { HoraInicio: { messageKey: 'rules.intervalExists' } },
+          });
+      },
+    },
+  };
+}

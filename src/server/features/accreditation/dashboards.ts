@@ -1,0 +1,128 @@
+import { cardIndex, ENTITY_CODES, type EntityCode } from '../../../shared/accreditation.js';
+import type { Language } from '../../../shared/constants.js';
+import type { Db } from '../../db/connection.js';
+import { t } from '../../i18n.js';
+import type { Principal } from '../../principal.js';
+import type { Registry } from '../../registry.js';
+import { monthsOf } from './counts.js';
+import type { Span } from './period.js';
+import type { Authoriser, Requester } from './roles.js';
+
+/** A status row of a dashboard card (spec section 3, dashboard rows). */
+export interface CardRow {
+  ENTIDAD: EntityCode;
+  ESTADO: string;
+  DESCRIPCION: string;
+  DESCRIPCION2: string;
+  TOTAL: number;
+  Value: string;
+  Text: string;
+  Index: number;
+}
+
+const TOTAL_NAMES: Record<EntityCode, string> = {
+  T: 'TOTAL_TRABAJADORES',
+  V: 'TOTAL_VEHICULOS',
+  P: 'TOTAL_VISITAS',
+};
+
+/** The requester's statuses (every one) and the authoriser's (from the sending on). */
+const REQUESTER_STATUSES = ['I', 'P', 'O', 'R', 'A'];
+const AUTHORISER_STATUSES = ['P', 'O', 'R', 'A'];
+
+/**
+ * The dashboards' counts of mobilisation requests per kind and status over a period (spec
+ * sections 2 and 7), answered as the spec's positional arrays: the summary, then the worker,
+ * vehicle and visit rows. One grouped count on the request table's covering indexes.
+ */
+export class Dashboards {
+  constructor(
+    private readonly db: Db,
+    private readonly registry: Registry,
+  ) {}
+
+  /**
+   * The grouped count of a dashboard, as a query (the benchmark runs this same statement on the
+   * driver): a sum over the request counts of the months asked, not a count of the requests.
+   */
+  countsQuery(principal: Principal, entities: EntityCode[], spans: Span[], company?: number) {
+    let qb = this.db
+      .selectFrom(this.registry.require('request-count').table)
+      .select(['IdEntidad', 'EstadoAprobacion', (eb) => eb.fn.sum('Cantidad').as('n')])
+      .where('IdCliente', '=', principal.clientId as number)
+      .where('IdDivision', '=', principal.divisionId as number);
+    if (company !== undefined) qb = qb.where('IdCompania', '=', company);
+    qb = qb
+      .where('TipoSolicitud', '=', 'M')
+      .where('Mes', 'in', monthsOf(spans))
+      .where('IdEntidad', 'in', entities);
+    if (company === undefined) qb = qb.where('EstadoAprobacion', '<>', 'I');
+    return qb.groupBy(['IdEntidad', 'EstadoAprobacion']);
+  }
+
+  private async counts(principal: Principal, entities: EntityCode[], spans: Span[], company?: number) {
+    if (!entities.length) return [];
+    return (await this.countsQuery(principal, entities, spans, company).execute()) as Array<{
+      IdEntidad: EntityCode;
+      EstadoAprobacion: string;
+      n: number | string;
+    }>;
+  }
+
+  private answer(
+    language: Language,
+    shown: EntityCode[],
+    statuses: string[],
+    counts: Array<{ IdEntidad: EntityCode; EstadoAprobacion: string; n: number | string }>,
+  ): [Record<string, number>[], ...CardRow[][]] {
+    const count = (entity: EntityCode, status: string) =>
+      Number(counts.find((c) => c.IdEntidad === entity && c.EstadoAprobacion === status)?.n ?? 0);
+    const summary = Object.fromEntries(
+      ENTITY_CODES.map((e) => [TOTAL_NAMES[e], statuses.reduce((sum, s) => sum + count(e, s), 0)]),
+    );
+    const rows = ENTITY_CODES.map((entity) =>
+      shown.includes(entity)
+        ? statuses
+            .map((status) => {
+              const text = t(language, `enums.requestStatus.${status}`);
+              return {
+                ENTIDAD: entity,
+                ESTADO: status,
+                DESCRIPCION: text,
+                DESCRIPCION2: t(language, `accreditation.entities.${entity}`),
+                TOTAL: count(entity, status),
+                Value: status,
+                Text: text,
+                Index: cardIndex(status),
+              };
+            })
+            .sort((a, b) => a.Index - b.Index)
+        : [],
+    );
+    return [[summary], ...rows];
+  }
+
+  /** The kinds the requester's profile may see on its dashboard: its menu's, and the view permissions' (Tipo M, Ver S). */
+  async shownToRequester(requester: Requester): Promise<EntityCode[]> {
+    const { principal } = requester;
+    const rows = (await this.db
+      .selectFrom(this.registry.require('view-permission').table)
+      .select(['IdEntidad', 'Ver'])
+      .where('IdCliente', '=', principal.clientId as number)
+      .where('IdPerfil', '=', principal.profileId as number)
+      .where('Tipo', '=', 'M')
+      .execute()) as Array<{ IdEntidad: EntityCode; Ver: string }>;
+    return requester.entities.filter((e) => rows.some((r) => r.IdEntidad === e && r.Ver === 'S'));
+  }
+
+  async requester(requester: Requester, spans: Span[], language: Language) {
+    const shown = await this.shownToRequester(requester);
+    const counts = await this.counts(requester.principal, shown, spans, requester.companyId);
+    return this.answer(language, shown, REQUESTER_STATUSES, counts);
+  }
+
+  async authoriser(authoriser: Authoriser, spans: Span[], language: Language) {
+    const counts = await this.counts(authoriser.principal, authoriser.entities, spans);
+    return this.answer(language, authoriser.entities, AUTHORISER_STATUSES, counts);
+  }
+}

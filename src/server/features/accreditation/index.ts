@@ -1,0 +1,37 @@
+import type { Feature } from '../feature.js';
+import companySummaryRoutes from './company-summary.js';
+import requestRoutes from './request-routes.js';
+
+/** Accreditation: the requests of contractors and their evaluation (spec sections 2 to 7). */
+export const accreditation: Feature = {
+  name: 'accreditation',
+  // The request forms' selects and labels.
+  grants: [
+    {
+      routePrefix: '/movilizacion/',
+      read: [
+        'accreditation-profile',
+        'accreditation',
+        'contract',
+        'company',
+        'person',
+        'vehicle',
+        'requirement',
+        'requirement-datum',
+        'organisational-unit',
+        'cost-centre',
+        'position',
+        'function',
+        'vehicle-type',
+        'brand',
+        'colour',
+        'fuel',
+      ],
+      forms: ['request', 'visit-person'],
+    },
+  ],
+  routes: async (api) => {
+    await api.register(companySummaryRoutes);
+    await api.register(requestRoutes);
+  },
+};

@@ -1,0 +1,710 @@
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ENTITY_CODES } from '../../../shared/accreditation.js';
+import { ApiError } from '../../errors.js';
+import { field, INT32, objectOf, resultResponses } from '../../routes/responses.js';
+import { Dashboards } from './dashboards.js';
+import { entityParam, REQUEST_COLUMNS, RequestLists, requestQuery } from './lists.js';
+import { Notices } from './notices.js';
+import { periodOf } from './period.js';
+import { RequestService } from './requests.js';
+import { approverRows, authoriserOf, requesterOf } from './roles.js';
+import { checkPdf, checkPhoto, readUpload, UPLOAD_LIMIT_BYTES } from './uploads.js';
+import { RequestViews } from './views.js';
+
+type Query = Record<string, unknown>;
+const result = (description: string) => resultResponses(description, [400, 401, 403, 404, 409]);
+const id = field.id();
+const entity = { type: 'string', enum: [...ENTITY_CODES] };
+const months = {
+  IdDivision: field.id({ description: 'Ignored: the division is the session’s.' }),
+  CantMeses: field.integer(1, 120),
+  CantYear: field.integer(2000, 2100),
+  CantMonth: field.text(40, { description: 'Comma-separated months (1–12) of CantYear.' }),
+};
+const grid = {
+  skip: field.integer(0, INT32.max),
+  take: field.integer(1, 1000),
+  sort: field.text(500),
+  filter: field.text(5000),
+  requireTotalCount: { type: 'boolean' },
+};
+const requestBody = {
+  type: 'object',
+  additionalProperties: true,
+  description:
+    'The request record of spec section 3: IdEntidad (T, V, P), IdContrato, IdPerfilAcreditacion, FechaInicio, FechaFin, Observacion and the organisational data; for a worker the person’s fields (IdTipoDocumento, Documento, Apellido, Nombre, …), for a vehicle its fields (Placa, IdTipoVehiculo, IdMarca, …), for a visit MotivoVisita, IdResponsable and Visitantes [{ IdTipoDocumento, Documento, Apellido, Nombre, Email }]; Detalle: a JSON string of [{ IdDatoEvaluar, Valor, IdVisitaPersona? or Documento? }].',
+  properties: {
+    IdSolicitud: id,
+    IdEntidad: entity,
+    IdContrato: id,
+    IdPerfilAcreditacion: id,
+    FechaInicio: field.text(10),
+    FechaFin: field.text(10),
+    Observacion: field.text(500),
+    Detalle: field.text(500_000),
+  },
+};
+const multipartDoc = (summary: string, description: string) => ({
+  tags: ['accreditation'],
+  summary,
+  description,
+  consumes: ['multipart/form-data'],
+  response: result('The line or request changed'),
+});
+
+/**
+ * The accreditation request calls of spec section 7 at their paths, answering inside `result`:
+ * the requester's (make, save, attach, send, delete, read, list, dashboard) and the authoriser's
+ * (read, evaluate, list, dashboard), and the lines', visitors' and approvers' calls.
+ */
+export default async function requestRoutes(fastify: FastifyInstance): Promise<void> {
+  await fastify.register(multipart, { limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: 20 } });
+  const { database, registry, crud } = fastify;
+  const db = database.db;
+  const notices = new Notices(db, registry, fastify.notifier, fastify.log);
+  const requests = new RequestService(database, registry, crud, fastify.files, notices, () =>
+    fastify.auth.now(),
+  );
+  const views = new RequestViews(db, registry, requests);
+  const lists = new RequestLists(database, registry);
+  const dashboards = new Dashboards(db, registry);
+  const tags = ['accreditation'];
+  const base = '/acreditacionsolicitud';
+
+  /** The session as requester, or else as authoriser: who may read requests. */
+  const viewer = async (request: FastifyRequest, kind?: unknown) => {
+    try {
+      return requesterOf(request.principal, kind);
+    } catch {
+      return authoriserOf(db, registry, request.principal, kind);
+    }
+  };
+  const numberOf = (value: unknown, name: string) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1 || n > INT32.max)
+      throw new ApiError('BAD_QUERY', { params: { parameter: name } });
+    return n;
+  };
+
+  fastify.post<{ Body: Query }>(
+    `${base}/crearsolicitante`,
+    {
+      schema: {
+        tags,
+        summary: 'Make a request (incomplete) with its holder and lines',
+        body: requestBody,
+        response: result('{ IdSolicitud, EstadoAprobacion, SolicitudCompleta }'),
+      },
+    },
+    async (request) => ({
+      result: await requests.create(
+        requesterOf(request.principal, request.body?.IdEntidad),
+        request.body ?? {},
+      ),
+    }),
+  );
+
+  fastify.post<{ Body: Query }>(
+    `${base}/actualizarsolicitante`,
+    {
+      schema: {
+        tags,
+        summary: 'Save an incomplete or observed request',
+        body: requestBody,
+        response: result('{ IdSolicitud, EstadoAprobacion, SolicitudCompleta }'),
+      },
+    },
+    async (request) => ({
+      result: await requests.update(requesterOf(request.principal), request.body ?? {}),
+    }),
+  );
+
+  fastify.post<{ Body: { IdSolicitud?: number } }>(
+    `${base}/cerrarsolicitud`,
+    {
+      schema: {
+        tags,
+        summary: 'Send (close) a request for evaluation',
+        description:
+          'Every mandatory requirement entered and attached, the dates within the contract: the request becomes pending (P) and the first approvers are mailed.',
+        body: objectOf({ IdSolicitud: id }, ['IdSolicitud']),
+        response: result('{ IdSolicitud, EstadoAprobacion }'),
+      },
+    },
+    async (request) => ({
+      result: await requests.send(requesterOf(request.principal), request.body.IdSolicitud),
+    }),
+  );
+
+  fastify.post(
+    `${base}/UploadSolicitanteArchivo`,
+    {
+      schema: multipartDoc(
+        'Attach a requirement’s PDF',
+        'Multipart fields IdSolicitud, IdDatoEvaluar (and IdVisitaPersona for a visitor’s line), then the file: a PDF by its content, no larger than SIZEMAXPDFUPLOAD MB.',
+      ),
+    },
+    async (request) => {
+      const requester = requesterOf(request.principal);
+      const upload = await readUpload(request);
+      const file = await checkPdf(db, registry, request.principal, upload);
+      return { result: await requests.attach(requester, upload.fields, file) };
+    },
+  );
+
+  fastify.post(
+    `${base}/crearsolicitantefoto`,
+    {
+      schema: multipartDoc(
+        'The worker’s photo of a request',
+        'Multipart field IdSolicitud, then the image: .png, .jpg or .jpeg by its content, within SIZEMAXPHOTOUPLOAD MB and MAXIMAGESIZECLIENTE KB, its width and height within CLIENTIMAGERATIO ± 50 %.',
+      ),
+    },
+    async (request) => {
+      const requester = requesterOf(request.principal);
+      const upload = await readUpload(request);
+      const file = await checkPhoto(db, registry, request.principal, upload);
+      return { result: await requests.photo(requester, upload.fields.IdSolicitud, file.bytes) };
+    },
+  );
+
+  fastify.delete<{ Querystring: { IdSolicitud?: number } }>(
+    `${base}/eliminar`,
+    {
+      schema: {
+        tags,
+        summary: 'Delete an incomplete request',
+        querystring: objectOf({ IdSolicitud: id }, ['IdSolicitud']),
+        response: result('{ IdSolicitud }'),
+      },
+    },
+    async (request) => ({
+      result: await requests.remove(requesterOf(request.principal), request.query.IdSolicitud),
+    }),
+  );
+
+  fastify.post<{ Body: Query }>(
+    `${base}/actualizarsolicitanteautorizador`,
+    {
+      schema: {
+        tags,
+        summary: 'An authoriser’s evaluation of a pending request',
+        description:
+          'Detalle: [{ IdDetalle, EstadoAprobacion (P, A, R, O), Observacion, Valor (authoriser-type requirements) }], each change asked of the approval machine; Accion: APROBAR, OBSERVAR, RECHAZAR or DEVOLVER, asked of the request machine; Observacion (the note), MotivoRechazo and IndisciplinaRechazo (S/N) for a rejection.',
+        body: {
+          type: 'object',
+          properties: {
+            IdSolicitud: id,
+            Accion: { type: 'string', enum: ['APROBAR', 'OBSERVAR', 'RECHAZAR', 'DEVOLVER'] },
+            Observacion: field.text(500),
+            MotivoRechazo: field.text(500),
+            IndisciplinaRechazo: field.flag,
+            Detalle: {
+              type: 'array',
+              maxItems: 2000,
+              items: objectOf({
+                IdDetalle: id,
+                EstadoAprobacion: { type: 'string', enum: ['P', 'A', 'R', 'O'] },
+                Observacion: field.text(500),
+                Valor: field.text(1000),
+              }),
+            },
+          },
+          required: ['IdSolicitud'],
+        },
+        response: result('{ IdSolicitud, EstadoAprobacion }'),
+      },
+    },
+    async (request) => ({
+      result: await requests.evaluate(await authoriserOf(db, registry, request.principal), request.body),
+    }),
+  );
+
+  fastify.get<{ Querystring: { IdSolicitud?: number } }>(
+    `${base}/obtenersolicitud`,
+    {
+      schema: {
+        tags,
+        summary: 'A request record, for its requester',
+        querystring: objectOf({ IdSolicitud: id, IdDivision: id }, ['IdSolicitud']),
+        response: result('The request record with its context, history and facts'),
+      },
+    },
+    async (request) => ({
+      result: await views.record(
+        requesterOf(request.principal),
+        numberOf(request.query.IdSolicitud, 'IdSolicitud'),
+      ),
+    }),
+  );
+
+  fastify.get<{ Querystring: { IdSolicitud?: number } }>(
+    `${base}/obtenersolicitudbyautorizador`,
+    {
+      schema: {
+        tags,
+        summary: 'A request record, for an authoriser of its kind',
+        querystring: objectOf({ IdSolicitud: id, IdDivision: id }, ['IdSolicitud']),
+        response: result('The request record with its context, history and facts'),
+      },
+    },
+    async (request) => ({
+      result: await views.record(
+        await authoriserOf(db, registry, request.principal),
+        numberOf(request.query.IdSolicitud, 'IdSolicitud'),
+      ),
+    }),
+  );
+
+  fastify.get<{ Querystring: Query }>(
+    `${base}/validar`,
+    {
+      schema: {
+        tags,
+        summary:
+          'Whether a worker or vehicle may be requested: its record, an open request, an accreditation',
+        querystring: objectOf({
+          IdEntidad: entity,
+          IdTipoDocumento: id,
+          Documento: field.text(20),
+          Placa: field.text(12),
+          IdContrato: id,
+        }),
+        response: result('{ persona | vehiculo, solicitudAbierta, acreditacion }'),
+      },
+    },
+    async (request) => {
+      const requester = requesterOf(request.principal, request.query.IdEntidad);
+      const q = request.query;
+      const isVehicle = q.IdEntidad === 'V';
+      const resource = registry.require(isVehicle ? 'vehicle' : 'person');
+      const where = isVehicle
+        ? {
+            Placa: String(q.Placa ?? '')
+              .trim()
+              .toLocaleUpperCase('es'),
+          }
+        : {
+            IdTipoDocumento: q.IdTipoDocumento,
+            Documento: String(q.Documento ?? '')
+              .trim()
+              .toLocaleUpperCase('es'),
+          };
+      if (Object.values(where).some((v) => v === undefined || v === ''))
+        throw new ApiError('BAD_QUERY', { params: { parameter: isVehicle ? 'Placa' : 'Documento' } });
+      const [found] = await crud.findKeys(resource, where, requester.principal);
+      const holder = found === undefined ? null : await crud.getOne(resource, found, requester.principal);
+      const column = isVehicle ? 'IdVehiculo' : 'IdPersona';
+      const open = holder
+        ? await db
+            .selectFrom(registry.require('request').table)
+            .select(['IdSolicitud', 'EstadoAprobacion', 'IdContrato'])
+            .where(column, '=', found)
+            .where('EstadoAprobacion', 'in', ['I', 'P', 'O'])
+            .where('TipoSolicitud', '=', 'M')
+            .executeTakeFirst()
+        : null;
+      const accreditation = holder
+        ? await db
+            .selectFrom(registry.require('accreditation').table)
+            .select(['IdAcreditacion', 'IdContrato', 'FechaInicio', 'FechaFin', 'Estado'])
+            .where(column, '=', found)
+            .where('IdDivision', '=', request.principal.divisionId as number)
+            .where('Estado', '<>', 'T')
+            .orderBy('FechaFin', 'desc')
+            .executeTakeFirst()
+        : null;
+      return {
+        result: {
+          [isVehicle ? 'vehiculo' : 'persona']: holder,
+          solicitudAbierta: open ?? null,
+          acreditacion: accreditation ?? null,
+        },
+      };
+    },
+  );
+
+  fastify.get<{ Querystring: { IdContrato?: number } }>(
+    `${base}/contratocontratistainfo`,
+    {
+      schema: {
+        tags,
+        summary:
+          'The contract a request is for, with its companies and division (the form’s read-only context)',
+        querystring: objectOf({ IdContrato: id }, ['IdContrato']),
+        response: result(
+          '{ IdContrato, NumeroContrato, Asunto, FechaInicio, FechaFin, CompaniaContratista, CompaniaMandante, Division }',
+        ),
+      },
+    },
+    async (request) => {
+      const requester = requesterOf(request.principal);
+      const contract = await crud.getOne(
+        registry.require('contract'),
+        numberOf(request.query.IdContrato, 'IdContrato'),
+        requester.principal,
+      );
+      const name = async (company: unknown) =>
+        (
+          (await db
+            .selectFrom(registry.require('company').table)
+            .select('Compania')
+            .where('IdCompania', '=', company as number)
+            .executeTakeFirst()) as { Compania: string } | undefined
+        )?.Compania ?? null;
+      const division = (await db
+        .selectFrom(registry.require('division').table)
+        .select('Division')
+        .where('IdDivision', '=', contract.IdDivision as number)
+        .executeTakeFirst()) as { Division: string } | undefined;
+      return {
+        result: {
+          IdContrato: contract.IdContrato,
+          NumeroContrato: contract.NumeroContrato,
+          Asunto: contract.Asunto,
+          FechaInicio: contract.FechaInicio,
+          FechaFin: contract.FechaFin,
+          CompaniaContratista: await name(contract.IdCompaniaContratista),
+          CompaniaMandante: await name(contract.IdCompaniaMandante),
+          Division: division?.Division ?? null,
+        },
+      };
+    },
+  );
+
+  fastify.get<{ Querystring: Query }>(
+    `${base}/dashboard`,
+    {
+      schema: {
+        tags,
+        summary: 'The requester’s mobilisation dashboard: [summary, worker rows, vehicle rows, visit rows]',
+        querystring: objectOf(months),
+        response: result('Positional arrays of spec section 7'),
+      },
+    },
+    async (request) => ({
+      result: await dashboards.requester(
+        requesterOf(request.principal),
+        periodOf(request.query, fastify.auth.now()),
+        request.language,
+      ),
+    }),
+  );
+
+  fastify.get<{ Querystring: Query }>(
+    `${base}/dashboardAutorizador`,
+    {
+      schema: {
+        tags,
+        summary: 'The authoriser’s mobilisation dashboard: [summary, worker rows, vehicle rows, visit rows]',
+        querystring: objectOf({ IdDivision: months.IdDivision, CantMeses: months.CantMeses }),
+        response: result('Positional arrays of spec section 7'),
+      },
+    },
+    async (request) => ({
+      result: await dashboards.authoriser(
+        await authoriserOf(db, registry, request.principal),
+        periodOf(request.query, fastify.auth.now()),
+        request.language,
+      ),
+    }),
+  );
+
+  const listQuery = objectOf({
+    ...grid,
+    ...months,
+    IdEntidad: entity,
+    EstadoAprobacion: { type: 'string', enum: ['I', 'P', 'O', 'R', 'A'] },
+    IdCompaniaContratista: id,
+    IdContrato: id,
+  });
+  const listOf = async (request: FastifyRequest<{ Querystring: Query }>) => {
+    const q = request.query;
+    const who = await viewer(request, entityParam(q.IdEntidad));
+    const spans =
+      q.CantMeses !== undefined || q.CantMonth !== undefined || q.CantYear !== undefined
+        ? periodOf(q, fastify.auth.now())
+        : undefined;
+    return lists.list(who, requestQuery(q, spans));
+  };
+  fastify.get<{ Querystring: Query }>(
+    `${base}/filtrar`,
+    {
+      schema: {
+        tags,
+        summary: 'The requests the session may see (grid list)',
+        description: `Columns: ${REQUEST_COLUMNS.join(', ')}. filter triples: IdEntidad, EstadoAprobacion, IdCompania, IdContrato (=) and Nombres, Documento (contains).`,
+        querystring: listQuery,
+        response: result('{ data, totalCount, totalPages }'),
+      },
+    },
+    async (request) => ({ result: await listOf(request) }),
+  );
+
+  fastify.get<{ Querystring: Query }>(
+    `${base}/filtrarcompaniadetalle`,
+    {
+      schema: {
+        tags,
+        summary: 'One contractor’s requests (the requests grid under the company grid)',
+        querystring: listQuery,
+        response: result('{ data, totalCount, totalPages }'),
+      },
+    },
+    async (request) => {
+      if (request.query.IdCompaniaContratista === undefined)
+        throw new ApiError('BAD_QUERY', { params: { parameter: 'IdCompaniaContratista' } });
+      return { result: await listOf(request) };
+    },
+  );
+
+  fastify.post<{ Body: Query }>(
+    `${base}/exportarExcelSolicitudPersonas`,
+    {
+      schema: {
+        tags,
+        summary: 'The requests list as an Excel file inside result: { fileBase64, fileName }',
+        body: objectOf({
+          IdEntidad: entity,
+          EstadoAprobacion: { type: 'string', enum: ['I', 'P', 'O', 'R', 'A'] },
+          IdCompaniaContratista: id,
+          filter: field.text(5000),
+          Titulo: field.text(100),
+          NombreArchivo: field.text(100),
+        }),
+        response: result('{ fileBase64, fileName }'),
+      },
+    },
+    async (request) => {
+      const q = request.body ?? {};
+      const who = await viewer(request, entityParam(q.IdEntidad));
+      const { data } = await lists.list(who, requestQuery({ ...q, take: 1000 }));
+      const { requestsWorkbook } = await import('./export.js');
+      return { result: await requestsWorkbook(data, request.language, q) };
+    },
+  );
+
+  // ---- lines and files ------------------------------------------------------------------------
+
+  for (const path of ['/acreditacionsolicituddetalle', '/acreditacionsolicitudvehiculodetalle']) {
+    fastify.get<{ Querystring: { IdSolicitud?: number } }>(
+      `${path}/obtener`,
+      {
+        schema: {
+          tags,
+          summary:
+            'A request’s requirement items in four arrays: requester’s, authoriser’s, groups, lists’ choices',
+          querystring: objectOf({ IdSolicitud: id }, ['IdSolicitud']),
+          response: result('[requesterItems, authoriserItems, groups, listChoices]'),
+        },
+      },
+      async (request) => ({
+        result: await views.detail(
+          requesterOf(request.principal),
+          numberOf(request.query.IdSolicitud, 'IdSolicitud'),
+        ),
+      }),
+    );
+    fastify.get<{ Querystring: { IdSolicitud?: number } }>(
+      `${path}/obtenerbyautorizador`,
+      {
+        schema: {
+          tags,
+          summary: 'A request’s requirement items, for an authoriser (with the states each may take)',
+          querystring: objectOf({ IdSolicitud: id }, ['IdSolicitud']),
+          response: result('[requesterItems, authoriserItems, groups, listChoices]'),
+        },
+      },
+      async (request) => ({
+        result: await views.detail(
+          await authoriserOf(db, registry, request.principal),
+          numberOf(request.query.IdSolicitud, 'IdSolicitud'),
+        ),
+      }),
+    );
+    fastify.get<{ Querystring: { IdSolicitud?: number; IdFile?: number } }>(
+      `${path}/downloadFileBase64`,
+      {
+        schema: {
+          tags,
+          summary: 'A line’s file, base64 (IdFile: the line’s IdSecuencial)',
+          querystring: objectOf({ IdSolicitud: id, IdFile: id }, ['IdSolicitud', 'IdFile']),
+          response: result('{ file, name, type }'),
+        },
+      },
+      async (request) => ({
+        result: await views.download(
+          await viewer(request),
+          numberOf(request.query.IdSolicitud, 'IdSolicitud'),
+          numberOf(request.query.IdFile, 'IdFile'),
+        ),
+      }),
+    );
+  }
+
+  fastify.get<{ Querystring: { IdSolicitud?: number } }>(
+    `${base}/descargarfoto`,
+    {
+      schema: {
+        tags,
+        summary: 'A request’s photo, base64',
+        querystring: objectOf({ IdSolicitud: id }, ['IdSolicitud']),
+        response: result('{ file, name }'),
+      },
+    },
+    async (request) => ({
+      result: await views.photo(await viewer(request), numberOf(request.query.IdSolicitud, 'IdSolicitud')),
+    }),
+  );
+
+  fastify.get<{ Querystring: { IdPersona?: number } }>(
+    '/acreditacionsolicituddetalle/listarbypersona',
+    {
+      schema: {
+        tags,
+        summary: 'The requirement values a person holds (kept from approved requests)',
+        querystring: objectOf({ IdPersona: id }, ['IdPersona']),
+        response: result('Accredited requirements of the person'),
+      },
+    },
+    async (request) => {
+      const who = await viewer(request);
+      const person = registry.require('person');
+      await crud.getOne(person, numberOf(request.query.IdPersona, 'IdPersona'), who.principal);
+      const t = (name: string) => registry.require(name).table;
+      return {
+        result: await db
+          .selectFrom(`${t('accredited-requirement')} as a`)
+          .innerJoin(`${t('requirement')} as r`, 'r.IdRequisito', 'a.IdRequisito')
+          .innerJoin(`${t('requirement-datum')} as d`, 'd.IdDatoEvaluar', 'a.IdDatoEvaluar')
+          .select([
+            'a.IdRequisito',
+            'r.Requisito',
+            'a.IdDatoEvaluar',
+            'd.DatoEvaluar',
+            'a.Valor',
+            'a.NombreArchivo',
+            'a.FechaVencimiento',
+            'a.IdSolicitud',
+            'a.FechaAprobacion',
+          ])
+          .where('a.IdPersona', '=', Number(request.query.IdPersona))
+          .where('a.IdCliente', '=', who.principal.clientId as number)
+          .orderBy('r.Requisito')
+          .execute(),
+      };
+    },
+  );
+
+  // ---- a visit's visitors ---------------------------------------------------------------------
+
+  const visits = '/acreditacionvisitapersonadetalle';
+  fastify.put<{ Body: Query }>(
+    `${visits}/actualizarrequisitos`,
+    {
+      schema: {
+        tags,
+        summary: 'A visitor’s requirement values (the visit must be incomplete or observed)',
+        body: {
+          type: 'object',
+          properties: { IdSolicitud: id, IdVisitaPersona: id, Detalle: field.text(200_000) },
+          required: ['IdSolicitud', 'IdVisitaPersona'],
+        },
+        response: result('{ IdSolicitud, EstadoAprobacion, SolicitudCompleta }'),
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      const detail =
+        typeof body.Detalle === 'string' ? JSON.parse(body.Detalle || '[]') : (body.Detalle ?? []);
+      if (!Array.isArray(detail))
+        throw new ApiError('VALIDATION_FAILED', {
+          fields: { Detalle: { messageKey: 'validation.invalid' } },
+        });
+      return {
+        result: await requests.update(requesterOf(request.principal, 'P'), {
+          IdSolicitud: body.IdSolicitud,
+          Detalle: detail.map((d: Query) => ({ ...d, IdVisitaPersona: body.IdVisitaPersona })),
+        }),
+      };
+    },
+  );
+  for (const name of ['actualizararchivo', 'actualizarobservado'])
+    fastify.put(
+      `${visits}/${name}`,
+      {
+        schema: multipartDoc(
+          name === 'actualizararchivo'
+            ? 'A visitor’s requirement PDF'
+            : 'A visitor’s observed requirement, corrected with a new PDF',
+          'Multipart fields IdSolicitud, IdVisitaPersona, IdDatoEvaluar, then the PDF.',
+        ),
+      },
+      async (request) => {
+        const requester = requesterOf(request.principal, 'P');
+        const upload = await readUpload(request);
+        const file = await checkPdf(db, registry, request.principal, upload);
+        return { result: await requests.attach(requester, upload.fields, file) };
+      },
+    );
+  fastify.get<{ Querystring: { IdSolicitud?: number; IdFile?: number } }>(
+    `${visits}/downloadFileBase64`,
+    {
+      schema: {
+        tags,
+        summary: 'A visitor’s line file, base64',
+        querystring: objectOf({ IdSolicitud: id, IdFile: id }, ['IdSolicitud', 'IdFile']),
+        response: result('{ file, name, type }'),
+      },
+    },
+    async (request) => ({
+      result: await views.download(
+        await viewer(request, 'P'),
+        numberOf(request.query.IdSolicitud, 'IdSolicitud'),
+        numberOf(request.query.IdFile, 'IdFile'),
+      ),
+    }),
+  );
+
+  // ---- setup the screens read -----------------------------------------------------------------
+
+  fastify.get(
+    '/acreditacionautorizadorusuario/ListarByUser',
+    {
+      schema: {
+        tags,
+        summary: 'The session user’s approver rows in the session’s division (kind, order, requirement type)',
+        querystring: objectOf({ IdUsuario: field.text(20), IdDivision: id }),
+        response: result('[{ IdAutorizador, IdEntidad, Orden, IdTipoRequisito }]'),
+      },
+    },
+    async (request) => ({ result: await approverRows(db, registry, request.principal) }),
+  );
+
+  fastify.get(
+    '/acreditacionpermisovista/listar',
+    {
+      schema: {
+        tags,
+        summary: 'The session profile’s view permissions: which request types and kinds its dashboard shows',
+        querystring: objectOf({ IdPerfil: id }),
+        response: result('[{ Tipo, IdEntidad, Ver }]'),
+      },
+    },
+    async (request) => {
+      const { clientId, profileId } = request.principal;
+      if (clientId === undefined || profileId === undefined) throw new ApiError('FORBIDDEN');
+      return {
+        result: await db
+          .selectFrom(registry.require('view-permission').table)
+          .select(['Tipo', 'IdEntidad', 'Ver'])
+          .where('IdCliente', '=', clientId)
+          .where('IdPerfil', '=', profileId)
+          .orderBy('Tipo')
+          .orderBy('IdEntidad')
+          .execute(),
+      };
+    },
+  );
+}

@@ -1,0 +1,78 @@
+import { type EntityCode, isEntityCode, requestRoute } from '../../../shared/accreditation.js';
+import type { Db } from '../../db/connection.js';
+import { ApiError } from '../../errors.js';
+import type { Principal } from '../../principal.js';
+import type { Registry } from '../../registry.js';
+
+/** A requester at work: the company the session's profile belongs to, and the kinds its menu reaches. */
+export interface Requester {
+  principal: Principal;
+  companyId: number;
+  entities: EntityCode[];
+}
+
+/** An approver row of the session's user in the session's division (spec: acreditacionautorizadorusuario). */
+export interface ApproverRow {
+  IdAutorizador: number;
+  IdEntidad: EntityCode;
+  Orden: number;
+  IdTipoRequisito: number | null;
+}
+
+/** An authoriser at work: what the session's user approves in the session's division. */
+export interface Authoriser {
+  principal: Principal;
+  rows: ApproverRow[];
+  entities: EntityCode[];
+}
+
+const ENTITIES: EntityCode[] = ['T', 'V', 'P'];
+
+/**
+ * The session as a requester: a contractor's profile with a company, whose menu holds the
+ * requester's screen of at least one kind (or of the one asked for). Anything else is a 403.
+ */
+export function requesterOf(principal: Principal, entity?: unknown): Requester {
+  const routes = principal.grants?.routes ?? new Set<string>();
+  if (principal.companyId === undefined) throw new ApiError('FORBIDDEN');
+  const entities = ENTITIES.filter((e) => routes.has(requestRoute('solicitante', e)));
+  if (!entities.length) throw new ApiError('FORBIDDEN');
+  if (entity !== undefined && !(isEntityCode(entity) && entities.includes(entity)))
+    throw new ApiError('FORBIDDEN');
+  return { principal, companyId: principal.companyId, entities };
+}
+
+/** The session's approver rows in its division. */
+export async function approverRows(db: Db, registry: Registry, principal: Principal): Promise<ApproverRow[]> {
+  if (principal.clientId === undefined || principal.divisionId === undefined) return [];
+  return (await db
+    .selectFrom(registry.require('approver').table)
+    .select(['IdAutorizador', 'IdEntidad', 'Orden', 'IdTipoRequisito'])
+    .where('IdCliente', '=', principal.clientId)
+    .where('IdDivision', '=', principal.divisionId)
+    .where('IdUsuario', '=', principal.userId)
+    .where('Activo', '=', 'S')
+    .orderBy('Orden')
+    .execute()) as ApproverRow[];
+}
+
+/**
+ * The session as an authoriser: a user named approver of some kind in the session's division,
+ * whose menu holds the authoriser's screen of that kind. Only those kinds are its to see.
+ */
+export async function authoriserOf(
+  db: Db,
+  registry: Registry,
+  principal: Principal,
+  entity?: unknown,
+): Promise<Authoriser> {
+  const routes = principal.grants?.routes ?? new Set<string>();
+  const rows = (await approverRows(db, registry, principal)).filter((r) =>
+    routes.has(requestRoute('autorizador', r.IdEntidad)),
+  );
+  const entities = ENTITIES.filter((e) => rows.some((r) => r.IdEntidad === e));
+  if (!entities.length) throw new ApiError('FORBIDDEN');
+  if (entity !== undefined && !(isEntityCode(entity) && entities.includes(entity)))
+    throw new ApiError('FORBIDDEN');
+  return { principal, rows, entities };
+}

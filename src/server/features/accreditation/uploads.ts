@@ -1,0 +1,74 @@
+import '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
+import { fileKindOf, imageSize, MIME_OF } from '../../../shared/accreditation.js';
+import { PHOTO } from '../../../shared/constants.js';
+import { checkPhotoSize, photoLimits } from '../../../shared/photo.js';
+import type { Db } from '../../db/connection.js';
+import { ApiError } from '../../errors.js';
+import type { Principal } from '../../principal.js';
+import type { Registry } from '../../registry.js';
+import { numericParameter, parameter } from './parameters.js';
+
+/** The most any upload may carry, whatever the parameters say; larger is a 413 before it is read. */
+export const UPLOAD_LIMIT_BYTES = 25 * 1024 * 1024;
+const MB = 1024 * 1024;
+
+export interface Upload {
+  fields: Record<string, string>;
+  file?: { bytes: Buffer; name: string };
+}
+
+/** A multipart body: its text fields and its one file (the first), within the upload limit. */
+export async function readUpload(request: FastifyRequest): Promise<Upload> {
+  if (!request.isMultipart()) throw new ApiError('UNSUPPORTED_MEDIA_TYPE');
+  const out: Upload = { fields: {} };
+  for await (const part of request.parts({
+    limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: 20 },
+  })) {
+    if (part.type === 'file') {
+      const bytes = await part.toBuffer();
+      if (!out.file) out.file = { bytes, name: part.filename || 'archivo' };
+    } else if (typeof part.value === 'string') out.fields[part.fieldname] = part.value;
+  }
+  return out;
+}
+
+const refuse = (messageKey: string, params?: Record<string, string | number>) =>
+  new ApiError('VALIDATION_FAILED', { messageKey, params, fields: { file: { messageKey, params } } });
+
+/** A requirement's attachment: a PDF by its first bytes, no larger than the client's SIZEMAXPDFUPLOAD (MB). */
+export async function checkPdf(db: Db, registry: Registry, principal: Principal, upload: Upload) {
+  const file = upload.file;
+  if (!file?.bytes.length) throw refuse('ACCREDITATION.REQUEST.NOTFILE');
+  if (fileKindOf(file.bytes) !== 'pdf') throw refuse('accreditation.files.notPdf');
+  const max = await numericParameter(db, registry, principal, 'SIZEMAXPDFUPLOAD', 10);
+  if (file.bytes.length > max * MB) throw refuse('accreditation.files.tooLarge', { max, unit: 'MB' });
+  return { bytes: file.bytes, name: file.name, mime: MIME_OF.pdf };
+}
+
+/**
+ * A photo (spec section 5): .png, .jpg or .jpeg by its first bytes, no larger than
+ * SIZEMAXPHOTOUPLOAD (MB) nor MAXIMAGESIZECLIENTE (KB), and its width and height within the
+ * suggested ones of CLIENTIMAGERATIO, plus or minus the tolerance; the message gives both.
+ */
+export async function checkPhoto(db: Db, registry: Registry, principal: Principal, upload: Upload) {
+  const file = upload.file;
+  if (!file?.bytes.length) throw refuse('ACCREDITATION.REQUEST.NOTFILE');
+  const kind = fileKindOf(file.bytes);
+  if (kind !== 'png' && kind !== 'jpeg') throw refuse('accreditation.files.notImage');
+  // The same limits the console checks before it sends: the client's parameters, or the defaults.
+  const [maxKilobytes, size, maxMegabytes] = await Promise.all(
+    [PHOTO.parameters.maxKilobytes, PHOTO.parameters.size, PHOTO.parameters.maxMegabytes].map((id) =>
+      parameter(db, registry, principal, id),
+    ),
+  );
+  const limits = photoLimits({ maxKilobytes, size, maxMegabytes });
+  if (file.bytes.length > limits.maxKilobytes * 1024)
+    throw refuse('accreditation.files.tooLarge', { max: limits.maxKilobytes, unit: 'KB' });
+  const dimensions = imageSize(file.bytes);
+  if (!dimensions) throw refuse('accreditation.files.notImage');
+  const problem = checkPhotoSize(dimensions.width, dimensions.height, limits);
+  if (problem?.messageKey === 'app.image.badSize')
+    throw refuse('accreditation.files.dimensions', { ...problem.params });
+  return { bytes: file.bytes, name: file.name, mime: MIME_OF[kind] };
+}

@@ -1,0 +1,196 @@
+import {
+  EVENT_FOR_STATUS,
+  type LineStatus,
+  requirementApprovalMachine,
+} from '../../../../workflows/requirement-approval.machine.js';
+import { PERSON_FIELDS, requestNumber, VEHICLE_FIELDS } from '../../../shared/accreditation.js';
+import type { Row } from '../../crud/types.js';
+import type { Db } from '../../db/connection.js';
+import { ApiError } from '../../errors.js';
+import type { Registry } from '../../registry.js';
+import { loadProfile } from './catalogue.js';
+import { type Line, lineFacts } from './lines.js';
+import type { RequestService } from './requests.js';
+import type { Authoriser, Requester } from './roles.js';
+
+const STATUSES: LineStatus[] = ['P', 'A', 'R', 'O'];
+
+/** What the request screens read: the record with its context, its lines, its files. */
+export class RequestViews {
+  constructor(
+    private readonly db: Db,
+    private readonly registry: Registry,
+    private readonly requests: RequestService,
+  ) {}
+
+  private table(name: string) {
+    return this.registry.require(name).table;
+  }
+
+  private async one(resource: string, key: string, id: unknown, columns: readonly string[]) {
+    if (id === null || id === undefined) return undefined;
+    return (await this.db
+      .selectFrom(this.table(resource))
+      .select([...columns])
+      .where(key, '=', id)
+      .executeTakeFirst()) as Row | undefined;
+  }
+
+  /**
+   * obtenersolicitud / obtenersolicitudbyautorizador: the request record of spec section 3 (the
+   * worker's fields, the vehicle's or the visitors), its read-only context (companies, division,
+   * profile, contract), its history, and the facts the request machine decides the buttons on.
+   */
+  async record(who: Requester | Authoriser, id: number): Promise<Row> {
+    const request = await this.requests.load(this.db, who, id);
+    const contract = await this.one('contract', 'IdContrato', request.IdContrato, [
+      'NumeroContrato',
+      'Asunto',
+      'FechaInicio',
+      'FechaFin',
+      'IdCompaniaMandante',
+    ]);
+    const company = (key: unknown) => this.one('company', 'IdCompania', key, ['Compania', 'Documento']);
+    const profile = await this.one(
+      'accreditation-profile',
+      'IdPerfilAcreditacion',
+      request.IdPerfilAcreditacion,
+      ['Descripcion'],
+    );
+    const division = await this.one('division', 'IdDivision', request.IdDivision, ['Division']);
+    const holder =
+      request.IdEntidad === 'T'
+        ? await this.one('person', 'IdPersona', request.IdPersona, ['IdPersona', ...PERSON_FIELDS])
+        : request.IdEntidad === 'V'
+          ? await this.one('vehicle', 'IdVehiculo', request.IdVehiculo, ['IdVehiculo', ...VEHICLE_FIELDS])
+          : undefined;
+    const { facts } = await this.requests.facts(this.db, request, who.principal);
+    const history = await this.db
+      .selectFrom(this.table('request-history'))
+      .select(['Fecha', 'IdUsuario', 'Evento', 'EstadoAnterior', 'EstadoNuevo', 'Motivo'])
+      .where('IdSolicitud', '=', id)
+      .orderBy('IdHistorial')
+      .execute();
+    return {
+      ...holder,
+      ...request,
+      NumeroSolicitud: requestNumber(id),
+      Visitantes: request.IdEntidad === 'P' ? await this.requests.visitors(this.db, id) : undefined,
+      CompaniaContratista: (await company(request.IdCompania))?.Compania ?? null,
+      CompaniaMandante: (await company(contract?.IdCompaniaMandante))?.Compania ?? null,
+      Division: division?.Division ?? null,
+      Perfil: profile?.Descripcion ?? null,
+      NumeroContrato: contract?.NumeroContrato ?? null,
+      Asunto: contract?.Asunto ?? null,
+      FechaInicioContrato: contract?.FechaInicio ?? null,
+      FechaFinContrato: contract?.FechaFin ?? null,
+      hechos: facts,
+      historial: history,
+    };
+  }
+
+  /**
+   * acreditacionsolicituddetalle/obtener (and obtenerbyautorizador): the requirement items of
+   * the request's form in four arrays, as the spec loads them: the requester's items, the
+   * authoriser's, the groups (requirement types) and the lists' choices. Each item says whether
+   * it is read-only for the caller and, for an authoriser, which states it may take.
+   */
+  async detail(who: Requester | Authoriser, id: number): Promise<[Row[], Row[], Row[], Row[]]> {
+    const request = await this.requests.load(this.db, who, id);
+    const profile = await loadProfile(
+      this.db,
+      this.registry,
+      request.IdCliente,
+      request.IdPerfilAcreditacion,
+    );
+    const lines = await this.requests.lines(this.db, id);
+    const asAuthoriser = !('companyId' in who);
+    const evaluable = asAuthoriser
+      ? this.requests.evaluable(who, request, profile, lines, await this.requests.approvers(this.db, request))
+      : new Set<number>();
+    const editable = request.EstadoAprobacion === 'I' || request.EstadoAprobacion === 'O';
+    const items = (type: 'S' | 'A') => {
+      const out: Row[] = [];
+      let index = 0;
+      for (const requirement of profile.requirements.filter((r) => r.TipoRequisito === type))
+        for (const datum of requirement.data)
+          for (const line of lines.filter((l) => l.IdDatoEvaluar === datum.IdDatoEvaluar)) {
+            const options =
+              asAuthoriser && request.EstadoAprobacion === 'P' ? this.options(line, lines, evaluable) : [];
+            out.push({
+              Index: index++,
+              IdSecuencial: line.IdDetalle,
+              IdSolicitud: id,
+              IdVisitaPersona: line.IdVisitaPersona,
+              IdRequisito: requirement.IdRequisito,
+              Requisito: requirement.Requisito,
+              IdTipoRequisito: requirement.IdTipoRequisito,
+              IdDatoEvaluar: datum.IdDatoEvaluar,
+              Text: datum.DatoEvaluar,
+              Tipo: datum.Tipo,
+              Value: line.Valor,
+              TipoRequisito: requirement.TipoRequisito,
+              Obligatorio: requirement.Obligatorio,
+              Aprobar: datum.Aprobar,
+              AdjuntarArchivo: datum.AdjuntarArchivo,
+              DatoOpcional: datum.DatoOpcional,
+              Vencimiento: datum.Vencimiento,
+              EstadoAprobacion: line.EstadoAprobacion,
+              Observacion: line.Observacion,
+              NombreArchivo: line.NombreArchivo,
+              TieneArchivo: line.ClaveArchivo ? 'S' : 'N',
+              IdUsuarioAprobacion: line.IdUsuarioAprobacion,
+              FechaAprobacion: line.FechaAprobacion,
+              opciones: options,
+              readOnly: asAuthoriser
+                ? options.length <= 1 && !(type === 'A' && evaluable.has(line.IdDetalle as number))
+                : !editable ||
+                  type === 'A' ||
+                  (request.EstadoAprobacion === 'O' && line.EstadoAprobacion === 'A'),
+            });
+          }
+      return out;
+    };
+    const groups = [
+      ...new Map(profile.requirements.map((r) => [r.IdTipoRequisito, r.TipoRequisitoDescripcion])),
+    ].map(([IdTipoRequisito, Descripcion]) => ({
+      IdTipoRequisito,
+      Descripcion,
+      Requisitos: profile.requirements
+        .filter((r) => r.IdTipoRequisito === IdTipoRequisito)
+        .map((r) => r.IdRequisito),
+    }));
+    const lists = profile.requirements.flatMap((r) =>
+      r.data.flatMap((d) => d.choices.map((c) => ({ IdDatoEvaluar: d.IdDatoEvaluar, ...c }))),
+    );
+    return [items('S'), items('A'), groups, lists];
+  }
+
+  /** The states a line may take for this authoriser: its own, and those the approval machine allows. */
+  private options(line: Line, lines: Line[], evaluable: Set<number>): LineStatus[] {
+    if (line.EstadoAprobacion === null || !evaluable.has(line.IdDetalle as number)) return [];
+    const snapshot = requirementApprovalMachine.resolveState({
+      value: line.EstadoAprobacion,
+      context: lineFacts(line, lines),
+    });
+    return STATUSES.filter((s) => s === line.EstadoAprobacion || snapshot.can({ type: EVENT_FOR_STATUS[s] }));
+  }
+
+  /** downloadFileBase64: a line's file, base64, for a caller who may see the request. */
+  async download(who: Requester | Authoriser, id: number, lineId: number) {
+    await this.requests.load(this.db, who, id);
+    const line = (await this.requests.lines(this.db, id)).find((l) => l.IdDetalle === lineId);
+    if (!line) throw new ApiError('NOT_FOUND', { params: { resource: 'request-detail', id: lineId } });
+    const bytes = line.ClaveArchivo ? await this.requests.files.get(line.ClaveArchivo) : undefined;
+    if (!bytes) throw new ApiError('NOT_FOUND', { messageKey: 'ACCREDITATION.REQUEST.NOTFILE' });
+    return { file: bytes.toString('base64'), name: line.NombreArchivo, type: line.TipoArchivo };
+  }
+
+  /** The request's photo, base64. */
+  async photo(who: Requester | Authoriser, id: number) {
+    const request = await this.requests.load(this.db, who, id);
+    const bytes = request.ClaveFoto ? await this.requests.files.get(String(request.ClaveFoto)) : undefined;
+    if (!bytes) throw new ApiError('NOT_FOUND', { messageKey: 'ACCREDITATION.REQUEST.NOTFILE' });
+    return { file: bytes.toString('base64'), name: `foto-${requestNumber(id)}`, type: null };
+  }
+}

@@ -1,0 +1,23 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Notifier } from '../auth/notifier.js';
+import type { RouteGrant } from '../auth/permissions.js';
+import type { HookMap } from '../crud/types.js';
+import type { Registry } from '../registry.js';
+
+/** What a feature's entity hooks may use. */
+export interface FeatureContext {
+  registry: Registry;
+  notifier: Notifier;
+}
+
+/**
+ * A behaviour area of the product, end to end on the server: its calls (a Fastify plugin
+ * registered under /api) and the business rules it adds to the generic writes of its entities.
+ */
+export interface Feature {
+  name: string;
+  hooks?(ctx: FeatureContext): HookMap;
+  routes?: FastifyPluginAsync;
+  /** What the area's workflow screens read besides their own calls (granted with the screen's route). */
+  grants?: RouteGrant[];
+}

@@ -1,0 +1,30 @@
+import { mergeHooks } from '../crud/types.js';
+import { access } from './access/index.js';
+import { accreditation } from './accreditation/index.js';
+import { administration } from './administration/index.js';
+import type { Feature, FeatureContext } from './feature.js';
+import { hotel } from './hotel/index.js';
+import { identification } from './identification/index.js';
+import { security } from './security/index.js';
+import { system } from './system/index.js';
+
+export type { Feature, FeatureContext } from './feature.js';
+
+/** Every behaviour area of the server, in the order their calls are registered. */
+export const FEATURES: Feature[] = [
+  security,
+  system,
+  administration,
+  access,
+  identification,
+  hotel,
+  accreditation,
+];
+
+/** The areas' entity hooks, merged and checked against the registry (an unknown name fails at start-up). */
+export function featureHooks(ctx: FeatureContext, features: Feature[] = FEATURES) {
+  return mergeHooks(
+    ctx.registry,
+    ...features.flatMap((f) => (f.hooks ? [{ owner: f.name, hooks: f.hooks(ctx) }] : [])),
+  );
+}

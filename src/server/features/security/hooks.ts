@@ -1,0 +1,89 @@
+import { randomInt } from 'node:crypto';
+import { Accounts } from '../../auth/accounts.js';
+import type { Notifier } from '../../auth/notifier.js';
+import { hashPassword } from '../../auth/passwords.js';
+import { AUTH_TABLES } from '../../auth/tables.js';
+import type { HookMap } from '../../crud/types.js';
+import { ApiError } from '../../errors.js';
+import type { Registry } from '../../registry.js';
+
+const ALPHABETS = ['ABCDEFGHJKLMNPQRSTUVWXYZ', 'abcdefghijkmnpqrstuvwxyz', '23456789', '#$%&*+-=?@'];
+
+/** A temporary password that passes the strictest level: 12 characters of every kind. */
+export function temporaryPassword(): string {
+  const chars = ALPHABETS.flatMap((alphabet) => [alphabet[randomInt(alphabet.length)]]);
+  const all = ALPHABETS.join('');
+  while (chars.length < 12) chars.push(all[randomInt(all.length)]);
+  for (let i = chars.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [chars[i], chars[j]] = [chars[j], chars[i]];
+  }
+  return chars.join('');
+}
+
+/** The security entities' rules: accounts, contractor users, the menu tree. */
+export function securityHooks(registry: Registry, notifier: Notifier): HookMap {
+  return {
+    user: {
+      // A new user gets a temporary password by e-mail and must change it at the first sign-in.
+      async afterWrite({ db, row, operation }) {
+        const userId = String(row.IdUsuario);
+        if (operation === 'create') {
+          const password = temporaryPassword();
+          await new Accounts(db, registry).storePassword(userId, await hashPassword(password), Date.now());
+          await notifier.send(
+            {
+              clientId: row.IdCliente as number | null,
+              userId,
+              channel: 'C',
+              to: String(row.Correo),
+              subject: 'Su cuenta de Acreditación / Your Acreditación account',
+              text:
+                `Usuario: ${userId}\nClave temporal: {secret}\nDebe cambiarla al iniciar sesión.\n\n` +
+                `User: ${userId}\nTemporary password: {secret}\nYou must change it when you sign in.`,
+              secret: password,
+            },
+            db,
+          );
+        }
+        // An administrator who sets Bloqueado back to N lifts the lock and its counters.
+        if (operation === 'update' && row.Bloqueado === 'N') {
+          await db.deleteFrom(AUTH_TABLES.state).where('IdUsuario', '=', userId).execute();
+        }
+      },
+    },
+    'user-profile': {
+      // Spec section 5: a contractor user needs an associated company.
+      async beforeWrite({ db, data }) {
+        if (data.IdCompania !== undefined) return;
+        const user = (await db
+          .selectFrom(registry.require('user').table)
+          .select('Contratista')
+          .where('IdUsuario', '=', data.IdUsuario as string)
+          .executeTakeFirst()) as { Contratista: string } | undefined;
+        if (user?.Contratista === 'S') {
+          throw new ApiError('VALIDATION_FAILED', {
+            fields: { IdCompania: { messageKey: 'validation.contractorCompany' } },
+          });
+        }
+      },
+    },
+    menu: {
+      // IdMenu is a pair of digits per level: an item's parent is its id without the last pair.
+      async beforeWrite({ data }) {
+        const id = String(data.IdMenu);
+        const parent = id.length > 2 ? id.slice(0, -2) : undefined;
+        if ((data.IdMenuPadre ?? undefined) !== parent) {
+          throw new ApiError('VALIDATION_FAILED', {
+            fields: {
+              IdMenuPadre: {
+                messageKey: parent ? 'validation.menuParent' : 'validation.menuRoot',
+                params: { parent: parent ?? '' },
+              },
+            },
+          });
+        }
+      },
+    },
+  };
+}

@@ -1,0 +1,15 @@
+import type { FastifyInstance } from 'fastify';
+import type { Feature } from '../feature.js';
+import accountRoutes from './account-routes.js';
+import { securityHooks } from './hooks.js';
+import signInRoutes from './sign-in-routes.js';
+
+/** Sign-in, sessions, passwords, profiles and menus (spec sections 2, 4 and 7). */
+export const security: Feature = {
+  name: 'security',
+  hooks: ({ registry, notifier }) => securityHooks(registry, notifier),
+  routes: async (api: FastifyInstance) => {
+    await api.register(signInRoutes);
+    await api.register(accountRoutes);
+  },
+};

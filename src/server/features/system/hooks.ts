@@ -1,0 +1,24 @@
+import type { HookMap } from '../../crud/types.js';
+import { ApiError } from '../../errors.js';
+import type { Registry } from '../../registry.js';
+
+/** Rules of the system screens beyond the schemas. */
+export function systemHooks(registry: Registry): HookMap {
+  return {
+    'field-rule': {
+      // A rule names a form that exists and a field that form writes.
+      async beforeWrite({ data }) {
+        const form = registry.get(String(data.IdDato));
+        if (!form || form.readOnly || (form.workflow && form.hidden))
+          throw new ApiError('VALIDATION_FAILED', {
+            fields: { IdDato: { messageKey: 'validation.unknownForm' } },
+          });
+        const scope = new Set(Object.values(form.scope));
+        if (!form.writable.includes(String(data.Campo)) || scope.has(String(data.Campo)))
+          throw new ApiError('VALIDATION_FAILED', {
+            fields: { Campo: { messageKey: 'validation.unknownFormField', params: { form: form.name } } },
+          });
+      },
+    },
+  };
+}

@@ -1,0 +1,415 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, siteDate } from '../../src/shared/dates.js';
+import { pdf } from '../support/accreditation.js';
+import { launchBrowser } from '../support/browser.js';
+import { signInThroughConsole } from '../support/console.js';
+import { png } from '../support/png.js';
+import { type RunningServer, startRealServer } from '../support/server.js';
+
+type Data = Record<string, unknown>;
+type Lang = 'es' | 'en';
+
+const SHOTS = process.env.E2E_SHOTS;
+const today = siteDate('PE');
+const iso = (date: string) => {
+  const [y, m, d] = date.split('-');
+  return `${d}${m}${y}`;
+};
+
+/**
+ * A mobilisation through the screens, as the requester and the authoriser do it, in both
+ * languages: a worker with a PDF and a photo, sent, observed on one requirement, corrected and
+ * sent again, approved; the worker then accredited and both dashboards moved. A vehicle and a
+ * visit go through the same engine.
+ */
+describe('accreditation requests in a real browser', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let requester: Page;
+  let authoriser: Page;
+  const problems: string[] = [];
+
+  const open = async (user: string) => {
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    page.on('console', (message) => {
+      if (/Failed to load resource: the server responded with a status of (400|404|409)/.test(message.text()))
+        return;
+      if (message.type() === 'error' || message.type() === 'warning')
+        problems.push(`${user} ${message.type()}: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => problems.push(`${user} pageerror: ${error.message}`));
+    await signInThroughConsole(page, server.url, user);
+    return page;
+  };
+
+  beforeAll(async () => {
+    server = await startRealServer();
+    browser = await launchBrowser();
+    requester = await open('SOLICITANTE');
+    authoriser = await open('AUTORIZADOR');
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const shot = async (page: Page, name: string) => {
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+  };
+  const api = async (page: Page, path: string): Promise<Data> => {
+    const token = await page.evaluate(
+      () => JSON.parse(localStorage.getItem('acreditacion.auth') ?? '{}').accessToken,
+    );
+    const res = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+    return ((await res.json()) as { result: Data }).result;
+  };
+  const go = (page: Page, path: string, lang: Lang) =>
+    page.goto(`${server.url}${path}${path.includes('?') ? '&' : '?'}lang=${lang}`, {
+      waitUntil: 'networkidle',
+    });
+
+  /** A searchable select: typed, then its option chosen. */
+  const choose = async (page: Page, id: string, text: string | RegExp) => {
+    await page.locator(`#${id}`).click();
+    if (typeof text === 'string') await page.locator(`#${id}`).fill(text);
+    await page.getByRole('option', { name: text }).first().click();
+  };
+  /** An rjsf enum select (MUI select): opened, its option chosen. */
+  const select = async (page: Page, id: string, text: string | RegExp) => {
+    await page.locator(`#${id}`).click();
+    await page.getByRole('option', { name: text }).first().click();
+  };
+  /** A date typed as people write it: day, month, year. */
+  const typeDate = async (page: Page, labelledBy: string, date: string) => {
+    await page.locator(`[role="group"][aria-labelledby="${labelledBy}"] [role="spinbutton"]`).first().click();
+    await page.keyboard.type(iso(date));
+  };
+  const count = async (page: Page, entity: string, status: string) =>
+    Number(await page.locator(`[data-entity="${entity}"] [data-count="${status}"]`).textContent());
+  const requesterCounts = async (entity: string, lang: Lang) => {
+    await go(requester, '/dashboard', lang);
+    await requester.locator(`[data-entity="${entity}"] [data-count="A"]`).waitFor();
+    return { approved: await count(requester, entity, 'A'), pending: await count(requester, entity, 'P') };
+  };
+  const authoriserCounts = async (entity: string, lang: Lang) => {
+    await go(authoriser, '/dashboard', lang);
+    await authoriser.locator(`[data-entity="${entity}"] [data-count="A"]`).waitFor();
+    return { approved: await count(authoriser, entity, 'A'), pending: await count(authoriser, entity, 'P') };
+  };
+  const button = (page: Page, name: RegExp) => page.getByRole('button', { name });
+  const toast = (page: Page, text: string) => page.getByText(text, { exact: true }).first().waitFor();
+
+  /** Every requirement the requester fills: a value by type, a PDF where one is asked. */
+  const fillRequirements = async (page: Page) => {
+    const items = page.locator('.requirement-item[data-kind="S"]');
+    await items.first().waitFor();
+    const total = await items.count();
+    for (let i = 0; i < total; i++) {
+      const item = items.nth(i);
+      const id = await item.getAttribute('data-item');
+      const type = await item.getAttribute('data-type');
+      if (type === 'file') {
+        await item.locator(`input[data-attach="${id}"]`).setInputFiles({
+          name: `constancia-${id}.pdf`,
+          mimeType: 'application/pdf',
+          buffer: pdf(`Constancia ${id}`),
+        });
+        await expect.poll(() => item.locator(`[data-preview="${id}"]`).count(), { timeout: 15_000 }).toBe(1);
+      } else if (type === 'F') {
+        await typeDate(page, `item-${id}-label`, addDays(today, 300));
+      } else if (type === 'L' || type === 'B') {
+        await page.locator(`#item-${id}`).click();
+        await page.getByRole('option').nth(1).click();
+      } else {
+        await page.locator(`#item-${id}`).fill(type === 'N' ? '12' : `VALOR ${id}`);
+      }
+    }
+  };
+
+  /** The authoriser sets a line's state (and observation) in the evaluation screen. */
+  const setLine = async (page: Page, line: string, state: string, observation?: string) => {
+    await page.locator(`[data-state-select="${line}"]`).locator('..').click();
+    await page.locator(`[data-option="${state}"]`).click();
+    if (observation) await page.locator(`[data-observation="${line}"]`).fill(observation);
+  };
+
+  /** Approves what the requester entered, then what the authoriser records, then the request. */
+  const approveAll = async (page: Page, lang: Lang) => {
+    const save = lang === 'es' ? /Guardar evaluación/ : /Save evaluation/;
+    for (const kind of ['S', 'A']) {
+      const lines = page.locator(`.requirement-item[data-kind="${kind}"] .evaluation`);
+      const total = await lines.count();
+      for (let i = 0; i < total; i++) {
+        const line = lines.nth(i);
+        const id = (await line.getAttribute('data-evaluate')) as string;
+        if (kind === 'A') {
+          const input = page.locator(`#item-${id}`);
+          const type = await page.locator(`.requirement-item[data-item="${id}"]`).getAttribute('data-type');
+          if (type === 'F') await typeDate(page, `item-${id}-label`, today);
+          else if (type === 'L' || type === 'B') {
+            await input.click();
+            await page.getByRole('option').nth(1).click();
+          } else if (type !== 'file') await input.fill(type === 'N' ? '1' : 'CONFORME');
+        }
+        if (
+          (await page.locator(`.requirement-item[data-item="${id}"]`).getAttribute('data-line-status')) !==
+          'A'
+        )
+          await setLine(page, id, 'A');
+      }
+      if (total) {
+        await button(page, save).click();
+        await page.locator('[data-testid="evaluation"]').waitFor();
+        await page.waitForLoadState('networkidle');
+      }
+    }
+    await page.locator('[data-action="APROBAR"]').click();
+    await page.waitForURL(/\/movilizacion\/autorizador\/(persona|vehiculo|visita)\?/);
+  };
+
+  const sendRequest = async (page: Page) => {
+    await page.locator('[data-step="finalise"]').click();
+    await page.locator('[data-testid="send-request"]').click();
+    await page.waitForURL(/\/movilizacion\/solicitante\/(persona|vehiculo|visita)$/);
+  };
+
+  const openToEvaluate = async (page: Page, segment: string, id: number, lang: Lang) => {
+    await go(page, `/movilizacion/autorizador/${segment}?estado=P`, lang);
+    await page.locator(`[data-open-request="${id}"]`).click();
+    await page.locator('[data-testid="evaluation"][data-status="P"]').waitFor();
+  };
+
+  it('mobilises a worker: made with a PDF and a photo, observed, corrected, approved and accredited (Spanish)', async () => {
+    const lang = 'es';
+    const before = await requesterCounts('T', lang);
+    const authorisedBefore = await authoriserCounts('T', lang);
+    await shot(requester, 'requester-dashboard-es');
+    await shot(authoriser, 'authoriser-dashboard-es');
+
+    await go(requester, '/movilizacion/solicitante/persona', lang);
+    await requester.locator('[data-testid="new-request"]').click();
+    await requester.locator('#general_IdContrato').waitFor();
+    await choose(requester, 'general_IdContrato', 'CT-2026');
+    await choose(requester, 'general_IdPerfilAcreditacion', 'TRABAJADOR');
+    await typeDate(requester, 'general_FechaInicio-label', today);
+    await typeDate(requester, 'general_FechaFin-label', addDays(today, 120));
+    await shot(requester, 'worker-general-es');
+    await button(requester, /Siguiente/).click();
+
+    // Personal data: the photo and who the worker is.
+    await requester.locator('[data-testid="photo-file"]').setInputFiles({
+      name: 'foto.png',
+      mimeType: 'image/png',
+      buffer: png(150, 160),
+    });
+    await expect
+      .poll(() => requester.locator('[data-testid="photo-preview"] img').count(), { timeout: 15_000 })
+      .toBe(1);
+    await choose(requester, 'personal_IdTipoDocumento', 'DNI');
+    await requester.locator('#personal_Documento').fill('71234598');
+    await requester.locator('#personal_Apellido').fill('Quispe Mamani');
+    await requester.locator('#personal_Nombre').fill('Rosa Elena');
+    await select(requester, 'personal_Sexo', /Femenino/);
+    await typeDate(requester, 'personal_FechaNacimiento-label', '1992-03-08');
+    await choose(requester, 'personal_IdPaisNacimiento', 'PER');
+    await choose(requester, 'personal_IdPaisResidencia', 'PER');
+    await requester.locator('#personal_TelefonoMovil').fill('987654321');
+    await shot(requester, 'worker-personal-es');
+    await button(requester, /Guardar y continuar/).click();
+    await requester.waitForURL(/\/movilizacion\/solicitante\/persona\/\d+$/);
+    const id = Number(requester.url().split('/').pop());
+    await requester.locator('[data-testid="request-form"][data-status="I"]').waitFor();
+    await expect
+      .poll(() => requester.locator('[data-testid="request-title"]').textContent())
+      .toBe(`Solicitud N.º ${String(id).padStart(8, '0')}`);
+
+    // Requirements: every value and file; a value of the wrong type is refused by the step.
+    await fillRequirements(requester);
+    await shot(requester, 'worker-requirements-es');
+    await requester.locator('[data-testid="save-request"]').click();
+    await toast(requester, 'Solicitud guardada.');
+    await button(requester, /Siguiente/).click();
+    await requester.locator('#additionalHolder_EmergenciaNombre').fill('Juan Quispe');
+    await requester.locator('#additionalHolder_EmergenciaTelefono').fill('987000111');
+    await requester.locator('[data-testid="save-request"]').click();
+    await toast(requester, 'Solicitud guardada.');
+    await requester.locator('[data-step="finalise"]').click();
+    await requester.getByText(/Todos los requisitos están ingresados/).waitFor();
+    await shot(requester, 'worker-finalise-es');
+    await sendRequest(requester);
+    expect(
+      (await api(requester, `/api/acreditacionsolicitud/obtenersolicitud?IdSolicitud=${id}`))
+        .EstadoAprobacion,
+    ).toBe('P');
+    expect(
+      (await api(requester, `/api/acreditacionsolicitud/obtenersolicitud?IdSolicitud=${id}`)).ClaveFoto,
+    ).toBeTruthy();
+
+    // The authoriser observes one requirement: the request goes back to the requester.
+    await openToEvaluate(authoriser, 'persona', id, lang);
+    await shot(authoriser, 'worker-evaluation-es');
+    const observed = (await authoriser
+      .locator('.requirement-item[data-kind="S"][data-type="file"] .evaluation')
+      .first()
+      .getAttribute('data-evaluate')) as string;
+    await authoriser.locator(`[data-preview="${observed}"]`).click();
+    await authoriser.locator('[data-testid="pdf-pages"] canvas').first().waitFor();
+    await shot(authoriser, 'pdf-preview-es');
+    await authoriser.keyboard.press('Escape');
+    await setLine(authoriser, observed, 'O', 'Constancia ilegible');
+    await authoriser.locator('[data-action="OBSERVAR"]').click();
+    await authoriser.waitForURL(/\/movilizacion\/autorizador\/persona\?/);
+
+    // The requester sees the observation in red, replaces the file and sends again.
+    await go(requester, `/movilizacion/solicitante/persona/${id}`, lang);
+    await requester.locator('[data-testid="request-form"][data-status="O"]').waitFor();
+    await requester.locator('[data-step="requirements"]').click();
+    const note = requester.locator(`.requirement-item[data-item="${observed}"] .line-observation`);
+    expect(await note.textContent()).toBe('CONSTANCIA ILEGIBLE');
+    const [red, green, blue] =
+      (await note.evaluate((el) => getComputedStyle(el).color)).match(/\d+/g)?.map(Number) ?? [];
+    expect(red).toBeGreaterThan(150);
+    expect(Math.max(green, blue)).toBeLessThan(80);
+    await shot(requester, 'worker-observed-es');
+    await requester.locator(`input[data-attach="${observed}"]`).setInputFiles({
+      name: 'constancia-corregida.pdf',
+      mimeType: 'application/pdf',
+      buffer: pdf('Constancia corregida'),
+    });
+    await expect
+      .poll(() =>
+        requester.locator(`.requirement-item[data-item="${observed}"]`).getAttribute('data-line-status'),
+      )
+      .toBe('P');
+    await sendRequest(requester);
+
+    // The authoriser approves every line, then the request.
+    await openToEvaluate(authoriser, 'persona', id, lang);
+    await approveAll(authoriser, lang);
+
+    // The worker is accredited for the contract and division; both dashboards moved.
+    const record = await api(requester, `/api/acreditacionsolicitud/obtenersolicitud?IdSolicitud=${id}`);
+    expect(record.EstadoAprobacion).toBe('A');
+    await go(requester, '/accreditation', lang);
+    await requester.getByText('QUISPE MAMANI ROSA ELENA').first().waitFor();
+    await shot(requester, 'accreditations-es');
+    const after = await requesterCounts('T', lang);
+    expect(after.approved).toBe(before.approved + 1);
+    expect(after.pending).toBe(before.pending);
+    const authorisedAfter = await authoriserCounts('T', lang);
+    expect(authorisedAfter.approved).toBe(authorisedBefore.approved + 1);
+    await shot(requester, 'requester-dashboard-after-es');
+  }, 240_000);
+
+  it('accredits a vehicle through the same engine (English)', async () => {
+    const lang = 'en';
+    const before = await requesterCounts('V', lang);
+    await go(requester, '/movilizacion/solicitante/vehiculo/nueva', lang);
+    await requester.locator('#general_IdContrato').waitFor();
+    await choose(requester, 'general_IdContrato', 'CT-2026');
+    await choose(requester, 'general_IdPerfilAcreditacion', 'VEHÍCULO');
+    await typeDate(requester, 'general_FechaInicio-label', today);
+    await typeDate(requester, 'general_FechaFin-label', addDays(today, 60));
+    await button(requester, /^Next/).click();
+    await requester.locator('#personal_Placa').fill('bxk-482');
+    await choose(requester, 'personal_IdTipoVehiculo', /CAMIONETA/);
+    await choose(requester, 'personal_IdMarca', 'TOYOTA');
+    await requester.locator('#personal_Serie').fill('8AJFB3CD5R7654321');
+    await select(requester, 'personal_ModoMarcacion', /.+/);
+    await shot(requester, 'vehicle-personal-en');
+    await button(requester, /Save and continue/).click();
+    await requester.waitForURL(/\/movilizacion\/solicitante\/vehiculo\/\d+$/);
+    const id = Number(requester.url().split('/').pop());
+    await fillRequirements(requester);
+    await shot(requester, 'vehicle-requirements-en');
+    await requester.locator('[data-testid="save-request"]').click();
+    await toast(requester, 'Request saved.');
+    await sendRequest(requester);
+
+    await openToEvaluate(authoriser, 'vehiculo', id, lang);
+    await shot(authoriser, 'vehicle-evaluation-en');
+    await approveAll(authoriser, lang);
+    expect(
+      (await api(requester, `/api/acreditacionsolicitud/obtenersolicitud?IdSolicitud=${id}`))
+        .EstadoAprobacion,
+    ).toBe('A');
+    const after = await requesterCounts('V', lang);
+    expect(after.approved).toBe(before.approved + 1);
+    await shot(requester, 'requester-dashboard-en');
+  }, 180_000);
+
+  it('fills in a registered worker’s data as soon as the document is typed (Spanish)', async () => {
+    const token = await requester.evaluate(
+      () => JSON.parse(localStorage.getItem('acreditacion.auth') ?? '{}').accessToken,
+    );
+    const res = await fetch(`${server.url}/api/rest/person?range=[0,49]`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const known = ((await res.json()) as Data[]).find((p) => /^\d{8}$/.test(String(p.Documento)));
+    expect(known).toBeDefined();
+    await go(requester, '/movilizacion/solicitante/persona/nueva', 'es');
+    await requester.locator('#general_IdContrato').waitFor();
+    await choose(requester, 'general_IdContrato', 'CT-2026');
+    await choose(requester, 'general_IdPerfilAcreditacion', 'TRABAJADOR');
+    await typeDate(requester, 'general_FechaInicio-label', today);
+    await typeDate(requester, 'general_FechaFin-label', addDays(today, 30));
+    await button(requester, /^Siguiente/).click();
+    await choose(requester, 'personal_IdTipoDocumento', 'DNI');
+    await requester.locator('#personal_Documento').fill(String(known?.Documento));
+    await expect
+      .poll(() => requester.locator('[data-testid="known-holder"]').textContent(), { timeout: 10_000 })
+      .toMatch(/Trabajador registrado/);
+    expect(await requester.locator('#personal_Nombre').inputValue()).toBe(String(known?.Nombre));
+    expect(await requester.locator('#personal_Apellido').inputValue()).toBe(String(known?.Apellido));
+    await shot(requester, 'known-worker-es');
+  }, 90_000);
+
+  it('accredits a visit with its visitors through the same engine (Spanish)', async () => {
+    const lang = 'es';
+    const before = await requesterCounts('P', lang);
+    await go(requester, '/movilizacion/solicitante/visita/nueva', lang);
+    await requester.locator('#general_IdContrato').waitFor();
+    await choose(requester, 'general_IdContrato', 'CT-2026');
+    await choose(requester, 'general_IdPerfilAcreditacion', 'VISITA');
+    await typeDate(requester, 'general_FechaInicio-label', today);
+    await typeDate(requester, 'general_FechaFin-label', addDays(today, 2));
+    await requester.locator('#general_MotivoVisita').fill('Auditoría de seguridad');
+    await button(requester, /Siguiente/).click();
+    // A visit needs a visitor: Next refuses without one.
+    await button(requester, /Guardar y continuar/).click();
+    await requester.getByText('Corrija los datos marcados antes de continuar.').waitFor();
+    for (const [index, doc, last, first] of [
+      [0, '45871236', 'Rojas Pinto', 'Ana'],
+      [1, '46921357', 'Salas Vera', 'Jorge'],
+    ] as const) {
+      await requester.locator('[data-testid="add-visitor"]').click();
+      await choose(requester, `visitor${index}_IdTipoDocumento`, 'DNI');
+      await requester.locator(`#visitor${index}_Documento`).fill(doc);
+      await requester.locator(`#visitor${index}_Apellido`).fill(last);
+      await requester.locator(`#visitor${index}_Nombre`).fill(first);
+    }
+    await shot(requester, 'visit-visitors-es');
+    await button(requester, /Guardar y continuar/).click();
+    await requester.waitForURL(/\/movilizacion\/solicitante\/visita\/\d+$/);
+    const id = Number(requester.url().split('/').pop());
+    await fillRequirements(requester);
+    await shot(requester, 'visit-requirements-es');
+    await requester.locator('[data-testid="save-request"]').click();
+    await toast(requester, 'Solicitud guardada.');
+    await sendRequest(requester);
+
+    await openToEvaluate(authoriser, 'visita', id, lang);
+    await approveAll(authoriser, lang);
+    expect(
+      (await api(requester, `/api/acreditacionsolicitud/obtenersolicitud?IdSolicitud=${id}`))
+        .EstadoAprobacion,
+    ).toBe('A');
+    const after = await requesterCounts('P', lang);
+    expect(after.approved).toBe(before.approved + 1);
+    expect(problems).toEqual([]);
+  }, 180_000);
+});

@@ -1,0 +1,106 @@
+/** What the accreditation tests share: the demo's catalogue, multipart uploads, small files. */
+import type { FastifyInstance } from 'fastify';
+import { textPdf } from '../../src/server/services/pdf.js';
+import { call } from './app.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
+type Json = any;
+
+/** A real PDF of a few hundred bytes. */
+export const pdf = (title = 'CONSTANCIA') => textPdf(title, ['Documento de prueba']);
+
+/** A PNG of the given size: a valid header (its dimensions) and an empty image body. */
+export function png(width: number, height: number): Buffer {
+  const bytes = Buffer.alloc(64);
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(bytes, 0);
+  bytes.writeUInt32BE(13, 8);
+  bytes.write('IHDR', 12, 'ascii');
+  bytes.writeUInt32BE(width, 16);
+  bytes.writeUInt32BE(height, 20);
+  return bytes;
+}
+
+/** A multipart body: text fields first, then one file. */
+export function multipart(
+  fields: Record<string, string | number>,
+  file?: { name: string; bytes: Buffer; type?: string },
+) {
+  const boundary = `----acr${Math.random().toString(16).slice(2)}`;
+  const parts: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields))
+    parts.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+    );
+  if (file)
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'application/octet-stream'}\r\n\r\n`,
+      ),
+      file.bytes,
+      Buffer.from('\r\n'),
+    );
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return {
+    payload: Buffer.concat(parts),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+export async function upload(
+  app: FastifyInstance,
+  token: string,
+  url: string,
+  fields: Record<string, string | number>,
+  file?: { name: string; bytes: Buffer; type?: string },
+  method: 'POST' | 'PUT' = 'POST',
+) {
+  const body = multipart(fields, file);
+  return call(app, { method, url, token, payload: body.payload, headers: body.headers });
+}
+
+/** Ids of the demo catalogue a test needs, read through the admin's API. */
+export async function catalogue(app: FastifyInstance, admin: string) {
+  const list = async (resource: string, filter: object = {}) =>
+    (
+      await call(app, {
+        url: `/api/rest/${resource}?range=${encodeURIComponent('[0,999]')}&filter=${encodeURIComponent(JSON.stringify(filter))}`,
+        token: admin,
+      })
+    ).body as Json[];
+  const profiles = await list('accreditation-profile');
+  const profile = (name: string) =>
+    profiles.find((p) => p.Descripcion === name).IdPerfilAcreditacion as number;
+  const documentTypes = await list('document-type');
+  return {
+    list,
+    worker: profile('TRABAJADOR CONTRATISTA'),
+    vehicle: profile('VEHÍCULO DE CONTRATISTA'),
+    visit: profile('VISITA TÉCNICA'),
+    dni: documentTypes.find((d) => d.Alias === 'DNI' && d.IdPais === 'PE').IdTipoDocumento as number,
+  };
+}
+
+/** The values every requester-type datum of a request takes: a valid value by type. */
+export function valuesFor(items: Json[], lists: Json[], expiry: string): Json[] {
+  return items
+    .filter(
+      (item) =>
+        item.TipoRequisito === 'S' &&
+        item.Tipo !== 'G' &&
+        !(item.AdjuntarArchivo === 'S' && item.DatoOpcional === 'S'),
+    )
+    .map((item) => ({
+      IdDatoEvaluar: item.IdDatoEvaluar,
+      IdVisitaPersona: item.IdVisitaPersona ?? undefined,
+      Valor:
+        item.Tipo === 'F'
+          ? expiry
+          : item.Tipo === 'L'
+            ? lists.find((l) => l.IdDatoEvaluar === item.IdDatoEvaluar)?.IdDato
+            : item.Tipo === 'B'
+              ? 'S'
+              : item.Tipo === 'N'
+                ? '2'
+                : `VAL-${item.IdDatoEvaluar}`,
+    }));
+}
