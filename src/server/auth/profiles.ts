@@ -67,16 +67,7 @@ export class Profiles {
     },
     address: string,
   ): Promise<SessionAnswer> {
-    const username = String(input.username ?? '')
-      .trim()
-      .toLocaleUpperCase('es');
-    const password = String(input.password ?? '');
-    await this.attempts.guard(username, address, input.tokenClient as string | undefined);
-    const user = await this.attempts.knownUser(username, password);
-    await this.attempts.checkLock(user);
-    const setting = await this.ctx.accounts.setting(user);
-    await this.attempts.checkPassword(user, setting, password);
-    this.eligibility.requireProfileStep(user, setting, false);
+    const user = await this.passwordChecked(input.username, input, address, false);
     const assignment = await this.eligibility.assignmentFor(
       user.IdUsuario,
       Number(input.idPerfil),
@@ -89,6 +80,30 @@ export class Profiles {
       refreshToken: opened.tokens.refreshToken,
       perfil: opened.perfil,
     };
+  }
+
+  /**
+   * The password steps every path to a session shares: throttle, known user, lock, password, and
+   * the login machine's word on whether this user may go straight to a profile (no code or forced
+   * change pending; `resuming` a locked session that gave its code at sign-in).
+   */
+  private async passwordChecked(
+    rawUsername: unknown,
+    input: { password?: unknown; tokenClient?: unknown },
+    address: string,
+    resuming: boolean,
+  ) {
+    const username = String(rawUsername ?? '')
+      .trim()
+      .toLocaleUpperCase('es');
+    const password = String(input.password ?? '');
+    await this.attempts.guard(username, address, input.tokenClient as string | undefined);
+    const user = await this.attempts.knownUser(username, password);
+    await this.attempts.checkLock(user);
+    const setting = await this.ctx.accounts.setting(user);
+    await this.attempts.checkPassword(user, setting, password);
+    this.eligibility.requireProfileStep(user, setting, resuming);
+    return user;
   }
 
   /** POST /api/usuario/lock: the screen locks; the ticket and the password bring the session back. */
@@ -115,16 +130,7 @@ export class Profiles {
   ): Promise<SessionAnswer> {
     const ticket = typeof input.ticket === 'string' ? input.ticket : '';
     if (!ticket) return this.refreshWithPassword({ ...input, username: input.idUsuario }, address);
-    const username = String(input.idUsuario ?? '')
-      .trim()
-      .toLocaleUpperCase('es');
-    const password = String(input.password ?? '');
-    await this.attempts.guard(username, address, input.tokenClient as string | undefined);
-    const user = await this.attempts.knownUser(username, password);
-    await this.attempts.checkLock(user);
-    const setting = await this.ctx.accounts.setting(user);
-    await this.attempts.checkPassword(user, setting, password);
-    this.eligibility.requireProfileStep(user, setting, true);
+    const user = await this.passwordChecked(input.idUsuario, input, address, true);
     const resumed = await this.ctx.sessions.resume(ticket, user.IdUsuario);
     if (!resumed) throw new ApiError('UNAUTHORIZED', { messageKey: 'lock.ticketInvalid' });
     const assignment = await this.eligibility.assignmentFor(
