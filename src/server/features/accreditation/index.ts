@@ -1,5 +1,6 @@
 import type { Feature } from '../feature.js';
 import companySummaryRoutes from './company-summary.js';
+import demobilisationRoutes from './demobilisation-routes.js';
 import requestRoutes from './request-routes.js';
 
 /** Accreditation: the requests of contractors and their evaluation (spec sections 2 to 7). */
@@ -33,5 +34,6 @@ export const accreditation: Feature = {
   routes: async (api) => {
     await api.register(companySummaryRoutes);
     await api.register(requestRoutes);
+    await api.register(demobilisationRoutes);
   },
 };
