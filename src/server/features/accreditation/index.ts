@@ -2,6 +2,7 @@ import type { Feature } from '../feature.js';
 import companySummaryRoutes from './company-summary.js';
 import demobilisationRoutes from './demobilisation-routes.js';
 import expirySchedule from './expiry-schedule.js';
+import renewalRoutes from './renewal-routes.js';
 import requestRoutes from './request-routes.js';
 
 /** Accreditation: the requests of contractors and their evaluation (spec sections 2 to 7). */
@@ -36,6 +37,7 @@ export const accreditation: Feature = {
     await api.register(companySummaryRoutes);
     await api.register(requestRoutes);
     await api.register(demobilisationRoutes);
+    await api.register(renewalRoutes);
     await api.register(expirySchedule);
   },
 };
