@@ -22,7 +22,13 @@ import type { Authoriser, Requester } from './roles.js';
 type Body = Record<string, unknown>;
 
 /** The facts of a request without lines: a demobilisation is complete once its observation is given. */
-const NO_LINES = { complete: true, datesValid: true, linesPending: 0, linesObserved: 0, linesRejected: 0 };
+export const NO_LINES = {
+  complete: true,
+  datesValid: true,
+  linesPending: 0,
+  linesObserved: 0,
+  linesRejected: 0,
+};
 
 interface AccreditationRow {
   IdAcreditacion: number;

@@ -55,6 +55,17 @@ export async function reinstate(
     .execute();
 }
 
+/**
+ * The notice threshold an item has crossed on `today`: 0 once expired (a value is valid through
+ * its expiry date), else its type's notice days once within them, else none. Only the most
+ * advanced one, so a run after downtime does not send a stale "expires soon".
+ */
+export function thresholdOf(expiry: string, noticeDays: number | null, today: string): number | undefined {
+  const days = Math.max(0, Number(noticeDays ?? 0));
+  if (expiry < today) return 0;
+  return days > 0 && addDays(expiry, -days) <= today ? days : undefined;
+}
+
 interface Item {
   IdRequisitoAcreditado: number;
   IdPersona: number | null;
