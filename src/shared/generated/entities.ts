@@ -1531,9 +1531,13 @@ export interface Solicitud {
   IdCliente?: number;
   IdDivision?: number;
   IdCompania?: number;
-  TipoSolicitud: 'M' | 'D' | 'A';
+  TipoSolicitud: 'M' | 'D' | 'A' | 'E' | 'C';
   IdEntidad: string;
   IdContrato: number;
+  /**
+   * A contract change's (TipoSolicitud C) former contract; IdContrato is the new one.
+   */
+  IdContratoAnterior?: number;
   IdPerfilAcreditacion: number;
   IdPersona?: number;
   IdVehiculo?: number;
@@ -1647,7 +1651,7 @@ export interface SolicitudConteo {
   IdDivision?: number;
   IdCompania: number;
   Mes: string;
-  TipoSolicitud: 'M' | 'D' | 'A';
+  TipoSolicitud: 'M' | 'D' | 'A' | 'E' | 'C';
   IdEntidad: string;
   EstadoAprobacion: 'I' | 'P' | 'O' | 'R' | 'A';
   Cantidad: number;

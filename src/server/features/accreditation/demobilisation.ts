@@ -89,6 +89,8 @@ export class DemobilisationService {
     private readonly requests: RequestService,
     private readonly notices: Notices,
     private readonly now: () => number = Date.now,
+    /** The request type this service files and evaluates: D demobilisation, E contract extension, C contract change. */
+    readonly kind: 'D' | 'E' | 'C' = 'D',
   ) {}
 
   private table(name: string): string {
@@ -340,7 +342,7 @@ export class DemobilisationService {
   /** A demobilisation the caller may see (a requester its company's, an authoriser its division's): else 404. */
   private async load(db: Db, who: Requester | Authoriser, id: number, forChange = false) {
     const request = await this.requests.load(db, who, id, forChange);
-    if (request.TipoSolicitud !== 'D')
+    if (request.TipoSolicitud !== this.kind)
       throw new ApiError('NOT_FOUND', { params: { resource: 'request', id } });
     return request;
   }
@@ -422,7 +424,12 @@ export class DemobilisationService {
       .where('IdSolicitud', '=', id)
       .execute();
     await this.historyRow(trx, request, principal, type, request.EstadoAprobacion, status, reason);
-    const revoked = status === 'A' ? await this.end(trx, request, principal) : [];
+    const revoked =
+      status !== 'A'
+        ? []
+        : this.kind === 'D'
+          ? await this.end(trx, request, principal)
+          : await this.move(trx, request, principal);
     return { request: { ...request, EstadoAprobacion: status }, revoked };
   }
 
@@ -561,6 +568,243 @@ export class DemobilisationService {
       await deactivate('person-cost-category', 'IdCategoriaCostoPersona', client);
     }
     return revoked;
+  }
+
+  /**
+   * What an approved extension or change does, in its transaction: the accreditation's end moves
+   * to the request's end (E), or the accreditation moves to the request's contract and end (C).
+   */
+  private async move(trx: Db, request: Row, principal: Principal): Promise<Revoked[]> {
+    const from = this.kind === 'C' ? Number(request.IdContratoAnterior ?? 0) : Number(request.IdContrato);
+    const column = request.IdPersona ? 'IdPersona' : 'IdVehiculo';
+    const accreditation = (await trx
+      .selectFrom(this.table('accreditation'))
+      .selectAll()
+      .where(column, '=', request[column] as number)
+      .where('IdContrato', '=', from)
+      .where('IdDivision', '=', request.IdDivision as number)
+      .where('Estado', 'in', ['A', 'S'])
+      .executeTakeFirst()) as AccreditationRow | undefined;
+    if (!accreditation)
+      throw new ApiError('CONFLICT', {
+        messageKey: 'demobilisation.refusals.notAccredited',
+        params: { id: request.IdSolicitud as number },
+      });
+    const now = new Date(this.now()).toISOString();
+    const change: Row = {
+      FechaFin: request.FechaFin,
+      IdUsuarioModificacion: principal.userId,
+      FechaModificacion: now,
+      ...(this.kind === 'C' ? { IdContrato: request.IdContrato } : {}),
+    };
+    await trx
+      .updateTable(this.table('accreditation'))
+      .set(change)
+      .where('IdAcreditacion', '=', accreditation.IdAcreditacion)
+      .execute();
+    await writeAudit(
+      trx,
+      this.registry,
+      this.registry.require('accreditation'),
+      'U',
+      principal,
+      accreditation.IdAcreditacion,
+      accreditation as never,
+      { ...accreditation, ...change } as never,
+    );
+    return [];
+  }
+
+  /**
+   * POST ampliar / cambiar: one request per accreditation selected to extend its end (FechaFin,
+   * later than today's end and within its contract) or to move it to another contract of the
+   * company (IdContrato, different from the current one, active, with the end within it), sent at
+   * once (P). All or nothing, naming the rows that stop it.
+   */
+  async createContractRequest(requester: Requester, body: Body): Promise<{ Solicitudes: Row[] }> {
+    const { principal } = requester;
+    const selected = ids(body.Acreditaciones ?? body.IdAcreditacion, 'Acreditaciones');
+    if (!selected.length)
+      throw new ApiError('VALIDATION_FAILED', {
+        fields: { Acreditaciones: { messageKey: 'demobilisation.refusals.selectionEmpty' } },
+      });
+    const end = String(body.FechaFin ?? '');
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(end))
+      throw new ApiError('VALIDATION_FAILED', {
+        fields: { FechaFin: { messageKey: 'validation.required' } },
+      });
+    const target = this.kind === 'C' ? ids(body.IdContrato, 'IdContrato')[0] : undefined;
+    if (this.kind === 'C' && target === undefined)
+      throw new ApiError('VALIDATION_FAILED', {
+        fields: { IdContrato: { messageKey: 'validation.required' } },
+      });
+    const observation = String(body.Observacion ?? '')
+      .trim()
+      .toLocaleUpperCase('es')
+      .slice(0, 500);
+    const created = await this.database.db.transaction().execute(async (trx) => {
+      const today = await this.today(trx, principal);
+      const contracts = this.table('contract');
+      const contractOf = async (id: number) =>
+        (await trx
+          .selectFrom(contracts)
+          .select(['IdContrato', 'FechaInicio', 'FechaFin', 'Activo', 'IdCompaniaContratista'])
+          .where('IdContrato', '=', id)
+          .executeTakeFirst()) as
+          | {
+              IdContrato: number;
+              FechaInicio: string;
+              FechaFin: string;
+              Activo: string;
+              IdCompaniaContratista: number;
+            }
+          | undefined;
+      const problems: Record<string, FieldProblem> = {};
+      let next: Awaited<ReturnType<typeof contractOf>>;
+      if (target !== undefined) {
+        const visible = await this.crud
+          .within(trx)
+          .findKeys(this.registry.require('contract'), { IdContrato: target }, principal);
+        next = visible.length ? await contractOf(target) : undefined;
+        if (!next || next.IdCompaniaContratista !== requester.companyId)
+          throw new ApiError('MISSING_REFERENCE', {
+            fields: {
+              IdContrato: { messageKey: 'validation.referenceMissing', params: { resource: 'contract' } },
+            },
+          });
+        if (next.Activo !== 'S')
+          throw new ApiError('VALIDATION_FAILED', {
+            fields: { IdContrato: { messageKey: 'accreditation.refusals.contractInactive' } },
+          });
+      }
+      const rows = (await trx
+        .selectFrom(this.table('accreditation'))
+        .selectAll()
+        .where('IdAcreditacion', 'in', selected)
+        .where('IdCliente', '=', principal.clientId as number)
+        .where('IdDivision', '=', principal.divisionId as number)
+        .where('IdCompania', '=', requester.companyId)
+        .where('Estado', 'in', ['A', 'S'])
+        .where(
+          'IdEntidad',
+          'in',
+          requester.entities.filter((e) => e !== 'P'),
+        )
+        .execute()) as AccreditationRow[];
+      const open = (await trx
+        .selectFrom(this.table('request'))
+        .select(['IdSolicitud', 'IdPersona', 'IdVehiculo'])
+        .where('TipoSolicitud', '=', this.kind)
+        .where('EstadoAprobacion', 'in', ['I', 'P', 'O'])
+        .where('IdCompania', '=', requester.companyId)
+        .execute()) as Array<{ IdSolicitud: number; IdPersona: number | null; IdVehiculo: number | null }>;
+      for (const [index, id] of selected.entries()) {
+        const field = `Acreditaciones.${index}`;
+        const row = rows.find((r) => r.IdAcreditacion === id);
+        if (!row) {
+          problems[field] = { messageKey: 'demobilisation.refusals.notAccredited', params: { id } };
+          continue;
+        }
+        const current = await contractOf(row.IdContrato);
+        const contract = next ?? current;
+        if (this.kind === 'E' && end <= row.FechaFin)
+          problems[field] = {
+            messageKey: 'contractRequest.refusals.notLater',
+            params: { end: row.FechaFin },
+          };
+        else if (this.kind === 'C' && next && next.IdContrato === row.IdContrato)
+          problems[field] = { messageKey: 'contractRequest.refusals.sameContract' };
+        else if (contract && (end > contract.FechaFin || end < today || end < contract.FechaInicio))
+          problems[field] = {
+            messageKey: 'accreditation.refusals.outsideContract',
+            params: { start: contract.FechaInicio, end: contract.FechaFin },
+          };
+        else {
+          const twin = open.find(
+            (o) =>
+              (row.IdPersona && o.IdPersona === row.IdPersona) ||
+              (row.IdVehiculo && o.IdVehiculo === row.IdVehiculo),
+          );
+          if (twin)
+            problems[field] = {
+              messageKey: 'accreditation.refusals.openRequestExists',
+              params: { id: twin.IdSolicitud },
+            };
+        }
+      }
+      if (Object.keys(problems).length)
+        throw new ApiError('BUSINESS_RULE', {
+          messageKey: 'demobilisation.refusals.rowsStopped',
+          params: { count: Object.keys(problems).length },
+          fields: problems,
+        });
+      const resource = this.registry.require('request');
+      const out: Row[] = [];
+      for (const id of selected) {
+        const row = rows.find((r) => r.IdAcreditacion === id) as AccreditationRow;
+        const origin = (await trx
+          .selectFrom(resource.table)
+          .select('IdPerfilAcreditacion')
+          .where('IdSolicitud', '=', row.IdSolicitud)
+          .executeTakeFirstOrThrow()) as { IdPerfilAcreditacion: number };
+        const at = new Date(this.now()).toISOString();
+        const made = (await trx
+          .insertInto(resource.table)
+          .values({
+            IdCliente: principal.clientId,
+            IdDivision: principal.divisionId,
+            IdCompania: requester.companyId,
+            TipoSolicitud: this.kind,
+            IdEntidad: row.IdEntidad,
+            IdContrato: next?.IdContrato ?? row.IdContrato,
+            IdContratoAnterior: this.kind === 'C' ? row.IdContrato : null,
+            IdPerfilAcreditacion: origin.IdPerfilAcreditacion,
+            ...(row.IdPersona ? { IdPersona: row.IdPersona } : { IdVehiculo: row.IdVehiculo }),
+            FechaInicio: today,
+            FechaFin: end,
+            Observacion: observation || null,
+            EstadoAprobacion: 'I',
+            FechaSolicitud: at,
+            SolicitudCompleta: 'S',
+            IndisciplinaRechazo: 'N',
+            IdUsuarioCreacion: principal.userId,
+            FechaCreacion: at,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow()) as Row;
+        await this.historyRow(trx, made, principal, 'CREATE', null, 'I');
+        const sent = requireTransition(
+          requestMachine,
+          { value: 'I', context: NO_LINES },
+          { type: 'SEND' },
+          { messageKey: REQUEST_REFUSALS.SEND },
+        ).value as RequestStatus;
+        await trx
+          .updateTable(resource.table)
+          .set({ EstadoAprobacion: sent, FechaEnvio: at })
+          .where('IdSolicitud', '=', made.IdSolicitud as number)
+          .execute();
+        await this.historyRow(
+          trx,
+          { ...made, EstadoAprobacion: 'I' },
+          principal,
+          'SEND',
+          'I',
+          sent,
+          observation,
+        );
+        out.push({ ...made, EstadoAprobacion: sent, IdAcreditacion: id });
+      }
+      return out;
+    });
+    for (const request of created) await this.notices.sent(request as never);
+    return {
+      Solicitudes: created.map((r) => ({
+        IdSolicitud: r.IdSolicitud,
+        IdAcreditacion: r.IdAcreditacion,
+        EstadoAprobacion: r.EstadoAprobacion,
+      })),
+    };
   }
 
   private action(body: Body): { type: RequestEvent['type']; reason: string } {

@@ -1,5 +1,6 @@
 import type { Feature } from '../feature.js';
 import companySummaryRoutes from './company-summary.js';
+import contractRoutes from './contract-routes.js';
 import demobilisationRoutes from './demobilisation-routes.js';
 import expirySchedule from './expiry-schedule.js';
 import renewalRoutes from './renewal-routes.js';
@@ -38,6 +39,7 @@ export const accreditation: Feature = {
     await api.register(requestRoutes);
     await api.register(demobilisationRoutes);
     await api.register(renewalRoutes);
+    await api.register(contractRoutes);
     await api.register(expirySchedule);
   },
 };

@@ -53,7 +53,7 @@ export interface RequestQuery {
   contains: Array<[string, string]>;
   spans?: Span[];
   /** The request type listed (TipoSolicitud): M mobilisation unless another is asked. */
-  kind?: 'M' | 'D' | 'A';
+  kind?: 'M' | 'D' | 'A' | 'E' | 'C';
 }
 
 /**
@@ -64,7 +64,7 @@ export interface RequestQuery {
 export function requestQuery(
   query: Record<string, unknown>,
   spans?: Span[],
-  kind: 'M' | 'D' | 'A' = 'M',
+  kind: 'M' | 'D' | 'A' | 'E' | 'C' = 'M',
 ): RequestQuery {
   const json = (name: string): unknown => {
     const raw = query[name];
