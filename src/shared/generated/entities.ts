@@ -1531,9 +1531,13 @@ export interface Solicitud {
   IdCliente?: number;
   IdDivision?: number;
   IdCompania?: number;
-  TipoSolicitud: 'M' | 'D' | 'A';
+  TipoSolicitud: 'M' | 'D' | 'A' | 'E' | 'C';
   IdEntidad: string;
   IdContrato: number;
+  /**
+   * A contract change's (TipoSolicitud C) former contract; IdContrato is the new one.
+   */
+  IdContratoAnterior?: number;
   IdPerfilAcreditacion: number;
   IdPersona?: number;
   IdVehiculo?: number;
@@ -1647,10 +1651,48 @@ export interface SolicitudConteo {
   IdDivision?: number;
   IdCompania: number;
   Mes: string;
-  TipoSolicitud: 'M' | 'D' | 'A';
+  TipoSolicitud: 'M' | 'D' | 'A' | 'E' | 'C';
   IdEntidad: string;
   EstadoAprobacion: 'I' | 'P' | 'O' | 'R' | 'A';
   Cantidad: number;
+}
+
+/**
+ * What an approved demobilisation revoked, one row per item, in the approval's transaction: the ended accreditation itself and each person or vehicle access assignment, credential and dining cost category that hung on it (Recurso names the entity, IdRegistro its row), so the requester and the authoriser see what was taken away.
+ */
+export interface Revocacion {
+  IdRevocacion?: number;
+  IdCliente?: number;
+  IdSolicitud: number;
+  IdAcreditacion: number;
+  Recurso: string;
+  IdRegistro: number;
+  Descripcion?: string;
+  Fecha: string;
+}
+
+/**
+ * One expiry notice the daily job sent: a kept requirement value (IdRequisitoAcreditado) with the expiry it was sent for and the threshold crossed (Umbral: the days before expiry of the requirement type's DiasNotificarVencimiento, or 0 once expired). Unique per item, expiry and threshold, so a notice is sent once even when two server processes run the job.
+ */
+export interface AvisoVencimiento {
+  IdAvisoVencimiento?: number;
+  IdCliente?: number;
+  IdRequisitoAcreditado: number;
+  FechaVencimiento: string;
+  Umbral: number;
+  Fecha: string;
+}
+
+/**
+ * The lease of a scheduled job per client (the daily expiry check): the process that holds it (Titular) until VenceArriendo, and the last day it completed (UltimaFecha), so with several server processes on one database exactly one runs it, and a run after downtime catches up from the last completed day.
+ */
+export interface ArriendoTrabajo {
+  IdArriendo?: number;
+  IdCliente?: number;
+  Trabajo: string;
+  UltimaFecha?: string;
+  Titular?: string;
+  VenceArriendo?: string;
 }
 
 /** Entity type of each REST resource. */
@@ -1765,6 +1807,9 @@ export interface ResourceTypes {
   'request-history': SolicitudHistorial;
   'accredited-requirement': RequisitoAcreditado;
   'request-count': SolicitudConteo;
+  'revocation': Revocacion;
+  'expiry-notice': AvisoVencimiento;
+  'job-lease': ArriendoTrabajo;
 }
 
 export type ResourceName = keyof ResourceTypes;

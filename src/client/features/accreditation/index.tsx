@@ -7,9 +7,15 @@ const RequestPage = lazy(() => import('./request/RequestPage.js'));
 const EvaluationPage = lazy(() => import('./evaluation/EvaluationPage.js'));
 const RequesterDashboard = lazy(() => import('./dashboard/RequesterDashboard.js'));
 const AuthoriserDashboard = lazy(() => import('./dashboard/AuthoriserDashboard.js'));
+const DemobilisationScreen = lazy(() => import('./after/DemobilisationScreen.js'));
+const RenewalScreen = lazy(() => import('./after/RenewalScreen.js'));
 
 const RequesterRequests = () => <RequestsScreen side="solicitante" />;
 const AuthoriserRequests = () => <RequestsScreen side="autorizador" />;
+const RequesterDemobilisation = () => <DemobilisationScreen side="solicitante" />;
+const AuthoriserDemobilisation = () => <DemobilisationScreen side="autorizador" />;
+const RequesterRenewal = () => <RenewalScreen side="solicitante" />;
+const AuthoriserRenewal = () => <RenewalScreen side="autorizador" />;
 
 /** Accreditation: the requester's and the authoriser's screens of spec section 2 and their dashboards. */
 export const accreditation: ClientFeature = {
@@ -19,6 +25,10 @@ export const accreditation: ClientFeature = {
     { path: '/movilizacion/solicitante/:kind/:id', Component: RequestPage },
     { path: '/movilizacion/autorizador/:kind', Component: AuthoriserRequests },
     { path: '/movilizacion/autorizador/:kind/:id', Component: EvaluationPage },
+    { path: '/desmovilizacion/solicitante/:kind', Component: RequesterDemobilisation },
+    { path: '/desmovilizacion/autorizador/:kind', Component: AuthoriserDemobilisation },
+    { path: '/requisito/solicitante/:kind', Component: RequesterRenewal },
+    { path: '/requisito/autorizador/:kind', Component: AuthoriserRenewal },
   ],
   dashboards: { requester: RequesterDashboard, authoriser: AuthoriserDashboard },
 };

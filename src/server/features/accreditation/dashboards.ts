@@ -8,6 +8,9 @@ import { monthsOf } from './counts.js';
 import type { Span } from './period.js';
 import type { Authoriser, Requester } from './roles.js';
 
+/** A request type (TipoSolicitud): M mobilisation, D demobilisation, A requirement update. */
+export type RequestKind = 'M' | 'D' | 'A';
+
 /** A status row of a dashboard card (spec section 3, dashboard rows). */
 export interface CardRow {
   ENTIDAD: EntityCode;
@@ -45,7 +48,13 @@ export class Dashboards {
    * The grouped count of a dashboard, as a query (the benchmark runs this same statement on the
    * driver): a sum over the request counts of the months asked, not a count of the requests.
    */
-  countsQuery(principal: Principal, entities: EntityCode[], spans: Span[], company?: number) {
+  countsQuery(
+    principal: Principal,
+    entities: EntityCode[],
+    spans: Span[],
+    company?: number,
+    kind: RequestKind = 'M',
+  ) {
     let qb = this.db
       .selectFrom(this.registry.require('request-count').table)
       .select(['IdEntidad', 'EstadoAprobacion', (eb) => eb.fn.sum('Cantidad').as('n')])
@@ -53,16 +62,22 @@ export class Dashboards {
       .where('IdDivision', '=', principal.divisionId as number);
     if (company !== undefined) qb = qb.where('IdCompania', '=', company);
     qb = qb
-      .where('TipoSolicitud', '=', 'M')
+      .where('TipoSolicitud', '=', kind)
       .where('Mes', 'in', monthsOf(spans))
       .where('IdEntidad', 'in', entities);
     if (company === undefined) qb = qb.where('EstadoAprobacion', '<>', 'I');
     return qb.groupBy(['IdEntidad', 'EstadoAprobacion']);
   }
 
-  private async counts(principal: Principal, entities: EntityCode[], spans: Span[], company?: number) {
+  private async counts(
+    principal: Principal,
+    entities: EntityCode[],
+    spans: Span[],
+    company?: number,
+    kind: RequestKind = 'M',
+  ) {
     if (!entities.length) return [];
-    return (await this.countsQuery(principal, entities, spans, company).execute()) as Array<{
+    return (await this.countsQuery(principal, entities, spans, company, kind).execute()) as Array<{
       IdEntidad: EntityCode;
       EstadoAprobacion: string;
       n: number | string;
@@ -103,26 +118,28 @@ export class Dashboards {
   }
 
   /** The kinds the requester's profile may see on its dashboard: its menu's, and the view permissions' (Tipo M, Ver S). */
-  async shownToRequester(requester: Requester): Promise<EntityCode[]> {
+  async shownToRequester(requester: Requester, kind: RequestKind = 'M'): Promise<EntityCode[]> {
     const { principal } = requester;
     const rows = (await this.db
       .selectFrom(this.registry.require('view-permission').table)
       .select(['IdEntidad', 'Ver'])
       .where('IdCliente', '=', principal.clientId as number)
       .where('IdPerfil', '=', principal.profileId as number)
-      .where('Tipo', '=', 'M')
+      .where('Tipo', '=', kind)
       .execute()) as Array<{ IdEntidad: EntityCode; Ver: string }>;
     return requester.entities.filter((e) => rows.some((r) => r.IdEntidad === e && r.Ver === 'S'));
   }
 
-  async requester(requester: Requester, spans: Span[], language: Language) {
-    const shown = await this.shownToRequester(requester);
-    const counts = await this.counts(requester.principal, shown, spans, requester.companyId);
+  async requester(requester: Requester, spans: Span[], language: Language, kind: RequestKind = 'M') {
+    const shown = (await this.shownToRequester(requester, kind)).filter((e) => kind === 'M' || e !== 'P');
+    const counts = await this.counts(requester.principal, shown, spans, requester.companyId, kind);
     return this.answer(language, shown, REQUESTER_STATUSES, counts);
   }
 
-  async authoriser(authoriser: Authoriser, spans: Span[], language: Language) {
-    const counts = await this.counts(authoriser.principal, authoriser.entities, spans);
-    return this.answer(language, authoriser.entities, AUTHORISER_STATUSES, counts);
+  async authoriser(authoriser: Authoriser, spans: Span[], language: Language, kind: RequestKind = 'M') {
+    // Demobilisation and requirement update are for workers and vehicles only (spec section 2).
+    const shown = authoriser.entities.filter((e) => kind === 'M' || e !== 'P');
+    const counts = await this.counts(authoriser.principal, shown, spans, undefined, kind);
+    return this.answer(language, shown, AUTHORISER_STATUSES, counts);
   }
 }

@@ -1,5 +1,9 @@
 import type { Feature } from '../feature.js';
 import companySummaryRoutes from './company-summary.js';
+import contractRoutes from './contract-routes.js';
+import demobilisationRoutes from './demobilisation-routes.js';
+import expirySchedule from './expiry-schedule.js';
+import renewalRoutes from './renewal-routes.js';
 import requestRoutes from './request-routes.js';
 
 /** Accreditation: the requests of contractors and their evaluation (spec sections 2 to 7). */
@@ -33,5 +37,9 @@ export const accreditation: Feature = {
   routes: async (api) => {
     await api.register(companySummaryRoutes);
     await api.register(requestRoutes);
+    await api.register(demobilisationRoutes);
+    await api.register(renewalRoutes);
+    await api.register(contractRoutes);
+    await api.register(expirySchedule);
   },
 };

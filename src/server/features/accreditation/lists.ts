@@ -52,6 +52,8 @@ export interface RequestQuery {
   equals: Array<[string, unknown]>;
   contains: Array<[string, string]>;
   spans?: Span[];
+  /** The request type listed (TipoSolicitud): M mobilisation unless another is asked. */
+  kind?: 'M' | 'D' | 'A' | 'E' | 'C';
 }
 
 /**
@@ -59,7 +61,11 @@ export interface RequestQuery {
  * RowIndex or nothing meaning newest request first) and filter (triples joined by and: equality
  * on ids and statuses, "contains" on names and documents).
  */
-export function requestQuery(query: Record<string, unknown>, spans?: Span[]): RequestQuery {
+export function requestQuery(
+  query: Record<string, unknown>,
+  spans?: Span[],
+  kind: 'M' | 'D' | 'A' | 'E' | 'C' = 'M',
+): RequestQuery {
   const json = (name: string): unknown => {
     const raw = query[name];
     if (raw === undefined || raw === '') return undefined;
@@ -110,7 +116,7 @@ export function requestQuery(query: Record<string, unknown>, spans?: Span[]): Re
     const value = query[name] ?? (name === 'IdCompania' ? query.IdCompaniaContratista : undefined);
     if (value !== undefined && value !== '') equals.push([EQUALS[name], value]);
   }
-  return { skip, take, sort, equals, contains, spans };
+  return { skip, take, sort, equals, contains, spans, kind };
 }
 
 /**
@@ -136,7 +142,8 @@ export class RequestLists {
       .leftJoin(`${t('contract')} as k`, 'k.IdContrato', 'r.IdContrato')
       .where('r.IdCliente', '=', principal.clientId as number)
       .where('r.IdDivision', '=', principal.divisionId as number)
-      .where('r.IdEntidad', 'in', who.entities);
+      .where('r.IdEntidad', 'in', who.entities)
+      .where('r.TipoSolicitud', '=', query.kind ?? 'M');
     if ('companyId' in who) qb = qb.where('r.IdCompania', '=', who.companyId);
     else qb = qb.where('r.EstadoAprobacion', '<>', 'I');
     for (const [column, value] of query.equals) qb = qb.where(column, '=', value);
@@ -203,7 +210,8 @@ export class RequestLists {
       .select((eb) => eb.fn.coalesce(eb.fn.sum('Cantidad'), eb.lit(0)).as('total'))
       .where('IdCliente', '=', principal.clientId as number)
       .where('IdDivision', '=', principal.divisionId as number)
-      .where('IdEntidad', 'in', who.entities);
+      .where('IdEntidad', 'in', who.entities)
+      .where('TipoSolicitud', '=', query.kind ?? 'M');
     if ('companyId' in who) qb = qb.where('IdCompania', '=', who.companyId);
     else qb = qb.where('EstadoAprobacion', '<>', 'I');
     for (const [column, value] of query.equals) qb = qb.where(counters[column], '=', value);

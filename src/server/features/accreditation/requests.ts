@@ -31,6 +31,7 @@ import type { FileStore } from '../../storage/files.js';
 import { requireTransition } from '../../workflow.js';
 import { dataById, loadProfile, type ProfileDef } from './catalogue.js';
 import { moveCount } from './counts.js';
+import { reinstate } from './expiry.js';
 import {
   applyValues,
   expectedLines,
@@ -148,6 +149,17 @@ export class RequestService {
     const row = (await qb.executeTakeFirst()) as Stored | undefined;
     if (!row) throw new ApiError('NOT_FOUND', { params: { resource: 'request', id } });
     return row;
+  }
+
+  /**
+   * The profile a request is evaluated on: its accreditation profile, and for a requirement
+   * update (TipoSolicitud A) only the requirements it renews (those it has lines for).
+   */
+  async profileOf(db: Db, request: Stored): Promise<ProfileDef> {
+    const profile = await loadProfile(db, this.registry, request.IdCliente, request.IdPerfilAcreditacion);
+    if (request.TipoSolicitud !== 'A') return profile;
+    const renewed = new Set((await this.lines(db, request.IdSolicitud)).map((l) => l.IdRequisito));
+    return { ...profile, requirements: profile.requirements.filter((r) => renewed.has(r.IdRequisito)) };
   }
 
   async lines(db: Db, id: number): Promise<Line[]> {
@@ -351,7 +363,7 @@ export class RequestService {
   }
 
   /** Rewrites a request's lines: the profile's, with what was stored and what was sent. */
-  private async saveLines(
+  async saveLines(
     trx: Db,
     request: Stored,
     profile: ProfileDef,
@@ -506,7 +518,7 @@ export class RequestService {
       };
       // A request's kind and profile stay what they were: a new profile is a new request.
       header.IdPerfilAcreditacion = request.IdPerfilAcreditacion;
-      const profile = await loadProfile(trx, this.registry, request.IdCliente, request.IdPerfilAcreditacion);
+      const profile = await this.profileOf(trx, request);
       Object.assign(
         header,
         await this.holder(crud, requester, request.IdEntidad, body, request.IdPersona ?? request.IdVehiculo),
@@ -530,7 +542,7 @@ export class RequestService {
 
   /** The facts the request machine decides on, from what is stored now. */
   async facts(trx: Db, request: Stored, principal: Principal) {
-    const profile = await loadProfile(trx, this.registry, request.IdCliente, request.IdPerfilAcreditacion);
+    const profile = await this.profileOf(trx, request);
     const lines = await this.lines(trx, request.IdSolicitud);
     const visitors = profile.IdEntidad === 'P' ? await this.visitors(trx, request.IdSolicitud) : [];
     const complete =
@@ -638,7 +650,7 @@ export class RequestService {
         { type: 'UPDATE' },
         { messageKey: REQUEST_REFUSALS.UPDATE },
       );
-      const profile = await loadProfile(trx, this.registry, request.IdCliente, request.IdPerfilAcreditacion);
+      const profile = await this.profileOf(trx, request);
       const found = dataById(profile).get(datum);
       if (found?.datum.AdjuntarArchivo !== 'S' || found.requirement.TipoRequisito !== 'S')
         throw new ApiError('VALIDATION_FAILED', {
@@ -754,6 +766,19 @@ export class RequestService {
    */
   async evaluate(authoriser: Authoriser, body: Body): Promise<Row> {
     const id = idOf(body.IdSolicitud, 'IdSolicitud');
+    const result = await this.transaction((trx) => this.evaluateWithin(trx, authoriser, body));
+    await this.notices.evaluated(result.request, result.reason);
+    if (result.request.EstadoAprobacion === 'P')
+      for (const order of result.newlyReady) await this.notices.turn(result.request, order);
+    return this.summary(id);
+  }
+
+  /**
+   * An evaluation in the caller's transaction (what evaluate does, and the bulk evaluations of
+   * other request types run several of in one transaction); the caller mails the outcome.
+   */
+  async evaluateWithin(trx: Db, authoriser: Authoriser, body: Body) {
+    const id = idOf(body.IdSolicitud, 'IdSolicitud');
     const { principal } = authoriser;
     const changes = (Array.isArray(body.Detalle) ? body.Detalle : parseDetail(body.Detalle)) as Body[];
     const action =
@@ -768,11 +793,11 @@ export class RequestService {
     };
     if (action !== undefined && !ACTIONS[action])
       throw new ApiError('VALIDATION_FAILED', { fields: { Accion: { messageKey: 'validation.enum' } } });
-    const result = await this.transaction(async (trx) => {
+    {
       const request = await this.load(trx, authoriser, id, true);
       if (request.EstadoAprobacion !== 'P')
         throw new ApiError('CONFLICT', { messageKey: 'accreditation.refusals.notPending' });
-      const profile = await loadProfile(trx, this.registry, request.IdCliente, request.IdPerfilAcreditacion);
+      const profile = await this.profileOf(trx, request);
       const lines = await this.lines(trx, id);
       const approvers = await this.approvers(trx, request);
       const readyBefore = this.readyOrders(profile, lines, approvers);
@@ -882,11 +907,7 @@ export class RequestService {
         approvers,
         reason,
       };
-    });
-    await this.notices.evaluated(result.request, result.reason);
-    if (result.request.EstadoAprobacion === 'P')
-      for (const order of result.newlyReady) await this.notices.turn(result.request, order);
-    return this.summary(id);
+    }
   }
 
   /** The approval orders whose turn it is: every line of an earlier order approved, some of theirs pending. */
@@ -953,7 +974,12 @@ export class RequestService {
       }
     }
     // The worker's photo on the request becomes the person's (what the gate and the badge show).
-    if (request.IdEntidad === 'T' && request.IdPersona && request.ClaveFoto) {
+    if (
+      request.IdEntidad === 'T' &&
+      request.IdPersona &&
+      request.ClaveFoto &&
+      request.TipoSolicitud === 'M'
+    ) {
       const bytes = await this.files.get(String(request.ClaveFoto));
       const kind = bytes && fileKindOf(bytes);
       if (bytes && kind)
@@ -973,41 +999,44 @@ export class RequestService {
     for (const holder of holders) {
       const column = holder.IdPersona ? 'IdPersona' : 'IdVehiculo';
       const value = (holder.IdPersona ?? holder.IdVehiculo) as number;
-      const existing = (await trx
-        .selectFrom(accreditation)
-        .select('IdAcreditacion')
-        .where(column, '=', value)
-        .where('IdContrato', '=', request.IdContrato)
-        .where('IdDivision', '=', request.IdDivision)
-        .executeTakeFirst()) as { IdAcreditacion: number } | undefined;
-      const values = {
-        FechaInicio: request.FechaInicio,
-        FechaFin: request.FechaFin,
-        Estado: 'A',
-        IdSolicitud: request.IdSolicitud,
-        FechaAprobacion: now,
-      };
-      if (existing)
-        await trx
-          .updateTable(accreditation)
-          .set({ ...values, IdUsuarioModificacion: principal.userId, FechaModificacion: now })
-          .where('IdAcreditacion', '=', existing.IdAcreditacion)
-          .execute();
-      else
-        await trx
-          .insertInto(accreditation)
-          .values({
-            ...values,
-            IdCliente: request.IdCliente,
-            IdDivision: request.IdDivision,
-            IdCompania: request.IdCompania,
-            IdEntidad: request.IdEntidad,
-            [column]: value,
-            IdContrato: request.IdContrato,
-            IdUsuarioCreacion: principal.userId,
-            FechaCreacion: now,
-          })
-          .execute();
+      // A requirement update renews values only: the accreditation's dates stay.
+      if (request.TipoSolicitud !== 'A') {
+        const existing = (await trx
+          .selectFrom(accreditation)
+          .select('IdAcreditacion')
+          .where(column, '=', value)
+          .where('IdContrato', '=', request.IdContrato)
+          .where('IdDivision', '=', request.IdDivision)
+          .executeTakeFirst()) as { IdAcreditacion: number } | undefined;
+        const values = {
+          FechaInicio: request.FechaInicio,
+          FechaFin: request.FechaFin,
+          Estado: 'A',
+          IdSolicitud: request.IdSolicitud,
+          FechaAprobacion: now,
+        };
+        if (existing)
+          await trx
+            .updateTable(accreditation)
+            .set({ ...values, IdUsuarioModificacion: principal.userId, FechaModificacion: now })
+            .where('IdAcreditacion', '=', existing.IdAcreditacion)
+            .execute();
+        else
+          await trx
+            .insertInto(accreditation)
+            .values({
+              ...values,
+              IdCliente: request.IdCliente,
+              IdDivision: request.IdDivision,
+              IdCompania: request.IdCompania,
+              IdEntidad: request.IdEntidad,
+              [column]: value,
+              IdContrato: request.IdContrato,
+              IdUsuarioCreacion: principal.userId,
+              FechaCreacion: now,
+            })
+            .execute();
+      }
       // The expiry of each requirement: its expiry datum's date, else its validity from today.
       const expiry = new Map<number, string | null>();
       for (const requirement of profile.requirements) {
@@ -1048,6 +1077,9 @@ export class RequestService {
           })
           .execute();
       }
+      // A renewal lifts the suspension an expired mandatory requirement caused, when none is left.
+      if (request.TipoSolicitud === 'A')
+        await reinstate(trx, this.registry, column, value, request.IdCliente, today);
     }
   }
 

@@ -8,7 +8,6 @@ import type { Row } from '../../crud/types.js';
 import type { Db } from '../../db/connection.js';
 import { ApiError } from '../../errors.js';
 import type { Registry } from '../../registry.js';
-import { loadProfile } from './catalogue.js';
 import { type Line, lineFacts } from './lines.js';
 import type { RequestService } from './requests.js';
 import type { Authoriser, Requester } from './roles.js';
@@ -97,12 +96,7 @@ export class RequestViews {
    */
   async detail(who: Requester | Authoriser, id: number): Promise<[Row[], Row[], Row[], Row[]]> {
     const request = await this.requests.load(this.db, who, id);
-    const profile = await loadProfile(
-      this.db,
-      this.registry,
-      request.IdCliente,
-      request.IdPerfilAcreditacion,
-    );
+    const profile = await this.requests.profileOf(this.db, request);
     const lines = await this.requests.lines(this.db, id);
     const asAuthoriser = !('companyId' in who);
     const evaluable = asAuthoriser

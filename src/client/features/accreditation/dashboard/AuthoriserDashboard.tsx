@@ -16,8 +16,16 @@ import { useLocale, useTranslate } from 'react-admin';
 import { ENTITY_CODES } from '../../../../shared/accreditation.js';
 import { DASHBOARD } from '../../../../shared/constants.js';
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
+import { afterApi, areaPath } from '../after/api.js';
 import { accreditationApi, rowsOf, screenPath } from '../api.js';
 import { CardButton, StatusCard } from './StatusCard.js';
+
+/** The authoriser's tabs (spec section 2): mobilisation, demobilisation, requirement update. */
+const TABS = [
+  { key: 'mobilisation', type: 'M' as const },
+  { key: 'demobilisation', type: 'D' as const },
+  { key: 'renewal', type: 'A' as const },
+];
 
 /**
  * The authoriser's dashboard (spec section 2): a card per kind it approves with its requests by
@@ -28,17 +36,28 @@ export default function AuthoriserDashboard() {
   useConsoleTitle(translate('app.menu.home'));
   const locale = useLocale();
   const [months, setMonths] = useState<number>(DASHBOARD.defaultMonths);
+  const [tab, setTab] = useState(0);
+  const kind = TABS[tab].type;
   const counts = useQuery({
-    queryKey: ['dashboard', 'authoriser', months, locale],
-    queryFn: () => accreditationApi.authoriserDashboard(months),
+    queryKey: ['dashboard', 'authoriser', kind, months, locale],
+    queryFn: () =>
+      kind === 'M'
+        ? accreditationApi.authoriserDashboard(months)
+        : afterApi.authoriserDashboard(kind, months),
   });
   const link = (entity: (typeof ENTITY_CODES)[number], status?: string) =>
-    `${screenPath('autorizador', entity)}?${new URLSearchParams({ meses: String(months), ...(status ? { estado: status } : {}) })}`;
+    `${kind === 'M' ? screenPath('autorizador', entity) : areaPath(kind, 'autorizador', entity)}?${new URLSearchParams({ meses: String(months), ...(status ? { estado: status } : {}) })}`;
   return (
     <Stack spacing={2} sx={{ mt: 1 }} data-testid="authoriser-dashboard">
       <Card>
-        <Tabs value={0} aria-label={translate('accreditation.dashboard.tabs')}>
-          <Tab label={translate('accreditation.dashboard.tab.mobilisation')} />
+        <Tabs
+          value={tab}
+          onChange={(_e, value) => setTab(value)}
+          aria-label={translate('accreditation.dashboard.tabs')}
+        >
+          {TABS.map((t) => (
+            <Tab key={t.key} label={translate(`accreditation.dashboard.tab.${t.key}`)} />
+          ))}
         </Tabs>
         <CardContent>
           <FormControl size="small" sx={{ minWidth: 200 }}>

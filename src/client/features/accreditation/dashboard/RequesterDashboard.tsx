@@ -23,6 +23,7 @@ import { useLocation } from 'react-router-dom';
 import { ENTITY_CODES, type EntityCode } from '../../../../shared/accreditation.js';
 import { DASHBOARD } from '../../../../shared/constants.js';
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
+import { afterApi, areaPath } from '../after/api.js';
 import { accreditationApi, rowsOf, screenPath } from '../api.js';
 import { CardButton, StatusCard } from './StatusCard.js';
 
@@ -33,7 +34,11 @@ export function defaultMonths(today: Date, count: number = DASHBOARD.defaultMont
 }
 
 /** The dashboard tabs of spec section 2, by the route-state flag that opens each. */
-const TABS = [{ key: 'mobilisation', flag: 'VIEWACREDITACION', type: 'M' as const }];
+const TABS = [
+  { key: 'mobilisation', flag: 'VIEWACREDITACION', type: 'M' as const },
+  { key: 'demobilisation', flag: 'VIEWDESAFILIACION', type: 'D' as const },
+  { key: 'renewal', flag: 'VIEWREQUISITOS', type: 'A' as const },
+];
 
 /**
  * The requester's dashboard (spec section 2): a tab per request type it may see (the view
@@ -59,19 +64,24 @@ export default function RequesterDashboard() {
     TABS.findIndex((tab) => state[tab.flag] === 'Y'),
   );
   const [tab, setTab] = useState(opened);
+  const kind = TABS[tab].type;
   const counts = useQuery({
-    queryKey: ['dashboard', 'requester', asked.year, asked.months.join(','), locale],
-    queryFn: () => accreditationApi.requesterDashboard(asked.year, asked.months),
+    queryKey: ['dashboard', 'requester', kind, asked.year, asked.months.join(','), locale],
+    queryFn: () =>
+      kind === 'M'
+        ? accreditationApi.requesterDashboard(asked.year, asked.months)
+        : afterApi.requesterDashboard(kind, asked.year, asked.months),
     enabled: asked.months.length > 0,
   });
   const monthName = (m: number) =>
     new Date(2000, m - 1, 1).toLocaleDateString(locale === 'en' ? 'en-GB' : 'es-PE', { month: 'short' });
   const years = Array.from({ length: 5 }, (_, i) => today.getFullYear() - i);
-  const shown = visible(TABS[tab].type);
+  // Demobilisation and requirement update are for workers and vehicles (spec section 2).
+  const shown = visible(kind).filter((e) => kind === 'M' || e !== 'P');
   const link = (entity: EntityCode, status?: string) => {
     const search = new URLSearchParams({ anio: String(asked.year), meses: asked.months.join(',') });
     if (status) search.set('estado', status);
-    return `${screenPath('solicitante', entity)}?${search}`;
+    return `${kind === 'M' ? screenPath('solicitante', entity) : areaPath(kind, 'solicitante', entity)}?${search}`;
   };
   return (
     <Stack spacing={2} sx={{ mt: 1 }} data-testid="requester-dashboard">

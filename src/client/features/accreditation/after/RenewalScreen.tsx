@@ -1,0 +1,228 @@
+import {
+  Button,
+  Card,
+  CardContent,
+  CardHeader,
+  Checkbox,
+  FormControl,
+  InputLabel,
+  LinearProgress,
+  MenuItem,
+  Select,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslate } from 'react-admin';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import type { RequestStatus } from '../../../../../workflows/request.machine.js';
+import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
+import { screenPath } from '../api.js';
+import { StatusChip } from '../status.js';
+import { afterApi, KIND_OF_SEGMENT } from './api.js';
+import { Refusal } from './DemobilisationScreen.js';
+
+/**
+ * Requirement update (spec section 2): the requester sees what expires soon, picks an accredited
+ * worker or vehicle and the requirement to renew, and completes the renewal on the request page
+ * (values, files, send); the authoriser evaluates each on the evaluation page, or approves,
+ * observes or rejects several at once (all or nothing).
+ */
+export default function RenewalScreen({ side }: { side: 'solicitante' | 'autorizador' }) {
+  const translate = useTranslate();
+  const entity = KIND_OF_SEGMENT[useParams().kind ?? 'persona'] ?? 'T';
+  useConsoleTitle(translate('renewal.title'));
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const [holder, setHolder] = useState<number | ''>('');
+  const [requirement, setRequirement] = useState<number | ''>('');
+  const [picked, setPicked] = useState<number[]>([]);
+  const [observation, setObservation] = useState('');
+  const requester = side === 'solicitante';
+  const expiring = useQuery({
+    queryKey: ['renewal', 'cards'],
+    queryFn: afterApi.expiring,
+    enabled: requester,
+  });
+  const holders = useQuery({
+    queryKey: ['renewal', 'holders', entity],
+    queryFn: () => afterApi.candidates(entity),
+    enabled: requester,
+  });
+  const held = useQuery({
+    queryKey: ['renewal', 'held', entity, holder],
+    queryFn: () => afterApi.held(entity, holder as number),
+    enabled: requester && holder !== '',
+  });
+  const renewals = useQuery({
+    queryKey: ['renewal', 'list', side, entity],
+    queryFn: () => afterApi.renewals(entity),
+  });
+  const renew = useMutation({
+    mutationFn: () => afterApi.renew(entity, holder as number, requirement as number),
+    onSuccess: (made) => navigate(screenPath('solicitante', entity, made.IdSolicitud)),
+  });
+  const decide = useMutation({
+    mutationFn: (action: string) => afterApi.decideRenewals(picked, action, observation),
+    onSuccess: () => {
+      setPicked([]);
+      setObservation('');
+      void client.invalidateQueries({ queryKey: ['renewal'] });
+    },
+  });
+  const card = (expiring.data ?? []).find((c) => c.IdEntidad === entity);
+  return (
+    <Stack spacing={2} sx={{ mt: 1 }} data-testid={`renewal-${side}`}>
+      {requester && (
+        <Card>
+          <CardHeader title={translate('renewal.expiring')} />
+          {expiring.isFetching && <LinearProgress />}
+          <CardContent>
+            <Typography data-testid="expiring-counts">
+              {translate('renewal.expired', { smart_count: card?.VENCIDOS ?? 0 })} ·{' '}
+              {translate('renewal.soon', { smart_count: card?.POR_VENCER ?? 0 })}
+            </Typography>
+            <Stack direction="row" spacing={2} sx={{ mt: 2 }} useFlexGap flexWrap="wrap">
+              <FormControl size="small" sx={{ minWidth: 280 }}>
+                <InputLabel id="renewal-holder">{translate('demobilisation.holder')}</InputLabel>
+                <Select
+                  labelId="renewal-holder"
+                  label={translate('demobilisation.holder')}
+                  value={holder}
+                  onChange={(event) => {
+                    setHolder(Number(event.target.value));
+                    setRequirement('');
+                  }}
+                >
+                  {(holders.data ?? []).map((h) => (
+                    <MenuItem key={h.IdAcreditacion} value={(h.IdPersona ?? h.IdVehiculo) as number}>
+                      {h.Placa ?? `${h.Apellido ?? ''} ${h.Nombre ?? ''} (${h.Documento ?? ''})`}
+                    </MenuItem>
+                  ))}
+                </Select>
+              </FormControl>
+              <FormControl size="small" sx={{ minWidth: 280 }} disabled={holder === ''}>
+                <InputLabel id="renewal-requirement">{translate('renewal.requirement')}</InputLabel>
+                <Select
+                  labelId="renewal-requirement"
+                  label={translate('renewal.requirement')}
+                  value={requirement}
+                  onChange={(event) => setRequirement(Number(event.target.value))}
+                >
+                  {(held.data ?? []).map((r) => (
+                    <MenuItem key={r.IdRequisito} value={r.IdRequisito}>
+                      {r.Requisito}
+                      {r.FechaVencimiento ? ` — ${r.FechaVencimiento}` : ''}
+                    </MenuItem>
+                  ))}
+                </Select>
+              </FormControl>
+              <Button
+                variant="contained"
+                disabled={holder === '' || requirement === '' || renew.isPending}
+                onClick={() => renew.mutate()}
+              >
+                {translate('renewal.renew')}
+              </Button>
+            </Stack>
+            <Refusal error={renew.error} />
+          </CardContent>
+        </Card>
+      )}
+      <Card>
+        <CardHeader title={translate('renewal.requests')} />
+        {renewals.isFetching && <LinearProgress />}
+        <CardContent>
+          <Table size="small" aria-label={translate('renewal.requests')}>
+            <TableHead>
+              <TableRow>
+                {!requester && <TableCell padding="checkbox" />}
+                <TableCell>{translate('accreditation.columns.NumeroSolicitud')}</TableCell>
+                <TableCell>{translate('demobilisation.holder')}</TableCell>
+                <TableCell>{translate('accreditation.columns.FechaSolicitud')}</TableCell>
+                <TableCell>{translate('accreditation.columns.EstadoAprobacion')}</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {(renewals.data?.data ?? []).map((row) => (
+                <TableRow key={row.IdSolicitud}>
+                  {!requester && (
+                    <TableCell padding="checkbox">
+                      <Checkbox
+                        disabled={row.EstadoAprobacion !== 'P'}
+                        checked={picked.includes(row.IdSolicitud)}
+                        onChange={() =>
+                          setPicked((list) =>
+                            list.includes(row.IdSolicitud)
+                              ? list.filter((x) => x !== row.IdSolicitud)
+                              : [...list, row.IdSolicitud],
+                          )
+                        }
+                        inputProps={{ 'aria-label': row.NumeroSolicitud }}
+                      />
+                    </TableCell>
+                  )}
+                  <TableCell>
+                    <Link to={screenPath(side, entity, row.IdSolicitud)}>{row.NumeroSolicitud}</Link>
+                  </TableCell>
+                  <TableCell>
+                    {row.Nombres} ({row.Documento})
+                  </TableCell>
+                  <TableCell>{row.FechaSolicitud.slice(0, 10)}</TableCell>
+                  <TableCell>
+                    <StatusChip status={row.EstadoAprobacion as RequestStatus} />
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+          {!requester && (
+            <>
+              <TextField
+                label={translate('demobilisation.reason')}
+                value={observation}
+                onChange={(event) => setObservation(event.target.value)}
+                fullWidth
+                sx={{ mt: 2 }}
+                inputProps={{ maxLength: 500 }}
+              />
+              <Refusal error={decide.error} />
+              <Stack direction="row" spacing={1} sx={{ mt: 2 }}>
+                <Button
+                  variant="contained"
+                  color="success"
+                  disabled={!picked.length || decide.isPending}
+                  onClick={() => decide.mutate('APROBAR')}
+                >
+                  {translate('demobilisation.approve', { smart_count: picked.length })}
+                </Button>
+                <Button
+                  variant="outlined"
+                  disabled={!picked.length || !observation.trim() || decide.isPending}
+                  onClick={() => decide.mutate('OBSERVAR')}
+                >
+                  {translate('demobilisation.observe')}
+                </Button>
+                <Button
+                  variant="outlined"
+                  color="error"
+                  disabled={!picked.length || !observation.trim() || decide.isPending}
+                  onClick={() => decide.mutate('RECHAZAR')}
+                >
+                  {translate('demobilisation.reject')}
+                </Button>
+              </Stack>
+            </>
+          )}
+        </CardContent>
+      </Card>
+    </Stack>
+  );
+}

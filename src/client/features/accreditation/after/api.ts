@@ -1,0 +1,131 @@
+/**
+ * The calls after approval (spec section 7): demobilisation (/api/acreditaciondesmovilizacion) and
+ * requirement update (/api/acreditacionrequisitosolicitud), as the screens use them.
+ */
+import type { EntityCode } from '../../../../shared/accreditation.js';
+import { apiCall } from '../../../session/http.js';
+import type { DashboardAnswer, Page, RequestRow } from '../api.js';
+
+const DEMOBILISATION = '/api/acreditaciondesmovilizacion';
+const RENEWAL = '/api/acreditacionrequisitosolicitud';
+
+/** The request types with a dashboard tab, and the route area of each. */
+export type Kind = 'M' | 'D' | 'A';
+export const AREA: Record<Kind, string> = { M: 'movilizacion', D: 'desmovilizacion', A: 'requisito' };
+const SEGMENT: Record<EntityCode, string> = { T: 'persona', V: 'vehiculo', P: 'visita' };
+export const KIND_OF_SEGMENT: Record<string, EntityCode> = { persona: 'T', vehiculo: 'V', visita: 'P' };
+
+export function areaPath(kind: Kind, side: 'solicitante' | 'autorizador', entity: EntityCode): string {
+  return `/${AREA[kind]}/${side}/${SEGMENT[entity]}`;
+}
+
+const query = (values: Record<string, string | number | undefined>) =>
+  new URLSearchParams(
+    Object.entries(values).flatMap(([k, v]) => (v === undefined || v === '' ? [] : [[k, String(v)]])),
+  ).toString();
+
+export interface Candidate {
+  IdAcreditacion: number;
+  IdEntidad: EntityCode;
+  IdPersona: number | null;
+  IdVehiculo: number | null;
+  NumeroContrato: string | null;
+  FechaInicio: string;
+  FechaFin: string;
+  Estado: 'A' | 'S';
+  Documento: string | null;
+  Apellido: string | null;
+  Nombre: string | null;
+  Placa: string | null;
+}
+
+export interface Revoked {
+  Recurso: string;
+  IdRegistro: number;
+  Descripcion: string | null;
+}
+
+export interface DemobilisationRecord extends RequestRow {
+  Observacion: string | null;
+  ObservacionAutorizador: string | null;
+  acreditacion: { IdAcreditacion: number; Estado: string; FechaFin: string } | null;
+  historial: Array<{ Fecha: string; IdUsuario: string; Evento: string; Motivo: string | null }>;
+  revocados: Revoked[];
+}
+
+export interface Held {
+  IdRequisito: number;
+  Requisito: string;
+  Obligatorio: string;
+  FechaVencimiento: string | null;
+}
+
+export interface ExpiryCard {
+  IdEntidad: EntityCode;
+  VENCIDOS: number;
+  POR_VENCER: number;
+  detalle: Array<{
+    IdRequisitoAcreditado: number;
+    Titular: number;
+    Requisito: string;
+    FechaVencimiento: string;
+  }>;
+}
+
+const baseOf = (kind: Kind) =>
+  kind === 'D' ? DEMOBILISATION : kind === 'A' ? RENEWAL : '/api/acreditacionsolicitud';
+
+export const afterApi = {
+  requesterDashboard: (kind: Kind, year: number, months: number[]) =>
+    apiCall<DashboardAnswer>(
+      'GET',
+      `${baseOf(kind)}/dashboard?${query({ CantYear: year, CantMonth: months.join(',') })}`,
+    ),
+  authoriserDashboard: (kind: Kind, months: number) =>
+    apiCall<DashboardAnswer>('GET', `${baseOf(kind)}/dashboardAutorizador?${query({ CantMeses: months })}`),
+  candidates: (entity: EntityCode) =>
+    apiCall<Candidate[]>('POST', `${DEMOBILISATION}/filtrarNuevoSolicitante`, { IdEntidad: entity }),
+  demobilise: (entity: EntityCode, ids: number[], observation: string) =>
+    apiCall<{ Solicitudes: Array<{ IdSolicitud: number; EstadoAprobacion: string }> }>(
+      'POST',
+      `${DEMOBILISATION}/crear`,
+      { IdEntidad: entity, Acreditaciones: ids, Observacion: observation },
+    ),
+  demobilisations: (entity: EntityCode, status?: string) =>
+    apiCall<Page<RequestRow>>('POST', `${DEMOBILISATION}/FiltrarSolicitante`, {
+      IdEntidad: entity,
+      take: 200,
+      ...(status ? { EstadoAprobacion: status } : {}),
+    }),
+  demobilisation: (id: number) =>
+    apiCall<DemobilisationRecord>('GET', `${DEMOBILISATION}/obtenerbyautorizador?IdSolicitud=${id}`),
+  decideDemobilisations: (ids: number[], action: string, observation: string) =>
+    apiCall<{ Solicitudes: Array<{ IdSolicitud: number; EstadoAprobacion: string; revocados: Revoked[] }> }>(
+      'POST',
+      `${DEMOBILISATION}/actualizarautorizadormasivo`,
+      { Solicitudes: ids, Accion: action, ...(observation ? { Observacion: observation } : {}) },
+    ),
+  renewals: (entity: EntityCode, status?: string) =>
+    apiCall<Page<RequestRow>>(
+      'GET',
+      `${RENEWAL}/filtrar?${query({ IdEntidad: entity, take: 200, EstadoAprobacion: status })}`,
+    ),
+  held: (entity: EntityCode, holder: number) =>
+    apiCall<Held[]>(
+      'GET',
+      `${RENEWAL}/requisitosacreditados?${query({ IdEntidad: entity, [entity === 'T' ? 'IdPersona' : 'IdVehiculo']: holder })}`,
+    ),
+  renew: (entity: EntityCode, holder: number, requirement: number) =>
+    apiCall<{ IdSolicitud: number }>('POST', `${RENEWAL}/crear`, {
+      IdEntidad: entity,
+      [entity === 'T' ? 'IdPersona' : 'IdVehiculo']: holder,
+      IdRequisito: requirement,
+    }),
+  decideRenewals: (ids: number[], action: string, observation: string) =>
+    apiCall<{ Solicitudes: Array<{ IdSolicitud: number; EstadoAprobacion: string }> }>(
+      'POST',
+      `${RENEWAL}/actualizarautorizadormasivo`,
+      { Solicitudes: ids, Accion: action, ...(observation ? { Observacion: observation } : {}) },
+    ),
+  expiring: () => apiCall<ExpiryCard[]>('GET', `${RENEWAL}/cards`),
+};

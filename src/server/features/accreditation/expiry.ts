@@ -1,0 +1,379 @@
+import { requestNumber } from '../../../shared/accreditation.js';
+import { addDays, siteDate } from '../../../shared/dates.js';
+import type { Notifier } from '../../auth/notifier.js';
+import type { Database, Db } from '../../db/connection.js';
+import type { Registry } from '../../registry.js';
+
+/** The job's name in the lease table. */
+export const EXPIRY_JOB = 'VENCIMIENTOS';
+/** How long a runner holds the lease before another may take it over (a crashed runner's). */
+const LEASE_MS = 15 * 60_000;
+
+/**
+ * The holder's kept requirement values of mandatory requirements that expired before `today`
+ * (a value is valid through its expiry date).
+ */
+async function expiredMandatory(
+  db: Db,
+  registry: Registry,
+  column: 'IdPersona' | 'IdVehiculo',
+  holder: number,
+  client: number,
+  today: string,
+): Promise<number> {
+  const rows = await db
+    .selectFrom(`${registry.require('accredited-requirement').table} as k`)
+    .innerJoin(`${registry.require('requirement').table} as q`, 'q.IdRequisito', 'k.IdRequisito')
+    .select('k.IdRequisitoAcreditado')
+    .where(`k.${column}`, '=', holder)
+    .where('k.IdCliente', '=', client)
+    .where('q.Obligatorio', '=', 'S')
+    .where('k.FechaVencimiento', '<', today)
+    .execute();
+  return rows.length;
+}
+
+/**
+ * After a renewal: the holder's accreditations suspended for an expired mandatory requirement are
+ * active again when no expired mandatory requirement is left (in the caller's transaction).
+ */
+export async function reinstate(
+  db: Db,
+  registry: Registry,
+  column: 'IdPersona' | 'IdVehiculo',
+  holder: number,
+  client: number,
+  today: string,
+): Promise<void> {
+  if (await expiredMandatory(db, registry, column, holder, client, today)) return;
+  await db
+    .updateTable(registry.require('accreditation').table)
+    .set({ Estado: 'A' })
+    .where(column, '=', holder)
+    .where('IdCliente', '=', client)
+    .where('Estado', '=', 'S')
+    .execute();
+}
+
+/**
+ * The notice threshold an item has crossed on `today`: 0 once expired (a value is valid through
+ * its expiry date), else its type's notice days once within them, else none. Only the most
+ * advanced one, so a run after downtime does not send a stale "expires soon".
+ */
+export function thresholdOf(expiry: string, noticeDays: number | null, today: string): number | undefined {
+  const days = Math.max(0, Number(noticeDays ?? 0));
+  if (expiry < today) return 0;
+  return days > 0 && addDays(expiry, -days) <= today ? days : undefined;
+}
+
+interface Item {
+  IdRequisitoAcreditado: number;
+  IdPersona: number | null;
+  IdVehiculo: number | null;
+  IdEntidad: string;
+  IdRequisito: number;
+  Requisito: string;
+  Obligatorio: string;
+  FechaVencimiento: string;
+  Dias: number | null;
+}
+
+export interface ExpiryRun {
+  /** Clients whose day this runner processed (0: another runner holds them, or they are done today). */
+  clients: number;
+  notices: number;
+  suspended: number;
+  reinstated: number;
+}
+
+/**
+ * The daily expiry check (spec section 3, requirement types' DiasNotificarVencimiento). Per client,
+ * a runner first takes the client's lease in the database (one conditional UPDATE: free, expired
+ * or already its own, and the day not done yet), so with several server processes on one database
+ * exactly one runs each day, and a crashed runner's lease lapses. Then, in one transaction:
+ * - each kept requirement value of a holder still accredited (active or suspended) that expires
+ *   within its type's notice days is noticed once (threshold = those days), and once more when it
+ *   has expired (threshold 0); a notice row unique per item, expiry and threshold records it, in
+ *   the same transaction as the mail's outbox row, so it is sent once;
+ * - an accreditation whose holder has an expired mandatory requirement is suspended (S), and a
+ *   suspended one with none left is active again.
+ * The conditions are "on or after" the threshold, so a run after downtime catches up on every
+ * threshold crossed in the gap (the most advanced one per item).
+ */
+export class ExpiryJob {
+  constructor(
+    private readonly database: Database,
+    private readonly registry: Registry,
+    private readonly notifier: Notifier,
+    private readonly now: () => number = Date.now,
+    /** This runner's name in the lease (a process id and a random part). */
+    readonly runner: string = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`,
+  ) {}
+
+  private table(name: string): string {
+    return this.registry.require(name).table;
+  }
+
+  /** The client's day at its sites (the first division's country). */
+  private async today(client: number): Promise<string> {
+    const division = (await this.database.db
+      .selectFrom(this.table('division'))
+      .select('IdPais')
+      .where('IdCliente', '=', client)
+      .orderBy('IdDivision')
+      .executeTakeFirst()) as { IdPais: string | null } | undefined;
+    return siteDate(division?.IdPais, this.now());
+  }
+
+  /** Takes the client's lease for `today`; false when another runner holds it or the day is done. */
+  private async lease(client: number, today: string): Promise<boolean> {
+    const db = this.database.db;
+    const table = this.table('job-lease');
+    const at = new Date(this.now()).toISOString();
+    await db
+      .insertInto(table)
+      .values({ IdCliente: client, Trabajo: EXPIRY_JOB, IdUsuarioCreacion: 'SISTEMA', FechaCreacion: at })
+      .onConflict((oc) => oc.columns(['IdCliente', 'Trabajo']).doNothing())
+      .execute();
+    const taken = await db
+      .updateTable(table)
+      .set({ Titular: this.runner, VenceArriendo: new Date(this.now() + LEASE_MS).toISOString() })
+      .where('IdCliente', '=', client)
+      .where('Trabajo', '=', EXPIRY_JOB)
+      .where((eb) =>
+        eb.and([
+          eb.or([eb('UltimaFecha', 'is', null), eb('UltimaFecha', '<', today)]),
+          eb.or([eb('Titular', 'is', null), eb('VenceArriendo', '<', at), eb('Titular', '=', this.runner)]),
+        ]),
+      )
+      .executeTakeFirst();
+    return Number(taken.numUpdatedRows) === 1;
+  }
+
+  /** Runs the check for every client whose lease this runner takes. */
+  async runOnce(): Promise<ExpiryRun> {
+    const out: ExpiryRun = { clients: 0, notices: 0, suspended: 0, reinstated: 0 };
+    const clients = (await this.database.db
+      .selectFrom(this.table('client'))
+      .select('IdCliente')
+      .execute()) as Array<{
+      IdCliente: number;
+    }>;
+    for (const { IdCliente: client } of clients) {
+      const today = await this.today(client);
+      if (!(await this.lease(client, today))) continue;
+      const done = await this.database.db.transaction().execute(async (trx) => {
+        const result = await this.check(trx, client, today);
+        // The day is done only if this runner still holds the lease.
+        const closed = await trx
+          .updateTable(this.table('job-lease'))
+          .set({ UltimaFecha: today, Titular: null, VenceArriendo: null })
+          .where('IdCliente', '=', client)
+          .where('Trabajo', '=', EXPIRY_JOB)
+          .where('Titular', '=', this.runner)
+          .executeTakeFirst();
+        if (Number(closed.numUpdatedRows) !== 1) throw new Error('expiry lease lost');
+        return result;
+      });
+      out.clients++;
+      out.notices += done.notices;
+      out.suspended += done.suspended;
+      out.reinstated += done.reinstated;
+    }
+    return out;
+  }
+
+  private async check(trx: Db, client: number, today: string) {
+    const k = this.table('accredited-requirement');
+    const a = this.table('accreditation');
+    const types = (await trx
+      .selectFrom(this.table('requirement-type'))
+      .select((eb) => eb.fn.max('DiasNotificarVencimiento').as('most'))
+      .where('IdCliente', '=', client)
+      .executeTakeFirst()) as { most: number | string | null } | undefined;
+    const horizon = addDays(today, Math.max(0, Number(types?.most ?? 0)));
+    const items = (await trx
+      .selectFrom(`${k} as k`)
+      .innerJoin(`${this.table('requirement')} as q`, 'q.IdRequisito', 'k.IdRequisito')
+      .leftJoin(`${this.table('requirement-type')} as ty`, 'ty.IdTipoRequisito', 'q.IdTipoRequisito')
+      .select([
+        'k.IdRequisitoAcreditado',
+        'k.IdPersona',
+        'k.IdVehiculo',
+        'k.IdEntidad',
+        'k.IdRequisito',
+        'q.Requisito',
+        'q.Obligatorio',
+        'k.FechaVencimiento',
+        'ty.DiasNotificarVencimiento as Dias',
+      ])
+      .where('k.IdCliente', '=', client)
+      .where('k.FechaVencimiento', 'is not', null)
+      .where('k.FechaVencimiento', '<=', horizon)
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom(`${a} as a`)
+            .select('a.IdAcreditacion')
+            .where('a.Estado', 'in', ['A', 'S'])
+            .where((eb) =>
+              eb.or([
+                eb.and([eb('k.IdPersona', 'is not', null), eb('a.IdPersona', '=', eb.ref('k.IdPersona'))]),
+                eb.and([eb('k.IdVehiculo', 'is not', null), eb('a.IdVehiculo', '=', eb.ref('k.IdVehiculo'))]),
+              ]),
+            ),
+        ),
+      )
+      .orderBy('k.IdRequisitoAcreditado')
+      .execute()) as Item[];
+    let notices = 0;
+    const at = new Date(this.now()).toISOString();
+    for (const item of items) {
+      const days = Math.max(0, Number(item.Dias ?? 0));
+      const expired = item.FechaVencimiento < today;
+      // The most advanced threshold crossed: expired (0), else within the notice days.
+      const threshold = expired
+        ? 0
+        : days > 0 && addDays(item.FechaVencimiento, -days) <= today
+          ? days
+          : undefined;
+      if (threshold === undefined) continue;
+      const recorded = await trx
+        .insertInto(this.table('expiry-notice'))
+        .values({
+          IdCliente: client,
+          IdRequisitoAcreditado: item.IdRequisitoAcreditado,
+          FechaVencimiento: item.FechaVencimiento,
+          Umbral: threshold,
+          Fecha: at,
+          IdUsuarioCreacion: 'SISTEMA',
+          FechaCreacion: at,
+        })
+        .onConflict((oc) => oc.columns(['IdRequisitoAcreditado', 'FechaVencimiento', 'Umbral']).doNothing())
+        .returning('IdAvisoVencimiento')
+        .executeTakeFirst();
+      if (!recorded) continue;
+      notices++;
+      await this.mail(trx, client, item, expired);
+    }
+    // Suspension follows the expired mandatory requirements; a suspension with none left lifts.
+    let suspended = 0;
+    let reinstated = 0;
+    for (const column of ['IdPersona', 'IdVehiculo'] as const) {
+      const accredited = (await trx
+        .selectFrom(a)
+        .select(['IdAcreditacion', column, 'Estado'])
+        .where('IdCliente', '=', client)
+        .where('Estado', 'in', ['A', 'S'])
+        .where(column, 'is not', null)
+        .execute()) as Array<Record<string, number | string>>;
+      const expiredHolders = new Set(
+        (
+          (await trx
+            .selectFrom(`${k} as k`)
+            .innerJoin(`${this.table('requirement')} as q`, 'q.IdRequisito', 'k.IdRequisito')
+            .select(`k.${column} as holder`)
+            .where('k.IdCliente', '=', client)
+            .where(`k.${column}`, 'is not', null)
+            .where('q.Obligatorio', '=', 'S')
+            .where('k.FechaVencimiento', '<', today)
+            .execute()) as Array<{ holder: number }>
+        ).map((r) => r.holder),
+      );
+      for (const row of accredited) {
+        const should = expiredHolders.has(row[column] as number) ? 'S' : 'A';
+        if (row.Estado === should) continue;
+        await trx
+          .updateTable(a)
+          .set({ Estado: should, IdUsuarioModificacion: 'SISTEMA', FechaModificacion: at })
+          .where('IdAcreditacion', '=', row.IdAcreditacion as number)
+          .execute();
+        if (should === 'S') suspended++;
+        else reinstated++;
+      }
+    }
+    return { notices, suspended, reinstated };
+  }
+
+  /** The notice of one item to the contractor's requester and the authorisers of its divisions. */
+  private async mail(trx: Db, client: number, item: Item, expired: boolean): Promise<void> {
+    const column = item.IdPersona ? 'IdPersona' : 'IdVehiculo';
+    const holder = (item.IdPersona ?? item.IdVehiculo) as number;
+    const accreditations = (await trx
+      .selectFrom(`${this.table('accreditation')} as a`)
+      .innerJoin(`${this.table('request')} as r`, 'r.IdSolicitud', 'a.IdSolicitud')
+      .select(['a.IdDivision', 'a.IdEntidad', 'r.IdUsuarioCreacion', 'r.IdSolicitud'])
+      .where(`a.${column}`, '=', holder)
+      .where('a.IdCliente', '=', client)
+      .where('a.Estado', 'in', ['A', 'S'])
+      .execute()) as Array<{
+      IdDivision: number;
+      IdEntidad: string;
+      IdUsuarioCreacion: string;
+      IdSolicitud: number;
+    }>;
+    const users = new Set(accreditations.map((r) => r.IdUsuarioCreacion));
+    for (const r of accreditations) {
+      const approvers = (await trx
+        .selectFrom(this.table('approver'))
+        .select('IdUsuario')
+        .where('IdDivision', '=', r.IdDivision)
+        .where('IdEntidad', '=', r.IdEntidad)
+        .where('Activo', '=', 'S')
+        .execute()) as Array<{ IdUsuario: string }>;
+      for (const a of approvers) users.add(a.IdUsuario);
+    }
+    if (!users.size) return;
+    const name = item.IdPersona
+      ? ((await trx
+          .selectFrom(this.table('person'))
+          .select(['Apellido', 'Nombre', 'Documento'])
+          .where('IdPersona', '=', holder)
+          .executeTakeFirst()) as { Apellido: string; Nombre: string; Documento: string } | undefined)
+      : undefined;
+    const plate = item.IdVehiculo
+      ? ((await trx
+          .selectFrom(this.table('vehicle'))
+          .select('Placa')
+          .where('IdVehiculo', '=', holder)
+          .executeTakeFirst()) as { Placa: string } | undefined)
+      : undefined;
+    const who = name
+      ? `${name.Apellido} ${name.Nombre} (${name.Documento})`
+      : (plate?.Placa ?? String(holder));
+    const origin = accreditations[0] ? requestNumber(accreditations[0].IdSolicitud) : '';
+    const recipients = (await trx
+      .selectFrom(this.table('user'))
+      .select(['IdUsuario', 'Correo'])
+      .where('IdUsuario', 'in', [...users])
+      .where('Activo', '=', 'S')
+      .execute()) as Array<{ IdUsuario: string; Correo: string | null }>;
+    const date = item.FechaVencimiento;
+    const subject = expired
+      ? [`Requisito vencido: ${item.Requisito}`, `Requirement expired: ${item.Requisito}`]
+      : [`Requisito por vencer: ${item.Requisito}`, `Requirement expiring: ${item.Requisito}`];
+    const mandatory = item.Obligatorio === 'S';
+    const text = expired
+      ? [
+          `El requisito ${item.Requisito} de ${who} venció el ${date}.${mandatory ? ' Su acreditación queda suspendida hasta que se renueve.' : ''} Solicitud de origen ${origin}.`,
+          `Requirement ${item.Requisito} of ${who} expired on ${date}.${mandatory ? ' The accreditation is suspended until it is renewed.' : ''} Originating request ${origin}.`,
+        ]
+      : [
+          `El requisito ${item.Requisito} de ${who} vence el ${date}: solicite su actualización. Solicitud de origen ${origin}.`,
+          `Requirement ${item.Requisito} of ${who} expires on ${date}: request its update. Originating request ${origin}.`,
+        ];
+    for (const user of recipients) {
+      if (!user.Correo) continue;
+      await this.notifier.send(
+        {
+          clientId: client,
+          userId: user.IdUsuario,
+          channel: 'C',
+          to: user.Correo,
+          subject: `${subject[0]} / ${subject[1]}`,
+          text: `${text[0]}\n\n${text[1]}`,
+        },
+        trx,
+      );
+    }
+  }
+}

@@ -1,0 +1,307 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError } from '../../errors.js';
+import { field, INT32, objectOf, resultResponses } from '../../routes/responses.js';
+import { Dashboards } from './dashboards.js';
+import { entityParam, REQUEST_COLUMNS, RequestLists, requestQuery } from './lists.js';
+import { Notices } from './notices.js';
+import { periodOf } from './period.js';
+import { RenewalService } from './renewal.js';
+import { RequestService } from './requests.js';
+import { authoriserOf, requesterOf } from './roles.js';
+import { RequestViews } from './views.js';
+
+type Query = Record<string, unknown>;
+const result = (description: string) => resultResponses(description, [400, 401, 403, 404, 409]);
+const id = field.id();
+const entity = { type: 'string', enum: ['T', 'V'] };
+const months = {
+  IdDivision: field.id({ description: 'Ignored: the division is the session’s.' }),
+  CantMeses: field.integer(1, 120),
+  CantYear: field.integer(2000, 2100),
+  CantMonth: field.text(40, { description: 'Comma-separated months (1–12) of CantYear.' }),
+};
+const listQuery = objectOf({
+  skip: field.integer(0, INT32.max),
+  take: field.integer(1, 1000),
+  sort: field.text(500),
+  filter: field.text(5000),
+  IdEntidad: entity,
+  EstadoAprobacion: { type: 'string', enum: ['I', 'P', 'O', 'R', 'A'] },
+  IdCompaniaContratista: id,
+  IdContrato: id,
+  ...months,
+});
+
+/**
+ * The requirement update (renewal) calls of spec section 7 (/api/acreditacionrequisitosolicitud/*),
+ * answering inside `result`. Files are attached and the request is sent with the request calls
+ * (/api/acreditacionsolicitud/UploadSolicitanteArchivo, cerrarsolicitud), as for a mobilisation.
+ */
+export default async function renewalRoutes(fastify: FastifyInstance): Promise<void> {
+  const { database, registry, crud } = fastify;
+  const db = database.db;
+  const now = () => fastify.auth.now();
+  const notices = new Notices(db, registry, fastify.notifier, fastify.log);
+  const requests = new RequestService(database, registry, crud, fastify.files, notices, now);
+  const service = new RenewalService(database, registry, requests, now);
+  const views = new RequestViews(db, registry, requests);
+  const lists = new RequestLists(database, registry);
+  const dashboards = new Dashboards(db, registry);
+  const tags = ['accreditation'];
+  const base = '/acreditacionrequisitosolicitud';
+
+  const viewer = async (request: FastifyRequest, kind?: unknown) => {
+    if (kind === 'P') throw new ApiError('FORBIDDEN');
+    try {
+      return requesterOf(request.principal, kind);
+    } catch {
+      return authoriserOf(db, registry, request.principal, kind);
+    }
+  };
+  const listOf = async (q: Query, request: FastifyRequest) => {
+    const who = await viewer(request, entityParam(q.IdEntidad));
+    const scoped = { ...who, entities: who.entities.filter((e) => e !== 'P') };
+    const spans =
+      q.CantMeses !== undefined || q.CantMonth !== undefined || q.CantYear !== undefined
+        ? periodOf(q, now())
+        : undefined;
+    return lists.list(scoped, requestQuery(q, spans, 'A'));
+  };
+
+  fastify.get<{ Querystring: { IdEntidad?: string; IdPersona?: number; IdVehiculo?: number } }>(
+    `${base}/requisitosacreditados`,
+    {
+      schema: {
+        tags,
+        summary: 'The requirements an accredited worker or vehicle of the requester’s company holds',
+        querystring: objectOf({ IdEntidad: entity, IdPersona: id, IdVehiculo: id }, ['IdEntidad']),
+        response: result('[{ IdRequisito, Requisito, Obligatorio, FechaVencimiento }]'),
+      },
+    },
+    async (request) => {
+      const kind = request.query.IdEntidad as 'T' | 'V';
+      const holder = Number(kind === 'T' ? request.query.IdPersona : request.query.IdVehiculo);
+      if (!holder)
+        throw new ApiError('BAD_QUERY', { params: { parameter: kind === 'T' ? 'IdPersona' : 'IdVehiculo' } });
+      return { result: await service.held(requesterOf(request.principal, kind), kind, holder) };
+    },
+  );
+
+  fastify.post<{ Body: Query }>(
+    `${base}/crear`,
+    {
+      schema: {
+        tags,
+        summary: 'Request the renewal of one requirement of an accredited worker or vehicle',
+        description:
+          'IdEntidad (T, V), IdPersona or IdVehiculo, IdRequisito (one the holder holds), Detalle: [{ IdDatoEvaluar, Valor }] (a JSON string or an array), Observacion. Made incomplete (I): attach files with /api/acreditacionsolicitud/UploadSolicitanteArchivo and send with cerrarsolicitud.',
+        body: {
+          type: 'object',
+          properties: {
+            IdEntidad: entity,
+            IdPersona: id,
+            IdVehiculo: id,
+            IdRequisito: id,
+            Observacion: field.text(500),
+          },
+          required: ['IdEntidad', 'IdRequisito'],
+        },
+        response: result('{ IdSolicitud, EstadoAprobacion, SolicitudCompleta }'),
+      },
+    },
+    async (request) => ({
+      result: await service.create(requesterOf(request.principal, request.body.IdEntidad), request.body),
+    }),
+  );
+
+  fastify.get<{ Querystring: { IdSolicitud?: number } }>(
+    `${base}/obtener`,
+    {
+      schema: {
+        tags,
+        summary: 'One renewal with its requirement lines (the requester’s or the authoriser’s view)',
+        querystring: objectOf({ IdSolicitud: id }, ['IdSolicitud']),
+        response: result('{ solicitud, detalle: [requester items, authoriser items, groups, choices] }'),
+      },
+    },
+    async (request) => {
+      const who = await viewer(request);
+      const stored = await service.load(who, request.query.IdSolicitud);
+      return {
+        result: { solicitud: stored, detalle: await views.detail(who, stored.IdSolicitud) },
+      };
+    },
+  );
+
+  fastify.post<{ Body: Query }>(
+    `${base}/actualizarautorizador`,
+    {
+      schema: {
+        tags,
+        summary: 'An authoriser evaluates a renewal: its lines with the approval machine, then the request',
+        description:
+          'As actualizarsolicitanteautorizador: Detalle [{ IdDetalle, EstadoAprobacion, Observacion }], Accion APROBAR, OBSERVAR, RECHAZAR or DEVOLVER. Approval replaces the kept value and its expiry.',
+        body: {
+          type: 'object',
+          additionalProperties: true,
+          properties: { IdSolicitud: id },
+          required: ['IdSolicitud'],
+        },
+        response: result('{ IdSolicitud, EstadoAprobacion }'),
+      },
+    },
+    async (request) => ({
+      result: await service.evaluate(await authoriserOf(db, registry, request.principal), request.body),
+    }),
+  );
+
+  fastify.post<{ Body: Query }>(
+    `${base}/actualizarautorizadormasivo`,
+    {
+      schema: {
+        tags,
+        summary: 'An authoriser gives several renewals the same decision, all or nothing',
+        body: objectOf(
+          {
+            Solicitudes: { type: 'array', items: id, maxItems: 500 },
+            Accion: { type: 'string', enum: ['APROBAR', 'OBSERVAR', 'RECHAZAR'] },
+            Observacion: field.text(500),
+          },
+          ['Solicitudes', 'Accion'],
+        ),
+        response: result('{ Solicitudes: [{ IdSolicitud, EstadoAprobacion }] }'),
+      },
+    },
+    async (request) => ({
+      result: await service.evaluateMany(await authoriserOf(db, registry, request.principal), request.body),
+    }),
+  );
+
+  fastify.get<{ Querystring: Query }>(
+    `${base}/filtrar`,
+    {
+      schema: {
+        tags,
+        summary: 'The renewals the session may see (grid list)',
+        description: `Columns: ${REQUEST_COLUMNS.join(', ')}.`,
+        querystring: listQuery,
+        response: result('{ data, totalCount, totalPages }'),
+      },
+    },
+    async (request) => ({ result: await listOf(request.query, request) }),
+  );
+
+  fastify.get<{ Querystring: Query }>(
+    `${base}/filtrarcompaniadetalle`,
+    {
+      schema: {
+        tags,
+        summary: 'One contractor’s renewals',
+        querystring: listQuery,
+        response: result('{ data, totalCount, totalPages }'),
+      },
+    },
+    async (request) => {
+      if (request.query.IdCompaniaContratista === undefined)
+        throw new ApiError('BAD_QUERY', { params: { parameter: 'IdCompaniaContratista' } });
+      return { result: await listOf(request.query, request) };
+    },
+  );
+
+  fastify.post<{ Body: Query }>(
+    `${base}/exportarExcelAcreditacionRequisitoSolicitud`,
+    {
+      schema: {
+        tags,
+        summary: 'The renewals list as an Excel file inside result: { fileBase64, fileName }',
+        body: objectOf({
+          IdEntidad: entity,
+          EstadoAprobacion: { type: 'string', enum: ['I', 'P', 'O', 'R', 'A'] },
+          IdCompaniaContratista: id,
+          filter: field.text(5000),
+          Titulo: field.text(100),
+          NombreArchivo: field.text(100),
+        }),
+        response: result('{ fileBase64, fileName }'),
+      },
+    },
+    async (request) => {
+      const q = request.body ?? {};
+      const { data } = await listOf({ ...q, skip: 0, take: 1000 }, request);
+      const { requestsWorkbook } = await import('./export.js');
+      return { result: await requestsWorkbook(data, request.language, q) };
+    },
+  );
+
+  fastify.get(
+    `${base}/cards`,
+    {
+      schema: {
+        tags,
+        summary:
+          'Expiring soon, per kind: the company’s accredited holders’ requirement values expired and expiring within their notice days',
+        response: result('[{ IdEntidad, VENCIDOS, POR_VENCER, detalle }]'),
+      },
+    },
+    async (request) => ({ result: await service.cards(requesterOf(request.principal)) }),
+  );
+
+  fastify.delete<{ Querystring: { IdSolicitud?: number } }>(
+    `${base}/eliminar`,
+    {
+      schema: {
+        tags,
+        summary: 'Delete an incomplete renewal',
+        querystring: objectOf({ IdSolicitud: id }, ['IdSolicitud']),
+        response: result('{ IdSolicitud }'),
+      },
+    },
+    async (request) => {
+      const requester = requesterOf(request.principal);
+      await service.load(requester, request.query.IdSolicitud);
+      return { result: await requests.remove(requester, request.query.IdSolicitud) };
+    },
+  );
+
+  fastify.get<{ Querystring: Query }>(
+    `${base}/dashboard`,
+    {
+      schema: {
+        tags,
+        summary:
+          'The requester’s requirement update dashboard: [summary, worker rows, vehicle rows, visit rows]',
+        querystring: objectOf(months),
+        response: result('Positional arrays of spec section 7'),
+      },
+    },
+    async (request) => ({
+      result: await dashboards.requester(
+        requesterOf(request.principal),
+        periodOf(request.query, now()),
+        request.language,
+        'A',
+      ),
+    }),
+  );
+
+  fastify.get<{ Querystring: Query }>(
+    `${base}/dashboardAutorizador`,
+    {
+      schema: {
+        tags,
+        summary:
+          'The authoriser’s requirement update dashboard: [summary, worker rows, vehicle rows, visit rows]',
+        querystring: objectOf({ IdDivision: months.IdDivision, CantMeses: months.CantMeses }),
+        response: result('Positional arrays of spec section 7'),
+      },
+    },
+    async (request) => ({
+      result: await dashboards.authoriser(
+        await authoriserOf(db, registry, request.principal),
+        periodOf(request.query, now()),
+        request.language,
+        'A',
+      ),
+    }),
+  );
+}

@@ -1,0 +1,256 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, siteDate } from '../../src/shared/dates.js';
+import { pdf, upload, valuesFor } from '../support/accreditation.js';
+import { call, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { DIALECTS } from '../support/databases.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
+type Json = any;
+const SOUTH = 'UNIDAD MINERA SAN GABRIEL';
+const NORTH = 'PROYECTO CORDILLERA NORTE';
+const BASE = '/api/acreditacionrequisitosolicitud';
+const REQUESTS = '/api/acreditacionsolicitud';
+
+describe.each(DIALECTS)('requirement update (renewal) on %s', (dialect) => {
+  let t: TestApp;
+  const tokens: Record<string, string> = {};
+  const today = siteDate('PE');
+  const newExpiry = addDays(today, 300);
+  let workers: Json[] = [];
+
+  const as = (who: string, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
+    call(t.app, { method, url, token: tokens[who], payload });
+  const table = (name: string) => t.registry.require(name).table;
+  const db = () => t.db.database.db;
+  const sctrOf = async (person: number) => {
+    const held = await as(
+      'requester',
+      'GET',
+      `${BASE}/requisitosacreditados?IdEntidad=T&IdPersona=${person}`,
+    );
+    expect(held.status, JSON.stringify(held.body)).toBe(200);
+    return (held.body.result as Json[]).find((r) => r.Requisito === 'SCTR SALUD');
+  };
+  /** A renewal of a worker's SCTR SALUD, filled, attached and sent. */
+  const renewSent = async (person: number) => {
+    const sctr = await sctrOf(person);
+    const made = await as('requester', 'POST', `${BASE}/crear`, {
+      IdEntidad: 'T',
+      IdPersona: person,
+      IdRequisito: sctr.IdRequisito,
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const id = made.body.result.IdSolicitud as number;
+    const read = await as('requester', 'GET', `${BASE}/obtener?IdSolicitud=${id}`);
+    const [items, , , lists] = read.body.result.detalle;
+    // Only the renewed requirement's data are asked.
+    expect(new Set(items.map((i: Json) => i.IdRequisito))).toEqual(new Set([sctr.IdRequisito]));
+    const saved = await as('requester', 'POST', `${REQUESTS}/actualizarsolicitante`, {
+      IdSolicitud: id,
+      Detalle: JSON.stringify(valuesFor(items, lists, newExpiry.replaceAll('-', ''))),
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    for (const item of items.filter((i: Json) => i.AdjuntarArchivo === 'S' && i.TipoRequisito === 'S')) {
+      const res = await upload(
+        t.app,
+        tokens.requester,
+        `${REQUESTS}/UploadSolicitanteArchivo`,
+        { IdSolicitud: id, IdDatoEvaluar: item.IdDatoEvaluar },
+        { name: 'sctr.pdf', bytes: pdf('SCTR RENOVADO'), type: 'application/pdf' },
+      );
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }
+    const sent = await as('requester', 'POST', `${REQUESTS}/cerrarsolicitud`, { IdSolicitud: id });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    expect(sent.body.result.EstadoAprobacion).toBe('P');
+    return { id, sctr };
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp(dialect);
+    tokens.admin = (await signIn(t.app, 'ADMIN', { division: SOUTH })).accessToken;
+    tokens.requester = (await signIn(t.app, 'SOLICITANTE', { division: SOUTH })).accessToken;
+    tokens.requesterNorth = (await signIn(t.app, 'SOLICITANTE', { division: NORTH })).accessToken;
+    tokens.authoriser = (await signIn(t.app, 'AUTORIZADOR', { division: SOUTH })).accessToken;
+    tokens.authoriserNorth = (await signIn(t.app, 'AUTORIZADOR', { division: NORTH })).accessToken;
+    const found = await as('requester', 'POST', '/api/acreditaciondesmovilizacion/filtrarNuevoSolicitante', {
+      IdEntidad: 'T',
+    });
+    workers = [];
+    for (const row of (found.body.result as Json[]).filter((r) => r.Estado === 'A'))
+      if (await sctrOf(row.IdPersona)) workers.push(row);
+    expect(workers.length).toBeGreaterThanOrEqual(2);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('renews a suspended worker’s expired SCTR end to end: the kept value and expiry are replaced, the dates kept, the suspension lifted', async () => {
+    const worker = workers[0];
+    const kept = table('accredited-requirement');
+    const sctr = await sctrOf(worker.IdPersona);
+    // Expired yesterday, and the accreditation suspended for it.
+    await db()
+      .updateTable(kept)
+      .set({ FechaVencimiento: addDays(today, -1) })
+      .where('IdPersona', '=', worker.IdPersona)
+      .where('IdRequisito', '=', sctr.IdRequisito)
+      .execute();
+    await db()
+      .updateTable(table('accreditation'))
+      .set({ Estado: 'S' })
+      .where('IdAcreditacion', '=', worker.IdAcreditacion)
+      .execute();
+    const before = (await as('requester', 'GET', `${BASE}/dashboard?CantMeses=1`)).body.result;
+    const pendingBefore = before[1].find((r: Json) => r.ESTADO === 'P').TOTAL;
+
+    const { id } = await renewSent(worker.IdPersona);
+    const after = (await as('requester', 'GET', `${BASE}/dashboard?CantMeses=1`)).body.result;
+    expect(after[1].find((r: Json) => r.ESTADO === 'P').TOTAL).toBe(pendingBefore + 1);
+    expect(after[3]).toEqual([]);
+    const cards = (await as('requester', 'GET', `${BASE}/cards`)).body.result as Json[];
+    expect(cards.find((c) => c.IdEntidad === 'T').VENCIDOS).toBeGreaterThan(0);
+
+    // A second open renewal of the same requirement is refused.
+    const twice = await as('requester', 'POST', `${BASE}/crear`, {
+      IdEntidad: 'T',
+      IdPersona: worker.IdPersona,
+      IdRequisito: sctr.IdRequisito,
+    });
+    expect(twice.status).toBe(409);
+    expect(twice.body.messageKey).toBe('accreditation.refusals.openRequestExists');
+
+    // The authoriser evaluates the line with the approval machine, then approves.
+    const read = await as('authoriser', 'GET', `${BASE}/obtener?IdSolicitud=${id}`);
+    expect(read.status, JSON.stringify(read.body)).toBe(200);
+    const [requesterItems] = read.body.result.detalle;
+    const early = await as('authoriser', 'POST', `${BASE}/actualizarautorizador`, {
+      IdSolicitud: id,
+      Accion: 'APROBAR',
+    });
+    expect(early.status).toBe(400);
+    expect(early.body.messageKey).toBe('ACCREDITATION.MESSAGE.APPROVALSTATUS');
+    const approved = await as('authoriser', 'POST', `${BASE}/actualizarautorizador`, {
+      IdSolicitud: id,
+      Accion: 'APROBAR',
+      Detalle: requesterItems
+        .filter((i: Json) => i.Aprobar === 'S')
+        .map((i: Json) => ({ IdDetalle: i.IdSecuencial, EstadoAprobacion: 'A' })),
+    });
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    expect(approved.body.result.EstadoAprobacion).toBe('A');
+
+    const rows = (await db()
+      .selectFrom(kept)
+      .selectAll()
+      .where('IdPersona', '=', worker.IdPersona)
+      .where('IdRequisito', '=', sctr.IdRequisito)
+      .execute()) as Json[];
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(row.FechaVencimiento).toBe(newExpiry);
+      expect(row.IdSolicitud).toBe(id);
+    }
+    const accreditation = (await db()
+      .selectFrom(table('accreditation'))
+      .selectAll()
+      .where('IdAcreditacion', '=', worker.IdAcreditacion)
+      .executeTakeFirstOrThrow()) as Json;
+    expect(accreditation).toMatchObject({
+      Estado: 'A',
+      FechaInicio: worker.FechaInicio,
+      FechaFin: worker.FechaFin,
+    });
+    const boss = (await as('authoriser', 'GET', `${BASE}/dashboardAutorizador?CantMeses=1`)).body.result;
+    expect(boss[1].find((r: Json) => r.ESTADO === 'A').TOTAL).toBeGreaterThanOrEqual(1);
+    // Mobilisation lists do not show renewals.
+    const mobilisations = (await as('requester', 'GET', `${REQUESTS}/filtrar?take=1000`)).body.result
+      .data as Json[];
+    expect(mobilisations.map((r) => r.IdSolicitud)).not.toContain(id);
+    const renewals = (await as('requester', 'GET', `${BASE}/filtrar?take=1000`)).body.result.data as Json[];
+    expect(renewals.map((r) => r.IdSolicitud)).toContain(id);
+  });
+
+  it('refuses a requirement the worker does not hold, a holder who is not accredited, and a visit', async () => {
+    const worker = workers[1];
+    const soat = (
+      (await call(t.app, { url: '/api/rest/requirement?range=[0,999]', token: tokens.admin })).body as Json[]
+    ).find((r) => r.Requisito === 'SOAT');
+    const notHeld = await as('requester', 'POST', `${BASE}/crear`, {
+      IdEntidad: 'T',
+      IdPersona: worker.IdPersona,
+      IdRequisito: soat.IdRequisito,
+    });
+    expect(notHeld.status).toBe(400);
+    expect(notHeld.body.errors.IdRequisito.messageKey).toBe('renewal.refusals.notHeld');
+    const stranger = await as('requester', 'POST', `${BASE}/crear`, {
+      IdEntidad: 'T',
+      IdPersona: 2_000_000,
+      IdRequisito: soat.IdRequisito,
+    });
+    expect(stranger.status).toBe(400);
+    expect(stranger.body.errors.IdPersona.messageKey).toBe('renewal.refusals.notAccredited');
+    const north = await as('requesterNorth', 'POST', `${BASE}/crear`, {
+      IdEntidad: 'T',
+      IdPersona: worker.IdPersona,
+      IdRequisito: soat.IdRequisito,
+    });
+    expect(north.status).toBe(400);
+    expect(north.body.errors.IdPersona.messageKey).toBe('renewal.refusals.notAccredited');
+    expect((await as('requester', 'POST', `${BASE}/crear`, { IdEntidad: 'P', IdRequisito: 1 })).status).toBe(
+      400,
+    );
+  });
+
+  it('a mass approval is all or nothing and names the rows that stopped it; tenancy holds per role', async () => {
+    const [one, two] = [workers[1], workers[2] ?? workers[0]];
+    const a = await renewSent(one.IdPersona);
+    const b = await renewSent(two.IdPersona);
+    // Another division's requester and authoriser do not see them; a requester does not evaluate.
+    for (const who of ['requesterNorth', 'authoriserNorth'])
+      expect((await as(who, 'GET', `${BASE}/obtener?IdSolicitud=${a.id}`)).status).toBe(404);
+    expect(
+      (
+        await as('requester', 'POST', `${BASE}/actualizarautorizadormasivo`, {
+          Solicitudes: [a.id],
+          Accion: 'APROBAR',
+        })
+      ).status,
+    ).toBe(403);
+    // Reject the first alone, then a mass approval of both stops at it and keeps nothing.
+    const rejected = await as('authoriser', 'POST', `${BASE}/actualizarautorizador`, {
+      IdSolicitud: a.id,
+      Accion: 'RECHAZAR',
+      Observacion: 'Constancia ilegible',
+    });
+    expect(rejected.body.result.EstadoAprobacion).toBe('R');
+    const mass = await as('authoriser', 'POST', `${BASE}/actualizarautorizadormasivo`, {
+      Solicitudes: [a.id, b.id],
+      Accion: 'APROBAR',
+    });
+    expect(mass.status).toBe(400);
+    expect(Object.keys(mass.body.errors)).toEqual(['Solicitudes.0']);
+    expect(mass.body.errors['Solicitudes.0'].messageKey).toBe('accreditation.refusals.notPending');
+    const bNow = (await as('authoriser', 'GET', `${BASE}/obtener?IdSolicitud=${b.id}`)).body.result;
+    expect(bNow.solicitud.EstadoAprobacion).toBe('P');
+    const lines = (await db()
+      .selectFrom(table('request-detail'))
+      .selectAll()
+      .where('IdSolicitud', '=', b.id)
+      .execute()) as Json[];
+    expect(lines.every((l) => l.EstadoAprobacion !== 'A')).toBe(true);
+    const alone = await as('authoriser', 'POST', `${BASE}/actualizarautorizadormasivo`, {
+      Solicitudes: [b.id],
+      Accion: 'APROBAR',
+    });
+    expect(alone.status, JSON.stringify(alone.body)).toBe(200);
+    expect(alone.body.result.Solicitudes[0].EstadoAprobacion).toBe('A');
+    const kept = (await db()
+      .selectFrom(table('accredited-requirement'))
+      .selectAll()
+      .where('IdPersona', '=', two.IdPersona)
+      .where('IdRequisito', '=', b.sctr.IdRequisito)
+      .execute()) as Json[];
+    expect(kept.every((k) => k.FechaVencimiento === newExpiry && k.IdSolicitud === b.id)).toBe(true);
+  });
+});
