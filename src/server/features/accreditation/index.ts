@@ -1,4 +1,5 @@
 import type { Feature } from '../feature.js';
+import bulkRoutes from './bulk/routes.js';
 import companySummaryRoutes from './company-summary.js';
 import requestRoutes from './request-routes.js';
 
@@ -33,5 +34,6 @@ export const accreditation: Feature = {
   routes: async (api) => {
     await api.register(companySummaryRoutes);
     await api.register(requestRoutes);
+    await api.register(bulkRoutes);
   },
 };

@@ -433,8 +433,12 @@ export class RequestService {
       await moveCount(trx, this.registry, request, request.EstadoAprobacion ?? null, to);
   }
 
-  /** POST crearsolicitante: a new request, incomplete, with its holder, visitors and lines. */
-  async create(requester: Requester, body: Body): Promise<Row> {
+  /**
+   * POST crearsolicitante: a new request, incomplete, with its holder, visitors and lines. A bulk
+   * upload's row comes through here too, inside its own transaction (`within`) and with its mass
+   * upload code, so it is checked exactly as a single request; it then answers only the id.
+   */
+  async create(requester: Requester, body: Body, within?: { trx: Db; massCode: string }): Promise<Row> {
     const entity = body.IdEntidad;
     if (!isEntityCode(entity))
       throw new ApiError('VALIDATION_FAILED', {
@@ -443,7 +447,9 @@ export class RequestService {
     if (!requester.entities.includes(entity)) throw new ApiError('FORBIDDEN');
     const { principal } = requester;
     const inputs = parseDetail(body.Detalle);
-    const id = await this.transaction(async (trx, crud) => {
+    const run = <T>(fn: (trx: Db, crud: CrudService) => Promise<T>) =>
+      within ? fn(within.trx, this.crud.within(within.trx)) : this.transaction(fn);
+    const id = await run(async (trx, crud) => {
       const header: Row = { ...pick(body, HEADER_FIELDS), TipoSolicitud: 'M' };
       const profile = await loadProfile(
         trx,
@@ -467,6 +473,7 @@ export class RequestService {
           FechaSolicitud: new Date(this.now()).toISOString(),
           SolicitudCompleta: 'N',
           IndisciplinaRechazo: 'N',
+          ...(within ? { CodigoCargaMasiva: within.massCode } : {}),
         },
       })) as unknown as Stored;
       await this.history(trx, { ...created, EstadoAprobacion: null as never }, principal, 'CREATE', 'I');
@@ -479,7 +486,7 @@ export class RequestService {
         .execute();
       return created.IdSolicitud;
     });
-    return this.summary(id);
+    return within ? { IdSolicitud: id } : this.summary(id);
   }
 
   /** POST actualizarsolicitante: an incomplete or observed request saved again. */
