@@ -7,6 +7,7 @@ const RequestPage = lazy(() => import('./request/RequestPage.js'));
 const EvaluationPage = lazy(() => import('./evaluation/EvaluationPage.js'));
 const RequesterDashboard = lazy(() => import('./dashboard/RequesterDashboard.js'));
 const AuthoriserDashboard = lazy(() => import('./dashboard/AuthoriserDashboard.js'));
+const BulkScreen = lazy(() => import('./bulk/BulkScreen.js'));
 
 const RequesterRequests = () => <RequestsScreen side="solicitante" />;
 const AuthoriserRequests = () => <RequestsScreen side="autorizador" />;
@@ -15,6 +16,7 @@ const AuthoriserRequests = () => <RequestsScreen side="autorizador" />;
 export const accreditation: ClientFeature = {
   name: 'accreditation',
   routes: [
+    { path: '/movilizacion/solicitante/masiva', Component: BulkScreen },
     { path: '/movilizacion/solicitante/:kind', Component: RequesterRequests },
     { path: '/movilizacion/solicitante/:kind/:id', Component: RequestPage },
     { path: '/movilizacion/autorizador/:kind', Component: AuthoriserRequests },
