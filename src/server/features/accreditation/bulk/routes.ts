@@ -43,7 +43,7 @@ export default async function bulkRoutes(fastify: FastifyInstance): Promise<void
   );
   const bulk = new BulkService(database, registry, crud, requests);
   fastify.addHook('onClose', async () => {
-    await bulk.settle();
+    await bulk.stop();
   });
 
   fastify.get<{ Querystring: { IdContrato?: number; IdPerfilAcreditacion?: number } }>(

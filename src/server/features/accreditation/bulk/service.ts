@@ -60,6 +60,7 @@ class DryRun extends Error {}
 export class BulkService {
   /** The jobs running in this process, by upload. */
   private readonly jobs = new Map<number, Promise<void>>();
+  private stopping = false;
 
   constructor(
     private readonly database: Database,
@@ -425,7 +426,7 @@ export class BulkService {
         .set({ Estado: 'R' })
         .where('IdCargaMasiva', '=', upload.IdCargaMasiva)
         .execute();
-      await this.runJob(requester, upload);
+      if (!(await this.runJob(requester, upload))) return;
       await this.db
         .updateTable(this.table('bulk-upload'))
         .set({ Estado: 'F' })
@@ -439,22 +440,20 @@ export class BulkService {
     this.jobs.set(upload.IdCargaMasiva, job);
   }
 
-  /** Waits for an upload's job in this process, if one runs (tests, the benchmark, shutdown). */
-  async settle(code?: string): Promise<void> {
-    if (code === undefined) {
-      await Promise.all(this.jobs.values());
-      return;
-    }
-    const row = (await this.db
-      .selectFrom(this.table('bulk-upload'))
-      .select('IdCargaMasiva')
-      .where('CodigoCargaMasiva', '=', code)
-      .executeTakeFirst()) as { IdCargaMasiva: number } | undefined;
-    if (row) await this.jobs.get(row.IdCargaMasiva);
+  /**
+   * Stops the jobs of this process after the row each is on (the server is closing): their
+   * uploads stay marked processing, and the next progress read starts them again.
+   */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await Promise.all(this.jobs.values());
   }
 
-  /** The job: each valid row, in order, made a request in its own transaction with its row's state. */
-  private async runJob(requester: Requester, upload: Upload): Promise<void> {
+  /**
+   * The job: each valid row, in order, made a request in its own transaction with its row's
+   * state. Answers false when it stopped before the end (the server is closing).
+   */
+  private async runJob(requester: Requester, upload: Upload): Promise<boolean> {
     const rowsTable = this.table('bulk-upload-row');
     const profile = await loadProfile(this.db, this.registry, upload.IdCliente, upload.IdPerfilAcreditacion);
     const columns = await this.readingColumns(requester, profile);
@@ -473,8 +472,9 @@ export class BulkService {
         .orderBy('Fila')
         .limit(100)
         .execute()) as Array<{ IdFila: number; Datos: string }>;
-      if (!batch.length) return;
+      if (!batch.length) return true;
       for (const row of batch) {
+        if (this.stopping) return false;
         const { body } = this.toBody(columns, JSON.parse(row.Datos), base);
         try {
           await this.db.transaction().execute(async (trx) => {
