@@ -46,6 +46,12 @@ export interface Counts {
   toProcess: number;
 }
 
+/**
+ * Lets the server answer other calls between two rows: SQLite's driver is synchronous, so a loop
+ * of its queries would otherwise never give the event loop a turn (no progress could be read).
+ */
+const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** Thrown inside a dry run's transaction so that nothing it wrote stays. */
 class DryRun extends Error {}
 
@@ -240,6 +246,7 @@ export class BulkService {
     const firstOf = new Map<string, number>();
     const checked: Row[] = [];
     for (const { row, cells } of sheet.rows) {
+      await yieldTurn();
       const { body, errors } = this.toBody(columns, cells, base);
       const identity = identityKey(profile.IdEntidad, body);
       const documentKey = profile.IdEntidad === 'V' ? 'Placa' : 'Documento';
@@ -475,6 +482,7 @@ export class BulkService {
       if (!batch.length) return true;
       for (const row of batch) {
         if (this.stopping) return false;
+        await yieldTurn();
         const { body } = this.toBody(columns, JSON.parse(row.Datos), base);
         try {
           await this.db.transaction().execute(async (trx) => {
