@@ -283,12 +283,19 @@ export class RequestService {
   }
 
   /** Another open mobilisation of the same worker or vehicle on the same contract is refused. */
-  private async refuseSecondOpen(db: Db, header: Row, exceptId?: number): Promise<void> {
+  private async refuseSecondOpen(
+    db: Db,
+    header: Row,
+    exceptId?: number,
+    principal?: Principal,
+  ): Promise<void> {
     const holder = header.IdPersona ? 'IdPersona' : header.IdVehiculo ? 'IdVehiculo' : undefined;
     if (!holder) return;
-    let qb = db
-      .selectFrom(this.table('request'))
-      .select('IdSolicitud')
+    let qb = db.selectFrom(this.table('request')).select('IdSolicitud');
+    // The request's indexes lead with its client and division: said, the holder's index answers.
+    if (principal?.clientId !== undefined && principal.divisionId !== undefined)
+      qb = qb.where('IdCliente', '=', principal.clientId).where('IdDivision', '=', principal.divisionId);
+    qb = qb
       .where(holder, '=', header[holder] as number)
       .where('IdContrato', '=', header.IdContrato as number)
       .where('TipoSolicitud', '=', 'M')
@@ -470,7 +477,7 @@ export class RequestService {
       const checked = this.crud.prepare(resource, header);
       const dates = await this.checkDates(trx, principal, checked as never, profile);
       if (Object.keys(dates).length) throw new ApiError('VALIDATION_FAILED', { fields: dates });
-      await this.refuseSecondOpen(trx, checked);
+      await this.refuseSecondOpen(trx, checked, undefined, principal);
       const created = (await crud.create(resource, header, principal, {
         set: {
           EstadoAprobacion: 'I',
@@ -525,7 +532,7 @@ export class RequestService {
       const checked = this.crud.prepare(this.registry.require('request'), header);
       const dates = await this.checkDates(trx, principal, checked as never, profile);
       if (Object.keys(dates).length) throw new ApiError('VALIDATION_FAILED', { fields: dates });
-      await this.refuseSecondOpen(trx, checked, id);
+      await this.refuseSecondOpen(trx, checked, id, principal);
       await crud.update(this.registry.require('request'), id, header, principal);
       if (request.IdEntidad === 'P') await this.saveVisitors(trx, request, body.Visitantes, principal);
       const { complete } = await this.saveLines(trx, request, profile, inputs);
