@@ -380,6 +380,14 @@ describe.each(DIALECTS)('bulk requests on %s', (dialect) => {
     const zip = new JSZip();
     zip.file('hola.txt', 'hola');
     await refused(await zip.generateAsync({ type: 'nodebuffer' }), 'bulk.errors.corrupt');
+    // A zip bomb: a sheet that would inflate to 65 MB of nothing (refused before inflating).
+    const bomb = new JSZip();
+    bomb.file('[Content_Types].xml', '<Types/>');
+    bomb.file('xl/worksheets/sheet1.xml', Buffer.alloc(65 * 1024 * 1024, 0x20));
+    await refused(
+      await bomb.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', compressionOptions: { level: 9 } }),
+      'bulk.errors.tooLarge',
+    );
     // Another profile's template.
     await refused(good, 'bulk.errors.otherTemplate', cat.vehicle);
     // A formula.

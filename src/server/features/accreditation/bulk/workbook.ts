@@ -157,14 +157,68 @@ async function checkKind(path: string): Promise<void> {
   }
 }
 
+/**
+ * A zip bomb is refused before anything is inflated: the central directory's uncompressed sizes
+ * must add up to at most `limit` bytes (an entry too large for 32 bits counts as too large).
+ */
+async function checkZipSizes(path: string, limit: number): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    const { size } = await handle.stat();
+    const tailLength = Math.min(size, 65_557);
+    const tail = Buffer.alloc(tailLength);
+    await handle.read(tail, 0, tailLength, size - tailLength);
+    let end = -1;
+    for (let i = tailLength - 22; i >= 0; i--)
+      if (tail.readUInt32LE(i) === 0x06054b50) {
+        end = i;
+        break;
+      }
+    if (end < 0) throw refuse('bulk.errors.corrupt');
+    const entries = tail.readUInt16LE(end + 10);
+    const directorySize = tail.readUInt32LE(end + 12);
+    const directoryOffset = tail.readUInt32LE(end + 16);
+    if (directoryOffset + directorySize > size) throw refuse('bulk.errors.corrupt');
+    const directory = Buffer.alloc(directorySize);
+    await handle.read(directory, 0, directorySize, directoryOffset);
+    let total = 0;
+    let at = 0;
+    for (let n = 0; n < entries; n++) {
+      if (at + 46 > directory.length || directory.readUInt32LE(at) !== 0x02014b50)
+        throw refuse('bulk.errors.corrupt');
+      const uncompressed = directory.readUInt32LE(at + 24);
+      total += uncompressed === 0xffffffff ? Number.POSITIVE_INFINITY : uncompressed;
+      if (total > limit) throw refuse('bulk.errors.tooLarge');
+      at +=
+        46 +
+        directory.readUInt16LE(at + 28) +
+        directory.readUInt16LE(at + 30) +
+        directory.readUInt16LE(at + 32);
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** What a workbook may hold once inflated: room for the row limit's rows, and never less than 64 MB. */
+export const inflatedLimit = (maxRows: number) => Math.max(64 * 1024 * 1024, maxRows * 20 * 1024);
+
+/** The longest text kept from a cell: longer than any field takes, so its check still refuses it. */
+const CELL_TEXT_MAX = 2000;
+
 function cellValue(value: ExcelJS.CellValue): CellValue {
   if (value === null || value === undefined) return null;
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString().slice(0, 10);
   if (typeof value === 'number') return value;
   if (typeof value === 'boolean') return value ? 'S' : 'N';
-  if (typeof value === 'string') return value.trim() === '' ? null : value;
+  if (typeof value === 'string') return value.trim() === '' ? null : value.slice(0, CELL_TEXT_MAX);
   if (typeof value === 'object' && 'richText' in value)
-    return value.richText.map((r) => r.text).join('') || null;
+    return (
+      value.richText
+        .map((r) => r.text)
+        .join('')
+        .slice(0, CELL_TEXT_MAX) || null
+    );
   if (typeof value === 'object' && 'text' in value) return String(value.text);
   if (typeof value === 'object' && 'error' in value) return null;
   return String(value);
@@ -173,10 +227,12 @@ function cellValue(value: ExcelJS.CellValue): CellValue {
 /**
  * Reads the first sheet of an uploaded workbook from disk as a stream, a row at a time: its keys
  * row, the signature beside it, and the data rows. A file that is not a zip, an encrypted one, a
- * damaged one, a cell holding a formula or more rows than `maxRows` is refused with its message.
+ * damaged one, one that would inflate beyond what `maxRows` rows need (a zip bomb), a cell holding
+ * a formula or more rows than `maxRows` is refused with its message.
  */
 export async function readSheet(path: string, maxRows: number): Promise<ReadSheet> {
   await checkKind(path);
+  await checkZipSizes(path, inflatedLimit(maxRows));
   const out: ReadSheet = { keys: [], signature: null, rows: [] };
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(createReadStream(path), {
     sharedStrings: 'cache',
