@@ -385,7 +385,11 @@ describe.each(DIALECTS)('bulk requests on %s', (dialect) => {
     bomb.file('[Content_Types].xml', '<Types/>');
     bomb.file('xl/worksheets/sheet1.xml', Buffer.alloc(65 * 1024 * 1024, 0x20));
     await refused(
-      await bomb.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', compressionOptions: { level: 9 } }),
+      await bomb.generateAsync({
+        type: 'nodebuffer',
+        compression: 'DEFLATE',
+        compressionOptions: { level: 9 },
+      }),
       'bulk.errors.tooLarge',
     );
     // Another profile's template.
