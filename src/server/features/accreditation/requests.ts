@@ -170,6 +170,12 @@ export class RequestService {
         'IdUsuarioAprobacion',
         'FechaAprobacion',
       ])
+      // The lines' indexes lead with the client: the request's, so the index answers (not a scan).
+      .where(
+        'IdCliente',
+        '=',
+        db.selectFrom(this.table('request')).select('IdCliente').where('IdSolicitud', '=', id),
+      )
       .where('IdSolicitud', '=', id)
       .orderBy('IdDetalle')
       .execute()) as Line[];

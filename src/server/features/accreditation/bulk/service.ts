@@ -17,6 +17,8 @@ import { type CellValue, readSheet, signature, templateWorkbook } from './workbo
 
 /** The most rows one upload takes, unless the environment's BULK_MAX_ROWS says otherwise. */
 export const bulkMaxRows = () => Number(process.env.BULK_MAX_ROWS) || 10_000;
+/** Rows a dry run checks at once on PostgreSQL. */
+const DRY_RUN_CONCURRENCY = 4;
 /** Rows stored per insert. */
 const INSERT_BATCH = 200;
 
@@ -244,18 +246,21 @@ export class BulkService {
     };
     const code = `CM-${new Date().toISOString().slice(0, 10).replaceAll('-', '')}-${randomUUID().slice(0, 8).toUpperCase()}`;
     const firstOf = new Map<string, number>();
+    const documentKey = profile.IdEntidad === 'V' ? 'Placa' : 'Documento';
     const checked: Row[] = [];
-    for (const { row, cells } of sheet.rows) {
-      await yieldTurn();
+    const prepared = sheet.rows.map(({ row, cells }) => {
       const { body, errors } = this.toBody(columns, cells, base);
       const identity = identityKey(profile.IdEntidad, body);
-      const documentKey = profile.IdEntidad === 'V' ? 'Placa' : 'Documento';
       if (identity !== undefined) {
         const first = firstOf.get(identity);
         if (first !== undefined)
           errors[documentKey] ??= { messageKey: 'bulk.errors.duplicateInFile', params: { row: first } };
         else firstOf.set(identity, row);
       }
+      return { row, cells, body, errors };
+    });
+    /** One row checked as a single request, in a transaction rolled back. */
+    const check = async ({ row, cells, body, errors }: (typeof prepared)[number]): Promise<Row> => {
       try {
         await this.database.db.transaction().execute(async (trx) => {
           await this.requests.create(requester, body, { trx, massCode: code });
@@ -266,13 +271,20 @@ export class BulkService {
           for (const [key, problem] of Object.entries(this.errorsOf(error, keys))) errors[key] ??= problem;
       }
       const bad = Object.keys(errors).length > 0;
-      checked.push({
+      return {
         Fila: row,
         Documento: String(body[documentKey] ?? '').slice(0, 20) || null,
         Datos: JSON.stringify(cells),
         Errores: bad ? JSON.stringify(errors) : null,
         Estado: bad ? 'E' : 'V',
-      });
+      };
+    };
+    // PostgreSQL checks a few rows at a time on pooled connections (each its own transaction);
+    // SQLite has one connection, so one row at a time.
+    const width = this.database.dialect === 'postgres' ? DRY_RUN_CONCURRENCY : 1;
+    for (let i = 0; i < prepared.length; i += width) {
+      await yieldTurn();
+      checked.push(...(await Promise.all(prepared.slice(i, i + width).map(check))));
     }
     const { principal } = requester;
     const now = new Date().toISOString();
@@ -337,6 +349,7 @@ export class BulkService {
     const rows = (await this.db
       .selectFrom(this.table('bulk-upload-row'))
       .select(['Estado', (eb) => eb.fn.countAll<number | string>().as('n')])
+      .where('IdCliente', '=', upload.IdCliente)
       .where('IdCargaMasiva', '=', upload.IdCargaMasiva)
       .groupBy('Estado')
       .execute()) as Array<{ Estado: string; n: number | string }>;
@@ -379,6 +392,7 @@ export class BulkService {
     const upload = await this.find(this.db, requester, code);
     let qb = this.db
       .selectFrom(this.table('bulk-upload-row'))
+      .where('IdCliente', '=', upload.IdCliente)
       .where('IdCargaMasiva', '=', upload.IdCargaMasiva);
     if (page.state) qb = qb.where('Estado', 'in', page.state.split(','));
     const total = Number(
@@ -431,12 +445,14 @@ export class BulkService {
       await this.db
         .updateTable(this.table('bulk-upload'))
         .set({ Estado: 'R' })
+        .where('IdCliente', '=', upload.IdCliente)
         .where('IdCargaMasiva', '=', upload.IdCargaMasiva)
         .execute();
       if (!(await this.runJob(requester, upload))) return;
       await this.db
         .updateTable(this.table('bulk-upload'))
         .set({ Estado: 'F' })
+        .where('IdCliente', '=', upload.IdCliente)
         .where('IdCargaMasiva', '=', upload.IdCargaMasiva)
         .execute();
     })()
@@ -474,6 +490,7 @@ export class BulkService {
       const batch = (await this.db
         .selectFrom(rowsTable)
         .select(['IdFila', 'Datos'])
+        .where('IdCliente', '=', upload.IdCliente)
         .where('IdCargaMasiva', '=', upload.IdCargaMasiva)
         .where('Estado', '=', 'V')
         .orderBy('Fila')
