@@ -238,6 +238,7 @@ export const WORKFLOW_SCREENS = {
       icon: 'DirectionsCar',
     },
     { route: '/movilizacion/solicitante/visita', tag: 'app.menu.items.requestVisits', icon: 'Badge' },
+    { route: '/movilizacion/solicitante/masiva', tag: 'app.menu.items.requestBulk', icon: 'ListAlt' },
   ],
   approvals: [
     { route: '/movilizacion/autorizador/persona', tag: 'app.menu.items.approveWorkers', icon: 'HowToReg' },

@@ -1695,6 +1695,39 @@ export interface ArriendoTrabajo {
   VenceArriendo?: string;
 }
 
+/**
+ * A bulk (massive) request upload (spec sections 2, 3 and 4): an Excel file of one contract and accreditation profile, read and checked row by row as a dry run, then processed as a job that creates the valid rows' requests with its mass upload code. Written only by the bulk calls.
+ */
+export interface CargaMasiva {
+  IdCargaMasiva?: number;
+  CodigoCargaMasiva: string;
+  IdCliente?: number;
+  IdDivision?: number;
+  IdCompania?: number;
+  IdEntidad: 'T' | 'V';
+  IdContrato: number;
+  IdPerfilAcreditacion: number;
+  NombreArchivo?: string;
+  Filas: number;
+  Estado: 'V' | 'R' | 'F';
+  IdUsuario?: string;
+}
+
+/**
+ * One row of a bulk upload: its cells as read (Datos, JSON), its problems per cell (Errores, JSON of message keys), its state (V valid, E observed at validation, S processed into request IdSolicitud, F refused at processing) — the state moves in the same transaction as the request it creates, so a row is processed once.
+ */
+export interface CargaMasivaFila {
+  IdFila?: number;
+  IdCliente?: number;
+  IdCargaMasiva: number;
+  Fila: number;
+  Documento?: string;
+  Datos?: string;
+  Errores?: string;
+  Estado: 'V' | 'E' | 'S' | 'F';
+  IdSolicitud?: number;
+}
+
 /** Entity type of each REST resource. */
 export interface ResourceTypes {
   'application': Aplicacion;
@@ -1810,6 +1843,8 @@ export interface ResourceTypes {
   'revocation': Revocacion;
   'expiry-notice': AvisoVencimiento;
   'job-lease': ArriendoTrabajo;
+  'bulk-upload': CargaMasiva;
+  'bulk-upload-row': CargaMasivaFila;
 }
 
 export type ResourceName = keyof ResourceTypes;

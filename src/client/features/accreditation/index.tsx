@@ -9,6 +9,7 @@ const RequesterDashboard = lazy(() => import('./dashboard/RequesterDashboard.js'
 const AuthoriserDashboard = lazy(() => import('./dashboard/AuthoriserDashboard.js'));
 const DemobilisationScreen = lazy(() => import('./after/DemobilisationScreen.js'));
 const RenewalScreen = lazy(() => import('./after/RenewalScreen.js'));
+const BulkScreen = lazy(() => import('./bulk/BulkScreen.js'));
 
 const RequesterRequests = () => <RequestsScreen side="solicitante" />;
 const AuthoriserRequests = () => <RequestsScreen side="autorizador" />;
@@ -21,6 +22,7 @@ const AuthoriserRenewal = () => <RenewalScreen side="autorizador" />;
 export const accreditation: ClientFeature = {
   name: 'accreditation',
   routes: [
+    { path: '/movilizacion/solicitante/masiva', Component: BulkScreen },
     { path: '/movilizacion/solicitante/:kind', Component: RequesterRequests },
     { path: '/movilizacion/solicitante/:kind/:id', Component: RequestPage },
     { path: '/movilizacion/autorizador/:kind', Component: AuthoriserRequests },

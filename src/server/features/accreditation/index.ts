@@ -1,4 +1,5 @@
 import type { Feature } from '../feature.js';
+import bulkRoutes from './bulk/routes.js';
 import companySummaryRoutes from './company-summary.js';
 import contractRoutes from './contract-routes.js';
 import demobilisationRoutes from './demobilisation-routes.js';
@@ -41,5 +42,6 @@ export const accreditation: Feature = {
     await api.register(renewalRoutes);
     await api.register(contractRoutes);
     await api.register(expirySchedule);
+    await api.register(bulkRoutes);
   },
 };

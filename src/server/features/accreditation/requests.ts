@@ -182,6 +182,12 @@ export class RequestService {
         'IdUsuarioAprobacion',
         'FechaAprobacion',
       ])
+      // The lines' indexes lead with the client: the request's, so the index answers (not a scan).
+      .where(
+        'IdCliente',
+        '=',
+        db.selectFrom(this.table('request')).select('IdCliente').where('IdSolicitud', '=', id),
+      )
       .where('IdSolicitud', '=', id)
       .orderBy('IdDetalle')
       .execute()) as Line[];
@@ -295,12 +301,19 @@ export class RequestService {
   }
 
   /** Another open mobilisation of the same worker or vehicle on the same contract is refused. */
-  private async refuseSecondOpen(db: Db, header: Row, exceptId?: number): Promise<void> {
+  private async refuseSecondOpen(
+    db: Db,
+    header: Row,
+    exceptId?: number,
+    principal?: Principal,
+  ): Promise<void> {
     const holder = header.IdPersona ? 'IdPersona' : header.IdVehiculo ? 'IdVehiculo' : undefined;
     if (!holder) return;
-    let qb = db
-      .selectFrom(this.table('request'))
-      .select('IdSolicitud')
+    let qb = db.selectFrom(this.table('request')).select('IdSolicitud');
+    // The request's indexes lead with its client and division: said, the holder's index answers.
+    if (principal?.clientId !== undefined && principal.divisionId !== undefined)
+      qb = qb.where('IdCliente', '=', principal.clientId).where('IdDivision', '=', principal.divisionId);
+    qb = qb
       .where(holder, '=', header[holder] as number)
       .where('IdContrato', '=', header.IdContrato as number)
       .where('TipoSolicitud', '=', 'M')
@@ -394,21 +407,25 @@ export class RequestService {
       .filter((l) => l.IdDetalle && !kept.has(l.IdDetalle))
       .map((l) => l.IdDetalle as number);
     if (dropped.length) await trx.deleteFrom(table).where('IdDetalle', 'in', dropped).execute();
+    const added: Row[] = [];
     for (const line of lines) {
       const { IdDetalle, ...values } = line;
       if (IdDetalle) await trx.updateTable(table).set(values).where('IdDetalle', '=', IdDetalle).execute();
       else
-        await trx
-          .insertInto(table)
-          .values({
-            ...values,
-            IdSolicitud: request.IdSolicitud,
-            IdCliente: request.IdCliente,
-            IdUsuarioCreacion: 'SISTEMA',
-            FechaCreacion: new Date(this.now()).toISOString(),
-          })
-          .execute();
+        added.push({
+          ...values,
+          IdSolicitud: request.IdSolicitud,
+          IdCliente: request.IdCliente,
+          IdUsuarioCreacion: 'SISTEMA',
+          FechaCreacion: new Date(this.now()).toISOString(),
+        });
     }
+    // New lines in one statement a hundred at a time (in order): a request has a line per datum.
+    for (let i = 0; i < added.length; i += 100)
+      await trx
+        .insertInto(table)
+        .values(added.slice(i, i + 100))
+        .execute();
     const complete =
       missingData(profile, lines).length === 0 && (profile.IdEntidad !== 'P' || visitors.length > 0);
     return { lines: await this.lines(trx, request.IdSolicitud), complete };
@@ -445,8 +462,12 @@ export class RequestService {
       await moveCount(trx, this.registry, request, request.EstadoAprobacion ?? null, to);
   }
 
-  /** POST crearsolicitante: a new request, incomplete, with its holder, visitors and lines. */
-  async create(requester: Requester, body: Body): Promise<Row> {
+  /**
+   * POST crearsolicitante: a new request, incomplete, with its holder, visitors and lines. A bulk
+   * upload's row comes through here too, inside its own transaction (`within`) and with its mass
+   * upload code, so it is checked exactly as a single request; it then answers only the id.
+   */
+  async create(requester: Requester, body: Body, within?: { trx: Db; massCode: string }): Promise<Row> {
     const entity = body.IdEntidad;
     if (!isEntityCode(entity))
       throw new ApiError('VALIDATION_FAILED', {
@@ -455,7 +476,9 @@ export class RequestService {
     if (!requester.entities.includes(entity)) throw new ApiError('FORBIDDEN');
     const { principal } = requester;
     const inputs = parseDetail(body.Detalle);
-    const id = await this.transaction(async (trx, crud) => {
+    const run = <T>(fn: (trx: Db, crud: CrudService) => Promise<T>) =>
+      within ? fn(within.trx, this.crud.within(within.trx)) : this.transaction(fn);
+    const id = await run(async (trx, crud) => {
       const header: Row = { ...pick(body, HEADER_FIELDS), TipoSolicitud: 'M' };
       const profile = await loadProfile(
         trx,
@@ -472,13 +495,14 @@ export class RequestService {
       const checked = this.crud.prepare(resource, header);
       const dates = await this.checkDates(trx, principal, checked as never, profile);
       if (Object.keys(dates).length) throw new ApiError('VALIDATION_FAILED', { fields: dates });
-      await this.refuseSecondOpen(trx, checked);
+      await this.refuseSecondOpen(trx, checked, undefined, principal);
       const created = (await crud.create(resource, header, principal, {
         set: {
           EstadoAprobacion: 'I',
           FechaSolicitud: new Date(this.now()).toISOString(),
           SolicitudCompleta: 'N',
           IndisciplinaRechazo: 'N',
+          ...(within ? { CodigoCargaMasiva: within.massCode } : {}),
         },
       })) as unknown as Stored;
       await this.history(trx, { ...created, EstadoAprobacion: null as never }, principal, 'CREATE', 'I');
@@ -491,7 +515,7 @@ export class RequestService {
         .execute();
       return created.IdSolicitud;
     });
-    return this.summary(id);
+    return within ? { IdSolicitud: id } : this.summary(id);
   }
 
   /** POST actualizarsolicitante: an incomplete or observed request saved again. */
@@ -526,7 +550,7 @@ export class RequestService {
       const checked = this.crud.prepare(this.registry.require('request'), header);
       const dates = await this.checkDates(trx, principal, checked as never, profile);
       if (Object.keys(dates).length) throw new ApiError('VALIDATION_FAILED', { fields: dates });
-      await this.refuseSecondOpen(trx, checked, id);
+      await this.refuseSecondOpen(trx, checked, id, principal);
       await crud.update(this.registry.require('request'), id, header, principal);
       if (request.IdEntidad === 'P') await this.saveVisitors(trx, request, body.Visitantes, principal);
       const { complete } = await this.saveLines(trx, request, profile, inputs);

@@ -1,0 +1,331 @@
+import DownloadIcon from '@mui/icons-material/Download';
+import PlayArrowIcon from '@mui/icons-material/PlayArrow';
+import UploadFileIcon from '@mui/icons-material/UploadFile';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Chip,
+  LinearProgress,
+  MenuItem,
+  Stack,
+  Tab,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TablePagination,
+  TableRow,
+  Tabs,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useGetList, useNotify, useTranslate } from 'react-admin';
+import { useSearchParams } from 'react-router-dom';
+import { saveBase64 } from '../../../files.js';
+import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
+import { type BulkProgress, type BulkRow, bulkApi } from './api.js';
+
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+const COUNTS = ['loaded', 'observed', 'processed', 'successful', 'toProcess'] as const;
+const ROW_COLOURS = { V: 'info', E: 'error', S: 'success', F: 'warning' } as const;
+
+/** Section 4's counts of an upload, as chips. */
+function Counts({ progress }: { progress: BulkProgress }) {
+  const translate = useTranslate();
+  return (
+    <Stack direction="row" spacing={1} flexWrap="wrap" useFlexGap data-testid="bulk-counts">
+      {COUNTS.map((key) => (
+        <Chip
+          key={key}
+          data-count={key}
+          label={`${translate(`bulk.counts.${key}`)}: ${progress[key]}`}
+          color={key === 'observed' && progress[key] ? 'error' : key === 'successful' ? 'success' : 'default'}
+          variant="outlined"
+        />
+      ))}
+    </Stack>
+  );
+}
+
+/** An upload's rows (all, or some states), a page at a time, each with its errors or its request. */
+function Rows({ code, states, version }: { code: string; states?: string; version: number }) {
+  const translate = useTranslate();
+  const [page, setPage] = useState(0);
+  const take = 50;
+  const { data } = useQuery({
+    queryKey: ['bulk-rows', code, states, page, version],
+    queryFn: () => bulkApi.rows(code, page * take, take, states),
+    placeholderData: keepPreviousData,
+  });
+  const errorsOf = (row: BulkRow) =>
+    Object.entries(row.Errores)
+      .map(([key, message]) => (key === '*' ? message : `${key}: ${message}`))
+      .join(' · ');
+  return (
+    <Box>
+      <Table size="small" data-testid="bulk-rows">
+        <TableHead>
+          <TableRow>
+            <TableCell>{translate('bulk.columns.Fila')}</TableCell>
+            <TableCell>{translate('bulk.columns.Documento')}</TableCell>
+            <TableCell>{translate('bulk.columns.Estado')}</TableCell>
+            <TableCell>{translate('bulk.columns.IdSolicitud')}</TableCell>
+            <TableCell>{translate('bulk.columns.Errores')}</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {(data?.rows ?? []).map((row) => (
+            <TableRow key={row.Fila} data-row={row.Fila} data-state={row.Estado}>
+              <TableCell>{row.Fila}</TableCell>
+              <TableCell>{row.Documento}</TableCell>
+              <TableCell>
+                <Chip
+                  size="small"
+                  color={ROW_COLOURS[row.Estado]}
+                  label={translate(`enums.bulkRowStatus.${row.Estado}`)}
+                />
+              </TableCell>
+              <TableCell>{row.IdSolicitud ? String(row.IdSolicitud).padStart(8, '0') : ''}</TableCell>
+              <TableCell sx={{ color: 'error.main' }}>{errorsOf(row) || ''}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+      <TablePagination
+        component="div"
+        count={data?.total ?? 0}
+        page={page}
+        rowsPerPage={take}
+        rowsPerPageOptions={[take]}
+        onPageChange={(_, p) => setPage(p)}
+      />
+    </Box>
+  );
+}
+
+/**
+ * The bulk request screen of spec section 2: company data (contract, profile, the template),
+ * person file (the filled file uploaded and checked), data validation (each row's errors, then
+ * processing with a progress bar) and processed requests (the counts, the rows with their request
+ * numbers, Excel). The upload's code stays in the address, so the page can be closed and opened
+ * again while the server works.
+ */
+export default function BulkScreen() {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  useConsoleTitle(translate('bulk.title'));
+  const [params, setParams] = useSearchParams();
+  const code = params.get('codigo') ?? '';
+  const [tab, setTab] = useState(code ? 2 : 0);
+  const [entity, setEntity] = useState<'T' | 'V'>('T');
+  const [contract, setContract] = useState<number | ''>('');
+  const [profile, setProfile] = useState<number | ''>('');
+  const [file, setFile] = useState<File | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const contracts = useGetList('contract', {
+    pagination: { page: 1, perPage: 500 },
+    filter: { Activo: 'S' },
+  });
+  const profiles = useGetList('accreditation-profile', {
+    pagination: { page: 1, perPage: 500 },
+    filter: { IdEntidad: entity, Activo: 'S' },
+  });
+  const progress = useQuery({
+    queryKey: ['bulk-progress', code],
+    queryFn: () => bulkApi.progress(code),
+    enabled: !!code,
+    refetchInterval: (query) => (query.state.data?.running || query.state.data?.Estado === 'R' ? 700 : false),
+  });
+  const current = progress.data;
+  const version = current ? current.processed : 0;
+
+  const run = async (action: () => Promise<void>) => {
+    setBusy(true);
+    setProblem(null);
+    try {
+      await action();
+    } catch (error) {
+      setProblem(error instanceof Error ? error.message : String(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const download = () =>
+    run(async () => {
+      const answer = await bulkApi.template(Number(contract), Number(profile));
+      saveBase64(answer.fileBase64, answer.fileName, XLSX);
+    });
+  const send = () =>
+    run(async () => {
+      if (!file) return;
+      const answer = await bulkApi.upload(Number(contract), Number(profile), file);
+      setParams({ codigo: answer.CodigoCargaMasiva });
+      queryClient.setQueryData(['bulk-progress', answer.CodigoCargaMasiva], answer);
+      setTab(2);
+    });
+  const process = () =>
+    run(async () => {
+      const answer = await bulkApi.process(code);
+      queryClient.setQueryData(['bulk-progress', code], answer);
+      await queryClient.invalidateQueries({ queryKey: ['bulk-progress', code] });
+      setTab(3);
+    });
+  const exportProcessed = () =>
+    run(async () => {
+      const answer = await bulkApi.processed(code);
+      saveBase64(answer.fileBase64, answer.fileName, XLSX);
+      notify('ra.notification.updated', { messageArgs: { smart_count: 1 } });
+    });
+
+  const ready = contract !== '' && profile !== '';
+  const done = current ? current.processed : 0;
+  const total = current ? current.processed + current.toProcess : 0;
+  const running = !!current && (current.running || current.Estado === 'R');
+
+  return (
+    <Card sx={{ m: 1 }}>
+      <CardContent>
+        <Typography variant="h6" component="h1" gutterBottom>
+          {translate('bulk.title')}
+          {code ? ` · ${code}` : ''}
+        </Typography>
+        <Tabs value={tab} onChange={(_, v) => setTab(v)} variant="scrollable">
+          <Tab label={translate('bulk.tabs.company')} />
+          <Tab label={translate('bulk.tabs.file')} />
+          <Tab label={translate('bulk.tabs.validation')} disabled={!code} />
+          <Tab label={translate('bulk.tabs.processed')} disabled={!code} />
+        </Tabs>
+        {problem && (
+          <Alert severity="error" sx={{ mt: 2 }} data-testid="bulk-problem">
+            {problem}
+          </Alert>
+        )}
+        <Box sx={{ pt: 2 }}>
+          {tab === 0 && (
+            <Stack spacing={2} maxWidth={560}>
+              <Typography variant="body2">{translate('bulk.chooseContract')}</Typography>
+              <TextField
+                select
+                label={translate('resources.bulk-upload.fields.IdEntidad')}
+                value={entity}
+                onChange={(e) => {
+                  setEntity(e.target.value as 'T' | 'V');
+                  setProfile('');
+                }}
+              >
+                {(['T', 'V'] as const).map((e) => (
+                  <MenuItem key={e} value={e}>
+                    {translate(`enums.bulkEntity.${e}`)}
+                  </MenuItem>
+                ))}
+              </TextField>
+              <TextField
+                select
+                name="IdContrato"
+                label={translate('resources.bulk-upload.fields.IdContrato')}
+                value={contract}
+                onChange={(e) => setContract(Number(e.target.value))}
+              >
+                {(contracts.data ?? []).map((c) => (
+                  <MenuItem key={c.id} value={c.id}>
+                    {[c.NumeroContrato, c.Asunto].filter(Boolean).join(' — ')}
+                  </MenuItem>
+                ))}
+              </TextField>
+              <TextField
+                select
+                name="IdPerfilAcreditacion"
+                label={translate('resources.bulk-upload.fields.IdPerfilAcreditacion')}
+                value={profile}
+                onChange={(e) => setProfile(Number(e.target.value))}
+              >
+                {(profiles.data ?? []).map((p) => (
+                  <MenuItem key={p.id} value={p.id}>
+                    {p.Descripcion}
+                  </MenuItem>
+                ))}
+              </TextField>
+              <Stack direction="row" spacing={1}>
+                <Button
+                  variant="contained"
+                  startIcon={<DownloadIcon />}
+                  disabled={!ready || busy}
+                  onClick={download}
+                >
+                  {translate('bulk.template')}
+                </Button>
+                <Button disabled={!ready} onClick={() => setTab(1)}>
+                  {translate('bulk.tabs.file')}
+                </Button>
+              </Stack>
+            </Stack>
+          )}
+          {tab === 1 && (
+            <Stack spacing={2} maxWidth={560}>
+              {!ready && <Alert severity="info">{translate('bulk.chooseContract')}</Alert>}
+              <input
+                type="file"
+                accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+                data-testid="bulk-file"
+                onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+              />
+              <Button
+                variant="contained"
+                startIcon={<UploadFileIcon />}
+                disabled={!ready || !file || busy}
+                onClick={send}
+              >
+                {translate('bulk.upload')}
+              </Button>
+              {busy && <LinearProgress />}
+            </Stack>
+          )}
+          {tab === 2 && code && current && (
+            <Stack spacing={2}>
+              <Counts progress={current} />
+              <Stack direction="row" spacing={1}>
+                <Button
+                  variant="contained"
+                  startIcon={<PlayArrowIcon />}
+                  disabled={busy || running || current.toProcess === 0}
+                  onClick={process}
+                >
+                  {translate('bulk.process')}
+                </Button>
+                <Button onClick={() => setTab(1)}>{translate('bulk.upload')}</Button>
+              </Stack>
+              <Rows code={code} version={version} />
+            </Stack>
+          )}
+          {tab === 3 && code && current && (
+            <Stack spacing={2}>
+              <Counts progress={current} />
+              <Box>
+                <LinearProgress
+                  variant="determinate"
+                  value={total ? (100 * done) / total : 100}
+                  data-testid="bulk-progress"
+                  aria-valuetext={translate('bulk.progress', { done, total })}
+                />
+                <Typography variant="caption">{translate('bulk.progress', { done, total })}</Typography>
+              </Box>
+              <Stack direction="row" spacing={1}>
+                <Button startIcon={<DownloadIcon />} disabled={busy} onClick={exportProcessed}>
+                  {translate('bulk.export')}
+                </Button>
+              </Stack>
+              <Rows code={code} states="S,F" version={version} />
+            </Stack>
+          )}
+        </Box>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,61 @@
+/** The bulk request calls (spec section 7: excelformato, cargamasiva, procesarmasivo, excelprocesados). */
+import { ApiRequestError, apiCall, apiFetch } from '../../../session/http.js';
+
+const BASE = '/api/acreditacionsolicitud';
+
+/** An upload's progress and the counts of spec section 4. */
+export interface BulkProgress {
+  CodigoCargaMasiva: string;
+  IdEntidad: 'T' | 'V';
+  IdContrato: number;
+  IdPerfilAcreditacion: number;
+  NombreArchivo: string | null;
+  Estado: 'V' | 'R' | 'F';
+  loaded: number;
+  observed: number;
+  processed: number;
+  successful: number;
+  toProcess: number;
+  running: boolean;
+}
+
+/** A row as read, with its errors by column key (`*`: the row) worded in the user's language. */
+export interface BulkRow {
+  Fila: number;
+  Documento: string | null;
+  Estado: 'V' | 'E' | 'S' | 'F';
+  IdSolicitud: number | null;
+  Datos: Record<string, string | number>;
+  Errores: Record<string, string>;
+}
+
+const q = (code: string) => `CodigoCargaMasiva=${encodeURIComponent(code)}`;
+
+export const bulkApi = {
+  template: (contract: number, profile: number) =>
+    apiCall<{ fileBase64: string; fileName: string }>(
+      'GET',
+      `${BASE}/excelformato?IdContrato=${contract}&IdPerfilAcreditacion=${profile}`,
+    ),
+  async upload(contract: number, profile: number, file: File): Promise<BulkProgress> {
+    const form = new FormData();
+    form.set('IdContrato', String(contract));
+    form.set('IdPerfilAcreditacion', String(profile));
+    form.set('file', file, file.name);
+    const response = await apiFetch(`${BASE}/cargamasiva`, { method: 'POST', body: form });
+    const text = await response.text();
+    const json = text ? (JSON.parse(text) as { result?: BulkProgress; message?: string }) : undefined;
+    if (!response.ok) throw new ApiRequestError(json?.message ?? response.statusText, response.status, json);
+    return json?.result as BulkProgress;
+  },
+  process: (code: string) =>
+    apiCall<BulkProgress>('POST', `${BASE}/procesarmasivo`, { CodigoCargaMasiva: code }),
+  progress: (code: string) => apiCall<BulkProgress>('GET', `${BASE}/progresomasivo?${q(code)}`),
+  rows: (code: string, skip: number, take: number, states?: string) =>
+    apiCall<{ rows: BulkRow[]; total: number }>(
+      'GET',
+      `${BASE}/filasmasivo?${q(code)}&skip=${skip}&take=${take}${states ? `&Estado=${states}` : ''}`,
+    ),
+  processed: (code: string) =>
+    apiCall<{ fileBase64: string; fileName: string }>('GET', `${BASE}/excelprocesados?${q(code)}`),
+};

@@ -1,0 +1,536 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityCode } from '../../../../shared/accreditation.js';
+import type { Language } from '../../../../shared/constants.js';
+import { messageKeyOf } from '../../../../shared/errors.js';
+import type { FieldProblem } from '../../../../shared/validation.js';
+import type { CrudService } from '../../../crud/service.js';
+import type { Row } from '../../../crud/types.js';
+import type { Database, Db } from '../../../db/connection.js';
+import { ApiError } from '../../../errors.js';
+import { t } from '../../../i18n.js';
+import type { Registry } from '../../../registry.js';
+import { loadProfile, type ProfileDef } from '../catalogue.js';
+import type { RequestService } from '../requests.js';
+import type { Requester } from '../roles.js';
+import { type BulkColumn, bulkColumns, identityKey } from './columns.js';
+import { type CellValue, readSheet, signature, templateWorkbook } from './workbook.js';
+
+/** The most rows one upload takes, unless the environment's BULK_MAX_ROWS says otherwise. */
+export const bulkMaxRows = () => Number(process.env.BULK_MAX_ROWS) || 10_000;
+/** Rows a dry run checks at once on PostgreSQL. */
+const DRY_RUN_CONCURRENCY = 4;
+/** Rows stored per insert. */
+const INSERT_BATCH = 200;
+
+/** A row's problems: by column key (`*` for the row as a whole), each a message key and its params. */
+export type RowErrors = Record<string, FieldProblem>;
+
+export interface Upload {
+  IdCargaMasiva: number;
+  CodigoCargaMasiva: string;
+  IdCliente: number;
+  IdDivision: number;
+  IdCompania: number;
+  IdEntidad: EntityCode;
+  IdContrato: number;
+  IdPerfilAcreditacion: number;
+  NombreArchivo: string | null;
+  Filas: number;
+  Estado: 'V' | 'R' | 'F';
+  IdUsuario: string;
+}
+
+export interface Counts {
+  loaded: number;
+  observed: number;
+  processed: number;
+  successful: number;
+  toProcess: number;
+}
+
+/**
+ * Lets the server answer other calls between two rows: SQLite's driver is synchronous, so a loop
+ * of its queries would otherwise never give the event loop a turn (no progress could be read).
+ */
+const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Thrown inside a dry run's transaction so that nothing it wrote stays. */
+class DryRun extends Error {}
+
+/**
+ * Bulk requests (spec sections 2, 4 and 7: excelformato, cargamasiva, procesarmasivo,
+ * excelprocesados). Every row goes through the single request's own `create`: as a dry run in a
+ * transaction rolled back when the file is uploaded, for real when it is processed. Processing
+ * is a job over the stored rows: each row's state moves in the transaction that creates its
+ * request, so a row is created once whatever crashes or repeats, and the job picks up the rows
+ * still valid when it is started again.
+ */
+export class BulkService {
+  /** The jobs running in this process, by upload. */
+  private readonly jobs = new Map<number, Promise<void>>();
+  private stopping = false;
+
+  constructor(
+    private readonly database: Database,
+    private readonly registry: Registry,
+    private readonly crud: CrudService,
+    private readonly requests: RequestService,
+    readonly maxRows: number = bulkMaxRows(),
+  ) {}
+
+  private table(name: string): string {
+    return this.registry.require(name).table;
+  }
+
+  private get db(): Db {
+    return this.database.db;
+  }
+
+  /** The profile of a bulk upload: a worker's or a vehicle's, for the requester's division. */
+  private async profile(requester: Requester, contract: number, profileId: number): Promise<ProfileDef> {
+    const { principal } = requester;
+    const profile = await loadProfile(this.db, this.registry, principal.clientId as number, profileId, {
+      divisionId: principal.divisionId,
+    });
+    if (profile.IdEntidad !== 'T' && profile.IdEntidad !== 'V')
+      throw new ApiError('VALIDATION_FAILED', {
+        fields: { IdPerfilAcreditacion: { messageKey: 'bulk.errors.notBulkEntity' } },
+      });
+    if (!requester.entities.includes(profile.IdEntidad)) throw new ApiError('FORBIDDEN');
+    const visible = await this.crud
+      .within(this.db)
+      .findKeys(this.registry.require('contract'), { IdContrato: contract }, principal);
+    if (!visible.length)
+      throw new ApiError('MISSING_REFERENCE', {
+        fields: {
+          IdContrato: { messageKey: 'validation.referenceMissing', params: { resource: 'contract' } },
+        },
+      });
+    return profile;
+  }
+
+  /** excelformato: the template of a contract and profile, in the caller's language. */
+  async template(
+    requester: Requester,
+    contract: number,
+    profileId: number,
+    language: Language,
+  ): Promise<{ bytes: Buffer; fileName: string }> {
+    const profile = await this.profile(requester, contract, profileId);
+    const columns = await bulkColumns(this.db, this.registry, requester.principal, profile, language);
+    const row = (await this.db
+      .selectFrom(this.table('contract'))
+      .select(['NumeroContrato'])
+      .where('IdContrato', '=', contract)
+      .executeTakeFirst()) as { NumeroContrato?: string } | undefined;
+    const contractName = row?.NumeroContrato ?? String(contract);
+    const bytes = await templateWorkbook(
+      columns,
+      {
+        contract,
+        contractName,
+        profile: profileId,
+        profileName: profile.Descripcion,
+        entity: t(language, `enums.bulkEntity.${profile.IdEntidad}`),
+      },
+      this.maxRows,
+      language,
+    );
+    const safe = `${contractName} ${profile.Descripcion}`.replace(/[\\/:*?"<>|]/g, '').slice(0, 80);
+    return { bytes, fileName: `${safe}.xlsx` };
+  }
+
+  /**
+   * The columns a file is read with: a list's text is taken in either language (the template was
+   * written in its downloader's), or its stored value.
+   */
+  private async readingColumns(requester: Requester, profile: ProfileDef): Promise<BulkColumn[]> {
+    const [es, en] = await Promise.all(
+      (['es', 'en'] as const).map((l) =>
+        bulkColumns(this.db, this.registry, requester.principal, profile, l),
+      ),
+    );
+    return es.map((column, i) =>
+      column.choices ? { ...column, choices: [...column.choices, ...(en[i].choices ?? [])] } : column,
+    );
+  }
+
+  /** A row's cells as a request body, and the cells that could not be read. */
+  private toBody(
+    columns: BulkColumn[],
+    cells: Record<string, CellValue>,
+    base: Row,
+  ): { body: Row; errors: RowErrors } {
+    const body: Row = { ...base };
+    const detail: Array<{ IdDatoEvaluar: number; Valor: string }> = [];
+    const errors: RowErrors = {};
+    for (const column of columns) {
+      const raw = cells[column.key];
+      if (raw === null || raw === undefined) continue;
+      let value: string | number | undefined;
+      if (column.choices) {
+        const text = String(raw).trim().toLocaleUpperCase('es');
+        const found = column.choices.find(
+          (c) => c.label.toLocaleUpperCase('es') === text || String(c.value).toLocaleUpperCase('es') === text,
+        );
+        if (!found) {
+          errors[column.key] = { messageKey: 'bulk.errors.unknownChoice' };
+          continue;
+        }
+        value = found.value;
+      } else if (column.kind === 'date') {
+        const text = String(raw).trim();
+        const dmy = /^(\d{1,2})[/-](\d{1,2})[/-](\d{4})$/.exec(text);
+        value = dmy ? `${dmy[3]}-${dmy[2].padStart(2, '0')}-${dmy[1].padStart(2, '0')}` : text;
+        if (typeof raw === 'number') {
+          errors[column.key] = { messageKey: 'validation.format.date' };
+          continue;
+        }
+      } else if (column.json === 'integer' || column.json === 'number') {
+        const n = typeof raw === 'number' ? raw : Number(String(raw).trim().replace(',', '.'));
+        value = Number.isFinite(n) ? n : String(raw);
+      } else value = typeof raw === 'number' ? String(raw) : raw;
+      if (column.datum) detail.push({ IdDatoEvaluar: column.datum, Valor: String(value) });
+      else body[column.key] = value;
+    }
+    body.Detalle = JSON.stringify(detail);
+    return { body, errors };
+  }
+
+  /** Where an error of the request service lands: the cell of its field, or the row. */
+  private errorsOf(error: unknown, keys: Set<string>): RowErrors {
+    if (!(error instanceof ApiError)) throw error;
+    const out: RowErrors = {};
+    const fields = (error.fields ?? {}) as Record<string, FieldProblem>;
+    for (const [field, problem] of Object.entries(fields)) {
+      const key = field.startsWith('Detalle.') ? `D${field.slice(8)}` : field;
+      out[keys.has(key) ? key : '*'] ??= problem;
+    }
+    if (!Object.keys(out).length)
+      out['*'] = {
+        messageKey: error.messageKey ?? messageKeyOf(error.code),
+        params: error.params as FieldProblem['params'],
+      };
+    else if (error.code === 'DUPLICATE' && error.messageKey)
+      out['*'] = { messageKey: error.messageKey, params: error.params as FieldProblem['params'] };
+    return out;
+  }
+
+  /**
+   * cargamasiva: the uploaded file (on disk) read as a stream and every row checked as a single
+   * request would be, inside a transaction rolled back; the upload stored with its rows and their
+   * errors under a new mass upload code. Nothing else is created.
+   */
+  async upload(
+    requester: Requester,
+    input: { contract: number; profile: number; path: string; fileName: string },
+  ): Promise<Upload> {
+    const profile = await this.profile(requester, input.contract, input.profile);
+    const sheet = await readSheet(input.path, this.maxRows);
+    if (sheet.signature !== signature(input.contract, input.profile))
+      throw new ApiError('VALIDATION_FAILED', {
+        messageKey: 'bulk.errors.otherTemplate',
+        fields: { file: { messageKey: 'bulk.errors.otherTemplate' } },
+      });
+    if (!sheet.rows.length)
+      throw new ApiError('VALIDATION_FAILED', {
+        messageKey: 'bulk.errors.empty',
+        fields: { file: { messageKey: 'bulk.errors.empty' } },
+      });
+    const columns = await this.readingColumns(requester, profile);
+    const keys = new Set(columns.map((c) => c.key));
+    const base = {
+      IdEntidad: profile.IdEntidad,
+      IdContrato: input.contract,
+      IdPerfilAcreditacion: input.profile,
+    };
+    const code = `CM-${new Date().toISOString().slice(0, 10).replaceAll('-', '')}-${randomUUID().slice(0, 8).toUpperCase()}`;
+    const firstOf = new Map<string, number>();
+    const documentKey = profile.IdEntidad === 'V' ? 'Placa' : 'Documento';
+    const checked: Row[] = [];
+    const prepared = sheet.rows.map(({ row, cells }) => {
+      const { body, errors } = this.toBody(columns, cells, base);
+      const identity = identityKey(profile.IdEntidad, body);
+      if (identity !== undefined) {
+        const first = firstOf.get(identity);
+        if (first !== undefined)
+          errors[documentKey] ??= { messageKey: 'bulk.errors.duplicateInFile', params: { row: first } };
+        else firstOf.set(identity, row);
+      }
+      return { row, cells, body, errors };
+    });
+    /** One row checked as a single request, in a transaction rolled back. */
+    const check = async ({ row, cells, body, errors }: (typeof prepared)[number]): Promise<Row> => {
+      try {
+        await this.database.db.transaction().execute(async (trx) => {
+          await this.requests.create(requester, body, { trx, massCode: code });
+          throw new DryRun();
+        });
+      } catch (error) {
+        if (!(error instanceof DryRun))
+          for (const [key, problem] of Object.entries(this.errorsOf(error, keys))) errors[key] ??= problem;
+      }
+      const bad = Object.keys(errors).length > 0;
+      return {
+        Fila: row,
+        Documento: String(body[documentKey] ?? '').slice(0, 20) || null,
+        Datos: JSON.stringify(cells),
+        Errores: bad ? JSON.stringify(errors) : null,
+        Estado: bad ? 'E' : 'V',
+      };
+    };
+    // PostgreSQL checks a few rows at a time on pooled connections (each its own transaction);
+    // SQLite has one connection, so one row at a time.
+    const width = this.database.dialect === 'postgres' ? DRY_RUN_CONCURRENCY : 1;
+    for (let i = 0; i < prepared.length; i += width) {
+      await yieldTurn();
+      checked.push(...(await Promise.all(prepared.slice(i, i + width).map(check))));
+    }
+    const { principal } = requester;
+    const now = new Date().toISOString();
+    return this.database.db.transaction().execute(async (trx) => {
+      const created = (await trx
+        .insertInto(this.table('bulk-upload'))
+        .values({
+          CodigoCargaMasiva: code,
+          IdCliente: principal.clientId,
+          IdDivision: principal.divisionId,
+          IdCompania: requester.companyId,
+          IdEntidad: profile.IdEntidad,
+          IdContrato: input.contract,
+          IdPerfilAcreditacion: input.profile,
+          NombreArchivo: input.fileName.slice(0, 200),
+          Filas: checked.length,
+          Estado: 'V',
+          IdUsuario: principal.userId,
+          IdUsuarioCreacion: principal.userId,
+          FechaCreacion: now,
+        })
+        .returning('IdCargaMasiva')
+        .executeTakeFirstOrThrow()) as { IdCargaMasiva: number };
+      for (let i = 0; i < checked.length; i += INSERT_BATCH)
+        await trx
+          .insertInto(this.table('bulk-upload-row'))
+          .values(
+            checked.slice(i, i + INSERT_BATCH).map((r) => ({
+              ...r,
+              IdCargaMasiva: created.IdCargaMasiva,
+              IdCliente: principal.clientId,
+              IdUsuarioCreacion: principal.userId,
+              FechaCreacion: now,
+            })),
+          )
+          .execute();
+      return this.find(trx, requester, code);
+    });
+  }
+
+  /** An upload of the requester's company (in its client and division), by code; else 404. */
+  async find(db: Db, requester: Requester, code: unknown): Promise<Upload> {
+    const { principal } = requester;
+    const row = (await db
+      .selectFrom(this.table('bulk-upload'))
+      .selectAll()
+      .where('CodigoCargaMasiva', '=', String(code ?? '').slice(0, 40))
+      .where('IdCliente', '=', principal.clientId as number)
+      .where('IdDivision', '=', principal.divisionId as number)
+      .where('IdCompania', '=', requester.companyId)
+      .executeTakeFirst()) as Upload | undefined;
+    if (!row)
+      throw new ApiError('NOT_FOUND', {
+        messageKey: 'bulk.errors.notFound',
+        params: { resource: 'bulk-upload', id: String(code) },
+      });
+    return row;
+  }
+
+  /** Section 4's counts of an upload. */
+  async counts(upload: Upload): Promise<Counts> {
+    const rows = (await this.db
+      .selectFrom(this.table('bulk-upload-row'))
+      .select(['Estado', (eb) => eb.fn.countAll<number | string>().as('n')])
+      .where('IdCliente', '=', upload.IdCliente)
+      .where('IdCargaMasiva', '=', upload.IdCargaMasiva)
+      .groupBy('Estado')
+      .execute()) as Array<{ Estado: string; n: number | string }>;
+    const n = (s: string) => Number(rows.find((r) => r.Estado === s)?.n ?? 0);
+    return {
+      loaded: upload.Filas,
+      observed: n('E') + n('F'),
+      processed: n('S') + n('F'),
+      successful: n('S'),
+      toProcess: n('V'),
+    };
+  }
+
+  /** What an upload's screen shows: the upload, its counts and whether a job is running now. */
+  async progress(requester: Requester, code: unknown): Promise<Row> {
+    let upload = await this.find(this.db, requester, code);
+    // A job left running by a process that ended (a crash, a restart) is picked up again.
+    if (upload.Estado === 'R' && !this.jobs.has(upload.IdCargaMasiva)) {
+      this.start(requester, upload);
+      upload = await this.find(this.db, requester, code);
+    }
+    return { ...upload, ...(await this.counts(upload)), running: this.jobs.has(upload.IdCargaMasiva) };
+  }
+
+  /** The header of each column of an upload's template in the caller's language, by key. */
+  async headings(requester: Requester, code: unknown, language: Language): Promise<Map<string, string>> {
+    const upload = await this.find(this.db, requester, code);
+    const profile = await loadProfile(this.db, this.registry, upload.IdCliente, upload.IdPerfilAcreditacion);
+    const columns = await bulkColumns(this.db, this.registry, requester.principal, profile, language);
+    return new Map(columns.map((c) => [c.key, c.header]));
+  }
+
+  /** The rows of an upload with their errors worded in the caller's language. */
+  async rows(
+    requester: Requester,
+    code: unknown,
+    language: Language,
+    page: { skip: number; take: number; state?: string },
+  ): Promise<{ rows: Row[]; total: number }> {
+    const upload = await this.find(this.db, requester, code);
+    let qb = this.db
+      .selectFrom(this.table('bulk-upload-row'))
+      .where('IdCliente', '=', upload.IdCliente)
+      .where('IdCargaMasiva', '=', upload.IdCargaMasiva);
+    if (page.state) qb = qb.where('Estado', 'in', page.state.split(','));
+    const total = Number(
+      (
+        (await qb.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst()) as {
+          n: number | string;
+        }
+      ).n,
+    );
+    const rows = (await qb
+      .select(['Fila', 'Documento', 'Datos', 'Errores', 'Estado', 'IdSolicitud'])
+      .orderBy('Fila')
+      .offset(page.skip)
+      .limit(page.take)
+      .execute()) as Row[];
+    return { rows: rows.map((r) => this.worded(r, language)), total };
+  }
+
+  /** A stored row as shown: its cells, its errors by column in words, its state. */
+  worded(row: Row, language: Language): Row {
+    const errors = row.Errores ? (JSON.parse(String(row.Errores)) as RowErrors) : {};
+    return {
+      Fila: row.Fila,
+      Documento: row.Documento,
+      Estado: row.Estado,
+      IdSolicitud: row.IdSolicitud ?? null,
+      Datos: row.Datos ? JSON.parse(String(row.Datos)) : {},
+      Errores: Object.fromEntries(
+        Object.entries(errors).map(([key, p]) => [key, t(language, p.messageKey, p.params)]),
+      ),
+    };
+  }
+
+  /**
+   * procesarmasivo: starts (or resumes) the job that creates the valid rows' requests, and
+   * answers at once with the progress. Processing an upload again creates nothing twice.
+   */
+  async process(requester: Requester, code: unknown): Promise<Row> {
+    const upload = await this.find(this.db, requester, code);
+    const counts = await this.counts(upload);
+    if (upload.Estado !== 'R' && counts.toProcess === 0 && counts.processed === 0)
+      throw new ApiError('BUSINESS_RULE', { messageKey: 'bulk.errors.nothingToProcess' });
+    if (counts.toProcess > 0 && !this.jobs.has(upload.IdCargaMasiva)) this.start(requester, upload);
+    return this.progress(requester, code);
+  }
+
+  /** Runs the job in the background; marks the upload processing until it ends. */
+  private start(requester: Requester, upload: Upload): void {
+    const job = (async () => {
+      await this.db
+        .updateTable(this.table('bulk-upload'))
+        .set({ Estado: 'R' })
+        .where('IdCliente', '=', upload.IdCliente)
+        .where('IdCargaMasiva', '=', upload.IdCargaMasiva)
+        .execute();
+      if (!(await this.runJob(requester, upload))) return;
+      await this.db
+        .updateTable(this.table('bulk-upload'))
+        .set({ Estado: 'F' })
+        .where('IdCliente', '=', upload.IdCliente)
+        .where('IdCargaMasiva', '=', upload.IdCargaMasiva)
+        .execute();
+    })()
+      .catch(() => {
+        // Left processing: the next progress read or procesarmasivo call picks it up again.
+      })
+      .finally(() => this.jobs.delete(upload.IdCargaMasiva));
+    this.jobs.set(upload.IdCargaMasiva, job);
+  }
+
+  /**
+   * Stops the jobs of this process after the row each is on (the server is closing): their
+   * uploads stay marked processing, and the next progress read starts them again.
+   */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await Promise.all(this.jobs.values());
+  }
+
+  /**
+   * The job: each valid row, in order, made a request in its own transaction with its row's
+   * state. Answers false when it stopped before the end (the server is closing).
+   */
+  private async runJob(requester: Requester, upload: Upload): Promise<boolean> {
+    const rowsTable = this.table('bulk-upload-row');
+    const profile = await loadProfile(this.db, this.registry, upload.IdCliente, upload.IdPerfilAcreditacion);
+    const columns = await this.readingColumns(requester, profile);
+    const keys = new Set(columns.map((c) => c.key));
+    const base = {
+      IdEntidad: upload.IdEntidad,
+      IdContrato: upload.IdContrato,
+      IdPerfilAcreditacion: upload.IdPerfilAcreditacion,
+    };
+    for (;;) {
+      const batch = (await this.db
+        .selectFrom(rowsTable)
+        .select(['IdFila', 'Datos'])
+        .where('IdCliente', '=', upload.IdCliente)
+        .where('IdCargaMasiva', '=', upload.IdCargaMasiva)
+        .where('Estado', '=', 'V')
+        .orderBy('Fila')
+        .limit(100)
+        .execute()) as Array<{ IdFila: number; Datos: string }>;
+      if (!batch.length) return true;
+      for (const row of batch) {
+        if (this.stopping) return false;
+        await yieldTurn();
+        const { body } = this.toBody(columns, JSON.parse(row.Datos), base);
+        try {
+          await this.db.transaction().execute(async (trx) => {
+            // The row is claimed first: a second job waits for this one's transaction and then finds it taken.
+            const claimed = await trx
+              .updateTable(rowsTable)
+              .set({ Estado: 'S' })
+              .where('IdFila', '=', row.IdFila)
+              .where('Estado', '=', 'V')
+              .executeTakeFirst();
+            if (Number(claimed.numUpdatedRows) !== 1) return;
+            const made = await this.requests.create(requester, body, {
+              trx,
+              massCode: upload.CodigoCargaMasiva,
+            });
+            await trx
+              .updateTable(rowsTable)
+              .set({ IdSolicitud: made.IdSolicitud as number })
+              .where('IdFila', '=', row.IdFila)
+              .execute();
+          });
+        } catch (error) {
+          // The row no longer holds (another request was made meanwhile, the contract ended…).
+          await this.db
+            .updateTable(rowsTable)
+            .set({ Estado: 'F', Errores: JSON.stringify(this.errorsOf(error, keys)) })
+            .where('IdFila', '=', row.IdFila)
+            .where('Estado', '=', 'V')
+            .execute();
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,419 @@
+import ExcelJS from 'exceljs';
+import JSZip from 'jszip';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, siteDate } from '../../src/shared/dates.js';
+import { catalogue, upload } from '../support/accreditation.js';
+import { call, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { type CellInput, excelDate, openTemplate } from '../support/bulk.js';
+import { DIALECTS } from '../support/databases.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
+type Json = any;
+const SOUTH = 'UNIDAD MINERA SAN GABRIEL';
+const NORTH = 'PROYECTO CORDILLERA NORTE';
+const BASE = '/api/acreditacionsolicitud';
+const MAX_ROWS = 40;
+
+describe.each(DIALECTS)('bulk requests on %s', (dialect) => {
+  let t: TestApp;
+  let cat: Awaited<ReturnType<typeof catalogue>>;
+  const tokens: Record<string, string> = {};
+  let contract: number;
+  const today = siteDate('PE');
+  const expiry = addDays(today, 200);
+
+  const as = (who: string, method: 'GET' | 'POST', url: string, payload?: object, language = 'en') =>
+    call(t.app, { method, url, token: tokens[who], payload, headers: { 'accept-language': language } });
+  const template = async (who = 'requester', profile = cat.worker, language = 'es') => {
+    const res = await as(
+      who,
+      'GET',
+      `${BASE}/excelformato?IdContrato=${contract}&IdPerfilAcreditacion=${profile}`,
+      undefined,
+      language,
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.result as { fileBase64: string; fileName: string };
+  };
+  const send = (bytes: Buffer, who = 'requester', profile = cat.worker) =>
+    upload(
+      t.app,
+      tokens[who],
+      `${BASE}/cargamasiva`,
+      { IdContrato: contract, IdPerfilAcreditacion: profile },
+      { name: 'carga.xlsx', bytes },
+    );
+  const rowsOf = async (code: string, language = 'en') =>
+    (
+      await as(
+        'requester',
+        'GET',
+        `${BASE}/filasmasivo?CodigoCargaMasiva=${code}&take=1000`,
+        undefined,
+        language,
+      )
+    ).body.result.rows as Json[];
+  const until = async (code: string) => {
+    for (let i = 0; i < 400; i++) {
+      const res = await as('requester', 'GET', `${BASE}/progresomasivo?CodigoCargaMasiva=${code}`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      if (!res.body.result.running && res.body.result.Estado === 'F') return res.body.result;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error('the job did not end');
+  };
+  const requestsOf = async (code: string) => {
+    const table = t.registry.require('request').table;
+    return (await t.db.database.db
+      .selectFrom(table)
+      .selectAll()
+      .where('CodigoCargaMasiva', '=', code)
+      .execute()) as Json[];
+  };
+
+  /** A valid row for a worker: the person, the dates and a value for every requirement datum. */
+  const goodRow = (
+    tpl: Awaited<ReturnType<typeof openTemplate>>,
+    document: string,
+  ): Record<string, CellInput> => {
+    const row: Record<string, CellInput> = {
+      FechaInicio: excelDate(today),
+      FechaFin: excelDate(addDays(today, 90)),
+      IdTipoDocumento: 'PE DNI',
+      Documento: document,
+      Apellido: 'Quispe Mamani',
+      Nombre: 'Rosa Elena',
+      Sexo: tpl.choices('Sexo')[1],
+      FechaNacimiento: excelDate('1991-03-02'),
+      IdPaisNacimiento: 'PE',
+      IdPaisResidencia: 'PE',
+      TelefonoMovil: '987654321',
+    };
+    for (const key of tpl.keys.filter((k) => /^D\d+$/.test(k))) {
+      const index = tpl.keys.indexOf(key);
+      const choices = tpl.choices(key);
+      if (choices.length) row[key] = choices[0];
+      else if (tpl.data.getColumn(index + 1).numFmt === 'dd/mm/yyyy') row[key] = excelDate(expiry);
+      else row[key] = `VAL-${key}`;
+    }
+    return row;
+  };
+
+  beforeAll(async () => {
+    process.env.BULK_MAX_ROWS = String(MAX_ROWS);
+    t = await startTestApp(dialect);
+    tokens.admin = (await signIn(t.app, 'ADMIN', { division: SOUTH })).accessToken;
+    tokens.requester = (await signIn(t.app, 'SOLICITANTE', { division: SOUTH })).accessToken;
+    tokens.requesterNorth = (await signIn(t.app, 'SOLICITANTE', { division: NORTH })).accessToken;
+    tokens.authoriser = (await signIn(t.app, 'AUTORIZADOR', { division: SOUTH })).accessToken;
+    cat = await catalogue(t.app, tokens.admin);
+    contract = (await cat.list('contract')).find((c: Json) => c.NumeroContrato === 'CT-2026-001').IdContrato;
+  });
+  afterAll(async () => {
+    delete process.env.BULK_MAX_ROWS;
+    await t?.close();
+  });
+
+  it('writes the template of a contract and profile: keys, signature, lists from a hidden sheet, date cells, instructions, in the user’s language', async () => {
+    const es = await template();
+    expect(es.fileName).toMatch(/CT-2026-001 TRABAJADOR CONTRATISTA\.xlsx$/);
+    const tpl = await openTemplate(es.fileBase64);
+    expect(tpl.workbook.worksheets.map((s) => s.name)).toEqual(['Datos', 'Instrucciones', 'Listas']);
+    expect(tpl.lists.state).toBe('veryHidden');
+    expect(tpl.signature).toBe(`ACRBULK:${contract}:${cat.worker}`);
+    expect(tpl.keys).toEqual(
+      expect.arrayContaining(['FechaInicio', 'FechaFin', 'IdTipoDocumento', 'Documento', 'Sexo']),
+    );
+    expect(tpl.keys.filter((k) => /^D\d+$/.test(k)).length).toBeGreaterThan(10);
+    expect(tpl.data.getRow(1).hidden).toBe(true);
+    expect(String(tpl.data.getRow(2).getCell(tpl.keys.indexOf('Apellido') + 1).value)).toBe('Apellidos *');
+    expect(tpl.choices('Sexo')).toEqual(['Masculino', 'Femenino']);
+    expect(tpl.choices('IdTipoDocumento')).toContain('PE DNI');
+    expect(tpl.data.getColumn(tpl.keys.indexOf('FechaInicio') + 1).numFmt).toBe('dd/mm/yyyy');
+    expect(String(tpl.workbook.worksheets[1].getCell('A1').value)).toBe('Solicitud masiva: instrucciones');
+    const en = await openTemplate((await template('requester', cat.worker, 'en')).fileBase64);
+    expect(en.workbook.worksheets.map((s) => s.name)).toEqual(['Data', 'Instructions', 'Lists']);
+    expect(en.choices('Sexo')).toEqual(['Male', 'Female']);
+
+    // Not a requester: refused; a visit profile has no bulk template.
+    expect(
+      (
+        await as(
+          'authoriser',
+          'GET',
+          `${BASE}/excelformato?IdContrato=${contract}&IdPerfilAcreditacion=${cat.worker}`,
+        )
+      ).status,
+    ).toBe(403);
+    const visit = await as(
+      'requester',
+      'GET',
+      `${BASE}/excelformato?IdContrato=${contract}&IdPerfilAcreditacion=${cat.visit}`,
+    );
+    expect(visit.status).toBe(400);
+    expect(visit.body.errors.IdPerfilAcreditacion.messageKey).toBe('bulk.errors.notBulkEntity');
+  });
+
+  it('checks every row as a single request, reports each error on its cell in the user’s language, creates nothing; processes the valid rows once', async () => {
+    const tpl = await openTemplate((await template()).fileBase64);
+    // A request already open for one worker: the file's row for it is a duplicate.
+    const open = await as('requester', 'POST', `${BASE}/crearsolicitante`, {
+      IdEntidad: 'T',
+      IdContrato: contract,
+      IdPerfilAcreditacion: cat.worker,
+      FechaInicio: today,
+      FechaFin: addDays(today, 30),
+      IdTipoDocumento: cat.dni,
+      Documento: '45001001',
+      Apellido: 'Ya Abierta',
+      Nombre: 'Persona',
+      Sexo: 'M',
+      FechaNacimiento: '1988-01-01',
+      IdPaisNacimiento: 'PE',
+      IdPaisResidencia: 'PE',
+      TelefonoMovil: '987000111',
+    });
+    expect(open.status, JSON.stringify(open.body)).toBe(200);
+    const firstDate = tpl.keys.find(
+      (k) => /^D\d+$/.test(k) && tpl.data.getColumn(tpl.keys.indexOf(k) + 1).numFmt === 'dd/mm/yyyy',
+    ) as string;
+    const firstList = tpl.keys.find((k) => /^D\d+$/.test(k) && tpl.choices(k).length) as string;
+    const rows: Array<Record<string, CellInput>> = [
+      goodRow(tpl, '45000001'), // row 3: valid
+      goodRow(tpl, '45000002'), // row 4: valid
+      { ...goodRow(tpl, '45000003'), Sexo: 'X' }, // row 5: not in the list
+      { ...goodRow(tpl, '4500'), IdTipoDocumento: 'PE DNI' }, // row 6: document against its type
+      { ...goodRow(tpl, '101108660'), IdTipoDocumento: 'CH RUT' }, // row 7: check digit
+      { ...goodRow(tpl, '45000008'), FechaFin: excelDate('2031-01-01') }, // row 8: after the contract
+      { ...goodRow(tpl, '45000009'), FechaInicio: excelDate(addDays(today, -3)) }, // row 9: before today
+      { ...goodRow(tpl, '45000010'), Apellido: null }, // row 10: mandatory field missing
+      goodRow(tpl, '45000001'), // row 11: the same document as row 3
+      goodRow(tpl, '45001001'), // row 12: an open request exists
+      { ...goodRow(tpl, '45000013'), [firstDate]: 'no es fecha' }, // row 13: a datum's value
+      { ...goodRow(tpl, '45000014'), [firstList]: 'NO EXISTE' }, // row 14: a datum's list
+      { ...goodRow(tpl, '45000015'), Email: 'no-es-correo' }, // row 15: a field's format
+      goodRow(tpl, '45000016'), // row 16: valid
+    ];
+    rows[1].IdTipoDocumento = String(cat.dni); // a list accepts the stored value too
+    const before = await requestsOfCompany();
+    const res = await send(await tpl.fill(rows));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const code = res.body.result.CodigoCargaMasiva as string;
+    expect(code).toMatch(/^CM-\d{8}-[0-9A-F]{8}$/);
+    expect(res.body.result).toMatchObject({
+      loaded: 14,
+      observed: 11,
+      processed: 0,
+      successful: 0,
+      toProcess: 3,
+      Estado: 'V',
+    });
+    expect(await requestsOfCompany()).toBe(before);
+    expect(await requestsOf(code)).toHaveLength(0);
+    const persons = await t.db.database.db
+      .selectFrom(t.registry.require('person').table)
+      .select('IdPersona')
+      .where('Documento', '=', '45000001')
+      .execute();
+    expect(persons).toHaveLength(0);
+
+    const checked = await rowsOf(code, 'en');
+    const byRow = (n: number) => checked.find((r) => r.Fila === n);
+    expect(checked.map((r) => r.Estado)).toEqual([
+      'V',
+      'V',
+      'E',
+      'E',
+      'E',
+      'E',
+      'E',
+      'E',
+      'E',
+      'E',
+      'E',
+      'E',
+      'E',
+      'V',
+    ]);
+    expect(byRow(5).Errores.Sexo).toBe('The value is not in the list.');
+    expect(Object.keys(byRow(6).Errores)).toContain('Documento');
+    expect(byRow(7).Errores.Documento).toMatch(/check digit/i);
+    expect(byRow(8).Errores.FechaFin).toMatch(/within the contract/i);
+    expect(byRow(9).Errores.FechaInicio).toMatch(/today/i);
+    expect(Object.keys(byRow(10).Errores)).toEqual(['Apellido']);
+    expect(byRow(11).Errores.Documento).toBe('The document repeats in row 3.');
+    expect(byRow(12).Errores['*']).toMatch(/open request/i);
+    expect(Object.keys(byRow(13).Errores)).toEqual([firstDate]);
+    expect(Object.keys(byRow(14).Errores)).toEqual([firstList]);
+    expect(Object.keys(byRow(15).Errores)).toEqual(['Email']);
+    // The same errors in Spanish for a Spanish reader.
+    expect((await rowsOf(code, 'es')).find((r) => r.Fila === 11).Errores.Documento).toBe(
+      'El documento se repite en la fila 3.',
+    );
+
+    // Processing: the three valid rows become requests with the mass upload code, once.
+    const started = await as('requester', 'POST', `${BASE}/procesarmasivo`, { CodigoCargaMasiva: code });
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    const done = await until(code);
+    expect(done).toMatchObject({ loaded: 14, observed: 11, processed: 3, successful: 3, toProcess: 0 });
+    const made = await requestsOf(code);
+    expect(made).toHaveLength(3);
+    expect(made.every((r) => r.EstadoAprobacion === 'I' && r.IdContrato === contract)).toBe(true);
+    const processed = await rowsOf(code);
+    expect(
+      processed
+        .filter((r) => r.Estado === 'S')
+        .map((r) => r.IdSolicitud)
+        .sort(),
+    ).toEqual(made.map((r) => r.IdSolicitud).sort());
+    // Each request whole: its lines, its history, its values.
+    const detail = await as(
+      'requester',
+      'GET',
+      `/api/acreditacionsolicituddetalle/obtener?IdSolicitud=${made[0].IdSolicitud}`,
+    );
+    expect(detail.status).toBe(200);
+    const items = detail.body.result[0] as Json[];
+    expect(items.find((i) => i.IdDatoEvaluar === Number(firstDate.slice(1))).Value).toBe(expiry);
+    expect(items.find((i) => i.IdDatoEvaluar === Number(firstList.slice(1))).Value).toBeTruthy();
+
+    // Again: nothing made twice.
+    const again = await as('requester', 'POST', `${BASE}/procesarmasivo`, { CodigoCargaMasiva: code });
+    expect(again.status).toBe(200);
+    await until(code);
+    expect(await requestsOf(code)).toHaveLength(3);
+
+    // The processed list as Excel: every row, its request or its errors.
+    const excel = await as(
+      'requester',
+      'GET',
+      `${BASE}/excelprocesados?CodigoCargaMasiva=${code}`,
+      undefined,
+      'es',
+    );
+    expect(excel.status).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(Buffer.from(excel.body.result.fileBase64, 'base64') as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0];
+    expect(sheet.rowCount).toBe(15);
+    expect(sheet.getRow(1).values).toEqual([
+      undefined,
+      'Fila',
+      'Documento',
+      'Estado',
+      'Solicitud',
+      'Errores',
+    ]);
+    expect(sheet.getRow(2).getCell(3).value).toBe('Procesada');
+    expect(sheet.getRow(2).getCell(4).value).toBe(processed[0].IdSolicitud);
+    expect(String(sheet.getRow(10).getCell(5).value)).toBe('Documento: El documento se repite en la fila 3.');
+    expect(String(sheet.getRow(9).getCell(5).value)).toBe('Apellidos: Obligatorio');
+
+    // Corrected and uploaded again: the fixed rows pass, the processed ones are now open requests.
+    const fixed = await send(
+      await (await openTemplate((await template()).fileBase64)).fill([
+        goodRow(tpl, '45000003'),
+        goodRow(tpl, '45000001'),
+      ]),
+    );
+    expect(fixed.status).toBe(200);
+    const fixedRows = await rowsOf(fixed.body.result.CodigoCargaMasiva);
+    expect(fixedRows[0].Estado).toBe('V');
+    expect(fixedRows[1].Errores['*']).toMatch(/open request/i);
+  });
+
+  it('keeps an upload to its company and division: another requester gets a 404, an authoriser a 403', async () => {
+    const tpl = await openTemplate((await template()).fileBase64);
+    const res = await send(await tpl.fill([goodRow(tpl, '46000001')]));
+    expect(res.status).toBe(200);
+    const code = res.body.result.CodigoCargaMasiva;
+    for (const path of [
+      `progresomasivo?CodigoCargaMasiva=${code}`,
+      `filasmasivo?CodigoCargaMasiva=${code}`,
+      `excelprocesados?CodigoCargaMasiva=${code}`,
+    ])
+      expect((await as('requesterNorth', 'GET', `${BASE}/${path}`)).status).toBe(404);
+    expect(
+      (await as('requesterNorth', 'POST', `${BASE}/procesarmasivo`, { CodigoCargaMasiva: code })).status,
+    ).toBe(404);
+    expect(
+      (await as('authoriser', 'POST', `${BASE}/procesarmasivo`, { CodigoCargaMasiva: code })).status,
+    ).toBe(403);
+    expect(await requestsOf(code)).toHaveLength(0);
+    // Another division's requester cannot use this division's contract either.
+    const north = await upload(
+      t.app,
+      tokens.requesterNorth,
+      `${BASE}/cargamasiva`,
+      { IdContrato: contract, IdPerfilAcreditacion: cat.worker },
+      { name: 'carga.xlsx', bytes: await tpl.fill([goodRow(tpl, '46000002')]) },
+    );
+    expect(north.status).toBe(400);
+  });
+
+  it('refuses bad files with a clear message and stores nothing', async () => {
+    const tpl = await openTemplate((await template()).fileBase64);
+    const uploads = async () =>
+      Number(
+        (
+          (await t.db.database.db
+            .selectFrom(t.registry.require('bulk-upload').table)
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirst()) as Json
+        ).n,
+      );
+    const before = await uploads();
+    const refused = async (bytes: Buffer, messageKey: string, profile = cat.worker) => {
+      const res = await send(bytes, 'requester', profile);
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      expect(res.body.messageKey).toBe(messageKey);
+      expect(res.body.message).not.toBe(messageKey);
+    };
+    await refused(Buffer.from('Documento;Apellido\n45000001;QUISPE\n'), 'bulk.errors.notXlsx');
+    await refused(
+      Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(600)]),
+      'bulk.errors.encrypted',
+    );
+    const good = await tpl.fill([goodRow(tpl, '47000001')]);
+    await refused(Buffer.concat([good.subarray(0, 200), Buffer.alloc(300, 7)]), 'bulk.errors.corrupt');
+    // A zip that is no workbook.
+    const zip = new JSZip();
+    zip.file('hola.txt', 'hola');
+    await refused(await zip.generateAsync({ type: 'nodebuffer' }), 'bulk.errors.corrupt');
+    // A zip bomb: a sheet that would inflate to 65 MB of nothing (refused before inflating).
+    const bomb = new JSZip();
+    bomb.file('[Content_Types].xml', '<Types/>');
+    bomb.file('xl/worksheets/sheet1.xml', Buffer.alloc(65 * 1024 * 1024, 0x20));
+    await refused(
+      await bomb.generateAsync({
+        type: 'nodebuffer',
+        compression: 'DEFLATE',
+        compressionOptions: { level: 9 },
+      }),
+      'bulk.errors.tooLarge',
+    );
+    // Another profile's template.
+    await refused(good, 'bulk.errors.otherTemplate', cat.vehicle);
+    // A formula.
+    const formula = await (await openTemplate((await template()).fileBase64)).fill([
+      { ...goodRow(tpl, '47000002'), Nombre: { formula: 'CONCAT("A","B")' } },
+    ]);
+    await refused(formula, 'bulk.errors.formula');
+    // More rows than allowed.
+    const many = await (await openTemplate((await template()).fileBase64)).fill(
+      Array.from({ length: MAX_ROWS + 1 }, (_, i) => goodRow(tpl, String(48000000 + i))),
+    );
+    await refused(many, 'bulk.errors.tooManyRows');
+    // Empty.
+    await refused(await (await openTemplate((await template()).fileBase64)).fill([]), 'bulk.errors.empty');
+    expect(await uploads()).toBe(before);
+  });
+
+  async function requestsOfCompany(): Promise<number> {
+    const row = (await t.db.database.db
+      .selectFrom(t.registry.require('request').table)
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirst()) as Json;
+    return Number(row.n);
+  }
+});

@@ -1,0 +1,134 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, siteDate } from '../../src/shared/dates.js';
+import { launchBrowser } from '../support/browser.js';
+import { type CellInput, excelDate, openTemplate } from '../support/bulk.js';
+import { signInThroughConsole } from '../support/console.js';
+import { type RunningServer, startRealServer } from '../support/server.js';
+
+const today = siteDate('PE');
+
+/**
+ * A bulk request through the screen, as a contractor's requester does it: the template
+ * downloaded, 20 workers filled in with exceljs (3 of them wrong), uploaded, the errors seen on
+ * their rows, fixed and uploaded again, processed with the progress bar, the 20 requests then in
+ * the requester's list.
+ */
+describe('bulk requests in a real browser', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    server = await startRealServer();
+    browser = await launchBrowser();
+    const context = await browser.newContext({
+      viewport: { width: 1400, height: 900 },
+      acceptDownloads: true,
+    });
+    page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+    await signInThroughConsole(page, server.url, 'SOLICITANTE');
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const row = (i: number, extra: Record<string, CellInput> = {}): Record<string, CellInput> => ({
+    FechaInicio: excelDate(today),
+    FechaFin: excelDate(addDays(today, 45)),
+    IdTipoDocumento: 'PE DNI',
+    Documento: String(73_100_000 + i),
+    Apellido: 'Masivo Prueba',
+    Nombre: `Trabajador ${String.fromCharCode(65 + i)}`,
+    Sexo: 'Masculino',
+    FechaNacimiento: excelDate('1992-02-02'),
+    IdPaisNacimiento: 'PE',
+    IdPaisResidencia: 'PE',
+    TelefonoMovil: String(955_000_000 + i),
+    ...extra,
+  });
+  const choose = async (label: RegExp, option: RegExp) => {
+    await page.getByRole('combobox', { name: label }).click();
+    await page.getByRole('option', { name: option }).first().click();
+  };
+  const uploadFile = async (bytes: Buffer) => {
+    const path = join(tmpdir(), `bulk-${Date.now()}.xlsx`);
+    writeFileSync(path, bytes);
+    await page.getByRole('tab', { name: 'Ficha de personas' }).click();
+    await page.getByTestId('bulk-file').setInputFiles(path);
+    await page.getByRole('button', { name: 'Cargar archivo' }).click();
+    await page.getByTestId('bulk-counts').waitFor();
+  };
+
+  it('downloads the template, uploads 20 workers, shows the 3 errors, processes the fixed file with a progress bar', async () => {
+    await page.goto(`${server.url}/movilizacion/solicitante/masiva?lang=es`, { waitUntil: 'networkidle' });
+    await expect.poll(() => page.getByRole('tab', { name: 'Datos de la empresa' }).count()).toBe(1);
+
+    await choose(/^Contrato/, /CT-2026-001/);
+    await choose(/^Perfil de acreditación/, /TRABAJADOR CONTRATISTA/);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Descargar formato' }).click(),
+    ]);
+    const template = readFileSync((await download.path()) as string);
+    const wrong = [
+      row(3, { Sexo: 'Otro' }),
+      row(7, { Documento: '123' }),
+      row(12, { FechaFin: excelDate('2031-06-30') }),
+    ];
+    const rows = Array.from({ length: 20 }, (_, i) => row(i));
+    const mistakes = rows.map((r, i) => (i === 3 ? wrong[0] : i === 7 ? wrong[1] : i === 12 ? wrong[2] : r));
+    await uploadFile(await (await openTemplate(template.toString('base64'))).fill(mistakes));
+    await expect.poll(() => page.locator('[data-count="observed"]').textContent()).toBe('Observados: 3');
+    await expect.poll(() => page.locator('[data-state="E"]').count()).toBe(3);
+    await expect
+      .poll(() => page.locator('[data-row="6"]').textContent())
+      .toContain('El valor no está en la lista.');
+    await expect.poll(() => page.locator('[data-row="15"]').textContent()).toMatch(/dentro del contrato/);
+
+    // Fixed and uploaded again: nothing observed; processed with the progress bar.
+    await uploadFile(await (await openTemplate(template.toString('base64'))).fill(rows));
+    await expect.poll(() => page.locator('[data-count="observed"]').textContent()).toBe('Observados: 0');
+    await expect.poll(() => page.locator('[data-count="toProcess"]').textContent()).toBe('Por procesar: 20');
+    await page.getByRole('button', { name: 'Procesar' }).click();
+    await page.getByTestId('bulk-progress').waitFor();
+    await expect
+      .poll(() => page.locator('[data-count="successful"]').textContent(), { timeout: 60_000 })
+      .toBe('Exitosos: 20');
+    await expect.poll(() => page.getByTestId('bulk-progress').getAttribute('aria-valuenow')).toBe('100');
+    await expect.poll(() => page.locator('[data-state="S"]').count()).toBe(20);
+
+    const code = new URL(page.url()).searchParams.get('codigo') as string;
+    expect(code).toMatch(/^CM-/);
+    const token = await page.evaluate(
+      () => JSON.parse(localStorage.getItem('acreditacion.auth') ?? '{}').accessToken as string,
+    );
+    const answer = (await (
+      await fetch(`${server.url}/api/acreditacionsolicitud/filasmasivo?CodigoCargaMasiva=${code}&take=100`, {
+        headers: { authorization: `Bearer ${token}` },
+      })
+    ).json()) as { result: { rows: Array<{ IdSolicitud: number | null }> } };
+    const ids = answer.result.rows.map((r) => r.IdSolicitud);
+    expect(ids.filter(Boolean)).toHaveLength(20);
+
+    // The requester's list holds them.
+    await page.goto(`${server.url}/movilizacion/solicitante/persona?lang=es`, { waitUntil: 'networkidle' });
+    await page.getByLabel('Buscar nombre o documento').fill('MASIVO PRUEBA');
+    // Ten a page, the newest first: the first page shows ten of the twenty.
+    const shown = async () => {
+      let n = 0;
+      for (const id of ids) if (await page.getByText(String(id).padStart(8, '0')).count()) n++;
+      return n;
+    };
+    await expect.poll(shown, { timeout: 20_000 }).toBe(10);
+    expect(problems).toEqual([]);
+  });
+});
