@@ -1009,6 +1009,26 @@ export interface Marcacion {
   Automatico: 'S' | 'N';
   EnLinea: 'S' | 'N';
   Observacion?: string;
+  /**
+   * The device's own sequence number or UUID of the marking; unique per equipment, so a resent batch adds nothing.
+   */
+  IdMarcaDispositivo?: string;
+  /**
+   * The instant the device's clock gave, before correction by the equipment's time difference.
+   */
+  FechaHoraDispositivo?: string;
+  /**
+   * The corrected instant of the marking (UTC); Fecha and Hora are its local date and time at the site.
+   */
+  FechaHora?: string;
+  /**
+   * S when the device's corrected time was implausible against the time the server received it.
+   */
+  HoraDudosa?: 'S' | 'N';
+  /**
+   * The gate decision's reason code (gate.reasons.*).
+   */
+  CodigoMotivo?: string;
 }
 
 /**
