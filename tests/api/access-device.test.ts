@@ -305,7 +305,8 @@ describe.each(DIALECTS)('gate device calls on %s', (dialect) => {
       { IdMarca: 'lote-3-2', IdPuerta: CAMP_DOOR, Credencial: CARD, FechaHora: at(183) },
     ]);
     expect(out.body.result.markings[0]).toMatchObject({ direction: 'S', allow: true });
-    expect(await presence()).toMatchObject({ Funcion: 'S', IdZona: 2 });
+    // Out of the camp is back inside the mine that holds it.
+    expect(await presence()).toMatchObject({ Funcion: 'E', IdZona: 1 });
   });
 
   it('flags a device time that cannot be true and lets it move no presence', async () => {
@@ -391,6 +392,119 @@ describe.each(DIALECTS)('gate device calls on %s', (dialect) => {
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect((await markings()).length).toBe(before);
     });
+
+  describe('headcount', () => {
+    const dashboard = async (token: string) =>
+      (await call(t.app, { method: 'GET', url: '/api/acreditacionsolicitud/dashboarddotacion', token })).body
+        .result as Json[];
+    const detail = (token: string, query: string) =>
+      call(t.app, {
+        method: 'GET',
+        url: `/api/acreditacionsolicitud/dashboarddotaciondetalle?${query}`,
+        token,
+      });
+    const documentOf = async () =>
+      (
+        (await t.db.database.db
+          .selectFrom('administration_person')
+          .select('Documento')
+          .where('IdPersona', '=', personId)
+          .executeTakeFirstOrThrow()) as Json
+      ).Documento as string;
+
+    it('counts a worker present after an entry and absent after the exit, with the popups’ rows', async () => {
+      const document = await documentOf();
+      expect((await decidir({ IdPuerta: ENTRY_DOOR, Credencial: CARD })).body.result.allow).toBe(true);
+      const before = await dashboard(admin);
+      const [summary] = before[0];
+      const present = await detail(admin, 'TipoConsulta=P&TipoEntidad=T&requireTotalCount=true');
+      expect(present.status).toBe(200);
+      const row = present.body.result.data.find((r: Json) => r.Documento === document);
+      expect(row).toMatchObject({ IdPersona: personId, Zona: 'UNIDAD MINERA SAN GABRIEL' });
+      expect(row.Permanencia).toBeGreaterThanOrEqual(0);
+      expect(present.body.result.totalCount).toBe(summary.PermanenciaTrabajadores);
+      const workers = before[1] as Json[];
+      expect(workers.find((c) => c.ESTADO === 'P').TOTAL).toBe(summary.PermanenciaTrabajadores);
+      expect(workers.find((c) => c.ESTADO === 'A').TOTAL).toBe(
+        summary.TotalTrabajadores - summary.PermanenciaTrabajadores,
+      );
+
+      expect((await decidir({ IdPuerta: EXIT_DOOR, Credencial: CARD })).body.result.allow).toBe(true);
+      const [[after]] = await dashboard(admin);
+      expect(after.PermanenciaTrabajadores).toBe(summary.PermanenciaTrabajadores - 1);
+      expect(after.TotalTrabajadores).toBe(summary.TotalTrabajadores);
+      const absent = await detail(
+        admin,
+        `TipoConsulta=A&TipoEntidad=T&filter=${encodeURIComponent(JSON.stringify(['Documento', 'contains', document]))}`,
+      );
+      expect(absent.body.result.data).toHaveLength(1);
+      expect(absent.body.result.data[0]).toMatchObject({ Documento: document, FechaMarca: null, Zona: null });
+      expect(absent.body.result.data[0].Contrato).toBeTruthy();
+    });
+
+    it('pages by 15 by default, sorts, counts, and refuses an unknown sort field', async () => {
+      const all = await detail(admin, 'TipoConsulta=A&TipoEntidad=T&requireTotalCount=true');
+      expect(all.body.result.data.length).toBe(Math.min(15, all.body.result.totalCount));
+      const sorted = await detail(
+        admin,
+        `TipoConsulta=A&TipoEntidad=T&skip=1&take=2&requireTotalCount=true&sort=${encodeURIComponent(JSON.stringify([{ selector: 'Documento', desc: true }]))}`,
+      );
+      const documents = all.body.result.data
+        .map((r: Json) => r.Documento)
+        .sort()
+        .reverse();
+      expect(sorted.body.result.data.map((r: Json) => r.Documento)).toEqual(documents.slice(1, 3));
+      expect(sorted.body.result.totalCount).toBe(all.body.result.totalCount);
+      const bad = await detail(admin, `TipoConsulta=A&sort=${encodeURIComponent('[{"selector":"Clave"}]')}`);
+      expect(bad.status).toBe(400);
+    });
+
+    it('shows a contractor only its company’s people and the client the whole division', async () => {
+      const requester = (await signIn(t.app, 'SOLICITANTE', { division: SOUTH })).accessToken;
+      const mine = await detail(requester, 'TipoConsulta=A&TipoEntidad=T&take=1000&requireTotalCount=true');
+      expect(mine.status).toBe(200);
+      const everyone = await detail(admin, 'TipoConsulta=A&TipoEntidad=T&take=1000&requireTotalCount=true');
+      const companies = (await t.db.database.db
+        .selectFrom('accreditation_accreditation')
+        .select(['IdPersona', 'IdCompania'])
+        .where('IdDivision', '=', 1)
+        .execute()) as Json[];
+      const companyOf = (id: number) =>
+        new Set(companies.filter((c) => c.IdPersona === id).map((c) => c.IdCompania));
+      const theirs = new Set(mine.body.result.data.flatMap((r: Json) => [...companyOf(r.IdPersona)]));
+      expect(theirs.size).toBe(1);
+      const others = everyone.body.result.data.filter(
+        (r: Json) => !companyOf(r.IdPersona).has([...theirs][0]),
+      );
+      expect(others.length).toBeGreaterThan(0);
+      expect(mine.body.result.totalCount).toBe(everyone.body.result.totalCount - others.length);
+      const [[summary]] = await dashboard(requester);
+      expect(summary.TotalTrabajadores).toBeLessThan((await dashboard(admin))[0][0].TotalTrabajadores);
+    });
+
+    it('groups by contract, by organisational unit or not at all, as the division says', async () => {
+      const byContract = (await dashboard(admin))[4] as Json[];
+      expect(byContract.length).toBeGreaterThan(0);
+      const contracts = (await t.db.database.db
+        .selectFrom('administration_contract')
+        .select('NumeroContrato')
+        .execute()) as Json[];
+      expect(byContract.every((g) => contracts.some((c) => c.NumeroContrato === g.Grupo))).toBe(true);
+      await t.db.database.db
+        .updateTable('system_division')
+        .set({ ModoDotacion: 'N' })
+        .where('IdDivision', '=', 1)
+        .execute();
+      const none = await dashboard(admin);
+      expect(none[4]).toEqual([]);
+      expect(none[0][0].ModoDotacion).toBe('N');
+      await t.db.database.db
+        .updateTable('system_division')
+        .set({ ModoDotacion: 'C' })
+        .where('IdDivision', '=', 1)
+        .execute();
+    });
+  });
 
   // Last: it stops the database.
   it('fails closed when the database is stopped: a denial with its reason, never an error', async () => {

@@ -150,6 +150,10 @@ export interface Division {
   Division: string;
   IdPais: string;
   Direccion?: string;
+  /**
+   * How the headcount groups who is on site: by contract (C), by organisational unit (O) or not at all (N).
+   */
+  ModoDotacion?: 'C' | 'O' | 'N';
   Activo: 'S' | 'N';
 }
 

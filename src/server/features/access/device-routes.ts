@@ -52,8 +52,10 @@ function presentedOf(item: Presentable, where: string): Presented {
 function correctedTime(device: Device, given: string | undefined, received: number) {
   if (!given) return { at: new Date(received), doubtful: false };
   const deviceAt = new Date(given);
-  const at = new Date(deviceAt.getTime() - device.DiferenciaHoraria * 60_000);
-  const doubtful = at.getTime() > received + AHEAD_MS || at.getTime() < received - BEHIND_MS;
+  const corrected = deviceAt.getTime() - device.DiferenciaHoraria * 60_000;
+  const doubtful = corrected > received + AHEAD_MS || corrected < received - BEHIND_MS;
+  // A little ahead is a clock's drift: nothing happened after the server received it.
+  const at = new Date(!doubtful && corrected > received ? received : corrected);
   return { at, deviceAt, doubtful };
 }
 

@@ -182,6 +182,11 @@ export async function recordIn(
     // would pin a holder in place, so it moves nothing.
     if (holder && result === 'P' && !p.doubtful) {
       const instant = p.at.getTime();
+      // Leaving a zone inside another (the camp inside the mine) is being back in the outer one.
+      const outer =
+        direction === 'S' ? site.zones.find((z) => z.IdZona === door.IdZona)?.IdZonaPadre : undefined;
+      const zone = outer ?? door.IdZona;
+      const state = outer != null ? 'E' : direction;
       await trx
         .insertInto(ACCESS_TABLES.presence)
         .values({
@@ -190,9 +195,9 @@ export async function recordIn(
           IdCliente: door.IdCliente,
           IdPersona: values.IdPersona,
           IdVehiculo: values.IdVehiculo,
-          IdZona: door.IdZona,
+          IdZona: zone,
           IdPuerta: door.IdPuerta,
-          Funcion: direction,
+          Funcion: state,
           Instante: instant,
           IdMarcacion,
         })
@@ -200,13 +205,13 @@ export async function recordIn(
           oc
             .columns(['IdDivision', 'Titular'])
             .doUpdateSet({
-              IdZona: door.IdZona,
+              IdZona: zone,
               IdPuerta: door.IdPuerta,
-              Funcion: direction,
+              Funcion: state,
               Instante: instant,
               IdMarcacion,
             })
-            .where(`${ACCESS_TABLES.presence}.Instante`, '<', instant),
+            .where(`${ACCESS_TABLES.presence}.Instante`, '<=', instant),
         )
         .execute();
     }

@@ -1,5 +1,6 @@
 import type { Feature } from '../feature.js';
 import deviceRoutes from './device-routes.js';
+import headcountRoutes from './headcount-routes.js';
 import { accessHooks } from './hooks.js';
 import scheduleCopyRoutes from './schedule-copy.js';
 
@@ -10,5 +11,6 @@ export const access: Feature = {
   routes: async (fastify) => {
     await scheduleCopyRoutes(fastify);
     await deviceRoutes(fastify);
+    await headcountRoutes(fastify);
   },
 };

@@ -1,3 +1,4 @@
+import { SITE_TIME_ZONES } from '../../../shared/dates.js';
 import type { Db } from '../../db/connection.js';
 import type {
   AccessAssignment,
@@ -24,16 +25,8 @@ export interface LoadedDoor extends Door {
 }
 
 /** The site's IANA time zone, from its country (a division keeps no zone of its own). */
-const ZONES: Record<string, string> = {
-  PE: 'America/Lima',
-  CL: 'America/Santiago',
-  AR: 'America/Argentina/Buenos_Aires',
-  BO: 'America/La_Paz',
-  CO: 'America/Bogota',
-  EC: 'America/Guayaquil',
-  MX: 'America/Mexico_City',
-};
-export const timeZoneOf = (country: string | null | undefined) => ZONES[country ?? ''] ?? 'America/Lima';
+export const timeZoneOf = (country: string | null | undefined) =>
+  SITE_TIME_ZONES[country ?? ''] ?? SITE_TIME_ZONES.PE;
 
 const num = (v: unknown) => (v == null ? undefined : Number(v));
 const str = (v: unknown) => (v == null ? undefined : String(v));
