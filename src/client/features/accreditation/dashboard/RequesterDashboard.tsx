@@ -23,6 +23,7 @@ import { useLocation } from 'react-router-dom';
 import { ENTITY_CODES, type EntityCode } from '../../../../shared/accreditation.js';
 import { DASHBOARD } from '../../../../shared/constants.js';
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
+import HeadcountTab from '../../access/headcount/HeadcountTab.js';
 import { accreditationApi, rowsOf, screenPath } from '../api.js';
 import { CardButton, StatusCard } from './StatusCard.js';
 
@@ -33,7 +34,11 @@ export function defaultMonths(today: Date, count: number = DASHBOARD.defaultMont
 }
 
 /** The dashboard tabs of spec section 2, by the route-state flag that opens each. */
-const TABS = [{ key: 'mobilisation', flag: 'VIEWACREDITACION', type: 'M' as const }];
+const TABS = [
+  { key: 'mobilisation', flag: 'VIEWACREDITACION', type: 'M' as const },
+  // The headcount tab uses the mobilisation permission (spec section 2).
+  { key: 'headcount', flag: 'VIEWDOTACION', type: 'M' as const },
+];
 
 /**
  * The requester's dashboard (spec section 2): a tab per request type it may see (the view
@@ -140,16 +145,18 @@ export default function RequesterDashboard() {
       {permissions.isSuccess && !shown.length && (
         <Alert severity="info">{translate('accreditation.dashboard.nothingToSee')}</Alert>
       )}
+      {TABS[tab].key === 'headcount' && shown.length > 0 && <HeadcountTab kinds={shown} />}
       <Stack direction="row" useFlexGap flexWrap="wrap" spacing={2}>
-        {shown.map((entity) => (
-          <StatusCard
-            key={entity}
-            entity={entity}
-            rows={rowsOf(counts.data, entity)}
-            rowLink={(row) => link(entity, row.ESTADO)}
-            action={<CardButton to={link(entity)} label={translate('accreditation.dashboard.open')} />}
-          />
-        ))}
+        {TABS[tab].key !== 'headcount' &&
+          shown.map((entity) => (
+            <StatusCard
+              key={entity}
+              entity={entity}
+              rows={rowsOf(counts.data, entity)}
+              rowLink={(row) => link(entity, row.ESTADO)}
+              action={<CardButton to={link(entity)} label={translate('accreditation.dashboard.open')} />}
+            />
+          ))}
       </Stack>
     </Stack>
   );
