@@ -1,3 +1,4 @@
+import { createPublicKey, verify } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, siteDate } from '../../src/shared/dates.js';
@@ -392,6 +393,58 @@ describe.each(DIALECTS)('gate device calls on %s', (dialect) => {
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect((await markings()).length).toBe(before);
     });
+
+  it('serves a signed allow-list a gate verifies offline, and then only its changes', async () => {
+    const get = (query: string, deviceKey = key) =>
+      call(t.app, {
+        method: 'GET',
+        url: `/api/acceso/listapermitidos?${query}`,
+        headers: { authorization: `Device ${deviceKey}` },
+      });
+    expect((await get('puntoControl=1', 'eq1.nope')).status).toBe(401);
+    expect((await get('puntoControl=5')).status).toBe(400); // another division's control point
+    const { publicKey } = (await call(t.app, { method: 'GET', url: '/api/acceso/clave' })).body.result;
+    const first = await get('puntoControl=1');
+    expect(first.status).toBe(200);
+    const { payload, signature, version } = first.body.result;
+    expect(
+      verify(null, Buffer.from(payload), createPublicKey(publicKey), Buffer.from(signature, 'base64')),
+    ).toBe(true);
+    expect(
+      verify(
+        null,
+        Buffer.from(payload.replace('"completo":true', '"completo":false')),
+        createPublicKey(publicKey),
+        Buffer.from(signature, 'base64'),
+      ),
+    ).toBe(false);
+    const list = JSON.parse(payload);
+    expect(list).toMatchObject({ puntoControl: 1, version, completo: true });
+    const mine = list.entradas.find((e: Json) => e.Titular === `P:${personId}`);
+    expect(mine.Credenciales).toContain(CARD);
+    expect(mine.Puertas.map((d: Json) => d.IdPuerta)).toEqual([ENTRY_DOOR, EXIT_DOOR]);
+    expect(mine.Puertas[0].Intervalos).toContainEqual({ Dia: 1, HoraInicio: '00:00', HoraFin: '23:59' });
+    // Nothing changed: the same version, no changes.
+    const same = JSON.parse((await get(`puntoControl=1&version=${version}`)).body.result.payload);
+    expect(same).toMatchObject({ version, completo: false, cambios: [], retirados: [] });
+    // The worker's accreditation is suspended: the next version removes it, and only that.
+    await t.db.database.db
+      .updateTable('accreditation_accreditation')
+      .set({ Estado: 'S' })
+      .where('IdPersona', '=', personId)
+      .where('IdDivision', '=', 1)
+      .execute();
+    const changed = JSON.parse((await get(`puntoControl=1&version=${version}`)).body.result.payload);
+    expect(changed.version).toBe(version + 1);
+    expect(changed).toMatchObject({ completo: false, desde: version, cambios: [] });
+    expect(changed.retirados).toContain(`P:${personId}`);
+    await t.db.database.db
+      .updateTable('accreditation_accreditation')
+      .set({ Estado: 'A' })
+      .where('IdPersona', '=', personId)
+      .where('IdDivision', '=', 1)
+      .execute();
+  });
 
   describe('headcount', () => {
     const dashboard = async (token: string) =>

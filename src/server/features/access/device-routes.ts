@@ -3,6 +3,7 @@ import { ApiError } from '../../errors.js';
 import { t } from '../../i18n.js';
 import { requireGrant } from '../../routes/guards.js';
 import { field, resultResponses } from '../../routes/responses.js';
+import { allowList, signingKeys } from './allow-list.js';
 import type { Decision, Presented } from './decision.js';
 import { type Device, DeviceKeys } from './device-keys.js';
 import { decideAndRecord, doorOfDevice, type Presentation, recordIn } from './gate.js';
@@ -285,6 +286,49 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
         },
       };
     },
+  );
+
+  fastify.get<{ Querystring: { puntoControl?: string; version?: string } }>(
+    '/acceso/listapermitidos',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['access'],
+        summary: 'The signed offline allow-list of a control point (who may pass which door, when)',
+        description:
+          'Authorization: Device <key>. `payload` is a JSON text signed with Ed25519 (`signature`, base64; the ' +
+          'public key at /api/acceso/clave). With `version` (the one the gate holds) only the entries added or ' +
+          'changed and the holders removed come back; the same version: no changes.',
+        querystring: {
+          type: 'object',
+          properties: {
+            puntoControl: field.text(12, { pattern: '^[0-9]+$' }),
+            version: field.text(12, { pattern: '^[0-9]+$' }),
+          },
+          required: ['puntoControl'],
+        },
+        response: resultResponses('{ payload, signature, algorithm, version }', [400, 401]),
+      },
+    },
+    async (request) => {
+      const device = await authenticate(request);
+      const since = request.query.version === undefined ? undefined : Number(request.query.version);
+      const list = await allowList(db, device, Number(request.query.puntoControl), since);
+      if (!list) throw new ApiError('BAD_REQUEST', { messageKey: 'gate.controlPointNotOfDevice' });
+      return { result: list };
+    },
+  );
+  fastify.get(
+    '/acceso/clave',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['access'],
+        summary: 'The public key (Ed25519, SPKI PEM) that verifies the offline allow-lists',
+        response: resultResponses('{ algorithm, publicKey }', []),
+      },
+    },
+    async () => ({ result: { algorithm: 'Ed25519', publicKey: (await signingKeys(db)).publicKey } }),
   );
 
   // The equipment screen's calls: issue (or rotate) and revoke a device's key.

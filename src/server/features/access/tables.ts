@@ -8,6 +8,8 @@ import type { Database } from '../../db/connection.js';
  * - presence: the last allowed marking of each person or vehicle in each division (holder "P:<id>" or
  *   "V:<id>"), moved in the marking's transaction, so headcount reads one row per holder instead of
  *   scanning markings;
+ * - the Ed25519 key pair that signs the offline allow-lists (made once, like the auth secret), and the
+ *   allow-list versions each control point has been served, so a gate asks only for the changes;
  * - the marking's device identity (equipment + the device's own sequence or UUID) is unique, which
  *   makes a resent batch add nothing.
  * Instants are epoch milliseconds, compared alike on both dialects.
@@ -16,6 +18,8 @@ export const ACCESS_TABLES = {
   deviceKey: 'access_device_key',
   presence: 'access_presence',
   marking: 'access_marking',
+  signingKey: 'access_signing_key',
+  allowList: 'access_allow_list',
 } as const;
 
 export async function ensureAccessTables(database: Database): Promise<void> {
@@ -53,6 +57,21 @@ export async function ensureAccessTables(database: Database): Promise<void> {
       .addColumn('Instante', 'bigint', (c) => c.notNull())
       .addColumn('IdMarcacion', 'integer', (c) => c.notNull())
       .addPrimaryKeyConstraint('pk_access_presence', ['IdDivision', 'Titular']),
+  );
+  await table(ACCESS_TABLES.signingKey, (t) =>
+    t
+      .addColumn('Id', 'integer', (c) => c.primaryKey())
+      .addColumn('Privada', 'text', (c) => c.notNull())
+      .addColumn('Publica', 'text', (c) => c.notNull()),
+  );
+  await table(ACCESS_TABLES.allowList, (t) =>
+    t
+      .addColumn('IdPuntoControl', 'integer', (c) => c.notNull())
+      .addColumn('Version', 'integer', (c) => c.notNull())
+      .addColumn('Huella', 'text', (c) => c.notNull())
+      .addColumn('Contenido', 'text', (c) => c.notNull())
+      .addColumn('CreadoEn', 'bigint', (c) => c.notNull())
+      .addPrimaryKeyConstraint('pk_access_allow_list', ['IdPuntoControl', 'Version']),
   );
   const index = (name: string, on: string, columns: string[], unique = false) => {
     let builder = db.schema.createIndex(name).ifNotExists().on(on).columns(columns);
