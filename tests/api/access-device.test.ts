@@ -168,6 +168,19 @@ describe.each(DIALECTS)('gate device calls on %s', (dialect) => {
     await t?.close();
   });
 
+  it('comes with a week of demo markings, a few denials, and people on site', async () => {
+    const rows = (await markings()).filter((r) => String(r.IdMarcaDispositivo).startsWith('demo-'));
+    expect(rows.length).toBeGreaterThan(100);
+    const reasons = new Set(rows.filter((r) => r.Resultado === 'D').map((r) => r.CodigoMotivo));
+    expect([...reasons].sort()).toEqual(['NOT_ACCREDITED', 'UNKNOWN']);
+    const days = new Set(rows.map((r) => r.Fecha));
+    expect(days.size).toBeGreaterThanOrEqual(7);
+    const [[summary]] = (
+      await call(t.app, { method: 'GET', url: '/api/acreditacionsolicitud/dashboarddotacion', token: admin })
+    ).body.result;
+    expect(summary.PermanenciaTrabajadores).toBeGreaterThan(0);
+  });
+
   it('refuses a call without a key or with an unknown one (401)', async () => {
     const none = await call(t.app, {
       method: 'POST',
