@@ -212,15 +212,13 @@ async function run(database: Database, dialect: DialectName) {
       await db
         .insertInto('accreditation_accreditation')
         .values(
-          workers
-            .slice(i, i + 500)
-            .map((id) => ({
-              ...acc,
-              IdPersona: id,
-              Estado: 'A',
-              FechaInicio: '2026-01-01',
-              FechaFin: '2027-12-31',
-            })),
+          workers.slice(i, i + 500).map((id) => ({
+            ...acc,
+            IdPersona: id,
+            Estado: 'A',
+            FechaInicio: '2026-01-01',
+            FechaFin: '2027-12-31',
+          })),
         )
         .execute();
     const CHUNK = dialect === 'postgres' ? 1000 : 500;
