@@ -548,6 +548,30 @@ describe.each(DIALECTS)('gate device calls on %s', (dialect) => {
       expect(summary.TotalTrabajadores).toBeLessThan((await dashboard(admin))[0][0].TotalTrabajadores);
     });
 
+    it('calls the roll of a zone and the zones inside it, printable and exportable', async () => {
+      const roll = async (query = '', token = admin) =>
+        call(t.app, { method: 'GET', url: `/api/acceso/evacuacion${query}`, token });
+      const has = (rows: Json[]) => rows.some((r) => r.IdPersona === personId);
+      expect((await decidir({ IdPuerta: ENTRY_DOOR, Credencial: CARD })).body.result.allow).toBe(true);
+      expect(has((await roll()).body.result)).toBe(true);
+      expect(has((await roll('?IdZona=1')).body.result)).toBe(true);
+      expect(has((await roll('?IdZona=2')).body.result)).toBe(false);
+      const camp = await decidir({ IdPuerta: CAMP_DOOR, Credencial: CARD });
+      expect(camp.body.result).toMatchObject({ allow: true, direction: 'E' });
+      const inCamp = (await roll('?IdZona=2')).body.result as Json[];
+      expect(inCamp.find((r) => r.IdPersona === personId)).toMatchObject({ Zona: 'CAMPAMENTO SAN GABRIEL' });
+      expect(has((await roll('?IdZona=1')).body.result)).toBe(true);
+      const file = await roll('?formato=xlsx');
+      expect(Buffer.from(file.body.result.fileBase64, 'base64').subarray(0, 2).toString()).toBe('PK');
+      expect((await roll('?IdZona=7')).status).toBe(400); // the other division's zone
+      const requester = (await signIn(t.app, 'SOLICITANTE', { division: SOUTH })).accessToken;
+      const theirs = (await roll('', requester)).body.result as Json[];
+      expect(new Set(theirs.map((r) => r.Compania)).size).toBeLessThanOrEqual(1);
+      expect(theirs.length).toBeLessThan(((await roll()).body.result as Json[]).length);
+      await decidir({ IdPuerta: CAMP_DOOR, Credencial: CARD });
+      await decidir({ IdPuerta: EXIT_DOOR, Credencial: CARD });
+    });
+
     it('groups by contract, by organisational unit or not at all, as the division says', async () => {
       const byContract = (await dashboard(admin))[4] as Json[];
       expect(byContract.length).toBeGreaterThan(0);

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { t } from '../../i18n.js';
 import { field, INT32, resultResponses } from '../../routes/responses.js';
+import { type ExportColumn, workbookBase64 } from '../../services/excel.js';
 import { Headcount, headcountScope } from './headcount.js';
 
 const BASE = '/acreditacionsolicitud';
@@ -64,5 +66,61 @@ export default async function headcountRoutes(fastify: FastifyInstance): Promise
     async (request) => ({
       result: await headcount.detail(headcountScope(request.principal), request.query),
     }),
+  );
+  fastify.get<{ Querystring: { IdZona?: number; formato?: 'xlsx' } }>(
+    '/acceso/evacuacion',
+    {
+      schema: {
+        tags: ['access'],
+        summary:
+          'Evacuation roll call: everyone inside now, in a zone (and the zones inside it) or the division',
+        description:
+          'Longest on site first. `formato=xlsx` answers { fileBase64, fileName } instead of the rows. ' +
+          'A contractor sees its company’s; the client’s security office the whole division.',
+        querystring: {
+          type: 'object',
+          properties: { IdZona: field.id(), formato: { type: 'string', enum: ['xlsx'] } },
+        },
+        response: result('rows, or { fileBase64, fileName }'),
+      },
+    },
+    async (request) => {
+      const rows = await headcount.rollCall(headcountScope(request.principal), request.query.IdZona);
+      if (request.query.formato !== 'xlsx') return { result: rows };
+      const language = request.language;
+      const text = (key: string, width: number): ExportColumn => ({
+        header: t(language, `headcount.columns.${key}`),
+        kind: 'text',
+        width,
+        value: (row) => (row[key] as string | null) ?? null,
+      });
+      const columns: ExportColumn[] = [
+        text('Documento', 14),
+        text('NombreCompleto', 30),
+        text('Placa', 10),
+        text('Compania', 30),
+        text('Zona', 24),
+        {
+          header: t(language, 'headcount.columns.FechaMarca'),
+          kind: 'datetime',
+          width: 18,
+          value: (row) => (row.FechaMarca as string) ?? null,
+        },
+        {
+          header: t(language, 'headcount.columns.Permanencia'),
+          kind: 'number',
+          width: 12,
+          value: (row) => (row.Permanencia as number) ?? null,
+        },
+      ];
+      const title = t(language, 'headcount.rollCall');
+      const stamp = new Date().toISOString().slice(0, 16).replace(/[-:T]/g, '');
+      return {
+        result: {
+          fileBase64: await workbookBase64(columns, rows, title),
+          fileName: `${title} ${stamp}.xlsx`,
+        },
+      };
+    },
   );
 }

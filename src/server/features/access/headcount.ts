@@ -202,6 +202,73 @@ export class Headcount {
     return [[summary], ...cards, groups];
   }
 
+  /**
+   * The evacuation roll call: everyone inside now (the last allowed marking an entry), in the given
+   * zone and the zones inside it, or in the whole division; longest on site first.
+   */
+  async rollCall(scope: HeadcountScope, zoneId?: number) {
+    const zones = (await this.db
+      .selectFrom('access_zone')
+      .select(['IdZona', 'IdZonaPadre', 'Descripcion'])
+      .where('IdCliente', '=', scope.clientId)
+      .where('IdDivision', '=', scope.divisionId)
+      .execute()) as Array<{ IdZona: number; IdZonaPadre: number | null; Descripcion: string }>;
+    const within = new Set<number>();
+    if (zoneId !== undefined) {
+      if (!zones.some((z) => Number(z.IdZona) === zoneId))
+        throw badQuery('IdZona', 'query.filterField', { field: 'IdZona' });
+      const add = (id: number) => {
+        if (within.has(id)) return;
+        within.add(id);
+        for (const z of zones) if (Number(z.IdZonaPadre) === id) add(Number(z.IdZona));
+      };
+      add(zoneId);
+    }
+    let q = this.db
+      .selectFrom(`${ACCESS_TABLES.presence} as s`)
+      .leftJoin('administration_person as p', 'p.IdPersona', 's.IdPersona')
+      .leftJoin('administration_vehicle as v', 'v.IdVehiculo', 's.IdVehiculo')
+      .leftJoin('administration_company as c', (join) =>
+        join.on((eb) =>
+          eb.or([
+            eb('c.IdCompania', '=', eb.ref('p.IdCompania')),
+            eb('c.IdCompania', '=', eb.ref('v.IdCompania')),
+          ]),
+        ),
+      )
+      .select([
+        's.IdPersona',
+        's.IdVehiculo',
+        's.IdZona',
+        's.Instante',
+        'p.Documento',
+        'p.Apellido',
+        'p.Nombre',
+        'v.Placa',
+        'c.Compania',
+        'c.IdCompania',
+      ])
+      .where('s.IdCliente', '=', scope.clientId)
+      .where('s.IdDivision', '=', scope.divisionId)
+      .where('s.Funcion', '=', 'E');
+    if (zoneId !== undefined) q = q.where('s.IdZona', 'in', [...within]);
+    if (scope.companyId !== undefined) q = q.where('c.IdCompania', '=', scope.companyId);
+    const rows = await q.orderBy('s.Instante').execute();
+    const at = this.now();
+    const zoneName = new Map(zones.map((z) => [Number(z.IdZona), z.Descripcion]));
+    return rows.map((r) => ({
+      IdPersona: num(r.IdPersona),
+      IdVehiculo: num(r.IdVehiculo),
+      Documento: str(r.Documento),
+      NombreCompleto: r.Apellido != null ? `${r.Apellido} ${r.Nombre ?? ''}`.trim() : null,
+      Placa: str(r.Placa),
+      Compania: str(r.Compania),
+      Zona: zoneName.get(Number(r.IdZona)) ?? null,
+      FechaMarca: new Date(Number(r.Instante)).toISOString(),
+      Permanencia: Math.max(0, Math.floor((at - Number(r.Instante)) / 60_000)),
+    }));
+  }
+
   /** `dashboarddotaciondetalle`: one page of present (P) or absent (A) holders of a kind. */
   async detail(scope: HeadcountScope, query: Record<string, unknown>) {
     const kind = String(query.TipoEntidad ?? 'T');
