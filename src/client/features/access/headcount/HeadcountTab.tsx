@@ -24,6 +24,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useLocale, useTranslate } from 'react-admin';
+import { Link } from 'react-router-dom';
 import { apiCall } from '../../../session/http.js';
 
 type Kind = 'T' | 'V' | 'P';
@@ -157,6 +158,11 @@ export default function HeadcountTab({ kinds }: { kinds: Kind[] }) {
   return (
     <Stack spacing={2} data-testid="headcount-tab">
       {answer.isFetching && <LinearProgress />}
+      <Box>
+        <Button component={Link} to="/acceso/evacuacion" variant="outlined" size="small">
+          {translate('headcount.openRollCall')}
+        </Button>
+      </Box>
       <Stack direction="row" useFlexGap flexWrap="wrap" spacing={2}>
         {kinds.map((kind) => {
           const rows = (answer.data?.[index[kind]] ?? []) as CardRow[];
