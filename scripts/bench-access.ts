@@ -40,6 +40,15 @@ const SECONDS = Number(args.seconds);
 const DEVICES = Number(args.devices);
 const MARKINGS = Number(args.markings);
 
+/** fetch, once more when a kept-alive connection the server closed while the history loaded resets. */
+async function request(url: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch {
+    return fetch(url, init);
+  }
+}
+
 const pct = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 function report(label: string, times: number[], elapsed: number, unit = 'decisions/s', perCall = 1) {
@@ -283,7 +292,7 @@ async function run(database: Database, dialect: DialectName) {
       `  loaded ${total.toLocaleString('en')} markings, ${workers.length + 13} accredited workers in ${((Date.now() - started) / 1000).toFixed(0)} s`,
     );
 
-    const login = await fetch(`${address}/api/usuario/authenticate`, {
+    const login = await request(`${address}/api/usuario/authenticate`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ username: 'ADMIN', password: 'Acredita#2026' }),
@@ -294,14 +303,14 @@ async function run(database: Database, dialect: DialectName) {
         }>,
     );
     const chosen = login.result.division[0];
-    const session = await fetch(`${address}/api/usuario/refreshTokenbyperfil`, {
+    const session = await request(`${address}/api/usuario/refreshTokenbyperfil`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${login.result.accessToken}` },
       body: JSON.stringify({ idPerfil: chosen.IdPerfil, idDivision: chosen.IdDivision }),
     }).then((r) => r.json() as Promise<{ result: { accessToken: string } }>);
     const token = session.result.accessToken;
     const get = async (path: string) => {
-      const response = await fetch(`${address}${path}`, { headers: { authorization: `Bearer ${token}` } });
+      const response = await request(`${address}${path}`, { headers: { authorization: `Bearer ${token}` } });
       if (response.status !== 200) throw new Error(`${path}: ${response.status} ${await response.text()}`);
       await response.json();
     };

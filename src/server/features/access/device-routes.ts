@@ -6,8 +6,8 @@ import { field, resultResponses } from '../../routes/responses.js';
 import { allowList, signingKeys } from './allow-list.js';
 import type { Decision, Presented } from './decision.js';
 import { type Device, DeviceKeys } from './device-keys.js';
-import { decideAndRecord, doorOfDevice, type Presentation, recordIn } from './gate.js';
-import { loadHolder, loadSite } from './loader.js';
+import { decideAndRecord, doorOfDevice, type Presentation, recordIn, siteCache } from './gate.js';
+import { loadHolder, type loadSite } from './loader.js';
 
 /** The reader's budget: past it the gate is told to deny (fail closed). */
 export const DECISION_BUDGET_MS = 200;
@@ -78,6 +78,7 @@ const answer = (decision: Decision, language: FastifyRequest['language']) => ({
 export default async function deviceRoutes(fastify: FastifyInstance): Promise<void> {
   const db = fastify.database.db;
   const keys = new DeviceKeys(db);
+  const siteOf = siteCache(db);
   fastify.decorate('deviceKeys', keys);
 
   const keyOf = (request: FastifyRequest) => {
@@ -135,7 +136,7 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
           doubtful: clock.doubtful,
           online: true,
         };
-        return decideAndRecord(db, device, presentation, () => timedOut);
+        return decideAndRecord(db, device, presentation, () => timedOut, siteOf);
       })();
       let timer: NodeJS.Timeout | undefined;
       const budget = new Promise<'timeout'>((resolve) => {
@@ -257,7 +258,7 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
       const sites = new Map<number, Awaited<ReturnType<typeof loadSite>>>();
       for (const p of prepared)
         if (!sites.has(p.door.IdDivision))
-          sites.set(p.door.IdDivision, await loadSite(db, p.door.IdCliente, p.door.IdDivision));
+          sites.set(p.door.IdDivision, await siteOf(p.door.IdCliente, p.door.IdDivision));
       const results = await db.transaction().execute(async (trx) => {
         const out = [];
         for (const p of prepared) {

@@ -62,11 +62,12 @@ export async function decideAndRecord(
   device: Device,
   p: Presentation,
   abort: () => boolean = () => false,
+  siteOf: (clientId: number, divisionId: number) => Promise<SiteAccess> = (c, d) => loadSite(db, c, d),
 ): Promise<Recorded> {
   const { door } = p;
   const [loaded, site] = await Promise.all([
     loadHolder(db, door.IdCliente, door.IdDivision, p.presented),
-    loadSite(db, door.IdCliente, door.IdDivision),
+    siteOf(door.IdCliente, door.IdDivision),
   ]);
   return db.transaction().execute(async (trx) => {
     const recorded = await recordIn(trx, device, p, loaded, site);
@@ -217,4 +218,25 @@ export async function recordIn(
     }
     return { decision, direction, IdMarcacion, duplicate: false };
   }
+}
+
+/** How long a division's access configuration is reused by the gate calls of one server process. */
+export const SITE_CACHE_MS = 2_000;
+
+/**
+ * The division's access configuration (profiles, groups, schedules, zones) kept for SITE_CACHE_MS:
+ * it changes seldom and is half of a decision's reads. A change in the console reaches the gates
+ * within two seconds; a failed load is not kept.
+ */
+export function siteCache(db: Db, now: () => number = Date.now) {
+  const kept = new Map<string, { until: number; site: Promise<SiteAccess> }>();
+  return (clientId: number, divisionId: number): Promise<SiteAccess> => {
+    const key = `${clientId}:${divisionId}`;
+    const entry = kept.get(key);
+    if (entry && entry.until > now()) return entry.site;
+    const site = loadSite(db, clientId, divisionId);
+    kept.set(key, { until: now() + SITE_CACHE_MS, site });
+    site.catch(() => kept.delete(key));
+    return site;
+  };
 }
