@@ -261,8 +261,16 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
           sites.set(p.door.IdDivision, await siteOf(p.door.IdCliente, p.door.IdDivision));
       const results = await db.transaction().execute(async (trx) => {
         const out = [];
+        // A device's batch shows the same cards over and over: each one's rows are read once.
+        const holders = new Map<string, ReturnType<typeof loadHolder>>();
         for (const p of prepared) {
-          const holder = await loadHolder(trx, p.door.IdCliente, p.door.IdDivision, p.presented);
+          const key = `${p.door.IdDivision}:${JSON.stringify(p.presented)}`;
+          let loading = holders.get(key);
+          if (!loading) {
+            loading = loadHolder(trx, p.door.IdCliente, p.door.IdDivision, p.presented);
+            holders.set(key, loading);
+          }
+          const holder = await loading;
           const site = sites.get(p.door.IdDivision);
           if (!site) throw new Error('site not loaded');
           const recorded = await recordIn(trx, device, p, holder, site);
