@@ -1,4 +1,5 @@
 import { ensureAuthTables } from '../auth/tables.js';
+import { ensureAccessTables } from '../features/access/tables.js';
 import type { Registry } from '../registry.js';
 import type { Database } from './connection.js';
 import { runMigrations } from './migrate.js';
@@ -9,5 +10,6 @@ export async function prepareDatabase(database: Database, registry: Registry): P
   await runMigrations(database.db);
   const report = await syncSchema(database, registry);
   await ensureAuthTables(database);
+  await ensureAccessTables(database);
   return report;
 }

@@ -21,6 +21,7 @@ import {
   COUNTRIES,
   DOCUMENT_TYPES,
 } from './data.js';
+import { seedDemoMarkings } from './markings.js';
 import { generatePeople } from './people.js';
 import { seedDemoRequests } from './requests.js';
 import {
@@ -251,6 +252,7 @@ export async function seedDemo(
     await staffDemoPeople(trx, registry, clientId);
     const files = options.files ?? new DiskFileStore(mkdtempSync(join(tmpdir(), 'acr-demo-files-')));
     Object.assign(report, await seedDemoRequests(trx, database.dialect, registry, files, clientId));
+    Object.assign(report, await seedDemoMarkings(trx, clientId));
     return report;
   });
 }

@@ -150,6 +150,10 @@ export interface Division {
   Division: string;
   IdPais: string;
   Direccion?: string;
+  /**
+   * How the headcount groups who is on site: by contract (C), by organisational unit (O) or not at all (N).
+   */
+  ModoDotacion?: 'C' | 'O' | 'N';
   Activo: 'S' | 'N';
 }
 
@@ -1009,6 +1013,26 @@ export interface Marcacion {
   Automatico: 'S' | 'N';
   EnLinea: 'S' | 'N';
   Observacion?: string;
+  /**
+   * The device's own sequence number or UUID of the marking; unique per equipment, so a resent batch adds nothing.
+   */
+  IdMarcaDispositivo?: string;
+  /**
+   * The instant the device's clock gave, before correction by the equipment's time difference.
+   */
+  FechaHoraDispositivo?: string;
+  /**
+   * The corrected instant of the marking (UTC); Fecha and Hora are its local date and time at the site.
+   */
+  FechaHora?: string;
+  /**
+   * S when the device's corrected time was implausible against the time the server received it.
+   */
+  HoraDudosa?: 'S' | 'N';
+  /**
+   * The gate decision's reason code (gate.reasons.*).
+   */
+  CodigoMotivo?: string;
 }
 
 /**

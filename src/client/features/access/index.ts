@@ -1,8 +1,13 @@
+import { lazy } from 'react';
 import type { ClientFeature } from '../types.js';
+import DeviceKeyButton from './equipment/DeviceKeyButton.js';
 import CopyDayButton from './schedule/CopyDayButton.js';
 
-/** Site access: the schedule's copy of a day's intervals to other days. */
+const RollCallPage = lazy(() => import('./headcount/RollCallPage.js'));
+
+/** Site access: the schedule's copy of a day's intervals to other days; the equipment's device key; the evacuation roll call. */
 export const access: ClientFeature = {
   name: 'access',
-  recordActions: { schedule: CopyDayButton },
+  routes: [{ path: '/acceso/evacuacion', Component: RollCallPage }],
+  recordActions: { schedule: CopyDayButton, equipment: DeviceKeyButton },
 };

@@ -1,10 +1,16 @@
 import type { Feature } from '../feature.js';
+import deviceRoutes from './device-routes.js';
+import headcountRoutes from './headcount-routes.js';
 import { accessHooks } from './hooks.js';
 import scheduleCopyRoutes from './schedule-copy.js';
 
-/** Access screens: schedules and their intervals. */
+/** Access: schedules and their intervals; the gate's device calls and the equipment keys. */
 export const access: Feature = {
   name: 'access',
   hooks: ({ registry }) => accessHooks(registry),
-  routes: scheduleCopyRoutes,
+  routes: async (fastify) => {
+    await scheduleCopyRoutes(fastify);
+    await deviceRoutes(fastify);
+    await headcountRoutes(fastify);
+  },
 };

@@ -23,6 +23,7 @@ import { useLocation } from 'react-router-dom';
 import { ENTITY_CODES, type EntityCode } from '../../../../shared/accreditation.js';
 import { DASHBOARD } from '../../../../shared/constants.js';
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
+import HeadcountTab from '../../access/headcount/HeadcountTab.js';
 import { afterApi, areaPath } from '../after/api.js';
 import { accreditationApi, rowsOf, screenPath } from '../api.js';
 import { CardButton, StatusCard } from './StatusCard.js';
@@ -38,6 +39,8 @@ const TABS = [
   { key: 'mobilisation', flag: 'VIEWACREDITACION', type: 'M' as const },
   { key: 'demobilisation', flag: 'VIEWDESAFILIACION', type: 'D' as const },
   { key: 'renewal', flag: 'VIEWREQUISITOS', type: 'A' as const },
+  // The headcount tab uses the mobilisation permission (spec section 2).
+  { key: 'headcount', flag: 'VIEWDOTACION', type: 'M' as const },
 ];
 
 /**
@@ -150,16 +153,18 @@ export default function RequesterDashboard() {
       {permissions.isSuccess && !shown.length && (
         <Alert severity="info">{translate('accreditation.dashboard.nothingToSee')}</Alert>
       )}
+      {TABS[tab].key === 'headcount' && shown.length > 0 && <HeadcountTab kinds={shown} />}
       <Stack direction="row" useFlexGap flexWrap="wrap" spacing={2}>
-        {shown.map((entity) => (
-          <StatusCard
-            key={entity}
-            entity={entity}
-            rows={rowsOf(counts.data, entity)}
-            rowLink={(row) => link(entity, row.ESTADO)}
-            action={<CardButton to={link(entity)} label={translate('accreditation.dashboard.open')} />}
-          />
-        ))}
+        {TABS[tab].key !== 'headcount' &&
+          shown.map((entity) => (
+            <StatusCard
+              key={entity}
+              entity={entity}
+              rows={rowsOf(counts.data, entity)}
+              rowLink={(row) => link(entity, row.ESTADO)}
+              action={<CardButton to={link(entity)} label={translate('accreditation.dashboard.open')} />}
+            />
+          ))}
       </Stack>
     </Stack>
   );

@@ -1,0 +1,210 @@
+import {
+  Box,
+  Button,
+  Card,
+  CardContent,
+  CardHeader,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  LinearProgress,
+  List,
+  ListItem,
+  ListItemButton,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TablePagination,
+  TableRow,
+  Typography,
+} from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useLocale, useTranslate } from 'react-admin';
+import { Link } from 'react-router-dom';
+import { apiCall } from '../../../session/http.js';
+
+type Kind = 'T' | 'V' | 'P';
+type State = 'P' | 'A';
+const PAGE = 15;
+const BASE = '/api/acreditacionsolicitud';
+
+interface CardRow {
+  ENTIDAD: Kind;
+  ESTADO: State;
+  TOTAL: number;
+}
+interface HeadcountRow {
+  IdPersona: number | null;
+  IdVehiculo: number | null;
+  Documento: string | null;
+  NombreCompleto: string | null;
+  Placa: string | null;
+  Marca: string | null;
+  Zona: string | null;
+  FechaMarca: string | null;
+  Permanencia: number | null;
+  Contrato: string | null;
+}
+type Answer = [
+  Array<Record<string, number>>,
+  CardRow[],
+  CardRow[],
+  CardRow[],
+  Array<Record<string, unknown>>,
+];
+
+/** The popup's columns (spec section 2, headcount tab). */
+function columnsOf(kind: Kind, state: State): Array<keyof HeadcountRow> {
+  const who: Array<keyof HeadcountRow> = kind === 'V' ? ['Placa', 'Marca'] : ['Documento', 'NombreCompleto'];
+  if (state === 'P') return [...who, 'Zona', 'FechaMarca', 'Permanencia'];
+  return kind === 'P' ? who : [...who, 'Contrato'];
+}
+
+const hours = (minutes: number) =>
+  `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;
+
+function HeadcountPopup({ kind, state, onClose }: { kind: Kind; state: State; onClose(): void }) {
+  const translate = useTranslate();
+  const locale = useLocale();
+  const [page, setPage] = useState(0);
+  const rows = useQuery({
+    queryKey: ['headcount-detail', kind, state, page],
+    queryFn: () =>
+      apiCall<{ data: HeadcountRow[]; totalCount: number }>(
+        'GET',
+        `${BASE}/dashboarddotaciondetalle?${new URLSearchParams({
+          TipoConsulta: state,
+          TipoEntidad: kind,
+          skip: String(page * PAGE),
+          take: String(PAGE),
+          requireTotalCount: 'true',
+        })}`,
+      ),
+  });
+  const columns = columnsOf(kind, state);
+  const cell = (row: HeadcountRow, column: keyof HeadcountRow) => {
+    const value = row[column];
+    if (value == null) return '';
+    if (column === 'FechaMarca')
+      return new Date(String(value)).toLocaleString(locale === 'en' ? 'en-GB' : 'es-PE');
+    if (column === 'Permanencia') return hours(Number(value));
+    return String(value);
+  };
+  const title = `${translate(`headcount.entities.${kind}`)}: ${translate(`headcount.${state === 'P' ? 'present' : 'absent'}`)}`;
+  return (
+    <Dialog open onClose={onClose} maxWidth="md" fullWidth aria-label={title}>
+      <DialogTitle>{title}</DialogTitle>
+      <DialogContent>
+        {rows.isFetching && <LinearProgress />}
+        <Box sx={{ overflowX: 'auto' }}>
+          <Table size="small" data-testid="headcount-table">
+            <TableHead>
+              <TableRow>
+                {columns.map((c) => (
+                  <TableCell key={c}>{translate(`headcount.columns.${c}`)}</TableCell>
+                ))}
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {(rows.data?.data ?? []).map((row) => (
+                <TableRow key={`${row.IdPersona ?? ''}-${row.IdVehiculo ?? ''}-${row.Documento ?? ''}`}>
+                  {columns.map((c) => (
+                    <TableCell key={c}>{cell(row, c)}</TableCell>
+                  ))}
+                </TableRow>
+              ))}
+              {rows.isSuccess && !rows.data.data.length && (
+                <TableRow>
+                  <TableCell colSpan={columns.length}>{translate('headcount.empty')}</TableCell>
+                </TableRow>
+              )}
+            </TableBody>
+          </Table>
+        </Box>
+        <TablePagination
+          component="div"
+          count={rows.data?.totalCount ?? 0}
+          page={page}
+          onPageChange={(_e, p) => setPage(p)}
+          rowsPerPage={PAGE}
+          rowsPerPageOptions={[PAGE]}
+          labelDisplayedRows={({ from, to, count }) => translate('headcount.rows', { from, to, count })}
+        />
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{translate('ra.action.close')}</Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+/**
+ * The requester dashboard's headcount tab (spec section 2): a card per kind it may see with the
+ * present and the absent, each row opening the popup that lists them (15 a page).
+ */
+export default function HeadcountTab({ kinds }: { kinds: Kind[] }) {
+  const translate = useTranslate();
+  const locale = useLocale();
+  const [open, setOpen] = useState<{ kind: Kind; state: State } | null>(null);
+  const answer = useQuery({
+    queryKey: ['headcount', locale],
+    queryFn: () => apiCall<Answer>('GET', `${BASE}/dashboarddotacion`),
+  });
+  const index: Record<Kind, 1 | 2 | 3> = { T: 1, V: 2, P: 3 };
+  return (
+    <Stack spacing={2} data-testid="headcount-tab">
+      {answer.isFetching && <LinearProgress />}
+      <Box>
+        <Button component={Link} to="/acceso/evacuacion" variant="outlined" size="small">
+          {translate('headcount.openRollCall')}
+        </Button>
+      </Box>
+      <Stack direction="row" useFlexGap flexWrap="wrap" spacing={2}>
+        {kinds.map((kind) => {
+          const rows = (answer.data?.[index[kind]] ?? []) as CardRow[];
+          const title = translate(`headcount.entities.${kind}`);
+          return (
+            <Card
+              key={kind}
+              sx={{ flex: '1 1 280px', maxWidth: { md: 420 } }}
+              component="section"
+              aria-label={title}
+            >
+              <CardHeader title={title} slotProps={{ title: { component: 'h2', variant: 'h6' } }} />
+              <CardContent sx={{ pt: 0 }}>
+                <List dense disablePadding>
+                  {rows.map((row) => (
+                    <ListItem key={row.ESTADO} disablePadding>
+                      <ListItemButton
+                        onClick={() => setOpen({ kind, state: row.ESTADO })}
+                        data-headcount-row={`${kind}${row.ESTADO}`}
+                        sx={{
+                          borderLeft: 6,
+                          borderColor: row.ESTADO === 'P' ? 'success.main' : 'grey.500',
+                          mb: 0.5,
+                          borderRadius: 1,
+                        }}
+                      >
+                        <Box sx={{ flex: 1 }}>
+                          {translate(`headcount.${row.ESTADO === 'P' ? 'present' : 'absent'}`)}
+                        </Box>
+                        <Typography component="span" sx={{ fontWeight: 600 }}>
+                          {row.TOTAL}
+                        </Typography>
+                      </ListItemButton>
+                    </ListItem>
+                  ))}
+                </List>
+              </CardContent>
+            </Card>
+          );
+        })}
+      </Stack>
+      {open && <HeadcountPopup kind={open.kind} state={open.state} onClose={() => setOpen(null)} />}
+    </Stack>
+  );
+}

@@ -1,0 +1,231 @@
+import type { Db } from '../db/connection.js';
+import { localTime } from '../features/access/decision.js';
+import { timeZoneOf } from '../features/access/loader.js';
+import { ACCESS_TABLES } from '../features/access/tables.js';
+import { t } from '../i18n.js';
+
+const DAY = 86_400_000;
+
+/** The instant a site's wall clock shows `minute` on `date` (yyyy-mm-dd). */
+function instantAt(date: string, minute: number, timeZone: string): number {
+  const guess = Date.parse(`${date}T00:00:00Z`) + minute * 60_000;
+  const local = localTime(new Date(guess), timeZone);
+  const shown = Date.parse(`${local.date}T00:00:00Z`) + local.minute * 60_000;
+  return guess - (shown - guess);
+}
+
+interface Gate {
+  division: number;
+  client: number;
+  timeZone: string;
+  entry: { door: number; zone: number; equipment: number | null };
+  exit: { door: number; zone: number; equipment: number | null };
+}
+
+/**
+ * A week of markings at each division's main gate for the demo's accredited workers, so that the
+ * headcount and the marking report show something on the first start: day shifts (in about 06:45,
+ * out about 19:10) and night shifts (in about 18:45, out about 07:10 the next morning), whoever is
+ * on shift now counted present, and a few denials: unknown cards, an inactive card, a person with no
+ * accreditation in the division. Presence rows follow the last allowed marking of each worker.
+ */
+export async function seedDemoMarkings(trx: Db, clientId: number, now = Date.now()) {
+  const divisions = (await trx
+    .selectFrom('system_division')
+    .select(['IdDivision', 'IdPais'])
+    .where('IdCliente', '=', clientId)
+    .orderBy('IdDivision')
+    .execute()) as Array<{ IdDivision: number; IdPais: string }>;
+  const gates: Gate[] = [];
+  for (const d of divisions) {
+    const doors = (await trx
+      .selectFrom('access_door as p')
+      .innerJoin('access_zone as z', 'z.IdZona', 'p.IdZona')
+      .leftJoin('access_control_point_equipos as e', 'e.IdPuntoControl', 'p.IdPuntoControl')
+      .select(['p.IdPuerta', 'p.IdZona', 'p.Sentido', 'e.Valor as IdEquipo'])
+      .where('p.IdDivision', '=', d.IdDivision)
+      .where('p.Activo', '=', 'S')
+      .where('z.IdZonaPadre', 'is', null)
+      .orderBy('p.IdPuerta')
+      .orderBy('e.Valor')
+      .execute()) as Array<{ IdPuerta: number; IdZona: number; Sentido: string; IdEquipo: number | null }>;
+    const entry = doors.find((p) => p.Sentido === 'E') ?? doors.find((p) => p.Sentido === 'A');
+    const exit = doors.find((p) => p.Sentido === 'S') ?? doors.find((p) => p.Sentido === 'A');
+    if (!entry || !exit) continue;
+    // A door's devices: the first reads entries, the last exits (a turnstile pair).
+    const devices = (door: number) => doors.filter((p) => p.IdPuerta === door).map((p) => p.IdEquipo);
+    gates.push({
+      division: Number(d.IdDivision),
+      client: clientId,
+      timeZone: timeZoneOf(d.IdPais),
+      entry: { door: entry.IdPuerta, zone: entry.IdZona, equipment: devices(entry.IdPuerta)[0] ?? null },
+      exit: {
+        door: exit.IdPuerta,
+        zone: exit.IdZona,
+        equipment:
+          (exit.IdPuerta === entry.IdPuerta ? devices(exit.IdPuerta)[0] : devices(exit.IdPuerta).at(-1)) ??
+          null,
+      },
+    });
+  }
+
+  const rows: Array<Record<string, unknown>> = [];
+  const presence = new Map<string, Record<string, unknown>>();
+  let seq = 0;
+  const mark = (
+    gate: Gate,
+    instant: number,
+    side: 'E' | 'S',
+    who: { IdPersona: number | null; code: string; kind: 'C' | 'T' },
+    reason: string,
+    params?: Record<string, string>,
+  ) => {
+    if (instant >= now) return;
+    const local = localTime(new Date(instant), gate.timeZone);
+    const door = side === 'E' ? gate.entry : gate.exit;
+    const allowed = reason === 'ALLOWED';
+    const seconds = String(Math.floor(instant / 1000) % 60).padStart(2, '0');
+    const id = `demo-${gate.division}-${++seq}`;
+    rows.push({
+      IdCliente: gate.client,
+      IdDivision: gate.division,
+      IdPersona: who.IdPersona,
+      Fecha: local.date,
+      Hora: `${String(Math.floor(local.minute / 60)).padStart(2, '0')}:${String(local.minute % 60).padStart(2, '0')}:${seconds}`,
+      Resultado: allowed ? 'P' : 'D',
+      Motivo: allowed ? null : t('es', `gate.reasons.${reason}`, params).toUpperCase().slice(0, 200),
+      IdZona: door.zone,
+      IdPuerta: door.door,
+      IdEquipo: door.equipment,
+      Origen: 'E',
+      Funcion: side,
+      TipoMarcacion: who.kind,
+      Automatico: 'S',
+      EnLinea: 'S',
+      Observacion: who.IdPersona ? null : who.code,
+      IdMarcaDispositivo: id,
+      FechaHoraDispositivo: new Date(instant).toISOString(),
+      FechaHora: new Date(instant).toISOString(),
+      HoraDudosa: 'N',
+      CodigoMotivo: reason,
+      IdUsuarioCreacion: door.equipment ? `EQUIPO:${door.equipment}` : 'SISTEMA',
+      FechaCreacion: new Date(now).toISOString(),
+    });
+    if (allowed && who.IdPersona) {
+      const key = `${gate.division}:P:${who.IdPersona}`;
+      const last = presence.get(key);
+      if (!last || Number(last.Instante) < instant)
+        presence.set(key, {
+          IdDivision: gate.division,
+          Titular: `P:${who.IdPersona}`,
+          IdCliente: gate.client,
+          IdPersona: who.IdPersona,
+          IdVehiculo: null,
+          IdZona: door.zone,
+          IdPuerta: door.door,
+          Funcion: side,
+          Instante: instant,
+          $device: id,
+        });
+    }
+  };
+
+  // A small jitter that is the same on every load.
+  const jitter = (n: number, spread: number) =>
+    ((Math.imul(n + 1, 2654435761) >>> 0) % (spread * 2 + 1)) - spread;
+  for (const gate of gates) {
+    const workers = (await trx
+      .selectFrom('accreditation_accreditation as a')
+      .innerJoin('administration_person as p', 'p.IdPersona', 'a.IdPersona')
+      .select(['a.IdPersona', 'a.FechaInicio', 'a.FechaFin', 'p.Documento'])
+      .where('a.IdDivision', '=', gate.division)
+      .where('a.IdEntidad', '=', 'T')
+      .where('a.Estado', '=', 'A')
+      .orderBy('a.IdPersona')
+      .execute()) as Array<{ IdPersona: number; FechaInicio: string; FechaFin: string; Documento: string }>;
+    for (const [index, w] of workers.entries()) {
+      const card = (await trx
+        .selectFrom('identification_credential')
+        .select('Numero')
+        .where('IdPersona', '=', w.IdPersona)
+        .where('Activo', '=', 'S')
+        .executeTakeFirst()) as { Numero: string } | undefined;
+      const who = card
+        ? { IdPersona: Number(w.IdPersona), code: card.Numero, kind: 'C' as const }
+        : { IdPersona: Number(w.IdPersona), code: w.Documento, kind: 'T' as const };
+      const night = index % 3 === 2; // a third of the crew on nights
+      for (let back = 7; back >= 0; back--) {
+        const date = localTime(new Date(now - back * DAY), gate.timeZone).date;
+        if (date < w.FechaInicio || date > w.FechaFin) continue;
+        if ((index + back) % 7 === 6) continue; // a rest day a week
+        const n = index * 37 + back * 5;
+        const start = (night ? 18 * 60 + 45 : 6 * 60 + 45) + jitter(n, 12);
+        const end = (night ? 24 * 60 + 7 * 60 + 10 : 19 * 60 + 10) + jitter(n + 3, 15);
+        const second = (k: number) => ((Math.imul(n + k, 40503) >>> 0) % 60) * 1000;
+        mark(gate, instantAt(date, start, gate.timeZone) + second(1), 'E', who, 'ALLOWED');
+        mark(gate, instantAt(date, end, gate.timeZone) + second(2), 'S', who, 'ALLOWED');
+      }
+    }
+    // Denials: unknown cards, someone not accredited here, each a few times over the week.
+    const stranger = (await trx
+      .selectFrom('administration_person as p')
+      .select(['p.IdPersona', 'p.Documento'])
+      .where('p.IdCliente', '=', gate.client)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('accreditation_accreditation as a')
+              .select('a.IdAcreditacion')
+              .whereRef('a.IdPersona', '=', 'p.IdPersona')
+              .where('a.IdDivision', '=', gate.division),
+          ),
+        ),
+      )
+      .orderBy('p.IdPersona')
+      .executeTakeFirst()) as { IdPersona: number; Documento: string } | undefined;
+    for (let back = 6; back >= 1; back -= 2) {
+      const date = localTime(new Date(now - back * DAY), gate.timeZone).date;
+      const code = `FC-9${gate.division}${back}417`;
+      mark(
+        gate,
+        instantAt(date, 7 * 60 + 2 + back, gate.timeZone),
+        'E',
+        { IdPersona: null, code, kind: 'C' },
+        'UNKNOWN',
+        {
+          code,
+        },
+      );
+      if (stranger)
+        mark(
+          gate,
+          instantAt(date, 8 * 60 + 20 + back, gate.timeZone),
+          'E',
+          { IdPersona: Number(stranger.IdPersona), code: stranger.Documento, kind: 'T' },
+          'NOT_ACCREDITED',
+        );
+    }
+  }
+
+  rows.sort((a, b) => String(a.FechaHora).localeCompare(String(b.FechaHora)));
+  const ids: number[] = [];
+  for (let i = 0; i < rows.length; i += 200) {
+    const inserted = (await trx
+      .insertInto(ACCESS_TABLES.marking)
+      .values(rows.slice(i, i + 200))
+      .returning('IdMarcacion')
+      .execute()) as Array<{ IdMarcacion: number }>;
+    ids.push(...inserted.map((r) => Number(r.IdMarcacion)));
+  }
+  const byDevice = new Map(rows.map((r, i) => [String(r.IdMarcaDispositivo), ids[i]]));
+  const states = [...presence.values()].map(({ $device, ...state }) => ({
+    ...state,
+    IdMarcacion: byDevice.get(String($device)) ?? 0,
+  }));
+  for (let i = 0; i < states.length; i += 200)
+    await trx
+      .insertInto(ACCESS_TABLES.presence)
+      .values(states.slice(i, i + 200))
+      .execute();
+  return { marking: rows.length, presence: states.length };
+}

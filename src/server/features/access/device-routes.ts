@@ -1,0 +1,402 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError } from '../../errors.js';
+import { t } from '../../i18n.js';
+import { requireGrant } from '../../routes/guards.js';
+import { field, resultResponses } from '../../routes/responses.js';
+import { allowList, signingKeys } from './allow-list.js';
+import type { Decision, Presented } from './decision.js';
+import { type Device, DeviceKeys } from './device-keys.js';
+import { decideAndRecord, doorOfDevice, type Presentation, recordIn, siteCache } from './gate.js';
+import { loadHolder, type loadSite } from './loader.js';
+
+/** The reader's budget: past it the gate is told to deny (fail closed). */
+export const DECISION_BUDGET_MS = 200;
+/** Most markings in one batch; more is 413. */
+export const BATCH_MAX = 1000;
+/** A corrected device time further ahead of the server than this, or further behind, is doubtful. */
+const AHEAD_MS = 5 * 60_000;
+const BEHIND_MS = 7 * 24 * 3_600_000;
+
+interface Presentable {
+  IdPuerta?: number;
+  Funcion?: 'E' | 'S';
+  Credencial?: string;
+  Documento?: string;
+  Placa?: string;
+  FechaHora?: string;
+  IdMarca?: string;
+}
+interface BatchItem extends Presentable {
+  Resultado?: 'P' | 'D';
+}
+
+const presentable = {
+  IdPuerta: field.id(),
+  Funcion: { type: 'string', enum: ['E', 'S'] },
+  Credencial: field.text(50, { minLength: 1 }),
+  Documento: field.text(20, { minLength: 1 }),
+  Placa: field.text(10, { minLength: 1 }),
+  FechaHora: field.text(40, { format: 'date-time' }),
+  IdMarca: field.text(64, { minLength: 1 }),
+};
+
+function presentedOf(item: Presentable, where: string): Presented {
+  const given = [item.Credencial, item.Documento, item.Placa].filter((v) => v != null).length;
+  if (given !== 1)
+    throw new ApiError('BAD_REQUEST', { messageKey: 'gate.onePresented', params: { item: where } });
+  if (item.Credencial != null) return { kind: 'credential', Numero: item.Credencial.trim() };
+  if (item.Documento != null) return { kind: 'document', Documento: item.Documento.trim().toUpperCase() };
+  return { kind: 'plate', Placa: String(item.Placa).trim().toUpperCase() };
+}
+
+/** The device's clock corrected by its equipment's difference, and whether it is plausible. */
+function correctedTime(device: Device, given: string | undefined, received: number) {
+  if (!given) return { at: new Date(received), doubtful: false };
+  const deviceAt = new Date(given);
+  const corrected = deviceAt.getTime() - device.DiferenciaHoraria * 60_000;
+  const doubtful = corrected > received + AHEAD_MS || corrected < received - BEHIND_MS;
+  // A little ahead is a clock's drift: nothing happened after the server received it.
+  const at = new Date(!doubtful && corrected > received ? received : corrected);
+  return { at, deviceAt, doubtful };
+}
+
+const answer = (decision: Decision, language: FastifyRequest['language']) => ({
+  allow: decision.allow,
+  reason: decision.reason,
+  messageKey: decision.messageKey,
+  message: t(language, decision.messageKey, decision.params),
+  ...(decision.params && { params: decision.params }),
+  ...(decision.lenientExit && { lenientExit: true }),
+});
+
+/**
+ * The device calls (spec: access control points): `POST /api/acceso/decidir` for one presentation,
+ * `POST /api/acceso/marcaciones` for what a device buffered offline, both authenticated by the
+ * equipment's key (`Authorization: Device <key>`), and the calls that issue and revoke those keys from
+ * the equipment's screen.
+ */
+export default async function deviceRoutes(fastify: FastifyInstance): Promise<void> {
+  const db = fastify.database.db;
+  const keys = new DeviceKeys(db);
+  const siteOf = siteCache(db);
+  fastify.decorate('deviceKeys', keys);
+
+  const keyOf = (request: FastifyRequest) => {
+    const header = request.headers.authorization ?? '';
+    return header.startsWith('Device ') ? header.slice(7).trim() : '';
+  };
+  const authenticate = async (request: FastifyRequest): Promise<Device> => {
+    const key = keyOf(request);
+    if (!key || key.length > 200) throw new ApiError('UNAUTHORIZED');
+    const device = await keys.verify(key);
+    if (!device) throw new ApiError('UNAUTHORIZED');
+    return device;
+  };
+
+  fastify.post<{ Body: Presentable }>(
+    '/acceso/decidir',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['access'],
+        summary: 'A device asks whether what was presented at a door may pass; the marking is written',
+        description:
+          'Authorization: Device <key>. Exactly one of Credencial, Documento, Placa. The answer comes once the ' +
+          'marking is committed; when the database does not answer within 200 ms the gate is told to deny ' +
+          '(reason SYSTEM_UNAVAILABLE). An unknown key is 401.',
+        body: {
+          type: 'object',
+          properties: presentable,
+          required: ['IdPuerta'],
+          additionalProperties: false,
+        },
+        response: resultResponses(
+          '{ allow, reason, messageKey, message, direction, IdMarcacion }',
+          [400, 401],
+        ),
+      },
+    },
+    async (request) => {
+      const received = Date.now();
+      const body = request.body;
+      const presented = presentedOf(body, '0');
+      let timedOut = false;
+      const work = (async () => {
+        const device = await authenticate(request);
+        const found = await doorOfDevice(db, device, Number(body.IdPuerta));
+        if (!found) throw new ApiError('BAD_REQUEST', { messageKey: 'gate.doorNotOfDevice' });
+        const clock = correctedTime(device, body.FechaHora, received);
+        const presentation: Presentation = {
+          ...found,
+          presented,
+          direction: body.Funcion,
+          at: new Date(received),
+          deviceAt: clock.deviceAt,
+          deviceMarkId: body.IdMarca,
+          doubtful: clock.doubtful,
+          online: true,
+        };
+        return decideAndRecord(db, device, presentation, () => timedOut, siteOf);
+      })();
+      let timer: NodeJS.Timeout | undefined;
+      const budget = new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), DECISION_BUDGET_MS);
+      });
+      try {
+        const outcome = await Promise.race([work, budget]);
+        if (outcome !== 'timeout') {
+          return {
+            result: {
+              ...answer(outcome.decision, request.language),
+              direction: outcome.direction,
+              IdMarcacion: outcome.IdMarcacion ?? null,
+              duplicate: outcome.duplicate,
+            },
+          };
+        }
+        timedOut = true;
+        work.catch((error) => request.log.warn({ err: error }, 'gate decision abandoned after its budget'));
+      } catch (error) {
+        // A key the database says is unknown, or a malformed call, is the device's error; anything else
+        // (the database failing) is a denial with its reason, never an error a reader might take for a pass.
+        if (error instanceof ApiError && (error.code === 'UNAUTHORIZED' || error.code === 'BAD_REQUEST'))
+          throw error;
+        request.log.error({ err: error }, 'gate decision failed: denied');
+      } finally {
+        clearTimeout(timer);
+      }
+      const messageKey = 'gate.unavailable';
+      return {
+        result: {
+          allow: false,
+          reason: 'SYSTEM_UNAVAILABLE',
+          messageKey,
+          message: t(request.language, messageKey),
+          direction: body.Funcion ?? null,
+          IdMarcacion: null,
+          duplicate: false,
+        },
+      };
+    },
+  );
+
+  fastify.post<{ Body: { Marcas?: BatchItem[] } }>(
+    '/acceso/marcaciones',
+    {
+      config: { public: true },
+      bodyLimit: 512 * 1024,
+      schema: {
+        tags: ['access'],
+        summary: 'A device sends the markings it buffered offline',
+        description:
+          "Authorization: Device <key>. Each marking carries the device's own id (IdMarca: a sequence number or " +
+          "UUID): one already received is skipped, so a resent batch adds nothing. Times are the device's clock, " +
+          "corrected by the equipment's time difference; implausible ones are kept and flagged (HoraDudosa). " +
+          `Funcion is inferred per zone when missing. More than ${BATCH_MAX} markings or 512 KB: 413; any ` +
+          'malformed marking: 400 and nothing of the batch is kept.',
+        body: {
+          type: 'object',
+          properties: {
+            Marcas: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: { ...presentable, Resultado: { type: 'string', enum: ['P', 'D'] } },
+                required: ['IdPuerta', 'IdMarca', 'FechaHora'],
+                additionalProperties: false,
+              },
+            },
+          },
+          required: ['Marcas'],
+          additionalProperties: false,
+        },
+        response: resultResponses('{ received, added, duplicates, doubtful, markings }', [400, 401, 413]),
+      },
+    },
+    async (request) => {
+      const received = Date.now();
+      const items = request.body.Marcas ?? [];
+      if (items.length > BATCH_MAX) throw new ApiError('PAYLOAD_TOO_LARGE', { params: { limit: BATCH_MAX } });
+      const device = await authenticate(request);
+      const seen = new Set<string>();
+      const doors = new Map<number, Awaited<ReturnType<typeof doorOfDevice>>>();
+      const prepared: Presentation[] = [];
+      for (const [index, item] of items.entries()) {
+        const presented = presentedOf(item, String(index));
+        const id = String(item.IdMarca);
+        if (seen.has(id))
+          throw new ApiError('BAD_REQUEST', {
+            messageKey: 'gate.repeatedMark',
+            params: { item: String(index) },
+          });
+        seen.add(id);
+        const doorId = Number(item.IdPuerta);
+        if (!doors.has(doorId)) doors.set(doorId, await doorOfDevice(db, device, doorId));
+        const found = doors.get(doorId);
+        if (!found)
+          throw new ApiError('BAD_REQUEST', {
+            messageKey: 'gate.doorNotOfDevice',
+            params: { item: String(index) },
+          });
+        const clock = correctedTime(device, item.FechaHora, received);
+        if (Number.isNaN(clock.at.getTime()))
+          throw new ApiError('BAD_REQUEST', { messageKey: 'gate.badTime', params: { item: String(index) } });
+        prepared.push({
+          ...found,
+          presented,
+          direction: item.Funcion,
+          at: clock.at,
+          deviceAt: clock.deviceAt,
+          deviceMarkId: id,
+          doubtful: clock.doubtful,
+          online: false,
+          deviceResult: item.Resultado,
+        } satisfies Presentation);
+      }
+      // Oldest first, whatever order they came in, so inferred directions follow the holder's path.
+      prepared.sort((a, b) => a.at.getTime() - b.at.getTime());
+      const sites = new Map<number, Awaited<ReturnType<typeof loadSite>>>();
+      for (const p of prepared)
+        if (!sites.has(p.door.IdDivision))
+          sites.set(p.door.IdDivision, await siteOf(p.door.IdCliente, p.door.IdDivision));
+      const results = await db.transaction().execute(async (trx) => {
+        const out = [];
+        // A device's batch shows the same cards over and over: each one's rows are read once.
+        const holders = new Map<string, ReturnType<typeof loadHolder>>();
+        for (const p of prepared) {
+          const key = `${p.door.IdDivision}:${JSON.stringify(p.presented)}`;
+          let loading = holders.get(key);
+          if (!loading) {
+            loading = loadHolder(trx, p.door.IdCliente, p.door.IdDivision, p.presented);
+            holders.set(key, loading);
+          }
+          const holder = await loading;
+          const site = sites.get(p.door.IdDivision);
+          if (!site) throw new Error('site not loaded');
+          const recorded = await recordIn(trx, device, p, holder, site);
+          out.push({ p, recorded });
+        }
+        return out;
+      });
+      return {
+        result: {
+          received: items.length,
+          added: results.filter((r) => !r.recorded.duplicate).length,
+          duplicates: results.filter((r) => r.recorded.duplicate).length,
+          doubtful: results.filter((r) => r.p.doubtful && !r.recorded.duplicate).length,
+          markings: results.map(({ p, recorded }) => ({
+            IdMarca: p.deviceMarkId,
+            IdMarcacion: recorded.IdMarcacion ?? null,
+            duplicate: recorded.duplicate,
+            direction: recorded.direction,
+            doubtful: p.doubtful,
+            ...answer(recorded.decision, request.language),
+          })),
+        },
+      };
+    },
+  );
+
+  fastify.get<{ Querystring: { puntoControl?: string; version?: string } }>(
+    '/acceso/listapermitidos',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['access'],
+        summary: 'The signed offline allow-list of a control point (who may pass which door, when)',
+        description:
+          'Authorization: Device <key>. `payload` is a JSON text signed with Ed25519 (`signature`, base64; the ' +
+          'public key at /api/acceso/clave). With `version` (the one the gate holds) only the entries added or ' +
+          'changed and the holders removed come back; the same version: no changes.',
+        querystring: {
+          type: 'object',
+          properties: {
+            puntoControl: field.text(12, { pattern: '^[0-9]+$' }),
+            version: field.text(12, { pattern: '^[0-9]+$' }),
+          },
+          required: ['puntoControl'],
+        },
+        response: resultResponses('{ payload, signature, algorithm, version }', [400, 401]),
+      },
+    },
+    async (request) => {
+      const device = await authenticate(request);
+      const since = request.query.version === undefined ? undefined : Number(request.query.version);
+      const list = await allowList(db, device, Number(request.query.puntoControl), since);
+      if (!list) throw new ApiError('BAD_REQUEST', { messageKey: 'gate.controlPointNotOfDevice' });
+      return { result: list };
+    },
+  );
+  fastify.get(
+    '/acceso/clave',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['access'],
+        summary: 'The public key (Ed25519, SPKI PEM) that verifies the offline allow-lists',
+        response: resultResponses('{ algorithm, publicKey }', []),
+      },
+    },
+    async () => ({ result: { algorithm: 'Ed25519', publicKey: (await signingKeys(db)).publicKey } }),
+  );
+
+  // The equipment screen's calls: issue (or rotate) and revoke a device's key.
+  const equipment = () => fastify.registry.require('equipment');
+  fastify.get<{ Params: { id: string } }>(
+    '/acceso/equipo/:id/clave',
+    {
+      preHandler: requireGrant('equipment', 'read'),
+      schema: {
+        tags: ['access'],
+        summary: "The equipment's key in force: its first characters and when it was issued (never the key)",
+        params: { type: 'object', properties: { id: field.text(12, { pattern: '^[0-9]+$' }) } },
+        response: resultResponses('{ prefix, issuedAt } or null', [401, 403, 404]),
+      },
+    },
+    async (request) => {
+      const id = Number(request.params.id);
+      await fastify.crud.getOne(equipment(), id, request.principal);
+      return { result: (await keys.current(id)) ?? null };
+    },
+  );
+  fastify.post<{ Params: { id: string } }>(
+    '/acceso/equipo/:id/clave',
+    {
+      preHandler: requireGrant('equipment', 'write'),
+      schema: {
+        tags: ['access'],
+        summary: 'Issue a new key for the equipment (the previous one stops working); the key is shown once',
+        params: { type: 'object', properties: { id: field.text(12, { pattern: '^[0-9]+$' }) } },
+        response: resultResponses('{ key, prefix }', [401, 403, 404]),
+      },
+    },
+    async (request) => {
+      const id = Number(request.params.id);
+      await fastify.crud.getOne(equipment(), id, request.principal);
+      return { result: await keys.issue(id, request.principal.userId) };
+    },
+  );
+  fastify.delete<{ Params: { id: string } }>(
+    '/acceso/equipo/:id/clave',
+    {
+      preHandler: requireGrant('equipment', 'write'),
+      schema: {
+        tags: ['access'],
+        summary: "Revoke the equipment's key: the device is refused (401) until a new one is issued",
+        params: { type: 'object', properties: { id: field.text(12, { pattern: '^[0-9]+$' }) } },
+        response: resultResponses('{ revoked }', [401, 403, 404]),
+      },
+    },
+    async (request) => {
+      const id = Number(request.params.id);
+      await fastify.crud.getOne(equipment(), id, request.principal);
+      return { result: { revoked: await keys.revoke(id) } };
+    },
+  );
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deviceKeys: DeviceKeys;
+  }
+}

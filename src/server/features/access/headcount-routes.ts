@@ -1,0 +1,126 @@
+import type { FastifyInstance } from 'fastify';
+import { t } from '../../i18n.js';
+import { field, INT32, resultResponses } from '../../routes/responses.js';
+import { type ExportColumn, workbookBase64 } from '../../services/excel.js';
+import { Headcount, headcountScope } from './headcount.js';
+
+const BASE = '/acreditacionsolicitud';
+const result = (description: string) => resultResponses(description, [400, 401, 403]);
+
+/** The headcount calls of spec section 7, at the requester dashboard's paths. */
+export default async function headcountRoutes(fastify: FastifyInstance): Promise<void> {
+  const headcount = new Headcount(fastify.database.db);
+  fastify.get(
+    `${BASE}/dashboarddotacion`,
+    {
+      schema: {
+        tags: ['access'],
+        summary: 'Headcount dashboard: [summary, worker rows, vehicle rows, visit rows, groups]',
+        description:
+          'Present: the last allowed marking in the division is an entry; absent: accredited today and not present. ' +
+          'A contractor sees its company’s, the client’s security office the whole division. Groups follow the ' +
+          'division’s headcount mode (by contract, by organisational unit, none).',
+        querystring: {
+          type: 'object',
+          properties: {
+            IdDivision: field.id({ description: 'Ignored: the division is the session’s.' }),
+            CantMeses: field.integer(1, 120),
+            CantYear: field.integer(2000, 2100),
+            CantMonth: field.text(40),
+          },
+        },
+        response: result('Positional arrays of spec section 7'),
+      },
+    },
+    async (request) => ({
+      result: await headcount.dashboard(headcountScope(request.principal), request.language),
+    }),
+  );
+  fastify.get<{ Querystring: Record<string, unknown> }>(
+    `${BASE}/dashboarddotaciondetalle`,
+    {
+      schema: {
+        tags: ['access'],
+        summary: 'Headcount list: present (P) or absent (A) workers (T), vehicles (V) or visits (P)',
+        description:
+          'Grid list call: filter ([field, "contains", text] joined by "and"), sort ([{ selector, desc }]), skip, ' +
+          'take (15 by default), requireTotalCount. Answers { data, totalCount }.',
+        querystring: {
+          type: 'object',
+          properties: {
+            IdDivision: field.id(),
+            TipoConsulta: { type: 'string', enum: ['P', 'A'] },
+            TipoEntidad: { type: 'string', enum: ['T', 'V', 'P'] },
+            skip: field.integer(0, INT32.max),
+            take: field.integer(1, 1000),
+            sort: field.text(500),
+            filter: field.text(5000),
+            searchExpr: field.text(500),
+            searchValue: field.text(100),
+            requireTotalCount: { type: 'boolean' },
+          },
+        },
+        response: result('{ data, totalCount }'),
+      },
+    },
+    async (request) => ({
+      result: await headcount.detail(headcountScope(request.principal), request.query),
+    }),
+  );
+  fastify.get<{ Querystring: { IdZona?: number; formato?: 'xlsx' } }>(
+    '/acceso/evacuacion',
+    {
+      schema: {
+        tags: ['access'],
+        summary:
+          'Evacuation roll call: everyone inside now, in a zone (and the zones inside it) or the division',
+        description:
+          'Longest on site first. `formato=xlsx` answers { fileBase64, fileName } instead of the rows. ' +
+          'A contractor sees its company’s; the client’s security office the whole division.',
+        querystring: {
+          type: 'object',
+          properties: { IdZona: field.id(), formato: { type: 'string', enum: ['xlsx'] } },
+        },
+        response: result('rows, or { fileBase64, fileName }'),
+      },
+    },
+    async (request) => {
+      const rows = await headcount.rollCall(headcountScope(request.principal), request.query.IdZona);
+      if (request.query.formato !== 'xlsx') return { result: rows };
+      const language = request.language;
+      const text = (key: string, width: number): ExportColumn => ({
+        header: t(language, `headcount.columns.${key}`),
+        kind: 'text',
+        width,
+        value: (row) => (row[key] as string | null) ?? null,
+      });
+      const columns: ExportColumn[] = [
+        text('Documento', 14),
+        text('NombreCompleto', 30),
+        text('Placa', 10),
+        text('Compania', 30),
+        text('Zona', 24),
+        {
+          header: t(language, 'headcount.columns.FechaMarca'),
+          kind: 'datetime',
+          width: 18,
+          value: (row) => (row.FechaMarca as string) ?? null,
+        },
+        {
+          header: t(language, 'headcount.columns.Permanencia'),
+          kind: 'number',
+          width: 12,
+          value: (row) => (row.Permanencia as number) ?? null,
+        },
+      ];
+      const title = t(language, 'headcount.rollCall');
+      const stamp = new Date().toISOString().slice(0, 16).replace(/[-:T]/g, '');
+      return {
+        result: {
+          fileBase64: await workbookBase64(columns, rows, title),
+          fileName: `${title} ${stamp}.xlsx`,
+        },
+      };
+    },
+  );
+}

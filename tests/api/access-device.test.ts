@@ -1,0 +1,616 @@
+import { createPublicKey, verify } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, siteDate } from '../../src/shared/dates.js';
+import { call, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { DIALECTS } from '../support/databases.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
+type Json = any;
+const SOUTH = 'UNIDAD MINERA SAN GABRIEL';
+const ENTRY_DOOR = 1; // turnstile in, main gate (division 1)
+const EXIT_DOOR = 2; // turnstile out, main gate
+const CAMP_DOOR = 5; // both ways, camp (zone 2)
+const NORTH_DOOR = 6; // division 2
+
+describe.each(DIALECTS)('gate device calls on %s', (dialect) => {
+  let t: TestApp;
+  let admin: string;
+  let key: string;
+  let personId: number;
+  const today = siteDate('PE');
+  const CARD = 'PRUEBA-0001';
+
+  const device = (url: string, payload: object, deviceKey = key, language = 'en') =>
+    call(t.app, {
+      method: 'POST',
+      url,
+      payload,
+      headers: { authorization: `Device ${deviceKey}`, 'accept-language': language },
+    });
+  const decidir = (payload: object, deviceKey = key, language = 'en') =>
+    device('/api/acceso/decidir', payload, deviceKey, language);
+  const batch = (Marcas: object[], deviceKey = key) =>
+    device('/api/acceso/marcaciones', { Marcas }, deviceKey);
+  const issue = async (equipment: number) =>
+    (await call(t.app, { method: 'POST', url: `/api/acceso/equipo/${equipment}/clave`, token: admin })).body
+      .result.key as string;
+  const markings = (where: Record<string, unknown> = {}) => {
+    let q = t.db.database.db.selectFrom('access_marking').selectAll();
+    for (const [k, v] of Object.entries(where)) q = q.where(k, '=', v);
+    return q.orderBy('IdMarcacion').execute() as Promise<Json[]>;
+  };
+  const presence = () =>
+    t.db.database.db
+      .selectFrom('access_presence')
+      .selectAll()
+      .where('Titular', '=', `P:${personId}`)
+      .executeTakeFirst() as Promise<Json>;
+
+  beforeAll(async () => {
+    t = await startTestApp(dialect);
+    admin = (await signIn(t.app, 'ADMIN', { division: SOUTH })).accessToken;
+    const db = t.db.database.db;
+    // A demo worker accredited in the south division, requirements in force, allowed round the clock at
+    // the main gate and the camp, holding a card of its own.
+    const accreditation = (await db
+      .selectFrom('accreditation_accreditation')
+      .select(['IdAcreditacion', 'IdPersona'])
+      .where('IdDivision', '=', 1)
+      .where('IdEntidad', '=', 'T')
+      .where('IdPersona', 'is not', null)
+      .orderBy('IdAcreditacion')
+      .executeTakeFirstOrThrow()) as Json;
+    personId = Number(accreditation.IdPersona);
+    await db
+      .updateTable('accreditation_accreditation')
+      .set({ Estado: 'A', FechaInicio: addDays(today, -10), FechaFin: addDays(today, 60) })
+      .where('IdAcreditacion', '=', accreditation.IdAcreditacion)
+      .execute();
+    await db
+      .updateTable('accreditation_accredited_requirement')
+      .set({ FechaVencimiento: addDays(today, 100) })
+      .where('IdPersona', '=', personId)
+      .where('FechaVencimiento', 'is not', null)
+      .execute();
+    await db
+      .updateTable('administration_person')
+      .set({ Condicion: 'T', Inactivo: 'N' })
+      .where('IdPersona', '=', personId)
+      .execute();
+    await db
+      .updateTable('access_restriction')
+      .set({ Activo: 'N' })
+      .where('IdPersona', '=', personId)
+      .execute();
+    const card = (await db
+      .selectFrom('identification_credential')
+      .selectAll()
+      .executeTakeFirstOrThrow()) as Json;
+    await db
+      .insertInto('identification_credential')
+      .values({
+        IdCliente: 1,
+        IdPersona: personId,
+        IdTipoCredencial: card.IdTipoCredencial,
+        Numero: CARD,
+        FechaInicio: addDays(today, -10),
+        FechaFin: addDays(today, 60),
+        Impreso: 'S',
+        IdMotivoEmision: card.IdMotivoEmision,
+        Activo: 'S',
+      })
+      .execute();
+    const schedule = (await db
+      .insertInto('access_schedule')
+      .values({ IdCliente: 1, Descripcion: 'PRUEBA 24 HORAS', Activo: 'S' })
+      .returning('IdHorario')
+      .executeTakeFirstOrThrow()) as Json;
+    for (let day = 1; day <= 7; day++)
+      await db
+        .insertInto('access_schedule_interval')
+        .values({
+          IdHorario: schedule.IdHorario,
+          Dia: day,
+          HoraInicio: '00:00',
+          HoraFin: '23:59',
+          Activo: 'S',
+        })
+        .execute();
+    const group = (await db
+      .insertInto('access_access_group')
+      .values({
+        IdCliente: 1,
+        IdDivision: 1,
+        Descripcion: 'PRUEBA GARITA',
+        IdHorario: schedule.IdHorario,
+        Activo: 'S',
+      })
+      .returning('IdGrupoAcceso')
+      .executeTakeFirstOrThrow()) as Json;
+    for (const door of [ENTRY_DOOR, EXIT_DOOR, CAMP_DOOR])
+      await db
+        .insertInto('access_access_group_puertas')
+        .values({ IdGrupoAcceso: group.IdGrupoAcceso, Valor: door })
+        .execute();
+    const profile = (await db
+      .insertInto('access_access_profile')
+      .values({
+        IdCliente: 1,
+        IdDivision: 1,
+        Descripcion: 'PRUEBA PERFIL',
+        IdEntidad: 'T',
+        ValidarRequisitos: 'S',
+        Activo: 'S',
+      })
+      .returning('IdPerfilAcceso')
+      .executeTakeFirstOrThrow()) as Json;
+    await db
+      .insertInto('access_access_profile_grupos')
+      .values({ IdPerfilAcceso: profile.IdPerfilAcceso, Valor: group.IdGrupoAcceso })
+      .execute();
+    await db
+      .insertInto('access_person_access')
+      .values({
+        IdCliente: 1,
+        IdDivision: 1,
+        IdPersona: personId,
+        IdPerfilAcceso: profile.IdPerfilAcceso,
+        FechaInicio: addDays(today, -10),
+        FechaFin: addDays(today, 60),
+        Temporal: 'N',
+        Activo: 'S',
+      })
+      .execute();
+    key = await issue(1);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('comes with a week of demo markings, a few denials, and people on site', async () => {
+    const rows = (await markings()).filter((r) => String(r.IdMarcaDispositivo).startsWith('demo-'));
+    expect(rows.length).toBeGreaterThan(100);
+    const reasons = new Set(rows.filter((r) => r.Resultado === 'D').map((r) => r.CodigoMotivo));
+    expect([...reasons].sort()).toEqual(['NOT_ACCREDITED', 'UNKNOWN']);
+    const days = new Set(rows.map((r) => r.Fecha));
+    expect(days.size).toBeGreaterThanOrEqual(7);
+    const [[summary]] = (
+      await call(t.app, { method: 'GET', url: '/api/acreditacionsolicitud/dashboarddotacion', token: admin })
+    ).body.result;
+    expect(summary.PermanenciaTrabajadores).toBeGreaterThan(0);
+  });
+
+  it('refuses a call without a key or with an unknown one (401)', async () => {
+    const none = await call(t.app, {
+      method: 'POST',
+      url: '/api/acceso/decidir',
+      payload: { IdPuerta: 1, Credencial: CARD },
+    });
+    expect(none.status).toBe(401);
+    expect((await decidir({ IdPuerta: ENTRY_DOOR, Credencial: CARD }, 'eq1.not-a-key')).status).toBe(401);
+    expect((await batch([], 'eq1.not-a-key')).status).toBe(401);
+    // A user's token is not a device key.
+    const user = await call(t.app, {
+      method: 'POST',
+      url: '/api/acceso/decidir',
+      token: admin,
+      payload: { IdPuerta: ENTRY_DOOR, Credencial: CARD },
+    });
+    expect(user.status).toBe(401);
+  });
+
+  it('only an administrator with the equipment grant issues keys, and the key is never shown again', async () => {
+    const requester = (await signIn(t.app, 'SOLICITANTE', { division: SOUTH })).accessToken;
+    const refused = await call(t.app, {
+      method: 'POST',
+      url: '/api/acceso/equipo/1/clave',
+      token: requester,
+    });
+    expect(refused.status).toBe(403);
+    const current = await call(t.app, { method: 'GET', url: '/api/acceso/equipo/1/clave', token: admin });
+    expect(current.status).toBe(200);
+    expect(key.startsWith(current.body.result.prefix)).toBe(true);
+    expect(JSON.stringify(current.body)).not.toContain(key);
+    const stored = (await t.db.database.db
+      .selectFrom('access_device_key')
+      .select('Hash')
+      .execute()) as Json[];
+    expect(stored.some((r) => r.Hash === key)).toBe(false);
+    // Another division's equipment is not the administrator's to key (404 through tenancy).
+    expect(
+      (await call(t.app, { method: 'POST', url: '/api/acceso/equipo/7/clave', token: admin })).status,
+    ).toBe(404);
+  });
+
+  it('lets an accredited worker in, writing the marking and the presence before answering', async () => {
+    const answer = await decidir({ IdPuerta: ENTRY_DOOR, Credencial: CARD });
+    expect(answer.status).toBe(200);
+    expect(answer.body.result).toMatchObject({ allow: true, reason: 'ALLOWED', direction: 'E' });
+    const [row] = await markings({ IdMarcacion: answer.body.result.IdMarcacion });
+    expect(row).toMatchObject({
+      IdPersona: personId,
+      IdPuerta: ENTRY_DOOR,
+      IdZona: 1,
+      IdEquipo: 1,
+      Resultado: 'P',
+      Funcion: 'E',
+      Origen: 'E',
+      Automatico: 'S',
+      EnLinea: 'S',
+      CodigoMotivo: 'ALLOWED',
+      Fecha: today,
+    });
+    expect(await presence()).toMatchObject({ Funcion: 'E', IdZona: 1 });
+  });
+
+  it('answers an unknown card with a denial, stored with its reason, in the asked language', async () => {
+    const answer = await decidir({ IdPuerta: ENTRY_DOOR, Credencial: 'NO-EXISTE-9' }, key, 'es');
+    expect(answer.body.result).toMatchObject({ allow: false, reason: 'UNKNOWN' });
+    expect(answer.body.result.message).toBe('Identificación no registrada: NO-EXISTE-9');
+    const [row] = await markings({ IdMarcacion: answer.body.result.IdMarcacion });
+    expect(row).toMatchObject({ Resultado: 'D', CodigoMotivo: 'UNKNOWN', Observacion: 'NO-EXISTE-9' });
+    expect(row.IdPersona).toBeNull();
+  });
+
+  it('refuses a door of another division and a call naming two things (400), keeping nothing', async () => {
+    const before = (await markings()).length;
+    const other = await decidir({ IdPuerta: NORTH_DOOR, Credencial: CARD });
+    expect(other.status).toBe(400);
+    const two = await decidir({ IdPuerta: ENTRY_DOOR, Credencial: CARD, Documento: '40000000' });
+    expect(two.status).toBe(400);
+    expect(two.body.messageKey).toBe('gate.onePresented');
+    expect((await markings()).length).toBe(before);
+  });
+
+  it('takes a batch idempotently, out of order, with the clock corrected and directions inferred', async () => {
+    // The device's clock runs 10 minutes ahead of the server's; it reads both ways.
+    await t.db.database.db
+      .updateTable('system_equipment')
+      .set({ DiferenciaHoraria: 10, Funcion: 'A' })
+      .where('IdEquipo', '=', 1)
+      .execute();
+    const rotated = await issue(1); // forget the remembered equipment, with its old time difference
+    key = rotated;
+    const base = Date.now() - 3 * 3_600_000;
+    const at = (minutes: number) => new Date(base + minutes * 60_000 + 10 * 60_000).toISOString();
+    const marks = [
+      // Sent newest first: leave the camp, enter the camp, then an unknown card.
+      { IdMarca: 'lote-1-3', IdPuerta: CAMP_DOOR, Credencial: CARD, FechaHora: at(90) },
+      { IdMarca: 'lote-1-2', IdPuerta: CAMP_DOOR, Credencial: CARD, FechaHora: at(30) },
+      { IdMarca: 'lote-1-4', IdPuerta: CAMP_DOOR, Credencial: 'DESCONOCIDA-1', FechaHora: at(95) },
+    ];
+    const first = await batch(marks);
+    expect(first.status).toBe(200);
+    expect(first.body.result).toMatchObject({ received: 3, added: 3, duplicates: 0, doubtful: 0 });
+    for (let i = 0; i < 2; i++) {
+      const again = await batch(marks);
+      expect(again.body.result).toMatchObject({ received: 3, added: 0, duplicates: 3 });
+    }
+    const rows = (await markings({ IdEquipo: 1 })).filter((r) =>
+      String(r.IdMarcaDispositivo).startsWith('lote-1-'),
+    );
+    expect(rows).toHaveLength(3);
+    const byId = Object.fromEntries(rows.map((r) => [r.IdMarcaDispositivo, r]));
+    // Corrected: the device's time less its 10 minutes.
+    expect(new Date(byId['lote-1-2'].FechaHora).getTime()).toBe(base + 30 * 60_000);
+    expect(new Date(byId['lote-1-2'].FechaHoraDispositivo).getTime()).toBe(base + 40 * 60_000);
+    // Inferred in time order although sent the other way round: into the camp, then out of it.
+    expect(byId['lote-1-2'].Funcion).toBe('E');
+    expect(byId['lote-1-3'].Funcion).toBe('S');
+    expect(byId['lote-1-3'].EnLinea).toBe('N');
+    expect(byId['lote-1-4']).toMatchObject({ Resultado: 'D', CodigoMotivo: 'UNKNOWN', IdPersona: null });
+    // The presence stays with the newest marking: the online entry at the main gate, after these.
+    const now = await presence();
+    expect(now).toMatchObject({ Funcion: 'E', IdZona: 1 });
+    // An older marking arriving late moves nothing either.
+    const late = await batch([
+      { IdMarca: 'lote-2-1', IdPuerta: ENTRY_DOOR, Credencial: CARD, FechaHora: at(-60) },
+    ]);
+    expect(late.body.result.added).toBe(1);
+    expect(await presence()).toEqual(now);
+    // Newer ones do: into the camp (inferred an entry: the worker is not inside it), then out of it.
+    const into = await batch([
+      { IdMarca: 'lote-3-1', IdPuerta: CAMP_DOOR, Credencial: CARD, FechaHora: at(182) },
+    ]);
+    expect(into.body.result.markings[0]).toMatchObject({ direction: 'E', allow: true, doubtful: false });
+    expect(await presence()).toMatchObject({ Funcion: 'E', IdZona: 2 });
+    const out = await batch([
+      { IdMarca: 'lote-3-2', IdPuerta: CAMP_DOOR, Credencial: CARD, FechaHora: at(183) },
+    ]);
+    expect(out.body.result.markings[0]).toMatchObject({ direction: 'S', allow: true });
+    // Out of the camp is back inside the mine that holds it.
+    expect(await presence()).toMatchObject({ Funcion: 'E', IdZona: 1 });
+  });
+
+  it('flags a device time that cannot be true and lets it move no presence', async () => {
+    const before = await presence();
+    const tomorrow = new Date(Date.now() + 24 * 3_600_000).toISOString();
+    const answer = await batch([
+      { IdMarca: 'futuro-1', IdPuerta: CAMP_DOOR, Credencial: CARD, FechaHora: tomorrow },
+    ]);
+    expect(answer.body.result).toMatchObject({ added: 1, doubtful: 1 });
+    const [row] = await markings({ IdMarcaDispositivo: 'futuro-1' });
+    expect(row.HoraDudosa).toBe('S');
+    expect(await presence()).toEqual(before);
+  });
+
+  it('keeps nothing of a malformed batch (400) or an oversized one (413)', async () => {
+    const before = (await markings()).length;
+    const fine = {
+      IdMarca: 'malo-1',
+      IdPuerta: ENTRY_DOOR,
+      Credencial: CARD,
+      FechaHora: new Date().toISOString(),
+    };
+    const bad = [
+      [fine, { IdMarca: 'malo-2', IdPuerta: ENTRY_DOOR, FechaHora: new Date().toISOString() }],
+      [fine, { ...fine, IdMarca: 'malo-3', FechaHora: 'ayer' }],
+      [fine, { ...fine, IdMarca: 'malo-4', IdPuerta: NORTH_DOOR }],
+      [fine, { ...fine }],
+    ];
+    for (const marks of bad) {
+      const answer = await batch(marks);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(400);
+      expect(answer.body.stack).toBeUndefined();
+    }
+    const many = Array.from({ length: 1001 }, (_, i) => ({ ...fine, IdMarca: `grande-${i}` }));
+    expect((await batch(many)).status).toBe(413);
+    const huge = await device('/api/acceso/marcaciones', {
+      Marcas: [{ ...fine, Observacion: 'x'.repeat(600_000) }],
+    });
+    expect(huge.status).toBe(413);
+    expect((await markings()).length).toBe(before);
+  });
+
+  it('rotates and revokes keys: the old key stops at once, the new one works', async () => {
+    const first = await issue(2);
+    expect((await decidir({ IdPuerta: EXIT_DOOR, Credencial: CARD }, first)).status).toBe(200);
+    const second = await issue(2);
+    expect((await decidir({ IdPuerta: EXIT_DOOR, Credencial: CARD }, first)).status).toBe(401);
+    const ok = await decidir({ IdPuerta: EXIT_DOOR, Credencial: CARD }, second);
+    expect(ok.status).toBe(200);
+    expect(ok.body.result).toMatchObject({ allow: true, direction: 'S' });
+    const revoked = await call(t.app, { method: 'DELETE', url: '/api/acceso/equipo/2/clave', token: admin });
+    expect(revoked.body.result.revoked).toBe(1);
+    expect((await decidir({ IdPuerta: EXIT_DOOR, Credencial: CARD }, second)).status).toBe(401);
+    // An inactive equipment's key is refused as well.
+    const third = await issue(2);
+    await t.db.database.db
+      .updateTable('system_equipment')
+      .set({ Activo: 'N' })
+      .where('IdEquipo', '=', 2)
+      .execute();
+    await issue(3); // a write elsewhere does not matter; the check reads the equipment
+    expect((await decidir({ IdPuerta: EXIT_DOOR, Credencial: CARD }, third)).status).toBe(401);
+  });
+
+  if (dialect === 'postgres')
+    it('denies within the budget when the database does not answer in time, and keeps nothing', async () => {
+      const before = (await markings()).length;
+      const blocker = new pg.Client({ connectionString: t.db.location.databaseUrl });
+      await blocker.connect();
+      try {
+        await blocker.query('begin');
+        await blocker.query('lock table access_marking in access exclusive mode');
+        const started = Date.now();
+        const answer = await decidir({ IdPuerta: ENTRY_DOOR, Credencial: CARD });
+        const took = Date.now() - started;
+        expect(answer.status).toBe(200);
+        expect(answer.body.result).toMatchObject({ allow: false, reason: 'SYSTEM_UNAVAILABLE' });
+        expect(took).toBeLessThan(600);
+      } finally {
+        await blocker.query('rollback');
+        await blocker.end();
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect((await markings()).length).toBe(before);
+    });
+
+  it('serves a signed allow-list a gate verifies offline, and then only its changes', async () => {
+    const get = (query: string, deviceKey = key) =>
+      call(t.app, {
+        method: 'GET',
+        url: `/api/acceso/listapermitidos?${query}`,
+        headers: { authorization: `Device ${deviceKey}` },
+      });
+    expect((await get('puntoControl=1', 'eq1.nope')).status).toBe(401);
+    expect((await get('puntoControl=5')).status).toBe(400); // another division's control point
+    const { publicKey } = (await call(t.app, { method: 'GET', url: '/api/acceso/clave' })).body.result;
+    const first = await get('puntoControl=1');
+    expect(first.status).toBe(200);
+    const { payload, signature, version } = first.body.result;
+    expect(
+      verify(null, Buffer.from(payload), createPublicKey(publicKey), Buffer.from(signature, 'base64')),
+    ).toBe(true);
+    expect(
+      verify(
+        null,
+        Buffer.from(payload.replace('"completo":true', '"completo":false')),
+        createPublicKey(publicKey),
+        Buffer.from(signature, 'base64'),
+      ),
+    ).toBe(false);
+    const list = JSON.parse(payload);
+    expect(list).toMatchObject({ puntoControl: 1, version, completo: true });
+    const mine = list.entradas.find((e: Json) => e.Titular === `P:${personId}`);
+    expect(mine.Credenciales).toContain(CARD);
+    expect(mine.Puertas.map((d: Json) => d.IdPuerta)).toEqual([ENTRY_DOOR, EXIT_DOOR]);
+    expect(mine.Puertas[0].Intervalos).toContainEqual({ Dia: 1, HoraInicio: '00:00', HoraFin: '23:59' });
+    // Nothing changed: the same version, no changes.
+    const same = JSON.parse((await get(`puntoControl=1&version=${version}`)).body.result.payload);
+    expect(same).toMatchObject({ version, completo: false, cambios: [], retirados: [] });
+    // The worker's accreditation is suspended: the next version removes it, and only that.
+    await t.db.database.db
+      .updateTable('accreditation_accreditation')
+      .set({ Estado: 'S' })
+      .where('IdPersona', '=', personId)
+      .where('IdDivision', '=', 1)
+      .execute();
+    const changed = JSON.parse((await get(`puntoControl=1&version=${version}`)).body.result.payload);
+    expect(changed.version).toBe(version + 1);
+    expect(changed).toMatchObject({ completo: false, desde: version, cambios: [] });
+    expect(changed.retirados).toContain(`P:${personId}`);
+    await t.db.database.db
+      .updateTable('accreditation_accreditation')
+      .set({ Estado: 'A' })
+      .where('IdPersona', '=', personId)
+      .where('IdDivision', '=', 1)
+      .execute();
+  });
+
+  describe('headcount', () => {
+    const dashboard = async (token: string) =>
+      (await call(t.app, { method: 'GET', url: '/api/acreditacionsolicitud/dashboarddotacion', token })).body
+        .result as Json[];
+    const detail = (token: string, query: string) =>
+      call(t.app, {
+        method: 'GET',
+        url: `/api/acreditacionsolicitud/dashboarddotaciondetalle?${query}`,
+        token,
+      });
+    const documentOf = async () =>
+      (
+        (await t.db.database.db
+          .selectFrom('administration_person')
+          .select('Documento')
+          .where('IdPersona', '=', personId)
+          .executeTakeFirstOrThrow()) as Json
+      ).Documento as string;
+
+    it('counts a worker present after an entry and absent after the exit, with the popups’ rows', async () => {
+      const document = await documentOf();
+      expect((await decidir({ IdPuerta: ENTRY_DOOR, Credencial: CARD })).body.result.allow).toBe(true);
+      const before = await dashboard(admin);
+      const [summary] = before[0];
+      const present = await detail(admin, 'TipoConsulta=P&TipoEntidad=T&requireTotalCount=true');
+      expect(present.status).toBe(200);
+      const row = present.body.result.data.find((r: Json) => r.Documento === document);
+      expect(row).toMatchObject({ IdPersona: personId, Zona: 'UNIDAD MINERA SAN GABRIEL' });
+      expect(row.Permanencia).toBeGreaterThanOrEqual(0);
+      expect(present.body.result.totalCount).toBe(summary.PermanenciaTrabajadores);
+      const workers = before[1] as Json[];
+      expect(workers.find((c) => c.ESTADO === 'P').TOTAL).toBe(summary.PermanenciaTrabajadores);
+      expect(workers.find((c) => c.ESTADO === 'A').TOTAL).toBe(
+        summary.TotalTrabajadores - summary.PermanenciaTrabajadores,
+      );
+
+      expect((await decidir({ IdPuerta: EXIT_DOOR, Credencial: CARD })).body.result.allow).toBe(true);
+      const [[after]] = await dashboard(admin);
+      expect(after.PermanenciaTrabajadores).toBe(summary.PermanenciaTrabajadores - 1);
+      expect(after.TotalTrabajadores).toBe(summary.TotalTrabajadores);
+      const absent = await detail(
+        admin,
+        `TipoConsulta=A&TipoEntidad=T&filter=${encodeURIComponent(JSON.stringify(['Documento', 'contains', document]))}`,
+      );
+      expect(absent.body.result.data).toHaveLength(1);
+      expect(absent.body.result.data[0]).toMatchObject({ Documento: document, FechaMarca: null, Zona: null });
+      expect(absent.body.result.data[0].Contrato).toBeTruthy();
+    });
+
+    it('pages by 15 by default, sorts, counts, and refuses an unknown sort field', async () => {
+      const all = await detail(admin, 'TipoConsulta=A&TipoEntidad=T&requireTotalCount=true');
+      expect(all.body.result.data.length).toBe(Math.min(15, all.body.result.totalCount));
+      const sorted = await detail(
+        admin,
+        `TipoConsulta=A&TipoEntidad=T&skip=1&take=2&requireTotalCount=true&sort=${encodeURIComponent(JSON.stringify([{ selector: 'Documento', desc: true }]))}`,
+      );
+      const documents = all.body.result.data
+        .map((r: Json) => r.Documento)
+        .sort()
+        .reverse();
+      expect(sorted.body.result.data.map((r: Json) => r.Documento)).toEqual(documents.slice(1, 3));
+      expect(sorted.body.result.totalCount).toBe(all.body.result.totalCount);
+      const bad = await detail(admin, `TipoConsulta=A&sort=${encodeURIComponent('[{"selector":"Clave"}]')}`);
+      expect(bad.status).toBe(400);
+    });
+
+    it('shows a contractor only its company’s people and the client the whole division', async () => {
+      const requester = (await signIn(t.app, 'SOLICITANTE', { division: SOUTH })).accessToken;
+      const mine = await detail(requester, 'TipoConsulta=A&TipoEntidad=T&take=1000&requireTotalCount=true');
+      expect(mine.status).toBe(200);
+      const everyone = await detail(admin, 'TipoConsulta=A&TipoEntidad=T&take=1000&requireTotalCount=true');
+      const companies = (await t.db.database.db
+        .selectFrom('accreditation_accreditation')
+        .select(['IdPersona', 'IdCompania'])
+        .where('IdDivision', '=', 1)
+        .execute()) as Json[];
+      const companyOf = (id: number) =>
+        new Set(companies.filter((c) => c.IdPersona === id).map((c) => c.IdCompania));
+      const theirs = new Set(mine.body.result.data.flatMap((r: Json) => [...companyOf(r.IdPersona)]));
+      expect(theirs.size).toBe(1);
+      const others = everyone.body.result.data.filter(
+        (r: Json) => !companyOf(r.IdPersona).has([...theirs][0]),
+      );
+      expect(others.length).toBeGreaterThan(0);
+      expect(mine.body.result.totalCount).toBe(everyone.body.result.totalCount - others.length);
+      const [[summary]] = await dashboard(requester);
+      expect(summary.TotalTrabajadores).toBeLessThan((await dashboard(admin))[0][0].TotalTrabajadores);
+    });
+
+    it('calls the roll of a zone and the zones inside it, printable and exportable', async () => {
+      const roll = async (query = '', token = admin) =>
+        call(t.app, { method: 'GET', url: `/api/acceso/evacuacion${query}`, token });
+      const has = (rows: Json[]) => rows.some((r) => r.IdPersona === personId);
+      expect((await decidir({ IdPuerta: ENTRY_DOOR, Credencial: CARD })).body.result.allow).toBe(true);
+      expect(has((await roll()).body.result)).toBe(true);
+      expect(has((await roll('?IdZona=1')).body.result)).toBe(true);
+      expect(has((await roll('?IdZona=2')).body.result)).toBe(false);
+      const camp = await decidir({ IdPuerta: CAMP_DOOR, Credencial: CARD });
+      expect(camp.body.result).toMatchObject({ allow: true, direction: 'E' });
+      const inCamp = (await roll('?IdZona=2')).body.result as Json[];
+      expect(inCamp.find((r) => r.IdPersona === personId)).toMatchObject({ Zona: 'CAMPAMENTO SAN GABRIEL' });
+      expect(has((await roll('?IdZona=1')).body.result)).toBe(true);
+      const file = await roll('?formato=xlsx');
+      expect(Buffer.from(file.body.result.fileBase64, 'base64').subarray(0, 2).toString()).toBe('PK');
+      expect((await roll('?IdZona=7')).status).toBe(400); // the other division's zone
+      const requester = (await signIn(t.app, 'SOLICITANTE', { division: SOUTH })).accessToken;
+      const theirs = (await roll('', requester)).body.result as Json[];
+      expect(new Set(theirs.map((r) => r.Compania)).size).toBeLessThanOrEqual(1);
+      expect(theirs.length).toBeLessThan(((await roll()).body.result as Json[]).length);
+      await decidir({ IdPuerta: CAMP_DOOR, Credencial: CARD });
+      await decidir({ IdPuerta: EXIT_DOOR, Credencial: CARD });
+    });
+
+    it('groups by contract, by organisational unit or not at all, as the division says', async () => {
+      const byContract = (await dashboard(admin))[4] as Json[];
+      expect(byContract.length).toBeGreaterThan(0);
+      const contracts = (await t.db.database.db
+        .selectFrom('administration_contract')
+        .select('NumeroContrato')
+        .execute()) as Json[];
+      expect(byContract.every((g) => contracts.some((c) => c.NumeroContrato === g.Grupo))).toBe(true);
+      await t.db.database.db
+        .updateTable('system_division')
+        .set({ ModoDotacion: 'N' })
+        .where('IdDivision', '=', 1)
+        .execute();
+      const none = await dashboard(admin);
+      expect(none[4]).toEqual([]);
+      expect(none[0][0].ModoDotacion).toBe('N');
+      await t.db.database.db
+        .updateTable('system_division')
+        .set({ ModoDotacion: 'C' })
+        .where('IdDivision', '=', 1)
+        .execute();
+    });
+  });
+
+  // Last: it stops the database.
+  it('fails closed when the database is stopped: a denial with its reason, never an error', async () => {
+    expect((await decidir({ IdPuerta: ENTRY_DOOR, Credencial: CARD })).body.result.allow).toBe(true);
+    const database = t.db.database;
+    await database.close();
+    database.close = async () => {};
+    const started = Date.now();
+    const answer = await decidir({ IdPuerta: ENTRY_DOOR, Credencial: CARD });
+    expect(Date.now() - started).toBeLessThan(400);
+    expect(answer.status).toBe(200);
+    expect(answer.body.result).toMatchObject({ allow: false, reason: 'SYSTEM_UNAVAILABLE' });
+    expect(answer.body.result.message).toBe('The system is not answering: access denied');
+    // A key that cannot be checked is denied the same way, not let through nor told it is unknown.
+    const unchecked = await decidir({ IdPuerta: ENTRY_DOOR, Credencial: CARD }, 'eq9.never-seen');
+    expect(unchecked.status).toBe(200);
+    expect(unchecked.body.result.allow).toBe(false);
+  });
+});
