@@ -159,6 +159,13 @@ describe.each(DIALECTS)('tenancy and permissions on %s', (dialect) => {
       '900301',
       '900302',
       '900303',
+      '900304',
+      '9005',
+      '900501',
+      '900502',
+      '9006',
+      '900601',
+      '900602',
     ]);
     expect(requester.filter((m) => m.Ruta).map((m) => m.Ruta)).toEqual([
       '/company',
@@ -169,6 +176,11 @@ describe.each(DIALECTS)('tenancy and permissions on %s', (dialect) => {
       '/movilizacion/solicitante/persona',
       '/movilizacion/solicitante/vehiculo',
       '/movilizacion/solicitante/visita',
+      '/movilizacion/solicitante/masiva',
+      '/desmovilizacion/solicitante/persona',
+      '/desmovilizacion/solicitante/vehiculo',
+      '/requisito/solicitante/persona',
+      '/requisito/solicitante/vehiculo',
     ]);
     const admin = (await menu('southAdmin')).body.result as Array<{ IdMenu: string; Ruta: string | null }>;
     const modules = MODULES.flatMap((module, index) =>

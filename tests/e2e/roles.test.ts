@@ -271,6 +271,20 @@ describe('every screen as every demo user', () => {
         await check({ path: `${list}/${encodeURIComponent(id)}/show`, title: recordTitle, axe });
       }
     }
+
+    // The workflow screens of the user's menu (requests, approvals, bulk, demobilisation,
+    // requirement update): each opened from the menu as the user would, named by its menu label.
+    const menu = await api<{ result: Array<{ Ruta: string | null; Tag: string }> }>(
+      '/api/SeguridadMenu/obtenerMenu',
+    );
+    const label = (tag: string) =>
+      tag.split('.').reduce<unknown>((at, key) => (at as Record<string, unknown>)?.[key], es) as string;
+    for (const item of menu.result) {
+      if (!item.Ruta || screens.some((screen) => `/${screen.name}` === item.Ruta)) continue;
+      log(`${user} ${device} ${item.Ruta}`);
+      await go(item.Ruta);
+      await check({ path: item.Ruta, title: [label(item.Tag)], axe: true });
+    }
     await context.close();
     return problems;
   }

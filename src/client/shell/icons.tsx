@@ -1,6 +1,7 @@
 import AccessTimeIcon from '@mui/icons-material/AccessTime';
 import AccountTreeIcon from '@mui/icons-material/AccountTree';
 import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
+import AutorenewIcon from '@mui/icons-material/Autorenew';
 import BadgeIcon from '@mui/icons-material/Badge';
 import BusinessIcon from '@mui/icons-material/Business';
 import DashboardIcon from '@mui/icons-material/Dashboard';
@@ -13,6 +14,7 @@ import HowToRegIcon from '@mui/icons-material/HowToReg';
 import LabelOutlinedIcon from '@mui/icons-material/LabelOutlined';
 import ListAltIcon from '@mui/icons-material/ListAlt';
 import MeetingRoomIcon from '@mui/icons-material/MeetingRoom';
+import PersonRemoveIcon from '@mui/icons-material/PersonRemove';
 import PlaceIcon from '@mui/icons-material/Place';
 import RestaurantIcon from '@mui/icons-material/Restaurant';
 import SettingsIcon from '@mui/icons-material/Settings';
@@ -23,6 +25,7 @@ import type { ComponentType } from 'react';
 const ICONS: Record<string, ComponentType<{ fontSize?: 'small' | 'medium' }>> = {
   AccessTime: AccessTimeIcon,
   AdminPanelSettings: AdminPanelSettingsIcon,
+  Autorenew: AutorenewIcon,
   Badge: BadgeIcon,
   Business: BusinessIcon,
   Dashboard: DashboardIcon,
@@ -33,6 +36,7 @@ const ICONS: Record<string, ComponentType<{ fontSize?: 'small' | 'medium' }>> = 
   Folder: FolderOutlinedIcon,
   HowToReg: HowToRegIcon,
   ListAlt: ListAltIcon,
+  PersonRemove: PersonRemoveIcon,
   Place: PlaceIcon,
   Hotel: HotelIcon,
   Label: LabelOutlinedIcon,

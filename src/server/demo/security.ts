@@ -126,6 +126,8 @@ const GROUP_ICONS: Record<string, string> = {
   accessSites: 'Place',
   accessManagement: 'HowToReg',
   accreditationSetup: 'ListAlt',
+  demobilisation: 'PersonRemove',
+  renewal: 'Autorenew',
   mobilisation: 'Engineering',
   approvals: 'HowToReg',
 };
@@ -249,6 +251,44 @@ export const WORKFLOW_SCREENS = {
     },
     { route: '/movilizacion/autorizador/visita', tag: 'app.menu.items.approveVisits', icon: 'Badge' },
   ],
+  demobilisation: [
+    {
+      route: '/desmovilizacion/solicitante/persona',
+      tag: 'app.menu.items.requestWorkers',
+      icon: 'Engineering',
+    },
+    {
+      route: '/desmovilizacion/solicitante/vehiculo',
+      tag: 'app.menu.items.requestVehicles',
+      icon: 'DirectionsCar',
+    },
+    { route: '/desmovilizacion/autorizador/persona', tag: 'app.menu.items.approveWorkers', icon: 'HowToReg' },
+    {
+      route: '/desmovilizacion/autorizador/vehiculo',
+      tag: 'app.menu.items.approveVehicles',
+      icon: 'DirectionsCar',
+    },
+  ],
+  renewal: [
+    { route: '/requisito/solicitante/persona', tag: 'app.menu.items.requestWorkers', icon: 'Engineering' },
+    {
+      route: '/requisito/solicitante/vehiculo',
+      tag: 'app.menu.items.requestVehicles',
+      icon: 'DirectionsCar',
+    },
+    { route: '/requisito/autorizador/persona', tag: 'app.menu.items.approveWorkers', icon: 'HowToReg' },
+    {
+      route: '/requisito/autorizador/vehiculo',
+      tag: 'app.menu.items.approveVehicles',
+      icon: 'DirectionsCar',
+    },
+  ],
+};
+
+/** Where each side's workflow screens live (mobilisation, demobilisation, requirement update). */
+const SIDE_ROUTE = {
+  requester: /^\/(movilizacion|desmovilizacion|requisito)\/solicitante\//,
+  authoriser: /^\/(movilizacion|desmovilizacion|requisito)\/autorizador\//,
 };
 
 /**
@@ -261,12 +301,12 @@ export const DEMO_GRANTS: Record<
 > = {
   admin: ({ resource }) => (resource ? 'write' : undefined),
   requester: ({ resource, route }) => {
-    if (route) return route.startsWith('/movilizacion/solicitante/') ? 'write' : undefined;
+    if (route) return SIDE_ROUTE.requester.test(route) ? 'write' : undefined;
     if (resource === 'person' || resource === 'vehicle') return 'write';
     return resource && [...CONTRACTOR_SCREENS, 'accreditation'].includes(resource) ? 'read' : undefined;
   },
   authoriser: ({ resource, route }) => {
-    if (route) return route.startsWith('/movilizacion/autorizador/') ? 'write' : undefined;
+    if (route) return SIDE_ROUTE.authoriser.test(route) ? 'write' : undefined;
     return resource && [...CONTRACTOR_SCREENS, 'accreditation'].includes(resource) ? 'read' : undefined;
   },
 };

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.js';
 import { field, INT32, objectOf, resultResponses } from '../../routes/responses.js';
-import { Dashboards } from './dashboards.js';
+import { dashboardRoutes, PERIOD } from './dashboard-routes.js';
 import { entityParam, REQUEST_COLUMNS, RequestLists, requestQuery } from './lists.js';
 import { Notices } from './notices.js';
 import { periodOf } from './period.js';
@@ -14,12 +14,7 @@ type Query = Record<string, unknown>;
 const result = (description: string) => resultResponses(description, [400, 401, 403, 404, 409]);
 const id = field.id();
 const entity = { type: 'string', enum: ['T', 'V'] };
-const months = {
-  IdDivision: field.id({ description: 'Ignored: the division is the session’s.' }),
-  CantMeses: field.integer(1, 120),
-  CantYear: field.integer(2000, 2100),
-  CantMonth: field.text(40, { description: 'Comma-separated months (1–12) of CantYear.' }),
-};
+const months = PERIOD;
 const listQuery = objectOf({
   skip: field.integer(0, INT32.max),
   take: field.integer(1, 1000),
@@ -46,7 +41,6 @@ export default async function renewalRoutes(fastify: FastifyInstance): Promise<v
   const service = new RenewalService(database, registry, requests, now);
   const views = new RequestViews(db, registry, requests);
   const lists = new RequestLists(database, registry);
-  const dashboards = new Dashboards(db, registry);
   const tags = ['accreditation'];
   const base = '/acreditacionrequisitosolicitud';
 
@@ -263,45 +257,5 @@ export default async function renewalRoutes(fastify: FastifyInstance): Promise<v
     },
   );
 
-  fastify.get<{ Querystring: Query }>(
-    `${base}/dashboard`,
-    {
-      schema: {
-        tags,
-        summary:
-          'The requester’s requirement update dashboard: [summary, worker rows, vehicle rows, visit rows]',
-        querystring: objectOf(months),
-        response: result('Positional arrays of spec section 7'),
-      },
-    },
-    async (request) => ({
-      result: await dashboards.requester(
-        requesterOf(request.principal),
-        periodOf(request.query, now()),
-        request.language,
-        'A',
-      ),
-    }),
-  );
-
-  fastify.get<{ Querystring: Query }>(
-    `${base}/dashboardAutorizador`,
-    {
-      schema: {
-        tags,
-        summary:
-          'The authoriser’s requirement update dashboard: [summary, worker rows, vehicle rows, visit rows]',
-        querystring: objectOf({ IdDivision: months.IdDivision, CantMeses: months.CantMeses }),
-        response: result('Positional arrays of spec section 7'),
-      },
-    },
-    async (request) => ({
-      result: await dashboards.authoriser(
-        await authoriserOf(db, registry, request.principal),
-        periodOf(request.query, now()),
-        request.language,
-        'A',
-      ),
-    }),
-  );
+  dashboardRoutes(fastify, { base, kind: 'A', what: 'requirement update' });
 }

@@ -54,6 +54,9 @@ export default function AuthoriserDashboard() {
           value={tab}
           onChange={(_e, value) => setTab(value)}
           aria-label={translate('accreditation.dashboard.tabs')}
+          variant="scrollable"
+          scrollButtons="auto"
+          allowScrollButtonsMobile
         >
           {TABS.map((t) => (
             <Tab key={t.key} label={translate(`accreditation.dashboard.tab.${t.key}`)} />

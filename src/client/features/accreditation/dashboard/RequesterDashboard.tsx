@@ -93,6 +93,9 @@ export default function RequesterDashboard() {
           value={tab}
           onChange={(_e, value) => setTab(value)}
           aria-label={translate('accreditation.dashboard.tabs')}
+          variant="scrollable"
+          scrollButtons="auto"
+          allowScrollButtonsMobile
         >
           {TABS.map((t) => (
             <Tab
