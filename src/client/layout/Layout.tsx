@@ -23,7 +23,9 @@ export default function Layout({ children }: { children: ReactNode }) {
     }
   }, [locale]);
   return (
-    <RaLayout menu={SideMenu} appBar={Header}>
+    // The content may be narrower than what it holds: wide tables scroll in their own box, the
+    // page never grows past the screen.
+    <RaLayout menu={SideMenu} appBar={Header} sx={{ minWidth: 0, '& .RaLayout-content': { minWidth: 0 } }}>
       <Box sx={{ display: 'flex', flexDirection: 'column', minHeight: 'calc(100vh - 64px)' }}>
         <Breadcrumb />
         <Box sx={{ flex: 1 }}>{children}</Box>

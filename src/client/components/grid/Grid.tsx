@@ -1,8 +1,8 @@
 import InboxIcon from '@mui/icons-material/Inbox';
 import {
   Box,
+  ButtonBase,
   Card,
-  CardActionArea,
   CardContent,
   LinearProgress,
   Stack,
@@ -139,7 +139,20 @@ export function Grid<T>({
             const content = (
               <CardContent sx={{ py: 1.5 }}>
                 <Typography variant="subtitle1" component="p" sx={{ fontWeight: 500, mb: 0.5 }}>
-                  {cell(first, row)}
+                  {onRowClick ? (
+                    // The card's own button: its title (the card's other cells may hold buttons of theirs).
+                    <ButtonBase
+                      onClick={(event) => {
+                        event.stopPropagation();
+                        onRowClick(row);
+                      }}
+                      sx={{ font: 'inherit', textAlign: 'left', borderRadius: 1 }}
+                    >
+                      {cell(first, row)}
+                    </ButtonBase>
+                  ) : (
+                    cell(first, row)
+                  )}
                 </Typography>
                 <Box
                   component="dl"
@@ -169,15 +182,13 @@ export function Grid<T>({
               <li key={rowKey(row)}>
                 <Card
                   variant="outlined"
-                  sx={selectedKey === rowKey(row) ? { borderColor: 'primary.main' } : {}}
+                  onClick={onRowClick ? () => onRowClick(row) : undefined}
+                  sx={{
+                    ...(onRowClick ? { cursor: 'pointer', '&:hover': { bgcolor: 'action.hover' } } : {}),
+                    ...(selectedKey === rowKey(row) ? { borderColor: 'primary.main' } : {}),
+                  }}
                 >
-                  {onRowClick ? (
-                    <CardActionArea component="div" onClick={() => onRowClick(row)}>
-                      {content}
-                    </CardActionArea>
-                  ) : (
-                    content
-                  )}
+                  {content}
                 </Card>
               </li>
             );

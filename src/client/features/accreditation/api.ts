@@ -230,6 +230,12 @@ export const accreditationApi = {
     ),
   authoriserDashboard: (months: number) =>
     apiCall<DashboardAnswer>('GET', `${BASE}/dashboardAutorizador?${query({ CantMeses: months })}`),
+  /** Which kinds the session's user approves in its division, in what order. */
+  approverRows: () =>
+    apiCall<Array<{ IdEntidad: EntityCode; Orden: number }>>(
+      'GET',
+      '/api/acreditacionautorizadorusuario/ListarByUser',
+    ),
   viewPermissions: () => apiCall<ViewPermission[]>('GET', '/api/acreditacionpermisovista/listar'),
   companies: (grid: Record<string, string>, filters: Record<string, string | number | undefined>) =>
     apiCall<Page<CompanyRow>>('GET', `${BASE}/filtrarcompaniaresumen?${query({ ...grid, ...filters })}`),

@@ -1,5 +1,6 @@
 import { lazy } from 'react';
 import type { ClientFeature } from '../types.js';
+import { Approves } from './Approves.js';
 
 // Each screen loads on first visit.
 const RequestsScreen = lazy(() => import('./RequestsScreen.js'));
@@ -12,11 +13,23 @@ const RenewalScreen = lazy(() => import('./after/RenewalScreen.js'));
 const BulkScreen = lazy(() => import('./bulk/BulkScreen.js'));
 
 const RequesterRequests = () => <RequestsScreen side="solicitante" />;
-const AuthoriserRequests = () => <RequestsScreen side="autorizador" />;
+const AuthoriserRequests = () => (
+  <Approves>
+    <RequestsScreen side="autorizador" />
+  </Approves>
+);
 const RequesterDemobilisation = () => <DemobilisationScreen side="solicitante" />;
-const AuthoriserDemobilisation = () => <DemobilisationScreen side="autorizador" />;
+const AuthoriserDemobilisation = () => (
+  <Approves>
+    <DemobilisationScreen side="autorizador" />
+  </Approves>
+);
 const RequesterRenewal = () => <RenewalScreen side="solicitante" />;
-const AuthoriserRenewal = () => <RenewalScreen side="autorizador" />;
+const AuthoriserRenewal = () => (
+  <Approves>
+    <RenewalScreen side="autorizador" />
+  </Approves>
+);
 
 /** Accreditation: the requester's and the authoriser's screens of spec section 2 and their dashboards. */
 export const accreditation: ClientFeature = {

@@ -99,7 +99,7 @@ function HeadcountPopup({ kind, state, onClose }: { kind: Kind; state: State; on
     <Dialog open onClose={onClose} maxWidth="md" fullWidth aria-label={title}>
       <DialogTitle>{title}</DialogTitle>
       <DialogContent>
-        {rows.isFetching && <LinearProgress />}
+        {rows.isFetching && <LinearProgress aria-label={translate('ra.page.loading')} />}
         <Box sx={{ overflowX: 'auto' }}>
           <Table size="small" data-testid="headcount-table">
             <TableHead>
@@ -157,7 +157,7 @@ export default function HeadcountTab({ kinds }: { kinds: Kind[] }) {
   const index: Record<Kind, 1 | 2 | 3> = { T: 1, V: 2, P: 3 };
   return (
     <Stack spacing={2} data-testid="headcount-tab">
-      {answer.isFetching && <LinearProgress />}
+      {answer.isFetching && <LinearProgress aria-label={translate('ra.page.loading')} />}
       <Box>
         <Button component={Link} to="/acceso/evacuacion" variant="outlined" size="small">
           {translate('headcount.openRollCall')}

@@ -128,7 +128,7 @@ export default function RollCallPage() {
             {translate('ra.action.export')}
           </Button>
         </CardContent>
-        {rows.isFetching && <LinearProgress />}
+        {rows.isFetching && <LinearProgress aria-label={translate('ra.page.loading')} />}
       </Card>
       <Card>
         <Box sx={{ overflowX: 'auto' }}>

@@ -1,5 +1,6 @@
 import {
   Alert,
+  Box,
   Button,
   Card,
   CardContent,
@@ -67,7 +68,7 @@ export function Refusal({ error }: { error: unknown }) {
 export default function DemobilisationScreen({ side }: { side: 'solicitante' | 'autorizador' }) {
   const translate = useTranslate();
   const entity = KIND_OF_SEGMENT[useParams().kind ?? 'persona'] ?? 'T';
-  useConsoleTitle(translate('demobilisation.title'));
+  useConsoleTitle(translate(`accreditation.entities.${entity}`), translate('demobilisation.title'));
   const client = useQueryClient();
   const [selected, setSelected] = useState<number[]>([]);
   const [picked, setPicked] = useState<number[]>([]);
@@ -112,38 +113,42 @@ export default function DemobilisationScreen({ side }: { side: 'solicitante' | '
       {side === 'solicitante' && (
         <Card>
           <CardHeader title={translate('demobilisation.accredited')} />
-          {candidates.isFetching && <LinearProgress />}
+          {candidates.isFetching && <LinearProgress aria-label={translate('ra.page.loading')} />}
           <CardContent>
-            <Table size="small" aria-label={translate('demobilisation.accredited')}>
-              <TableHead>
-                <TableRow>
-                  <TableCell padding="checkbox" />
-                  <TableCell>{translate('demobilisation.holder')}</TableCell>
-                  <TableCell>{translate('demobilisation.contract')}</TableCell>
-                  <TableCell>{translate('demobilisation.until')}</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {(candidates.data ?? []).map((row) => (
-                  <TableRow key={row.IdAcreditacion} data-testid={`candidate-${row.IdAcreditacion}`}>
-                    <TableCell padding="checkbox">
-                      <Checkbox
-                        checked={selected.includes(row.IdAcreditacion)}
-                        onChange={() => setSelected((list) => toggle(list, row.IdAcreditacion))}
-                        inputProps={{
-                          'aria-label': row.Documento ?? row.Placa ?? String(row.IdAcreditacion),
-                        }}
-                      />
-                    </TableCell>
-                    <TableCell>
-                      {row.Placa ?? `${row.Apellido ?? ''} ${row.Nombre ?? ''} (${row.Documento ?? ''})`}
-                    </TableCell>
-                    <TableCell>{row.NumeroContrato}</TableCell>
-                    <TableCell>{row.FechaFin}</TableCell>
+            <Box sx={{ overflowX: 'auto' }}>
+              <Table size="small" aria-label={translate('demobilisation.accredited')}>
+                <TableHead>
+                  <TableRow>
+                    <TableCell padding="checkbox" />
+                    <TableCell>{translate('demobilisation.holder')}</TableCell>
+                    <TableCell>{translate('demobilisation.contract')}</TableCell>
+                    <TableCell>{translate('demobilisation.until')}</TableCell>
                   </TableRow>
-                ))}
-              </TableBody>
-            </Table>
+                </TableHead>
+                <TableBody>
+                  {(candidates.data ?? []).map((row) => (
+                    <TableRow key={row.IdAcreditacion} data-testid={`candidate-${row.IdAcreditacion}`}>
+                      <TableCell padding="checkbox">
+                        <Checkbox
+                          checked={selected.includes(row.IdAcreditacion)}
+                          onChange={() => setSelected((list) => toggle(list, row.IdAcreditacion))}
+                          slotProps={{
+                            input: {
+                              'aria-label': String(row.Documento || row.Placa || row.IdAcreditacion),
+                            } as object,
+                          }}
+                        />
+                      </TableCell>
+                      <TableCell>
+                        {row.Placa ?? `${row.Apellido ?? ''} ${row.Nombre ?? ''} (${row.Documento ?? ''})`}
+                      </TableCell>
+                      <TableCell>{row.NumeroContrato}</TableCell>
+                      <TableCell>{row.FechaFin}</TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            </Box>
             <TextField
               label={translate('demobilisation.observation')}
               value={observation}
@@ -169,49 +174,51 @@ export default function DemobilisationScreen({ side }: { side: 'solicitante' | '
       )}
       <Card>
         <CardHeader title={translate('demobilisation.requests')} />
-        {requests.isFetching && <LinearProgress />}
+        {requests.isFetching && <LinearProgress aria-label={translate('ra.page.loading')} />}
         <CardContent>
-          <Table size="small" aria-label={translate('demobilisation.requests')}>
-            <TableHead>
-              <TableRow>
-                {side === 'autorizador' && <TableCell padding="checkbox" />}
-                <TableCell>{translate('accreditation.columns.NumeroSolicitud')}</TableCell>
-                <TableCell>{translate('demobilisation.holder')}</TableCell>
-                <TableCell>{translate('accreditation.columns.FechaFin')}</TableCell>
-                <TableCell>{translate('accreditation.columns.EstadoAprobacion')}</TableCell>
-                <TableCell />
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {(requests.data?.data ?? []).map((row) => (
-                <TableRow key={row.IdSolicitud} data-testid={`demobilisation-${row.IdSolicitud}`}>
-                  {side === 'autorizador' && (
-                    <TableCell padding="checkbox">
-                      <Checkbox
-                        disabled={row.EstadoAprobacion !== 'P'}
-                        checked={picked.includes(row.IdSolicitud)}
-                        onChange={() => setPicked((list) => toggle(list, row.IdSolicitud))}
-                        inputProps={{ 'aria-label': row.NumeroSolicitud }}
-                      />
-                    </TableCell>
-                  )}
-                  <TableCell>{row.NumeroSolicitud}</TableCell>
-                  <TableCell>
-                    {row.Nombres} ({row.Documento})
-                  </TableCell>
-                  <TableCell>{row.FechaFin}</TableCell>
-                  <TableCell>
-                    <StatusChip status={row.EstadoAprobacion as RequestStatus} />
-                  </TableCell>
-                  <TableCell>
-                    <Button size="small" onClick={() => setShown(row.IdSolicitud)}>
-                      {translate('demobilisation.show')}
-                    </Button>
-                  </TableCell>
+          <Box sx={{ overflowX: 'auto' }}>
+            <Table size="small" aria-label={translate('demobilisation.requests')}>
+              <TableHead>
+                <TableRow>
+                  {side === 'autorizador' && <TableCell padding="checkbox" />}
+                  <TableCell>{translate('accreditation.columns.NumeroSolicitud')}</TableCell>
+                  <TableCell>{translate('demobilisation.holder')}</TableCell>
+                  <TableCell>{translate('accreditation.columns.FechaFin')}</TableCell>
+                  <TableCell>{translate('accreditation.columns.EstadoAprobacion')}</TableCell>
+                  <TableCell />
                 </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+              </TableHead>
+              <TableBody>
+                {(requests.data?.data ?? []).map((row) => (
+                  <TableRow key={row.IdSolicitud} data-testid={`demobilisation-${row.IdSolicitud}`}>
+                    {side === 'autorizador' && (
+                      <TableCell padding="checkbox">
+                        <Checkbox
+                          disabled={row.EstadoAprobacion !== 'P'}
+                          checked={picked.includes(row.IdSolicitud)}
+                          onChange={() => setPicked((list) => toggle(list, row.IdSolicitud))}
+                          slotProps={{ input: { 'aria-label': row.NumeroSolicitud } as object }}
+                        />
+                      </TableCell>
+                    )}
+                    <TableCell>{row.NumeroSolicitud}</TableCell>
+                    <TableCell>
+                      {row.Nombres} ({row.Documento})
+                    </TableCell>
+                    <TableCell>{row.FechaFin}</TableCell>
+                    <TableCell>
+                      <StatusChip status={row.EstadoAprobacion as RequestStatus} />
+                    </TableCell>
+                    <TableCell>
+                      <Button size="small" onClick={() => setShown(row.IdSolicitud)}>
+                        {translate('demobilisation.show')}
+                      </Button>
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </Box>
           {side === 'autorizador' && (
             <>
               <TextField
@@ -263,7 +270,7 @@ export default function DemobilisationScreen({ side }: { side: 'solicitante' | '
       <Dialog open={shown !== undefined} onClose={() => setShown(undefined)} fullWidth maxWidth="sm">
         <DialogTitle>{record.data?.NumeroSolicitud ?? translate('demobilisation.record')}</DialogTitle>
         <DialogContent>
-          {record.isFetching && <LinearProgress />}
+          {record.isFetching && <LinearProgress aria-label={translate('ra.page.loading')} />}
           {record.data && (
             <>
               <StatusChip status={record.data.EstadoAprobacion as RequestStatus} />

@@ -1,4 +1,5 @@
 import {
+  Box,
   Button,
   Card,
   CardContent,
@@ -38,7 +39,7 @@ import { Refusal } from './DemobilisationScreen.js';
 export default function RenewalScreen({ side }: { side: 'solicitante' | 'autorizador' }) {
   const translate = useTranslate();
   const entity = KIND_OF_SEGMENT[useParams().kind ?? 'persona'] ?? 'T';
-  useConsoleTitle(translate('renewal.title'));
+  useConsoleTitle(translate(`accreditation.entities.${entity}`), translate('renewal.title'));
   const navigate = useNavigate();
   const client = useQueryClient();
   const [holder, setHolder] = useState<number | ''>('');
@@ -83,7 +84,7 @@ export default function RenewalScreen({ side }: { side: 'solicitante' | 'autoriz
       {requester && (
         <Card>
           <CardHeader title={translate('renewal.expiring')} />
-          {expiring.isFetching && <LinearProgress />}
+          {expiring.isFetching && <LinearProgress aria-label={translate('ra.page.loading')} />}
           <CardContent>
             <Typography data-testid="expiring-counts">
               {translate('renewal.expired', { smart_count: card?.VENCIDOS ?? 0 })} ·{' '}
@@ -138,51 +139,53 @@ export default function RenewalScreen({ side }: { side: 'solicitante' | 'autoriz
       )}
       <Card>
         <CardHeader title={translate('renewal.requests')} />
-        {renewals.isFetching && <LinearProgress />}
+        {renewals.isFetching && <LinearProgress aria-label={translate('ra.page.loading')} />}
         <CardContent>
-          <Table size="small" aria-label={translate('renewal.requests')}>
-            <TableHead>
-              <TableRow>
-                {!requester && <TableCell padding="checkbox" />}
-                <TableCell>{translate('accreditation.columns.NumeroSolicitud')}</TableCell>
-                <TableCell>{translate('demobilisation.holder')}</TableCell>
-                <TableCell>{translate('accreditation.columns.FechaSolicitud')}</TableCell>
-                <TableCell>{translate('accreditation.columns.EstadoAprobacion')}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {(renewals.data?.data ?? []).map((row) => (
-                <TableRow key={row.IdSolicitud}>
-                  {!requester && (
-                    <TableCell padding="checkbox">
-                      <Checkbox
-                        disabled={row.EstadoAprobacion !== 'P'}
-                        checked={picked.includes(row.IdSolicitud)}
-                        onChange={() =>
-                          setPicked((list) =>
-                            list.includes(row.IdSolicitud)
-                              ? list.filter((x) => x !== row.IdSolicitud)
-                              : [...list, row.IdSolicitud],
-                          )
-                        }
-                        inputProps={{ 'aria-label': row.NumeroSolicitud }}
-                      />
-                    </TableCell>
-                  )}
-                  <TableCell>
-                    <Link to={screenPath(side, entity, row.IdSolicitud)}>{row.NumeroSolicitud}</Link>
-                  </TableCell>
-                  <TableCell>
-                    {row.Nombres} ({row.Documento})
-                  </TableCell>
-                  <TableCell>{row.FechaSolicitud.slice(0, 10)}</TableCell>
-                  <TableCell>
-                    <StatusChip status={row.EstadoAprobacion as RequestStatus} />
-                  </TableCell>
+          <Box sx={{ overflowX: 'auto' }}>
+            <Table size="small" aria-label={translate('renewal.requests')}>
+              <TableHead>
+                <TableRow>
+                  {!requester && <TableCell padding="checkbox" />}
+                  <TableCell>{translate('accreditation.columns.NumeroSolicitud')}</TableCell>
+                  <TableCell>{translate('demobilisation.holder')}</TableCell>
+                  <TableCell>{translate('accreditation.columns.FechaSolicitud')}</TableCell>
+                  <TableCell>{translate('accreditation.columns.EstadoAprobacion')}</TableCell>
                 </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+              </TableHead>
+              <TableBody>
+                {(renewals.data?.data ?? []).map((row) => (
+                  <TableRow key={row.IdSolicitud}>
+                    {!requester && (
+                      <TableCell padding="checkbox">
+                        <Checkbox
+                          disabled={row.EstadoAprobacion !== 'P'}
+                          checked={picked.includes(row.IdSolicitud)}
+                          onChange={() =>
+                            setPicked((list) =>
+                              list.includes(row.IdSolicitud)
+                                ? list.filter((x) => x !== row.IdSolicitud)
+                                : [...list, row.IdSolicitud],
+                            )
+                          }
+                          slotProps={{ input: { 'aria-label': row.NumeroSolicitud } as object }}
+                        />
+                      </TableCell>
+                    )}
+                    <TableCell>
+                      <Link to={screenPath(side, entity, row.IdSolicitud)}>{row.NumeroSolicitud}</Link>
+                    </TableCell>
+                    <TableCell>
+                      {row.Nombres} ({row.Documento})
+                    </TableCell>
+                    <TableCell>{row.FechaSolicitud.slice(0, 10)}</TableCell>
+                    <TableCell>
+                      <StatusChip status={row.EstadoAprobacion as RequestStatus} />
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </Box>
           {!requester && (
             <>
               <TextField

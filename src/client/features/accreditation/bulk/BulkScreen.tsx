@@ -68,34 +68,36 @@ function Rows({ code, states, version }: { code: string; states?: string; versio
       .join(' · ');
   return (
     <Box>
-      <Table size="small" data-testid="bulk-rows">
-        <TableHead>
-          <TableRow>
-            <TableCell>{translate('bulk.columns.Fila')}</TableCell>
-            <TableCell>{translate('bulk.columns.Documento')}</TableCell>
-            <TableCell>{translate('bulk.columns.Estado')}</TableCell>
-            <TableCell>{translate('bulk.columns.IdSolicitud')}</TableCell>
-            <TableCell>{translate('bulk.columns.Errores')}</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {(data?.rows ?? []).map((row) => (
-            <TableRow key={row.Fila} data-row={row.Fila} data-state={row.Estado}>
-              <TableCell>{row.Fila}</TableCell>
-              <TableCell>{row.Documento}</TableCell>
-              <TableCell>
-                <Chip
-                  size="small"
-                  color={ROW_COLOURS[row.Estado]}
-                  label={translate(`enums.bulkRowStatus.${row.Estado}`)}
-                />
-              </TableCell>
-              <TableCell>{row.IdSolicitud ? String(row.IdSolicitud).padStart(8, '0') : ''}</TableCell>
-              <TableCell sx={{ color: 'error.main' }}>{errorsOf(row) || ''}</TableCell>
+      <Box sx={{ overflowX: 'auto' }}>
+        <Table size="small" data-testid="bulk-rows">
+          <TableHead>
+            <TableRow>
+              <TableCell>{translate('bulk.columns.Fila')}</TableCell>
+              <TableCell>{translate('bulk.columns.Documento')}</TableCell>
+              <TableCell>{translate('bulk.columns.Estado')}</TableCell>
+              <TableCell>{translate('bulk.columns.IdSolicitud')}</TableCell>
+              <TableCell>{translate('bulk.columns.Errores')}</TableCell>
             </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+          </TableHead>
+          <TableBody>
+            {(data?.rows ?? []).map((row) => (
+              <TableRow key={row.Fila} data-row={row.Fila} data-state={row.Estado}>
+                <TableCell>{row.Fila}</TableCell>
+                <TableCell>{row.Documento}</TableCell>
+                <TableCell>
+                  <Chip
+                    size="small"
+                    color={ROW_COLOURS[row.Estado]}
+                    label={translate(`enums.bulkRowStatus.${row.Estado}`)}
+                  />
+                </TableCell>
+                <TableCell>{row.IdSolicitud ? String(row.IdSolicitud).padStart(8, '0') : ''}</TableCell>
+                <TableCell sx={{ color: 'error.main' }}>{errorsOf(row) || ''}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </Box>
       <TablePagination
         component="div"
         count={data?.total ?? 0}
@@ -284,7 +286,7 @@ export default function BulkScreen() {
               >
                 {translate('bulk.upload')}
               </Button>
-              {busy && <LinearProgress />}
+              {busy && <LinearProgress aria-label={translate('ra.page.loading')} />}
             </Stack>
           )}
           {tab === 2 && code && current && (

@@ -79,7 +79,7 @@ export default function AuthoriserDashboard() {
             </Select>
           </FormControl>
         </CardContent>
-        {counts.isFetching && <LinearProgress />}
+        {counts.isFetching && <LinearProgress aria-label={translate('ra.page.loading')} />}
       </Card>
       <Stack direction="row" useFlexGap flexWrap="wrap" spacing={2}>
         {ENTITY_CODES.filter((e) => rowsOf(counts.data, e).length > 0).map((entity) => (

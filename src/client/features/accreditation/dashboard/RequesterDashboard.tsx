@@ -151,7 +151,9 @@ export default function RequesterDashboard() {
             {translate('accreditation.dashboard.search')}
           </Button>
         </Box>
-        {(counts.isFetching || permissions.isPending) && <LinearProgress />}
+        {(counts.isFetching || permissions.isPending) && (
+          <LinearProgress aria-label={translate('ra.page.loading')} />
+        )}
       </Card>
       {permissions.isSuccess && !shown.length && (
         <Alert severity="info">{translate('accreditation.dashboard.nothingToSee')}</Alert>

@@ -349,7 +349,7 @@ function Evaluation({
       {!pending && <Alert severity="info">{translate('accreditation.evaluation.notPending')}</Alert>}
       <Holder entity={entity} record={record} />
       <Card>
-        {busy && <LinearProgress />}
+        {busy && <LinearProgress aria-label={translate('ra.page.loading')} />}
         <CardContent>
           <Requirements
             detail={detail}

@@ -522,7 +522,7 @@ function RequestForm({ entity, record, detail }: FormProps) {
             />
           ))}
         </Tabs>
-        {busy && <LinearProgress />}
+        {busy && <LinearProgress aria-label={translate('ra.page.loading')} />}
         <CardContent>
           <Box hidden={step !== 'general'}>
             <FieldsForm
