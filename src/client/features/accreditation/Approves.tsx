@@ -16,15 +16,18 @@ export function Approves({ children }: { children: ReactNode }) {
   const entity = KIND_OF_SEGMENT[useParams().kind ?? 'persona'] ?? 'T';
   const rows = useQuery({ queryKey: ['accreditation', 'approves'], queryFn: accreditationApi.approverRows });
   const approves = rows.data?.some((row) => row.IdEntidad === entity);
-  useConsoleTitle(rows.isSuccess && !approves && translate(`accreditation.entities.${entity}`));
   if (rows.isPending) return <LinearProgress sx={{ mt: 2 }} aria-label={translate('ra.page.loading')} />;
   if (rows.isSuccess && !approves)
-    return (
-      <Alert severity="info" sx={{ mt: 2 }} data-testid="not-approver">
-        {translate('accreditation.screens.notApprover', {
-          kind: translate(`accreditation.entities.${entity}`).toLocaleLowerCase(),
-        })}
-      </Alert>
-    );
+    return <NotApprover kind={translate(`accreditation.entities.${entity}`)} />;
   return <>{children}</>;
+}
+
+function NotApprover({ kind }: { kind: string }) {
+  const translate = useTranslate();
+  useConsoleTitle(kind);
+  return (
+    <Alert severity="info" sx={{ mt: 2 }} data-testid="not-approver">
+      {translate('accreditation.screens.notApprover', { kind: kind.toLocaleLowerCase() })}
+    </Alert>
+  );
 }
