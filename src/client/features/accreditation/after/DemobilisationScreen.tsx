@@ -27,6 +27,7 @@ import { useState } from 'react';
 import { useTranslate } from 'react-admin';
 import { useParams } from 'react-router-dom';
 import type { RequestStatus } from '../../../../../workflows/request.machine.js';
+import { formatDate } from '../../../format.js';
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
 import { ApiRequestError } from '../../../session/http.js';
 import { StatusChip } from '../status.js';
@@ -143,7 +144,7 @@ export default function DemobilisationScreen({ side }: { side: 'solicitante' | '
                         {row.Placa ?? `${row.Apellido ?? ''} ${row.Nombre ?? ''} (${row.Documento ?? ''})`}
                       </TableCell>
                       <TableCell>{row.NumeroContrato}</TableCell>
-                      <TableCell>{row.FechaFin}</TableCell>
+                      <TableCell>{formatDate(row.FechaFin)}</TableCell>
                     </TableRow>
                   ))}
                 </TableBody>
@@ -205,7 +206,7 @@ export default function DemobilisationScreen({ side }: { side: 'solicitante' | '
                     <TableCell>
                       {row.Nombres} ({row.Documento})
                     </TableCell>
-                    <TableCell>{row.FechaFin}</TableCell>
+                    <TableCell>{formatDate(row.FechaFin)}</TableCell>
                     <TableCell>
                       <StatusChip status={row.EstadoAprobacion as RequestStatus} />
                     </TableCell>

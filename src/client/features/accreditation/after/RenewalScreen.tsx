@@ -24,6 +24,7 @@ import { useState } from 'react';
 import { useTranslate } from 'react-admin';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import type { RequestStatus } from '../../../../../workflows/request.machine.js';
+import { formatDate } from '../../../format.js';
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
 import { screenPath } from '../api.js';
 import { StatusChip } from '../status.js';
@@ -120,7 +121,7 @@ export default function RenewalScreen({ side }: { side: 'solicitante' | 'autoriz
                   {(held.data ?? []).map((r) => (
                     <MenuItem key={r.IdRequisito} value={r.IdRequisito}>
                       {r.Requisito}
-                      {r.FechaVencimiento ? ` — ${r.FechaVencimiento}` : ''}
+                      {r.FechaVencimiento ? ` — ${formatDate(r.FechaVencimiento)}` : ''}
                     </MenuItem>
                   ))}
                 </Select>
@@ -177,7 +178,7 @@ export default function RenewalScreen({ side }: { side: 'solicitante' | 'autoriz
                     <TableCell>
                       {row.Nombres} ({row.Documento})
                     </TableCell>
-                    <TableCell>{row.FechaSolicitud.slice(0, 10)}</TableCell>
+                    <TableCell>{formatDate(row.FechaSolicitud)}</TableCell>
                     <TableCell>
                       <StatusChip status={row.EstadoAprobacion as RequestStatus} />
                     </TableCell>
