@@ -30,6 +30,8 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // A busy two-core machine can take more than the default second to answer a click.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],

@@ -3,16 +3,22 @@ import { baseTheme } from './theme.js';
 
 type Owner = { 'aria-label'?: string };
 
+/** The id of the header's hidden "loading" text, in the user's language: every spinner's name. */
+export const LOADING_LABEL_ID = 'app-loading-label';
+
 /**
  * The console's look: react-admin's default theme in the product's colours and breakpoints. A
  * checkbox given an aria-label (a list's row selector) names its input, where assistive
- * technology looks, rather than the span around it.
+ * technology looks, rather than the span around it. Every progress indicator (react-admin's own
+ * included, such as a reference still loading) is named by the header's "loading" text.
  */
 export const theme: RaThemeOptions = {
   ...defaultTheme,
   ...(baseTheme as RaThemeOptions),
   components: {
     ...defaultTheme.components,
+    MuiLinearProgress: { defaultProps: { 'aria-labelledby': LOADING_LABEL_ID } },
+    MuiCircularProgress: { defaultProps: { 'aria-labelledby': LOADING_LABEL_ID } },
     MuiCheckbox: {
       defaultProps: {
         slotProps: {

@@ -4,6 +4,15 @@ export function base64Bytes(fileBase64: string): Uint8Array<ArrayBuffer> {
 }
 
 /** Saves a base64 file the browser way. */
+/** An Excel file the server answered ({ fileBase64, fileName }), saved as the browser saves downloads. */
+export function saveWorkbook(file: { fileBase64: string; fileName: string }): void {
+  saveBase64(
+    file.fileBase64,
+    file.fileName,
+    'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  );
+}
+
 export function saveBase64(fileBase64: string, fileName: string, type: string): void {
   const url = URL.createObjectURL(new Blob([base64Bytes(fileBase64)], { type }));
   const link = document.createElement('a');

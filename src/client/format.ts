@@ -16,3 +16,7 @@ export function formatDateTime(value: unknown): string {
     date.getMinutes(),
   )}:${pad(date.getSeconds())}`;
 }
+
+/** A stay on site in minutes, as "12 h 04 min". */
+export const formatStay = (minutes: number): string =>
+  `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;

@@ -60,6 +60,8 @@ export interface Entity {
   scope: Scope;
   /** References through which a record without a company of its own belongs to one. */
   companyThrough: string[];
+  /** Lists accept the IdCompania filter (x-companyFilter). */
+  companyFilter: boolean;
   /** Refers to companies' records without belonging to any (x-scope sharedByCompanies). */
   sharedByCompanies: boolean;
   /** Listed and shown through the API, written only by the server. */
@@ -303,6 +305,8 @@ function checkConsistency(file: SchemaFile, schema: EntitySchema): string[] {
   }
   if (dimensions.company && companyThrough.length)
     problems.push('x-scope may name a company field or companyThrough, not both');
+  if (schema['x-companyFilter'] && (!companyThrough.length || has('IdCompania')))
+    problems.push('x-companyFilter needs x-scope companyThrough and no IdCompania property of its own');
   for (const [dimension, field] of Object.entries(dimensions)) {
     if (!has(field)) {
       problems.push(`x-scope ${dimension} names unknown property ${field}`);
@@ -472,6 +476,7 @@ function toEntity(file: SchemaFile, schema: EntitySchema, ajv: ReturnType<typeof
     indexes: schema['x-indexes'] ?? [],
     scope: scopeDimensions(schema),
     companyThrough: schema['x-scope']?.companyThrough ?? [],
+    companyFilter: schema['x-companyFilter'] === true,
     sharedByCompanies: schema['x-scope']?.sharedByCompanies === true,
     readOnly: schema['x-readOnly'] === true,
     workflow: schema['x-workflow'],

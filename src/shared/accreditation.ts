@@ -8,6 +8,13 @@ import { REQUEST_NUMBER_DIGITS } from './constants.js';
 export type EntityCode = 'T' | 'V' | 'P';
 export const ENTITY_CODES: readonly EntityCode[] = ['T', 'V', 'P'];
 
+/** A dashboard summary's count of observed requests past a correction deadline, per kind. */
+export const OVERDUE_NAMES: Record<EntityCode, string> = {
+  T: 'CORRECCION_VENCIDA_TRABAJADORES',
+  V: 'CORRECCION_VENCIDA_VEHICULOS',
+  P: 'CORRECCION_VENCIDA_VISITAS',
+};
+
 /** The route segment of each kind (spec section 2: movilizacion/solicitante/persona, /vehiculo, /visita). */
 export const ENTITY_ROUTE: Record<EntityCode, 'persona' | 'vehiculo' | 'visita'> = {
   T: 'persona',

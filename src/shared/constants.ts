@@ -70,7 +70,7 @@ export const PHOTO = {
   },
 } as const;
 
-export const DASHBOARD = { defaultMonths: 2, monthChoices: [2, 3, 6] } as const;
+export const DASHBOARD = { defaultMonths: 2, monthChoices: [2, 3, 6], maxMonths: 120 } as const;
 
 export const HEADER_TRUNCATION = { username: 51, accreditationRole: 47, company: 38 } as const;
 

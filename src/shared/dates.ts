@@ -10,8 +10,15 @@ export function yearsSince(isoDate: string, today: Date = new Date()): number | 
   return years >= 0 ? years : undefined;
 }
 
+/**
+ * Year 0 is no year of PostgreSQL's calendar (1 BC comes before AD 1): a date or instant in it
+ * is refused as any impossible date, not left for the database to fail on.
+ */
+export const notYearZero = (value: string): boolean => !value.startsWith('0000');
+
 /** An ISO date (yyyy-mm-dd) that exists, or with `date-time` an ISO instant. */
 export function isIsoDate(value: string, format: 'date' | 'date-time' = 'date'): boolean {
+  if (!notYearZero(value)) return false;
   if (format === 'date-time') return /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value));
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
   const date = new Date(`${value}T00:00:00Z`);
@@ -21,11 +28,22 @@ export function isIsoDate(value: string, format: 'date' | 'date-time' = 'date'):
 /** The time zone of a country's sites (the clients are in Peru and Chile). */
 export const SITE_TIME_ZONES: Record<string, string> = { PE: 'America/Lima', CL: 'America/Santiago' };
 
+/** The time zone of a country's sites (Peru's when the country has none here). */
+export const timeZoneOf = (countryId: string | null | undefined): string =>
+  SITE_TIME_ZONES[countryId ?? ''] ?? SITE_TIME_ZONES.PE;
+
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** The calendar date (yyyy-mm-dd) at an instant in a country's sites. */
 export function siteDate(countryId: string | null | undefined, instant: number = Date.now()): string {
-  const zone = SITE_TIME_ZONES[countryId ?? ''] ?? SITE_TIME_ZONES.PE;
-  // en-CA writes dates as yyyy-mm-dd.
-  return new Intl.DateTimeFormat('en-CA', { timeZone: zone }).format(new Date(instant));
+  const zone = timeZoneOf(countryId);
+  let format = dateFormats.get(zone);
+  if (!format) {
+    // en-CA writes dates as yyyy-mm-dd.
+    format = new Intl.DateTimeFormat('en-CA', { timeZone: zone });
+    dateFormats.set(zone, format);
+  }
+  return format.format(new Date(instant));
 }
 
 /** Whole days from one ISO date to another (both yyyy-mm-dd). */

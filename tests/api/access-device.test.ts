@@ -223,6 +223,59 @@ describe.each(DIALECTS)('gate device calls on %s', (dialect) => {
     ).toBe(404);
   });
 
+  it('shows a worker’s effective access now, door by door, as the gate decides it, to whom may see it', async () => {
+    // Only the test's round-the-clock profile (the demo's shift profiles depend on the hour).
+    const db = t.db.database.db;
+    const others = (await db
+      .selectFrom('access_person_access as pa')
+      .innerJoin('access_access_profile as p', 'p.IdPerfilAcceso', 'pa.IdPerfilAcceso')
+      .select('pa.IdAccesoPersona')
+      .where('pa.IdPersona', '=', personId)
+      .where('pa.Activo', '=', 'S')
+      .where('p.Descripcion', '<>', 'PRUEBA PERFIL')
+      .execute()) as Json[];
+    const ids = others.map((o) => o.IdAccesoPersona);
+    if (ids.length)
+      await db
+        .updateTable('access_person_access')
+        .set({ Activo: 'N' })
+        .where('IdAccesoPersona', 'in', ids)
+        .execute();
+    const before = (await markings()).length;
+    const answer = await call(t.app, {
+      url: `/api/acceso/accesoefectivo?IdPersona=${personId}`,
+      token: admin,
+    });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const doors = answer.body.result.puertas as Json[];
+    // The division's five active doors (none of the north's).
+    expect(doors.map((d) => d.IdPuerta).sort()).toEqual([1, 2, 3, 4, 5]);
+    const at = (door: number) => doors.find((d) => d.IdPuerta === door);
+    expect(at(ENTRY_DOOR)).toMatchObject({ Permitido: 'S', Motivo: 'ALLOWED' });
+    expect(at(CAMP_DOOR)).toMatchObject({ Permitido: 'S' });
+    // The dining room is not among its group's doors.
+    expect(at(4)).toMatchObject({ Permitido: 'N' });
+    expect(at(4).Mensaje.length).toBeGreaterThan(0);
+    // Nothing is recorded.
+    expect((await markings()).length).toBe(before);
+    // Both or neither holder: 400; a requester without the access screens: 403.
+    expect((await call(t.app, { url: '/api/acceso/accesoefectivo', token: admin })).status).toBe(400);
+    const requester = (await signIn(t.app, 'SOLICITANTE', { division: SOUTH })).accessToken;
+    expect(
+      (await call(t.app, { url: `/api/acceso/accesoefectivo?IdPersona=${personId}`, token: requester }))
+        .status,
+    ).toBe(403);
+    expect(
+      (await call(t.app, { url: '/api/acceso/accesoefectivo?IdVehiculo=999999', token: admin })).status,
+    ).toBe(404);
+    if (ids.length)
+      await db
+        .updateTable('access_person_access')
+        .set({ Activo: 'S' })
+        .where('IdAccesoPersona', 'in', ids)
+        .execute();
+  });
+
   it('lets an accredited worker in, writing the marking and the presence before answering', async () => {
     const answer = await decidir({ IdPuerta: ENTRY_DOOR, Credencial: CARD });
     expect(answer.status).toBe(200);
@@ -527,9 +580,21 @@ describe.each(DIALECTS)('gate device calls on %s', (dialect) => {
 
     it('shows a contractor only its company’s people and the client the whole division', async () => {
       const requester = (await signIn(t.app, 'SOLICITANTE', { division: SOUTH })).accessToken;
-      const mine = await detail(requester, 'TipoConsulta=A&TipoEntidad=T&take=1000&requireTotalCount=true');
-      expect(mine.status).toBe(200);
-      const everyone = await detail(admin, 'TipoConsulta=A&TipoEntidad=T&take=1000&requireTotalCount=true');
+      // Present and absent together: which of the two a worker is depends on the hour (the demo's
+      // shifts overlap at 6:45 and 18:45), being one of them does not.
+      const both = async (token: string) => {
+        const states = await Promise.all(
+          ['P', 'A'].map((state) =>
+            detail(token, `TipoConsulta=${state}&TipoEntidad=T&take=1000&requireTotalCount=true`),
+          ),
+        );
+        for (const res of states) expect(res.status).toBe(200);
+        const data = states.flatMap((res) => res.body.result.data as Json[]);
+        const totalCount = states.reduce((sum, res) => sum + Number(res.body.result.totalCount), 0);
+        return { body: { result: { data, totalCount } } };
+      };
+      const mine = await both(requester);
+      const everyone = await both(admin);
       const companies = (await t.db.database.db
         .selectFrom('accreditation_accreditation')
         .select(['IdPersona', 'IdCompania'])

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ExpiryJob } from '../../src/server/features/accreditation/expiry.js';
 import { addDays, siteDate } from '../../src/shared/dates.js';
 import { catalogue, pdf, png, upload, valuesFor } from '../support/accreditation.js';
 import { call, signIn, startTestApp, type TestApp } from '../support/app.js';
@@ -26,7 +27,7 @@ describe.each(DIALECTS)('mobilisation requests on %s', (dialect) => {
       await as(
         who,
         'GET',
-        `/api/acreditacionsolicituddetalle/${who === 'requester' ? 'obtener' : 'obtenerbyautorizador'}?IdSolicitud=${id}`,
+        `/api/acreditacionsolicituddetalle/${who.startsWith('requester') ? 'obtener' : 'obtenerbyautorizador'}?IdSolicitud=${id}`,
       )
     ).body.result as Json[][];
   const worker = (document: string, extra: object = {}) => ({
@@ -238,6 +239,211 @@ describe.each(DIALECTS)('mobilisation requests on %s', (dialect) => {
     expect(sctrKept.FechaVencimiento).toBe(addDays(today, 200));
     // Answered: never deleted.
     expect((await as('requester', 'DELETE', `${BASE}/eliminar?IdSolicitud=${id}`)).status).toBe(409);
+  });
+
+  it('gives an observed line its type’s correction deadline; a lapsed one is flagged on both dashboards and escalated once', async () => {
+    const db = t.db.database.db;
+    const table = (name: string) => t.registry.require(name).table;
+    const created = await as('requester', 'POST', `${BASE}/crearsolicitante`, worker('70445566'));
+    const id = created.body.result.IdSolicitud as number;
+    await complete(id);
+    await upload(
+      t.app,
+      tokens.requester,
+      `${BASE}/crearsolicitantefoto`,
+      { IdSolicitud: id },
+      {
+        name: 'foto.png',
+        bytes: png(150, 160),
+      },
+    );
+    expect((await as('requester', 'POST', `${BASE}/cerrarsolicitud`, { IdSolicitud: id })).status).toBe(200);
+    const [items] = await detail(id, 'authoriser');
+    const sctr = items.find((i: Json) => i.Aprobar === 'S' && i.Requisito === 'SCTR SALUD');
+    const observed = await as('authoriser', 'POST', `${BASE}/actualizarsolicitanteautorizador`, {
+      IdSolicitud: id,
+      Accion: 'OBSERVAR',
+      Detalle: [{ IdDetalle: sctr.IdSecuencial, EstadoAprobacion: 'O', Observacion: 'Constancia ilegible' }],
+    });
+    expect(observed.status, JSON.stringify(observed.body)).toBe(200);
+    const { DiasCorreccion } = (await db
+      .selectFrom(table('requirement-type'))
+      .select('DiasCorreccion')
+      .where('IdTipoRequisito', '=', sctr.IdTipoRequisito)
+      .executeTakeFirstOrThrow()) as Json;
+    expect(DiasCorreccion).toBeGreaterThan(0);
+    const deadline = addDays(today, DiasCorreccion);
+    const line = (await detail(id)).at(0)?.find((i: Json) => i.IdSecuencial === sctr.IdSecuencial);
+    expect(line.FechaLimiteCorreccion).toBe(deadline);
+
+    const overdue = async () => ({
+      requester: (await as('requester', 'GET', `${BASE}/dashboard?CantMeses=2`)).body.result[0][0]
+        .CORRECCION_VENCIDA_TRABAJADORES as number,
+      authoriser: (await as('authoriser', 'GET', `${BASE}/dashboardAutorizador?CantMeses=2`)).body
+        .result[0][0].CORRECCION_VENCIDA_TRABAJADORES as number,
+    });
+    const before = await overdue();
+    // The deadline lapses (as if the days had passed): flagged on both dashboards.
+    await db
+      .updateTable(table('request-detail'))
+      .set({ FechaLimiteCorreccion: addDays(today, -1) })
+      .where('IdDetalle', '=', sctr.IdSecuencial)
+      .execute();
+    expect(await overdue()).toEqual({ requester: before.requester + 1, authoriser: before.authoriser + 1 });
+
+    // The daily job tells the next approvers (here the only order: AUTORIZADOR) once.
+    const number = String(id).padStart(8, '0');
+    const escalations = () =>
+      t.mail.filter((m) => m.subject.includes(`Correction overdue: request ${number}`));
+    const run = (day: number) =>
+      new ExpiryJob(
+        t.db.database,
+        t.registry,
+        t.app.notifier,
+        () => Date.now() + day * 86_400_000,
+        `r${day}`,
+      ).runOnce();
+    expect((await run(0)).escalated).toBeGreaterThan(0);
+    expect(escalations().map((m) => m.userId)).toEqual(['AUTORIZADOR']);
+    expect(escalations()[0].text).toContain(`SCTR SALUD: ${addDays(today, -1)}`);
+    await run(1);
+    expect(escalations()).toHaveLength(1);
+
+    // Corrected: no longer flagged.
+    const corrected = await upload(
+      t.app,
+      tokens.requester,
+      `${BASE}/UploadSolicitanteArchivo`,
+      { IdSolicitud: id, IdDatoEvaluar: sctr.IdDatoEvaluar },
+      { name: 'nueva.pdf', bytes: pdf('CONSTANCIA LEGIBLE') },
+    );
+    expect(corrected.status).toBe(200);
+    expect(await overdue()).toEqual(before);
+  });
+
+  it('accredits once: a worker accredited in one division is asked in another only for what it has not proved', async () => {
+    const southPerson = async (id: number) =>
+      (await as('requester', 'GET', `${BASE}/obtenersolicitud?IdSolicitud=${id}`)).body.result
+        .IdPersona as number;
+    const keptOf = async (person: number | Promise<number>) =>
+      (await t.db.database.db
+        .selectFrom(t.registry.require('accredited-requirement').table)
+        .select(['IdDatoEvaluar', 'Valor', 'FechaVencimiento', 'IdSolicitud'])
+        .where('IdPersona', '=', await person)
+        .execute()) as Json[];
+    // Accredited in the south as a worker.
+    const south = (await as('requester', 'POST', `${BASE}/crearsolicitante`, worker('70556677'))).body.result
+      .IdSolicitud as number;
+    await complete(south);
+    await upload(
+      t.app,
+      tokens.requester,
+      `${BASE}/crearsolicitantefoto`,
+      { IdSolicitud: south },
+      {
+        name: 'foto.png',
+        bytes: png(150, 160),
+      },
+    );
+    expect((await as('requester', 'POST', `${BASE}/cerrarsolicitud`, { IdSolicitud: south })).status).toBe(
+      200,
+    );
+    expect((await approveAll(south, 'APROBAR')).body.result.EstadoAprobacion).toBe('A');
+    const southItems = (await detail(south))[0];
+
+    // Requested in the north as a driver: what both profiles share comes from the south.
+    const driver = (await cat.list('accreditation-profile')).find(
+      (p: Json) => p.Descripcion === 'CONDUCTOR CONTRATISTA',
+    ).IdPerfilAcreditacion;
+    const made = await as(
+      'requesterNorth',
+      'POST',
+      `${BASE}/crearsolicitante`,
+      worker('70556677', { IdContrato: northContract, IdPerfilAcreditacion: driver }),
+    );
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const north = made.body.result.IdSolicitud as number;
+    const items = (await detail(north, 'requesterNorth'))[0] as Json[];
+    const carried = items.filter((i) => i.IdSolicitudOrigen);
+    const asked = items.filter((i) => !i.IdSolicitudOrigen);
+    expect(carried.length).toBeGreaterThan(0);
+    expect(asked.length).toBeGreaterThan(0);
+    for (const item of carried) {
+      const from = southItems.find((i: Json) => i.IdDatoEvaluar === item.IdDatoEvaluar);
+      expect(item).toMatchObject({ IdSolicitudOrigen: south, Value: from.Value, readOnly: true });
+      if (item.Aprobar === 'S') expect(item.EstadoAprobacion).toBe('A');
+    }
+    expect(carried.map((i) => i.Requisito)).toContain('SCTR SALUD');
+    // The driving requirements the south never asked for are asked.
+    expect(asked.every((i) => !southItems.some((s: Json) => s.IdDatoEvaluar === i.IdDatoEvaluar))).toBe(true);
+
+    // Only the asked ones filled: the request is complete and goes to evaluation.
+    const saved = await as('requesterNorth', 'POST', `${BASE}/actualizarsolicitante`, {
+      IdSolicitud: north,
+      Detalle: JSON.stringify(valuesFor(asked, (await detail(north, 'requesterNorth'))[3], expiry)),
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    for (const item of asked.filter((i) => i.AdjuntarArchivo === 'S' && i.TipoRequisito === 'S'))
+      expect(
+        (
+          await upload(
+            t.app,
+            tokens.requesterNorth,
+            `${BASE}/UploadSolicitanteArchivo`,
+            { IdSolicitud: north, IdDatoEvaluar: item.IdDatoEvaluar },
+            { name: 'licencia.pdf', bytes: pdf(item.Requisito) },
+          )
+        ).status,
+      ).toBe(200);
+    await upload(
+      t.app,
+      tokens.requesterNorth,
+      `${BASE}/crearsolicitantefoto`,
+      { IdSolicitud: north },
+      {
+        name: 'foto.png',
+        bytes: png(150, 160),
+      },
+    );
+    const sent = await as('requesterNorth', 'POST', `${BASE}/cerrarsolicitud`, { IdSolicitud: north });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    expect((await detail(north, 'requesterNorth'))[0].filter((i: Json) => i.IdSolicitudOrigen)).toHaveLength(
+      carried.length,
+    );
+
+    // Approved in the north: the carried values stay kept as the south proved them.
+    const keptBefore = await keptOf(southPerson(south));
+    tokens.authoriserNorth = (await signIn(t.app, 'AUTORIZADOR', { division: NORTH })).accessToken;
+    const [requesterLines, authoriserLines] = (
+      await as(
+        'authoriserNorth',
+        'GET',
+        `/api/acreditacionsolicituddetalle/obtenerbyautorizador?IdSolicitud=${north}`,
+      )
+    ).body.result as Json[][];
+    for (const [lines, action] of [
+      [requesterLines, undefined],
+      [authoriserLines, 'APROBAR'],
+    ] as const) {
+      const evaluated = await as('authoriserNorth', 'POST', `${BASE}/actualizarsolicitanteautorizador`, {
+        IdSolicitud: north,
+        Accion: action,
+        Detalle: lines
+          .filter((i: Json) => i.Aprobar === 'S' && i.EstadoAprobacion !== 'A')
+          .map((i: Json) => ({ IdDetalle: i.IdSecuencial, EstadoAprobacion: 'A', Valor: 'APROBADO' })),
+      });
+      expect(evaluated.status, JSON.stringify(evaluated.body)).toBe(200);
+    }
+    expect(
+      (await as('requesterNorth', 'GET', `${BASE}/obtenersolicitud?IdSolicitud=${north}`)).body.result
+        .EstadoAprobacion,
+    ).toBe('A');
+    const keptAfter = await keptOf(southPerson(south));
+    expect(keptAfter.some((k) => k.IdSolicitud === north)).toBe(true);
+    for (const item of carried) {
+      const before = keptBefore.find((k) => k.IdDatoEvaluar === item.IdDatoEvaluar);
+      expect(keptAfter.find((k) => k.IdDatoEvaluar === item.IdDatoEvaluar)).toEqual(before);
+    }
   });
 
   it('refuses a start before today, dates outside the contract, a second open request and a profile of another kind', async () => {

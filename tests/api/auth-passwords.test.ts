@@ -47,7 +47,7 @@ describe.each(DIALECTS)('passwords on %s', (dialect) => {
       payload: { IdUsuario: 'NUEVO', IdPerfil: authoriserProfile, IdDivision: division },
     });
 
-    const mail = await lastMessage(t.app, 'NUEVO');
+    const mail = await lastMessage(t.app, 'NUEVO', /Clave temporal/);
     expect(mail.Destinatario).toBe('ana.rojas@minandes.com.pe');
     const temporary = /Clave temporal: (\S+)/.exec(mail.Cuerpo)?.[1] as string;
     const login = await authenticate(t.app, 'NUEVO', temporary);

@@ -68,6 +68,28 @@ describe.each(DIALECTS)('bad input on %s', (dialect) => {
     });
   });
 
+  it('refuses a date or instant in year 0, which no database calendar has, as any impossible date', async () => {
+    for (const Fecha of ['0000-01-01', '2026-02-30']) {
+      const res = await api({
+        method: 'POST',
+        url: '/api/rest/holiday',
+        payload: { Fecha, Descripcion: 'AÑO CERO' },
+      });
+      expect(res.status, Fecha).toBe(400);
+      expectErrorShape(res.body, 400, 'VALIDATION_FAILED');
+      expect(res.body.errors.Fecha.messageKey).toBe('validation.format.date');
+    }
+    const list = await api({ method: 'GET', url: listUrl('holiday', { filter: { Fecha: '0000-01-01' } }) });
+    expect(list.status).toBe(400);
+    expect(list.body.errors.filter.messageKey).toBe('query.filterValue');
+    const ok = await api({
+      method: 'POST',
+      url: '/api/rest/holiday',
+      payload: { Fecha: '0001-01-01', Descripcion: 'AÑO UNO' },
+    });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+  });
+
   it('refuses a body that is not an object, not JSON, or too large', async () => {
     const array = await api({
       method: 'POST',

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, siteDate } from '../../src/shared/dates.js';
+import { pdf, upload } from '../support/accreditation.js';
 import { call, signIn, startTestApp, type TestApp } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
 
@@ -265,6 +266,51 @@ describe.each(DIALECTS)('demobilisation on %s', (dialect) => {
     expect(gone.body.messageKey).toBe('accreditation.refusals.sentNotDeletable');
     const dash = (await as('authoriser', 'GET', `${BASE}/dashboardAutorizador?CantMeses=1`)).body.result;
     expect(dash[1].find((r: Json) => r.ESTADO === 'A').TOTAL).toBeGreaterThanOrEqual(2);
+  });
+
+  it('takes multipart with a letter every request carries; a file that is not a PDF makes nothing', async () => {
+    const rows = (await candidates('T')).filter((r) => r.Estado === 'A').slice(-2);
+    expect(rows).toHaveLength(2);
+    const fields = {
+      IdEntidad: 'T',
+      Acreditaciones: JSON.stringify(rows.map((r) => r.IdAcreditacion)),
+      Observacion: 'Fin de la parada de planta',
+    };
+    const before = (await as('requester', 'POST', `${BASE}/FiltrarSolicitante`, { take: 1000 })).body.result
+      .totalCount;
+    const exe = await upload(t.app, tokens.requester, `${BASE}/crear`, fields, {
+      name: 'carta.pdf',
+      bytes: Buffer.from('MZ\x90\x00 not a pdf'),
+      type: 'application/pdf',
+    });
+    expect(exe.status).toBe(400);
+    expect(exe.body.messageKey).toBe('accreditation.files.notPdf');
+    expect(
+      (await as('requester', 'POST', `${BASE}/FiltrarSolicitante`, { take: 1000 })).body.result.totalCount,
+    ).toBe(before);
+
+    const letter = pdf('CARTA DE CESE');
+    const made = await upload(t.app, tokens.requester, `${BASE}/crear`, fields, {
+      name: 'carta-cese.pdf',
+      bytes: letter,
+      type: 'application/pdf',
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const requests = made.body.result.Solicitudes as Json[];
+    expect(requests).toHaveLength(2);
+    for (const { IdSolicitud } of requests)
+      for (const who of ['requester', 'authoriser']) {
+        const file = await as(who, 'GET', `${BASE}/downloadFileBase64?IdSolicitud=${IdSolicitud}`);
+        expect(file.status, JSON.stringify(file.body)).toBe(200);
+        expect(file.body.result).toMatchObject({ name: 'carta-cese.pdf', type: 'application/pdf' });
+        expect(Buffer.from(file.body.result.file, 'base64').equals(letter)).toBe(true);
+      }
+    const other = await as(
+      'requesterNorth',
+      'GET',
+      `${BASE}/downloadFileBase64?IdSolicitud=${requests[0].IdSolicitud}`,
+    );
+    expect(other.status).toBe(404);
   });
 
   it('demobilises a vehicle: its access assignment is revoked', async () => {

@@ -41,18 +41,20 @@ describe.each(DIALECTS)('security review findings on %s', (dialect) => {
     const division = (
       await call(t.app, { url: listUrl('division', { filter: { q: 'SAN GABRIEL' } }), token: admin })
     ).body[0].id;
-    await post(
+    const user = await post(
       '/api/rest/user',
       { IdUsuario: 'TEMPORAL', Nombre: 'Luz', Apellido: 'Quispe', Correo: 'luz@minandes.com.pe' },
       admin,
     );
-    await post(
+    expect(user.status, JSON.stringify(user.body)).toBe(201);
+    const assigned = await post(
       '/api/rest/user-profile',
       { IdUsuario: 'TEMPORAL', IdPerfil: profile, IdDivision: division },
       admin,
     );
+    expect(assigned.status, JSON.stringify(assigned.body)).toBe(201);
     const temporary = /Clave temporal: (\S+)/.exec(
-      (await lastMessage(t.app, 'TEMPORAL')).Cuerpo,
+      (await lastMessage(t.app, 'TEMPORAL', /Clave temporal/)).Cuerpo,
     )?.[1] as string;
     newcomer = { password: temporary, profile, division };
   });
@@ -158,7 +160,7 @@ describe.each(DIALECTS)('security review findings on %s', (dialect) => {
           idPerfil: newcomer.profile,
           idDivision: newcomer.division,
         });
-        expect(res.status, url).toBe(403);
+        expect(res.status, `${url}: ${JSON.stringify(res.body)}`).toBe(403);
         expect(res.body.messageKey, url).toBe('password.firstChange');
       }
     });
@@ -219,6 +221,7 @@ describe.each(DIALECTS)('security review findings on %s', (dialect) => {
 
     it('the forced step changes a temporary password without the current one, minutes after the sign-in', async () => {
       const login = await authenticate(t.app, 'TEMPORAL', newcomer.password);
+      expect(login.status, JSON.stringify(login.body)).toBe(200);
       clock.advance(16 * MINUTE);
       const late = await post(
         '/api/SeguridadusuarioClave/actualizar',

@@ -169,6 +169,37 @@ describe.each(DIALECTS)('requirement update (renewal) on %s', (dialect) => {
     expect(mobilisations.map((r) => r.IdSolicitud)).not.toContain(id);
     const renewals = (await as('requester', 'GET', `${BASE}/filtrar?take=1000`)).body.result.data as Json[];
     expect(renewals.map((r) => r.IdSolicitud)).toContain(id);
+
+    // Its file, base64, for the requester and the authoriser; another division's requester gets a 404.
+    const fileLine = requesterItems.find((i: Json) => i.TieneArchivo === 'S');
+    for (const who of ['requester', 'authoriser']) {
+      const file = await as(
+        who,
+        'GET',
+        `${BASE}/downloadFileBase64?IdSolicitud=${id}&IdFile=${fileLine.IdSecuencial}`,
+      );
+      expect(file.status, JSON.stringify(file.body)).toBe(200);
+      expect(Buffer.from(file.body.result.file, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
+    }
+    expect(
+      (
+        await as(
+          'requesterNorth',
+          'GET',
+          `${BASE}/downloadFileBase64?IdSolicitud=${id}&IdFile=${fileLine.IdSecuencial}`,
+        )
+      ).status,
+    ).toBe(404);
+
+    // The company grid of renewals counts the company's renewals, not its mobilisations.
+    const all = (await as('requester', 'GET', `${BASE}/filtrar?take=1000`)).body.result.totalCount as number;
+    const summary = (await as('requester', 'GET', `${BASE}/filtrarcompaniaresumen`)).body.result
+      .data as Json[];
+    expect(summary).toHaveLength(1);
+    expect(summary[0].Total).toBe(all);
+    const mobilisationSummary = (await as('requester', 'GET', `${REQUESTS}/filtrarcompaniaresumen`)).body
+      .result.data as Json[];
+    expect(mobilisationSummary[0].Total).not.toBe(all);
   });
 
   it('refuses a requirement the worker does not hold, a holder who is not accredited, and a visit', async () => {
@@ -252,5 +283,54 @@ describe.each(DIALECTS)('requirement update (renewal) on %s', (dialect) => {
       .where('IdRequisito', '=', b.sctr.IdRequisito)
       .execute()) as Json[];
     expect(kept.every((k) => k.FechaVencimiento === newExpiry && k.IdSolicitud === b.id)).toBe(true);
+  });
+
+  it('takes multipart: the values and the file in one call; a file that is not a PDF makes nothing', async () => {
+    const worker = workers[0];
+    const sctr = await sctrOf(worker.IdPersona);
+    const fields = { IdEntidad: 'T', IdPersona: worker.IdPersona, IdRequisito: sctr.IdRequisito };
+    // The renewal's data, read from a JSON one made and deleted.
+    const probe = (await as('requester', 'POST', `${BASE}/crear`, fields)).body.result.IdSolicitud;
+    const [items, , , lists] = (await as('requester', 'GET', `${BASE}/obtener?IdSolicitud=${probe}`)).body
+      .result.detalle;
+    expect((await as('requester', 'DELETE', `${BASE}/eliminar?IdSolicitud=${probe}`)).status).toBe(200);
+    const fileItem = items.find((i: Json) => i.AdjuntarArchivo === 'S');
+    const form = {
+      ...fields,
+      Detalle: JSON.stringify(valuesFor(items, lists, newExpiry.replaceAll('-', ''))),
+    };
+    const count = async () =>
+      (await as('requester', 'GET', `${BASE}/filtrar?take=1000`)).body.result.totalCount;
+    const before = await count();
+
+    const exe = await upload(t.app, tokens.requester, `${BASE}/crear`, form, {
+      field: `Archivo${fileItem.IdDatoEvaluar}`,
+      name: 'sctr.pdf',
+      bytes: Buffer.from('MZ\x90\x00 not a pdf'),
+      type: 'application/pdf',
+    });
+    expect(exe.status).toBe(400);
+    expect(exe.body.messageKey).toBe('accreditation.files.notPdf');
+    expect(await count()).toBe(before);
+
+    const made = await upload(t.app, tokens.requester, `${BASE}/crear`, form, {
+      field: `Archivo${fileItem.IdDatoEvaluar}`,
+      name: 'sctr.pdf',
+      bytes: pdf('SCTR RENOVADO'),
+      type: 'application/pdf',
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    expect(made.body.result).toMatchObject({ EstadoAprobacion: 'I', SolicitudCompleta: 'S' });
+    const id = made.body.result.IdSolicitud;
+    const read = (await as('requester', 'GET', `${BASE}/obtener?IdSolicitud=${id}`)).body.result.detalle[0];
+    const line = read.find((i: Json) => i.IdDatoEvaluar === fileItem.IdDatoEvaluar);
+    expect(line.TieneArchivo).toBe('S');
+    const file = await as(
+      'requester',
+      'GET',
+      `${BASE}/downloadFileBase64?IdSolicitud=${id}&IdFile=${line.IdSecuencial}`,
+    );
+    expect(Buffer.from(file.body.result.file, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
+    expect((await as('requester', 'DELETE', `${BASE}/eliminar?IdSolicitud=${id}`)).status).toBe(200);
   });
 });

@@ -166,6 +166,9 @@ describe.each(DIALECTS)('tenancy and permissions on %s', (dialect) => {
       '9006',
       '900601',
       '900602',
+      '9007',
+      '900701',
+      '900702',
     ]);
     expect(requester.filter((m) => m.Ruta).map((m) => m.Ruta)).toEqual([
       '/company',
@@ -181,13 +184,25 @@ describe.each(DIALECTS)('tenancy and permissions on %s', (dialect) => {
       '/desmovilizacion/solicitante/vehiculo',
       '/requisito/solicitante/persona',
       '/requisito/solicitante/vehiculo',
+      '/contrato/solicitante/persona',
+      '/contrato/solicitante/vehiculo',
     ]);
     const admin = (await menu('southAdmin')).body.result as Array<{ IdMenu: string; Ruta: string | null }>;
     const modules = MODULES.flatMap((module, index) =>
       t.registry.entities.some((e) => e.module === module && !e.hidden) ? [String((index + 1) * 10)] : [],
     );
     expect(admin.filter((m) => m.IdMenu.length === 2).map((m) => m.IdMenu)).toEqual(modules);
-    expect(admin.filter((m) => m.Ruta).length).toBe(t.registry.entities.filter((e) => !e.hidden).length);
+    const screens = admin.filter((m) => m.Ruta?.startsWith('/acceso/'));
+    expect(admin.filter((m) => m.Ruta).length - screens.length).toBe(
+      t.registry.entities.filter((e) => !e.hidden).length,
+    );
+    // The security office's screens sit with the markings, after them.
+    const markings = admin.find((m) => m.Ruta === '/marking') as { IdMenu: string };
+    expect(screens.map((m) => m.Ruta)).toEqual(['/acceso/evacuacion', '/acceso/requisitos-vencidos']);
+    for (const screen of screens) {
+      expect(screen.IdMenu.slice(0, -2)).toBe(markings.IdMenu.slice(0, -2));
+      expect(screen.IdMenu > markings.IdMenu).toBe(true);
+    }
   });
 
   it('keeps a second client apart from the first', async () => {

@@ -5,17 +5,22 @@ import { pdf } from '../support/accreditation.js';
 import { launchBrowser } from '../support/browser.js';
 import { signInThroughConsole } from '../support/console.js';
 import { png } from '../support/png.js';
+import {
+  approveAll,
+  asUser,
+  button,
+  fillRequirements,
+  type Lang,
+  sendRequest,
+  setLine,
+  typeDate,
+} from '../support/request-screens.js';
 import { type RunningServer, startRealServer } from '../support/server.js';
 
 type Data = Record<string, unknown>;
-type Lang = 'es' | 'en';
 
 const SHOTS = process.env.E2E_SHOTS;
 const today = siteDate('PE');
-const iso = (date: string) => {
-  const [y, m, d] = date.split('-');
-  return `${d}${m}${y}`;
-};
 
 /**
  * A mobilisation through the screens, as the requester and the authoriser do it, in both
@@ -60,17 +65,9 @@ describe('accreditation requests in a real browser', () => {
   const shot = async (page: Page, name: string) => {
     if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
   };
-  const api = async (page: Page, path: string): Promise<Data> => {
-    const token = await page.evaluate(
-      () => JSON.parse(localStorage.getItem('acreditacion.auth') ?? '{}').accessToken,
-    );
-    const res = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
-    return ((await res.json()) as { result: Data }).result;
-  };
-  const go = (page: Page, path: string, lang: Lang) =>
-    page.goto(`${server.url}${path}${path.includes('?') ? '&' : '?'}lang=${lang}`, {
-      waitUntil: 'networkidle',
-    });
+  const calls = asUser(() => server.url);
+  const api = (page: Page, path: string): Promise<Data> => calls.api(page, 'GET', path);
+  const go = (page: Page, path: string, lang: Lang) => calls.go(page, path, lang);
 
   /** A searchable select: typed, then its option chosen. */
   const choose = async (page: Page, id: string, text: string | RegExp) => {
@@ -82,11 +79,6 @@ describe('accreditation requests in a real browser', () => {
   const select = async (page: Page, id: string, text: string | RegExp) => {
     await page.locator(`#${id}`).click();
     await page.getByRole('option', { name: text }).first().click();
-  };
-  /** A date typed as people write it: day, month, year. */
-  const typeDate = async (page: Page, labelledBy: string, date: string) => {
-    await page.locator(`[role="group"][aria-labelledby="${labelledBy}"] [role="spinbutton"]`).first().click();
-    await page.keyboard.type(iso(date));
   };
   const count = async (page: Page, entity: string, status: string) =>
     Number(await page.locator(`[data-entity="${entity}"] [data-count="${status}"]`).textContent());
@@ -100,82 +92,7 @@ describe('accreditation requests in a real browser', () => {
     await authoriser.locator(`[data-entity="${entity}"] [data-count="A"]`).waitFor();
     return { approved: await count(authoriser, entity, 'A'), pending: await count(authoriser, entity, 'P') };
   };
-  const button = (page: Page, name: RegExp) => page.getByRole('button', { name });
   const toast = (page: Page, text: string) => page.getByText(text, { exact: true }).first().waitFor();
-
-  /** Every requirement the requester fills: a value by type, a PDF where one is asked. */
-  const fillRequirements = async (page: Page) => {
-    const items = page.locator('.requirement-item[data-kind="S"]');
-    await items.first().waitFor();
-    const total = await items.count();
-    for (let i = 0; i < total; i++) {
-      const item = items.nth(i);
-      const id = await item.getAttribute('data-item');
-      const type = await item.getAttribute('data-type');
-      if (type === 'file') {
-        await item.locator(`input[data-attach="${id}"]`).setInputFiles({
-          name: `constancia-${id}.pdf`,
-          mimeType: 'application/pdf',
-          buffer: pdf(`Constancia ${id}`),
-        });
-        await expect.poll(() => item.locator(`[data-preview="${id}"]`).count(), { timeout: 15_000 }).toBe(1);
-      } else if (type === 'F') {
-        await typeDate(page, `item-${id}-label`, addDays(today, 300));
-      } else if (type === 'L' || type === 'B') {
-        await page.locator(`#item-${id}`).click();
-        await page.getByRole('option').nth(1).click();
-      } else {
-        await page.locator(`#item-${id}`).fill(type === 'N' ? '12' : `VALOR ${id}`);
-      }
-    }
-  };
-
-  /** The authoriser sets a line's state (and observation) in the evaluation screen. */
-  const setLine = async (page: Page, line: string, state: string, observation?: string) => {
-    await page.locator(`[data-state-select="${line}"]`).locator('..').click();
-    await page.locator(`[data-option="${state}"]`).click();
-    if (observation) await page.locator(`[data-observation="${line}"]`).fill(observation);
-  };
-
-  /** Approves what the requester entered, then what the authoriser records, then the request. */
-  const approveAll = async (page: Page, lang: Lang) => {
-    const save = lang === 'es' ? /Guardar evaluación/ : /Save evaluation/;
-    for (const kind of ['S', 'A']) {
-      const lines = page.locator(`.requirement-item[data-kind="${kind}"] .evaluation`);
-      const total = await lines.count();
-      for (let i = 0; i < total; i++) {
-        const line = lines.nth(i);
-        const id = (await line.getAttribute('data-evaluate')) as string;
-        if (kind === 'A') {
-          const input = page.locator(`#item-${id}`);
-          const type = await page.locator(`.requirement-item[data-item="${id}"]`).getAttribute('data-type');
-          if (type === 'F') await typeDate(page, `item-${id}-label`, today);
-          else if (type === 'L' || type === 'B') {
-            await input.click();
-            await page.getByRole('option').nth(1).click();
-          } else if (type !== 'file') await input.fill(type === 'N' ? '1' : 'CONFORME');
-        }
-        if (
-          (await page.locator(`.requirement-item[data-item="${id}"]`).getAttribute('data-line-status')) !==
-          'A'
-        )
-          await setLine(page, id, 'A');
-      }
-      if (total) {
-        await button(page, save).click();
-        await page.locator('[data-testid="evaluation"]').waitFor();
-        await page.waitForLoadState('networkidle');
-      }
-    }
-    await page.locator('[data-action="APROBAR"]').click();
-    await page.waitForURL(/\/movilizacion\/autorizador\/(persona|vehiculo|visita)\?/);
-  };
-
-  const sendRequest = async (page: Page) => {
-    await page.locator('[data-step="finalise"]').click();
-    await page.locator('[data-testid="send-request"]').click();
-    await page.waitForURL(/\/movilizacion\/solicitante\/(persona|vehiculo|visita)$/);
-  };
 
   const openToEvaluate = async (page: Page, segment: string, id: number, lang: Lang) => {
     await go(page, `/movilizacion/autorizador/${segment}?estado=P`, lang);
@@ -228,7 +145,7 @@ describe('accreditation requests in a real browser', () => {
       .toBe(`Solicitud N.º ${String(id).padStart(8, '0')}`);
 
     // Requirements: every value and file; a value of the wrong type is refused by the step.
-    await fillRequirements(requester);
+    await fillRequirements(requester, today);
     await shot(requester, 'worker-requirements-es');
     await requester.locator('[data-testid="save-request"]').click();
     await toast(requester, 'Solicitud guardada.');
@@ -289,7 +206,7 @@ describe('accreditation requests in a real browser', () => {
 
     // The authoriser approves every line, then the request.
     await openToEvaluate(authoriser, 'persona', id, lang);
-    await approveAll(authoriser, lang);
+    await approveAll(authoriser, lang, today);
 
     // The worker is accredited for the contract and division; both dashboards moved.
     const record = await api(requester, `/api/acreditacionsolicitud/obtenersolicitud?IdSolicitud=${id}`);
@@ -324,7 +241,7 @@ describe('accreditation requests in a real browser', () => {
     await button(requester, /Save and continue/).click();
     await requester.waitForURL(/\/movilizacion\/solicitante\/vehiculo\/\d+$/);
     const id = Number(requester.url().split('/').pop());
-    await fillRequirements(requester);
+    await fillRequirements(requester, today);
     await shot(requester, 'vehicle-requirements-en');
     await requester.locator('[data-testid="save-request"]').click();
     await toast(requester, 'Request saved.');
@@ -332,7 +249,7 @@ describe('accreditation requests in a real browser', () => {
 
     await openToEvaluate(authoriser, 'vehiculo', id, lang);
     await shot(authoriser, 'vehicle-evaluation-en');
-    await approveAll(authoriser, lang);
+    await approveAll(authoriser, lang, today);
     expect(
       (await api(requester, `/api/acreditacionsolicitud/obtenersolicitud?IdSolicitud=${id}`))
         .EstadoAprobacion,
@@ -396,14 +313,14 @@ describe('accreditation requests in a real browser', () => {
     await button(requester, /Guardar y continuar/).click();
     await requester.waitForURL(/\/movilizacion\/solicitante\/visita\/\d+$/);
     const id = Number(requester.url().split('/').pop());
-    await fillRequirements(requester);
+    await fillRequirements(requester, today);
     await shot(requester, 'visit-requirements-es');
     await requester.locator('[data-testid="save-request"]').click();
     await toast(requester, 'Solicitud guardada.');
     await sendRequest(requester);
 
     await openToEvaluate(authoriser, 'visita', id, lang);
-    await approveAll(authoriser, lang);
+    await approveAll(authoriser, lang, today);
     expect(
       (await api(requester, `/api/acreditacionsolicitud/obtenersolicitud?IdSolicitud=${id}`))
         .EstadoAprobacion,
@@ -412,4 +329,26 @@ describe('accreditation requests in a real browser', () => {
     expect(after.approved).toBe(before.approved + 1);
     expect(problems).toEqual([]);
   }, 180_000);
+
+  it('flags an observed request past its correction deadline on both dashboards, and leads to it (Spanish)', async () => {
+    await go(requester, '/dashboard', 'es');
+    // The demo's observed vehicle request of the requester's company lapsed months ago.
+    const flag = requester.locator('[data-overdue="V"]');
+    await expect.poll(() => flag.innerText()).toMatch(/1 observada con plazo de corrección vencido/);
+    await shot(requester, 'dashboard-overdue-es');
+    await flag.getByRole('link', { name: 'Ver' }).click();
+    await requester.waitForURL(/\/movilizacion\/solicitante\/vehiculo\?estado=O/);
+    const rows = requester.locator('[data-testid="request-grid"] tbody tr');
+    await expect.poll(() => rows.count()).toBe(1);
+    await rows.first().click();
+    await requester.waitForURL(/\/movilizacion\/solicitante\/vehiculo\/\d+$/);
+    await requester.locator('[data-step="requirements"]').click();
+    const deadline = requester.locator('.line-deadline[data-overdue="S"]');
+    await expect.poll(() => deadline.count()).toBeGreaterThan(0);
+    expect(await deadline.first().innerText()).toMatch(/^Plazo de corrección vencido el \d\d\/\d\d\/\d{4}$/);
+
+    await go(authoriser, '/dashboard', 'es');
+    await expect.poll(() => authoriser.locator('[data-overdue]').count()).toBeGreaterThan(0);
+    expect(problems).toEqual([]);
+  }, 120_000);
 });

@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, siteDate } from '../../src/shared/dates.js';
 import { launchBrowser } from '../support/browser.js';
 import { signInThroughConsole } from '../support/console.js';
+import { asUser, typeDate } from '../support/request-screens.js';
 import { type RunningServer, startRealServer } from '../support/server.js';
 
-type Data = Record<string, unknown>;
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
 type Json = any;
 const SOUTH = 'UNIDAD MINERA SAN GABRIEL';
@@ -32,20 +32,7 @@ describe('demobilisation in a real browser', () => {
     await signInThroughConsole(page, server.url, user, { division: SOUTH });
     return page;
   };
-  const api = async (page: Page, method: string, path: string, body?: object): Promise<Json> => {
-    const token = await page.evaluate(
-      () => JSON.parse(localStorage.getItem('acreditacion.auth') ?? '{}').accessToken,
-    );
-    const res = await fetch(`${server.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    const json = (await res.json()) as Data;
-    return 'result' in json ? json.result : json;
-  };
-  const go = (page: Page, path: string) =>
-    page.goto(`${server.url}${path}${path.includes('?') ? '&' : '?'}lang=es`, { waitUntil: 'networkidle' });
+  const { api, go } = asUser(() => server.url);
 
   beforeAll(async () => {
     server = await startRealServer();
@@ -185,6 +172,42 @@ describe('demobilisation in a real browser', () => {
     expect(
       Number(await requester.locator('[data-entity="T"] [data-count="A"]').textContent()),
     ).toBeGreaterThanOrEqual(2);
+    expect(problems).toEqual([]);
+  }, 120_000);
+
+  it('extends a worker’s accreditation through the contract screen; approved, the accreditation ends later', async () => {
+    const candidates = (
+      (await api(requester, 'POST', '/api/acreditaciondesmovilizacion/filtrarNuevoSolicitante', {
+        IdEntidad: 'T',
+      })) as Json[]
+    ).filter((c) => c.Estado === 'A');
+    const contracts = (await api(
+      admin,
+      'GET',
+      `/api/rest/contract?range=${encodeURIComponent('[0,99]')}`,
+    )) as Json[];
+    const worker = candidates.find((c) => {
+      const contract = contracts.find((k) => k.NumeroContrato === c.NumeroContrato);
+      return contract && addDays(c.FechaFin, 30) <= contract.FechaFin;
+    });
+    expect(worker).toBeDefined();
+    const end = addDays(worker.FechaFin, 30);
+
+    await go(requester, '/contrato/solicitante/persona', 'es');
+    await requester.getByRole('checkbox', { name: worker.Documento }).check();
+    await typeDate(requester, 'contract-end-label', end);
+    await requester.getByRole('button', { name: 'Solicitar la ampliación de 1 seleccionado' }).click();
+    const filed = requester.locator('[data-testid^="contract-request-"]', { hasText: worker.Documento });
+    await expect.poll(() => filed.innerText()).toMatch(/Pendiente/i);
+    const number = await filed.locator('td').first().innerText();
+
+    await go(authoriser, '/contrato/autorizador/persona', 'es');
+    await authoriser.getByRole('checkbox', { name: number }).check();
+    await authoriser.getByRole('button', { name: 'Aprobar 1' }).click();
+    const decided = authoriser.locator('[data-testid^="contract-request-"]', { hasText: worker.Documento });
+    await expect.poll(() => decided.innerText()).toMatch(/Aprobada/i);
+    const accreditation = await api(requester, 'GET', `/api/rest/accreditation/${worker.IdAcreditacion}`);
+    expect(accreditation.FechaFin).toBe(end);
     expect(problems).toEqual([]);
   }, 120_000);
 });

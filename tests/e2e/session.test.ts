@@ -134,7 +134,7 @@ describe('sign-in, session and shell in a real browser', () => {
       IdPerfil: profiles[0].id,
       IdDivision: divisions[0].id,
     });
-    const mail = await mailTo(smtp.mails, 'lucia.paredes@minandes.com.pe');
+    const mail = await mailTo(smtp.mails, 'lucia.paredes@minandes.com.pe', /Clave temporal/);
     const temporary = /Clave temporal: (\S+)/.exec(mail)?.[1] as string;
 
     const page = await newPage();

@@ -23,7 +23,7 @@ export function png(width: number, height: number): Buffer {
 /** A multipart body: text fields first, then one file. */
 export function multipart(
   fields: Record<string, string | number>,
-  file?: { name: string; bytes: Buffer; type?: string },
+  file?: { name: string; bytes: Buffer; type?: string; field?: string },
 ) {
   const boundary = `----acr${Math.random().toString(16).slice(2)}`;
   const parts: Buffer[] = [];
@@ -34,7 +34,7 @@ export function multipart(
   if (file)
     parts.push(
       Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'application/octet-stream'}\r\n\r\n`,
+        `--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'file'}"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'application/octet-stream'}\r\n\r\n`,
       ),
       file.bytes,
       Buffer.from('\r\n'),
@@ -51,7 +51,7 @@ export async function upload(
   token: string,
   url: string,
   fields: Record<string, string | number>,
-  file?: { name: string; bytes: Buffer; type?: string },
+  file?: { name: string; bytes: Buffer; type?: string; field?: string },
   method: 'POST' | 'PUT' = 'POST',
 ) {
   const body = multipart(fields, file);

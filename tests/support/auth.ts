@@ -34,13 +34,20 @@ export function authenticate(
   });
 }
 
-/** The latest message sent to a user (codes and temporary passwords), whole, as its recipient got it. */
+/**
+ * The latest message sent to a user (codes and temporary passwords), whole, as its recipient got
+ * it; with `about`, the latest whose text matches (the daily jobs may mail an authoriser at any
+ * time: an expiry notice is no temporary password).
+ */
 export async function lastMessage(
   app: FastifyInstance,
   userId: string,
+  about?: RegExp,
 ): Promise<{ Cuerpo: string; Destinatario: string; Canal: string }> {
-  const mail = [...(mailboxes.get(app) ?? [])].reverse().find((m) => m.userId === userId);
-  if (!mail) throw new Error(`no message was sent to ${userId}`);
+  const mail = [...(mailboxes.get(app) ?? [])]
+    .reverse()
+    .find((m) => m.userId === userId && (!about || about.test(m.text)));
+  if (!mail) throw new Error(`no message${about ? ` about ${about}` : ''} was sent to ${userId}`);
   return { Cuerpo: mail.text, Destinatario: mail.to, Canal: mail.channel };
 }
 

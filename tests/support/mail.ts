@@ -50,9 +50,11 @@ export function mailText(raw: string): string {
 }
 
 /** The text of the last mail to an address, once it arrives. */
-export async function mailTo(mails: Mail[], address: string): Promise<string> {
+export async function mailTo(mails: Mail[], address: string, about?: RegExp): Promise<string> {
   for (let i = 0; i < 100; i++) {
-    const mail = [...mails].reverse().find((m) => m.to === address);
+    const mail = [...mails]
+      .reverse()
+      .find((m) => m.to === address && (!about || about.test(mailText(m.raw))));
     if (mail) return mailText(mail.raw);
     await new Promise((r) => setTimeout(r, 100));
   }

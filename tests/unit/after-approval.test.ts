@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { escalationTargets } from '../../src/server/features/accreditation/corrections.js';
 import { NO_LINES } from '../../src/server/features/accreditation/demobilisation.js';
 import { thresholdOf } from '../../src/server/features/accreditation/expiry.js';
 import { requestMachine } from '../../workflows/request.machine.js';
@@ -35,5 +36,26 @@ describe('expiry thresholds', () => {
   });
   it('after downtime past the expiry, only the expired notice is due', () => {
     expect(thresholdOf('2026-03-31', 30, '2026-05-01')).toBe(0);
+  });
+});
+
+describe('whom an overdue correction escalates to', () => {
+  // DOMAIN: the contract administrator first, then safety, then occupational health.
+  const HEALTH = 3;
+  const SAFETY = 4;
+  const approvers = [
+    { IdUsuario: 'ADMCONTRATO', Orden: 1, IdTipoRequisito: null },
+    { IdUsuario: 'SEGURIDAD', Orden: 2, IdTipoRequisito: SAFETY },
+    { IdUsuario: 'SALUD', Orden: 3, IdTipoRequisito: HEALTH },
+    { IdUsuario: 'SALUD2', Orden: 3, IdTipoRequisito: HEALTH },
+  ];
+  it('tells the next order that covers the line’s requirement type', () => {
+    expect(escalationTargets(approvers, SAFETY)).toEqual(['SEGURIDAD']);
+    expect(escalationTargets(approvers, HEALTH)).toEqual(['SALUD', 'SALUD2']);
+  });
+  it('tells the line’s own order when no later one covers it, and nobody when none covers it', () => {
+    expect(escalationTargets(approvers, 99)).toEqual(['ADMCONTRATO']);
+    expect(escalationTargets([approvers[2]], HEALTH)).toEqual(['SALUD']);
+    expect(escalationTargets([approvers[1]], HEALTH)).toEqual([]);
   });
 });

@@ -30,7 +30,7 @@ import { LIST_PAGE_SIZE_OPTIONS } from '../../shared/constants.js';
 import type { ResourceMeta } from '../../shared/schema/types.js';
 import { reachOf, representation, useMeta, useResourceMeta } from '../providers/meta.js';
 import ExportButton from './ExportButton.js';
-import { fieldFor, filterFor } from './fields.js';
+import { companyFilter, fieldFor, filtersFor } from './fields.js';
 import { DatesProvider } from './form/dates.js';
 import { ScreenTitle } from './ScreenTitle.js';
 
@@ -145,7 +145,8 @@ export default function ResourceList() {
         const target = props[field]['x-ref']?.resource;
         return !target || reachOf(all, target) !== 'none';
       })
-      .map((field) => filterFor(field, props[field])),
+      .flatMap((field) => filtersFor(field, props[field])),
+    ...(schema['x-companyFilter'] && reachOf(all, 'company') !== 'none' ? [companyFilter()] : []),
   ];
   return (
     <DatesProvider>

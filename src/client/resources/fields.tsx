@@ -135,7 +135,45 @@ export function fieldFor(source: string, meta: ResourceMeta, options: { link?: b
 }
 
 /** The list filter input for one property. */
-export function filterFor(source: string, prop: PropertySchema): ReactElement {
+/** "Fecha desde", "Fecha hasta": the label of a bound on a field, in the user's language. */
+function BoundLabel({ source, bound }: { source: string; bound: 'gte' | 'lte' }) {
+  const translate = useTranslate();
+  const resource = useResourceContext();
+  const field = translate(`resources.${resource}.fields.${source}`, { _: source });
+  return <>{translate(bound === 'gte' ? 'forms.rangeFrom' : 'forms.rangeTo', { field })}</>;
+}
+
+function CompanyLabel() {
+  const translate = useTranslate();
+  return <>{translate('resources.company.name', { smart_count: 1 })}</>;
+}
+
+/**
+ * The list filters of a field: a date is bounded from and to (`Fecha_gte`, `Fecha_lte`, the
+ * same day for one day); any other field is matched as it is.
+ */
+export function filtersFor(source: string, prop: PropertySchema): ReactElement[] {
+  if (prop.format !== 'date') return [filterFor(source, prop)];
+  return (['gte', 'lte'] as const).map((bound) => (
+    <DateFilterInput
+      key={`${source}_${bound}`}
+      source={`${source}_${bound}`}
+      label={<BoundLabel source={source} bound={bound} />}
+    />
+  ));
+}
+
+/** The filter by company of a list whose records belong to one through a reference (x-companyFilter). */
+export function companyFilter(): ReactElement {
+  const label = <CompanyLabel />;
+  return (
+    <ReferenceInput key="IdCompania" source="IdCompania" reference="company" label={label}>
+      <AutocompleteInput label={label} sx={{ width: { xs: '100%', sm: 420 } }} />
+    </ReferenceInput>
+  );
+}
+
+function filterFor(source: string, prop: PropertySchema): ReactElement {
   if (prop['x-widget'] === 'resource') return <ResourceFilterInput key={source} source={source} />;
   const ref = prop['x-ref'];
   if (ref) {

@@ -19,6 +19,7 @@ import { Link } from 'react-router-dom';
 import type { SessionAnswer } from '../../../workflows/login.machine.js';
 import { HEADER_TRUNCATION } from '../../shared/constants.js';
 import { LanguageMenu } from '../components/LanguageMenu.js';
+import { LOADING_LABEL_ID } from '../consoleTheme.js';
 import { isLanguage } from '../language.js';
 import { keepSession } from '../pages/login/actors.js';
 import { apiCall, RELOAD_DELAY_MS } from '../session/http.js';
@@ -117,6 +118,9 @@ function Toolbar() {
     <>
       <LanguageMenu language={isLanguage(locale) ? locale : 'es'} onChange={setLocale} compact={narrow} />
       <LoadingIndicator {...({ 'aria-label': translate('ra.page.loading') } as object)} />
+      <span id={LOADING_LABEL_ID} hidden>
+        {translate('ra.page.loading')}
+      </span>
     </>
   );
 }

@@ -4,11 +4,13 @@ import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
 import AutorenewIcon from '@mui/icons-material/Autorenew';
 import BadgeIcon from '@mui/icons-material/Badge';
 import BusinessIcon from '@mui/icons-material/Business';
+import CampaignIcon from '@mui/icons-material/Campaign';
 import DashboardIcon from '@mui/icons-material/Dashboard';
 import DirectionsCarIcon from '@mui/icons-material/DirectionsCar';
 import EngineeringIcon from '@mui/icons-material/Engineering';
 import EventNoteIcon from '@mui/icons-material/EventNote';
 import FolderOutlinedIcon from '@mui/icons-material/FolderOutlined';
+import GppBadIcon from '@mui/icons-material/GppBad';
 import HotelIcon from '@mui/icons-material/Hotel';
 import HowToRegIcon from '@mui/icons-material/HowToReg';
 import LabelOutlinedIcon from '@mui/icons-material/LabelOutlined';
@@ -28,12 +30,14 @@ const ICONS: Record<string, ComponentType<{ fontSize?: 'small' | 'medium' }>> = 
   Autorenew: AutorenewIcon,
   Badge: BadgeIcon,
   Business: BusinessIcon,
+  Campaign: CampaignIcon,
   Dashboard: DashboardIcon,
   AccountTree: AccountTreeIcon,
   DirectionsCar: DirectionsCarIcon,
   Engineering: EngineeringIcon,
   EventNote: EventNoteIcon,
   Folder: FolderOutlinedIcon,
+  GppBad: GppBadIcon,
   HowToReg: HowToRegIcon,
   ListAlt: ListAltIcon,
   PersonRemove: PersonRemoveIcon,

@@ -60,8 +60,9 @@ export class Notifier {
 
   /** Sends, and records in the outbox through `db` (the caller's transaction, when it has one). */
   async send(notice: Notice, db: Db = this.db): Promise<void> {
-    const whole = notice.text.replaceAll('{secret}', notice.secret ?? '');
-    const masked = notice.text.replaceAll('{secret}', notice.secret === undefined ? '' : SECRET_MASK);
+    // A function, not a string: "$&" or "$$" in a password are no replacement patterns.
+    const whole = notice.text.replaceAll('{secret}', () => notice.secret ?? '');
+    const masked = notice.text.replaceAll('{secret}', () => (notice.secret === undefined ? '' : SECRET_MASK));
     const mail: Mail = {
       userId: notice.userId,
       channel: notice.channel,

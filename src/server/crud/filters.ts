@@ -57,6 +57,7 @@ export function applyFilters(
       return parts.length ? eb.or(parts) : sql<boolean>`1 = 0`;
     });
   }
+  for (const { field, op, value } of query.ranges ?? []) out = out.where(field, op, value);
   if (query.q && entity.search.length) {
     const pattern = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const op = sql.raw(dialect === 'postgres' ? 'ilike' : 'like');

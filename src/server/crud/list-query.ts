@@ -12,6 +12,10 @@ export interface ListQuery {
   limit: number;
   /** Each filter is an equality, or membership when it has several values; all joined by AND. */
   filters: Array<{ field: string; values: FilterValue[] }>;
+  /** Bounds on dates and numbers (`Fecha_gte`, `Fecha_lte`), inclusive, joined by AND. */
+  ranges?: Array<{ field: string; op: '>=' | '<='; value: FilterValue }>;
+  /** The companies whose records a list keeps (`IdCompania`), for an entity with x-companyFilter. */
+  companies?: number[];
   /** Free text searched in the entity's x-search fields. */
   q?: string;
 }
@@ -89,13 +93,33 @@ function parseRange(range: unknown): Pick<ListQuery, 'offset' | 'limit'> {
   return { offset: range[0], limit };
 }
 
-function parseFilter(entity: Entity, filter: unknown): Pick<ListQuery, 'filters' | 'q'> {
+/** A filter key naming a bound on a field: `Fecha_gte` is "Fecha on or after". */
+const RANGE_KEY = /^(.+)_(gte|lte)$/;
+
+/** Fields a list may be bounded on: filterable dates and numbers (not references). */
+function rangeable(entity: Entity, field: string): boolean {
+  const prop = entity.schema.properties[field];
+  if (!prop || !entity.filters.includes(field) || prop['x-ref']) return false;
+  return (
+    prop.format === 'date' || prop.format === 'date-time' || prop.type === 'integer' || prop.type === 'number'
+  );
+}
+
+/** The virtual filter of the companies a record belongs to, directly or through a reference. */
+const COMPANY_FILTER = 'IdCompania';
+
+function parseFilter(
+  entity: Entity,
+  filter: unknown,
+): Pick<ListQuery, 'filters' | 'ranges' | 'companies' | 'q'> {
   if (filter === undefined) return { filters: [] };
   if (typeof filter !== 'object' || filter === null || Array.isArray(filter)) {
     throw badQuery('filter', 'query.filterShape');
   }
   const allowed = filterableFields(entity);
   const filters: ListQuery['filters'] = [];
+  const ranges: ListQuery['ranges'] = [];
+  let companies: number[] | undefined;
   let q: string | undefined;
   for (const [key, value] of Object.entries(filter)) {
     if (key === 'q') {
@@ -105,13 +129,27 @@ function parseFilter(entity: Entity, filter: unknown): Pick<ListQuery, 'filters'
       if (value.trim()) q = value.trim();
       continue;
     }
+    const bound = RANGE_KEY.exec(key);
+    if (bound && !allowed.has(key) && rangeable(entity, bound[1])) {
+      const [parsed] = parseFilterValues(entity, bound[1], key, [value]);
+      if (parsed === null) throw badQuery('filter', 'query.filterValue', { field: key });
+      ranges.push({ field: bound[1], op: bound[2] === 'gte' ? '>=' : '<=', value: parsed });
+      continue;
+    }
+    if (key === COMPANY_FILTER && entity.companyFilter) {
+      const values = (Array.isArray(value) ? value : [value]).map(integerOf);
+      if (values.length > MAX_FILTER_VALUES || values.some((v) => v === undefined))
+        throw badQuery('filter', 'query.filterValue', { field: key });
+      companies = values as number[];
+      continue;
+    }
     const field = key === 'id' ? entity.primaryKey : key;
     if (!allowed.has(field)) throw badQuery('filter', 'query.filterField', { field: key });
     const values = Array.isArray(value) ? value : [value];
     if (values.length > MAX_FILTER_VALUES) throw badQuery('filter', 'query.filterValue', { field: key });
     filters.push({ field, values: parseFilterValues(entity, field, key, values) });
   }
-  return { filters, q };
+  return { filters, ranges, companies, q };
 }
 
 /** Filter values typed as the field is (a text id may arrive as a number and the reverse). */
@@ -135,14 +173,22 @@ function coerce(entity: Entity, field: string, key: string, value: unknown): Fil
   } else {
     const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
     if (typeof n === 'number' && Number.isFinite(n) && type === 'number') return n;
-    // An integer the column cannot hold matches nothing anyone stored: refused, as any bad value.
-    if (
-      typeof n === 'number' &&
-      Number.isInteger(n) &&
-      n >= INTEGER_RANGE.minimum &&
-      n <= INTEGER_RANGE.maximum
-    )
-      return n;
+    const integer = integerOf(value);
+    if (integer !== undefined) return integer;
   }
   throw badQuery('filter', 'query.filterValue', { field: key });
+}
+
+/**
+ * A filter's integer, given as a number or as its digits; undefined for anything else. An integer
+ * the column cannot hold matches nothing anyone stored: refused, as any bad value.
+ */
+function integerOf(value: unknown): number | undefined {
+  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  return typeof n === 'number' &&
+    Number.isInteger(n) &&
+    n >= INTEGER_RANGE.minimum &&
+    n <= INTEGER_RANGE.maximum
+    ? n
+    : undefined;
 }

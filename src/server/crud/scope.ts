@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { ApiError } from '../errors.js';
 import type { Principal } from '../principal.js';
 import type { Entity, Registry } from '../registry.js';
@@ -27,10 +28,20 @@ export function scopeOf(entity: Entity, principal: Principal): Array<[string, nu
 const referenceTarget = (entity: Entity, field: string) =>
   entity.references.find((r) => r.field === field)?.target ?? '';
 
-/** The keys of an entity's records that belong to a company, directly or through a reference. */
-function companyKeys(registry: Registry, qb: AnySelect, entity: Entity, company: number): AnySelect {
+/** The keys of an entity's records that belong to one of the companies, directly or through a reference. */
+function companyKeys(
+  registry: Registry,
+  qb: AnySelect,
+  entity: Entity,
+  company: number | number[],
+): AnySelect {
   const keys = qb.select(`${entity.table}.${entity.primaryKey}`);
-  if (entity.scope.company) return keys.where(`${entity.table}.${entity.scope.company}`, '=', company);
+  if (entity.scope.company)
+    return keys.where(
+      `${entity.table}.${entity.scope.company}`,
+      Array.isArray(company) ? 'in' : '=',
+      company,
+    );
   return keys.where((eb) =>
     eb.or(
       entity.companyThrough.map((field) => {
@@ -55,8 +66,23 @@ export function confine(registry: Registry, qb: AnySelect, entity: Entity, princ
   let out = qb;
   for (const [field, value] of scopeOf(entity, principal)) out = out.where(field, '=', value);
   const company = principal.companyId;
-  if (company === undefined || !entity.companyThrough.length) return out;
-  return out.where((eb) =>
+  if (company === undefined) return out;
+  return ofCompanies(registry, out, entity, company);
+}
+
+/**
+ * The records of an entity that belongs to a company through references (a marking through its
+ * person or vehicle) whose reference reaches a record of one of the companies.
+ */
+export function ofCompanies(
+  registry: Registry,
+  qb: AnySelect,
+  entity: Entity,
+  company: number | number[],
+): AnySelect {
+  if (!entity.companyThrough.length) return qb;
+  if (Array.isArray(company) && !company.length) return qb.where(sql<boolean>`1 = 0`);
+  return qb.where((eb) =>
     eb.or(
       entity.companyThrough.map((field) => {
         const target = registry.require(referenceTarget(entity, field));

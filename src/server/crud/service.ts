@@ -9,7 +9,7 @@ import { applyFilters } from './filters.js';
 import { parseId, prepare, toRecord } from './input.js';
 import { attachLinks, columns, writeLinks } from './links.js';
 import type { ListQuery } from './list-query.js';
-import { confine, requireOwner, scopeOf, stamp } from './scope.js';
+import { confine, ofCompanies, requireOwner, scopeOf, stamp } from './scope.js';
 import type { AnySelect, ApiRecord, HookMap, RecordId, Row, WriteContext } from './types.js';
 
 const FOREIGN_KEY_VIOLATIONS = new Set(['SQLITE_CONSTRAINT_FOREIGNKEY', '23503']);
@@ -77,7 +77,8 @@ export class CrudService {
     columns?: string[],
   ): { page: AnySelect; count: AnySelect } {
     const filtered = applyFilters(this.db.selectFrom(entity.table), entity, query, this.database.dialect);
-    const base = this.confine(filtered, entity, principal);
+    const confined = this.confine(filtered, entity, principal);
+    const base = query.companies ? ofCompanies(this.registry, confined, entity, query.companies) : confined;
     let page = (columns ? base.select(columns) : base.selectAll()).orderBy(
       query.sort.field,
       query.sort.order === 'ASC' ? 'asc' : 'desc',

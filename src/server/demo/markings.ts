@@ -1,6 +1,6 @@
+import { timeZoneOf } from '../../shared/dates.js';
 import type { Db } from '../db/connection.js';
-import { localTime } from '../features/access/decision.js';
-import { timeZoneOf } from '../features/access/loader.js';
+import { localTime, markingClock } from '../features/access/decision.js';
 import { ACCESS_TABLES } from '../features/access/tables.js';
 import { t } from '../i18n.js';
 
@@ -81,17 +81,16 @@ export async function seedDemoMarkings(trx: Db, clientId: number, now = Date.now
     params?: Record<string, string>,
   ) => {
     if (instant >= now) return;
-    const local = localTime(new Date(instant), gate.timeZone);
+    const local = markingClock(new Date(instant), gate.timeZone);
     const door = side === 'E' ? gate.entry : gate.exit;
     const allowed = reason === 'ALLOWED';
-    const seconds = String(Math.floor(instant / 1000) % 60).padStart(2, '0');
     const id = `demo-${gate.division}-${++seq}`;
     rows.push({
       IdCliente: gate.client,
       IdDivision: gate.division,
       IdPersona: who.IdPersona,
       Fecha: local.date,
-      Hora: `${String(Math.floor(local.minute / 60)).padStart(2, '0')}:${String(local.minute % 60).padStart(2, '0')}:${seconds}`,
+      Hora: local.time,
       Resultado: allowed ? 'P' : 'D',
       Motivo: allowed ? null : t('es', `gate.reasons.${reason}`, params).toUpperCase().slice(0, 200),
       IdZona: door.zone,

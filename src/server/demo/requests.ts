@@ -84,6 +84,15 @@ export async function seedDemoRequests(
     IdUsuario: string;
     IdDivision: number;
   }>;
+  const correctionDays = new Map(
+    (
+      (await db
+        .selectFrom(t('requirement-type'))
+        .select(['IdTipoRequisito', 'DiasCorreccion'])
+        .where('IdCliente', '=', clientId)
+        .execute()) as Array<{ IdTipoRequisito: number; DiasCorreccion: number | null }>
+    ).map((row) => [row.IdTipoRequisito, Number(row.DiasCorreccion ?? 0)]),
+  );
   const pdfs = new Map<number, string>();
   const pdfFor = async (requirement: string, id: number) => {
     if (!pdfs.has(id))
@@ -220,6 +229,7 @@ export async function seedDemoRequests(
       const dataOf = new Map(
         profile.requirements.flatMap((r) => r.data.map((d) => [d.IdDatoEvaluar, { d, r }] as const)),
       );
+      let observedOne = false;
       for (const line of lines) {
         const { d, r } = dataOf.get(line.IdDatoEvaluar) as typeof dataOf extends Map<number, infer V>
           ? V
@@ -253,8 +263,14 @@ export async function seedDemoRequests(
                   : line.TipoRequisito === 'S' && rnd() < 0.5
                     ? 'O'
                     : 'A';
+            // An observed request has at least one observed line (the first the requester records).
+            if (status === 'O' && line.TipoRequisito === 'S' && !observedOne) line.EstadoAprobacion = 'O';
+            if (line.EstadoAprobacion === 'O') observedOne = true;
             if (line.EstadoAprobacion === 'O' || line.EstadoAprobacion === 'R')
               line.Observacion = 'DOCUMENTO ILEGIBLE O VENCIDO';
+            const days = correctionDays.get(r.IdTipoRequisito) ?? 0;
+            if (line.EstadoAprobacion === 'O' && answered && days > 0)
+              line.FechaLimiteCorreccion = addDays(answered.slice(0, 10), days);
             if (r.TipoRequisito === 'A' && line.EstadoAprobacion === 'A')
               line.Valor = d.choices[0]?.IdDato ?? 'APROBADO';
             line.IdUsuarioAprobacion = approver;

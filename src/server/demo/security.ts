@@ -128,6 +128,7 @@ const GROUP_ICONS: Record<string, string> = {
   accreditationSetup: 'ListAlt',
   demobilisation: 'PersonRemove',
   renewal: 'Autorenew',
+  contracts: 'EventNote',
   mobilisation: 'Engineering',
   approvals: 'HowToReg',
 };
@@ -195,6 +196,23 @@ export function demoMenu(registry: Registry): MenuSeed[] {
         resource: entity.name,
       });
     }
+    // The module's own screens (not an entity's), after the entities of their sub-group.
+    for (const { group: name, route, tag, icon } of MODULE_SCREENS[module] ?? []) {
+      const sub = subGroups.get(name);
+      if (!sub) continue;
+      items.push({
+        IdMenu: `${sub.id}${pair(sub.next++)}`,
+        IdMenuPadre: sub.id,
+        Modulo: module,
+        Ruta: route,
+        Orden: 1000 + sub.next,
+        Tag: tag,
+        Icono: icon,
+        IdAplicacion: 'AP03',
+        Activo: 'S',
+        route,
+      });
+    }
   });
   // The accreditation workflow's screens, in two sub-groups of the accreditation module.
   const accreditation = pair((MODULES.indexOf('accreditation') + 1) * 10);
@@ -230,6 +248,39 @@ export function demoMenu(registry: Registry): MenuSeed[] {
   return items.sort((a, b) => a.IdMenu.length - b.IdMenu.length || a.IdMenu.localeCompare(b.IdMenu));
 }
 
+/**
+ * Screens of a module that are no entity's, in one of its sub-groups: the security office's
+ * evacuation roll call and requirement report sit with the markings (they need the marking grant).
+ */
+const MODULE_SCREENS: Partial<
+  Record<string, Array<{ group: string; route: string; tag: string; icon: string }>>
+> = {
+  access: [
+    {
+      group: 'accessManagement',
+      route: '/acceso/evacuacion',
+      tag: 'app.menu.items.rollCall',
+      icon: 'Campaign',
+    },
+    {
+      group: 'accessManagement',
+      route: '/acceso/requisitos-vencidos',
+      tag: 'app.menu.items.requirementReport',
+      icon: 'GppBad',
+    },
+  ],
+};
+
+/** The requester's and the authoriser's screens of a request type for workers and vehicles only. */
+function workerAndVehicleScreens(area: string) {
+  return [
+    { route: `/${area}/solicitante/persona`, tag: 'app.menu.items.requestWorkers', icon: 'Engineering' },
+    { route: `/${area}/solicitante/vehiculo`, tag: 'app.menu.items.requestVehicles', icon: 'DirectionsCar' },
+    { route: `/${area}/autorizador/persona`, tag: 'app.menu.items.approveWorkers', icon: 'HowToReg' },
+    { route: `/${area}/autorizador/vehiculo`, tag: 'app.menu.items.approveVehicles', icon: 'DirectionsCar' },
+  ];
+}
+
 /** The accreditation workflow's screens (spec section 2): the requester's and the authoriser's, by kind. */
 export const WORKFLOW_SCREENS = {
   mobilisation: [
@@ -251,44 +302,20 @@ export const WORKFLOW_SCREENS = {
     },
     { route: '/movilizacion/autorizador/visita', tag: 'app.menu.items.approveVisits', icon: 'Badge' },
   ],
-  demobilisation: [
-    {
-      route: '/desmovilizacion/solicitante/persona',
-      tag: 'app.menu.items.requestWorkers',
-      icon: 'Engineering',
-    },
-    {
-      route: '/desmovilizacion/solicitante/vehiculo',
-      tag: 'app.menu.items.requestVehicles',
-      icon: 'DirectionsCar',
-    },
-    { route: '/desmovilizacion/autorizador/persona', tag: 'app.menu.items.approveWorkers', icon: 'HowToReg' },
-    {
-      route: '/desmovilizacion/autorizador/vehiculo',
-      tag: 'app.menu.items.approveVehicles',
-      icon: 'DirectionsCar',
-    },
-  ],
-  renewal: [
-    { route: '/requisito/solicitante/persona', tag: 'app.menu.items.requestWorkers', icon: 'Engineering' },
-    {
-      route: '/requisito/solicitante/vehiculo',
-      tag: 'app.menu.items.requestVehicles',
-      icon: 'DirectionsCar',
-    },
-    { route: '/requisito/autorizador/persona', tag: 'app.menu.items.approveWorkers', icon: 'HowToReg' },
-    {
-      route: '/requisito/autorizador/vehiculo',
-      tag: 'app.menu.items.approveVehicles',
-      icon: 'DirectionsCar',
-    },
-  ],
+  demobilisation: workerAndVehicleScreens('desmovilizacion'),
+  renewal: workerAndVehicleScreens('requisito'),
+  contracts: workerAndVehicleScreens('contrato'),
 };
 
-/** Where each side's workflow screens live (mobilisation, demobilisation, requirement update). */
+/** The modules' own screens (the security office's), which the administrator reaches. */
+const MODULE_ROUTES = new Set(
+  Object.values(MODULE_SCREENS).flatMap((screens) => (screens ?? []).map((s) => s.route)),
+);
+
+/** Where each side's workflow screens live (mobilisation, demobilisation, requirement update, contracts). */
 const SIDE_ROUTE = {
-  requester: /^\/(movilizacion|desmovilizacion|requisito)\/solicitante\//,
-  authoriser: /^\/(movilizacion|desmovilizacion|requisito)\/autorizador\//,
+  requester: /^\/(movilizacion|desmovilizacion|requisito|contrato)\/solicitante\//,
+  authoriser: /^\/(movilizacion|desmovilizacion|requisito|contrato)\/autorizador\//,
 };
 
 /**
@@ -299,7 +326,7 @@ export const DEMO_GRANTS: Record<
   keyof typeof DEMO_PROFILES,
   (item: { resource?: string; route?: string }) => 'write' | 'read' | undefined
 > = {
-  admin: ({ resource }) => (resource ? 'write' : undefined),
+  admin: ({ resource, route }) => (resource || (route && MODULE_ROUTES.has(route)) ? 'write' : undefined),
   requester: ({ resource, route }) => {
     if (route) return SIDE_ROUTE.requester.test(route) ? 'write' : undefined;
     if (resource === 'person' || resource === 'vehicle') return 'write';

@@ -1,3 +1,4 @@
+import { INTEGER_RANGE } from '../registry.js';
 /** The error shape every failing call answers (plugins/errors.ts registers it as ApiError). */
 export const ERROR = { $ref: 'ApiError#' };
 
@@ -10,7 +11,8 @@ export function resultResponses(description: string, errors: readonly number[]) 
 }
 
 /** The range of the database's integer columns: a larger number is a 400, never a driver error. */
-export const INT32 = { min: -2_147_483_648, max: 2_147_483_647 } as const;
+/** The integer columns' range (the registry bounds every integer property to it). */
+export const INT32 = { min: INTEGER_RANGE.minimum, max: INTEGER_RANGE.maximum } as const;
 
 /** Bounded field types for route schemas: every string has a length limit, every integer a range. */
 export const field = {

@@ -85,7 +85,11 @@ function registerEntity(fastify: FastifyInstance, entity: Entity): void {
       schema: doc({
         summary: `List ${entity.name}`,
         description:
-          'sort=["field","ASC|DESC"], range=[first,last] (inclusive), filter={"field":value|[values],"q":"text"}. ' +
+          'sort=["field","ASC|DESC"], range=[first,last] (inclusive), filter={"field":value|[values],"q":"text"}; ' +
+          'a filterable date or number is bounded with "field_gte" and "field_lte" (inclusive)' +
+          (entity.companyFilter
+            ? ', and "IdCompania": id|[ids] keeps the records of those companies (through their references). '
+            : '. ') +
           'The total is in the Content-Range header.',
         querystring: {
           type: 'object',

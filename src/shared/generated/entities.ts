@@ -797,7 +797,7 @@ export interface Guardia {
 }
 
 /**
- * A kind of accreditation requirement of the client (spec section 3 'Access: requirement types (entity, notify-days-before-expiry, active)'): its name, the kind of thing it applies to (T worker, V vehicle, P visit) and how many days before a requirement of this type expires its holder is notified (0: no notice). Requirements are grouped by these types.
+ * A kind of accreditation requirement of the client (spec section 3 'Access: requirement types (entity, notify-days-before-expiry, active)'): its name, the kind of thing it applies to (T worker, V vehicle, P visit) and how many days before a requirement of this type expires its holder is notified (0: no notice), and in how many days an observed requirement of this type must be corrected before the next approver is told (0: no deadline). Requirements are grouped by these types.
  */
 export interface TipoRequisito {
   IdTipoRequisito?: number;
@@ -805,6 +805,7 @@ export interface TipoRequisito {
   Descripcion: string;
   IdEntidad: string;
   DiasNotificarVencimiento: number;
+  DiasCorreccion?: number;
   Activo: 'S' | 'N';
 }
 
@@ -1591,11 +1592,17 @@ export interface Solicitud {
    */
   ObservacionAutorizador?: string;
   ClaveFoto?: string;
+  /**
+   * A file the request carries as a whole (a demobilisation's letter), kept by content in the file store.
+   */
+  ClaveArchivo?: string;
+  NombreArchivo?: string;
+  TipoArchivo?: string;
   CodigoCargaMasiva?: string;
 }
 
 /**
- * A saved detail line of a request (spec section 3 'Saved detail line'): the value of one datum of one requirement, its file (kept by content in the file store: ClaveArchivo, with its name and type), the expiry it gives, and for data an authoriser approves, the evaluation (EstadoAprobacion P pending, A approved, R rejected, O observed, its observation, who and when). A visit's lines belong to one of its visitors.
+ * A saved detail line of a request (spec section 3 'Saved detail line'): the value of one datum of one requirement, its file (kept by content in the file store: ClaveArchivo, with its name and type), the expiry it gives, and for data an authoriser approves, the evaluation (EstadoAprobacion P pending, A approved, R rejected, O observed, its observation, who and when; an observed line's correction deadline, and when its lapse was escalated to the next approver; a value carried over from the holder's accreditation in another division names the request that accredited it). A visit's lines belong to one of its visitors.
  */
 export interface SolicitudDetalle {
   IdDetalle?: number;
@@ -1614,6 +1621,9 @@ export interface SolicitudDetalle {
   FechaVencimiento?: string;
   IdUsuarioAprobacion?: string;
   FechaAprobacion?: string;
+  FechaLimiteCorreccion?: string;
+  FechaEscalamiento?: string;
+  IdSolicitudOrigen?: number;
 }
 
 /**

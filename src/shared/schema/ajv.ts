@@ -1,5 +1,7 @@
 import Ajv, { type Options } from 'ajv';
 import addFormats from 'ajv-formats';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
+import { notYearZero } from '../dates.js';
 import { X_KEYWORDS } from './types.js';
 
 /** Options shared by the server's validator and the forms' validator, so both judge alike. */
@@ -14,5 +16,9 @@ export const AJV_OPTIONS: Options = {
 export function createAjv(options: Options = {}): Ajv {
   const ajv = new Ajv({ ...AJV_OPTIONS, ...options });
   addFormats(ajv, ['date', 'date-time', 'email', 'regex']);
+  for (const name of ['date', 'date-time'] as const) {
+    const { validate, compare } = fullFormats[name] as { validate: (s: string) => boolean; compare: never };
+    ajv.addFormat(name, { type: 'string', validate: (s: string) => notYearZero(s) && validate(s), compare });
+  }
   return ajv;
 }

@@ -1,5 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
+import { notYearZero } from '../dates.js';
 
 /**
  * JSON Schema (draft-07) checked by walking the schema, with errors shaped as ajv's (keyword,
@@ -49,6 +50,7 @@ function hasType(value: unknown, type: string): boolean {
 
 function formatOk(format: string, value: string): boolean {
   if (!(FORMATS as readonly string[]).includes(format)) return true;
+  if (format.startsWith('date') && !notYearZero(value)) return false;
   const def = (fullFormats as Record<string, unknown>)[format];
   if (def instanceof RegExp) return def.test(value);
   if (typeof def === 'function') return Boolean(def(value));

@@ -105,6 +105,8 @@ export interface EntitySchema {
   'x-list': string[];
   'x-search'?: string[];
   'x-filters'?: string[];
+  /** The list can be filtered by company (IdCompania): the company it belongs to, directly or through a reference. */
+  'x-companyFilter'?: true;
   'x-sortable'?: string[];
   'x-defaultSort'?: { field: string; order: SortOrder };
   'x-perPage'?: number;
@@ -133,6 +135,7 @@ export const X_KEYWORDS = [
   'x-list',
   'x-search',
   'x-filters',
+  'x-companyFilter',
   'x-sortable',
   'x-defaultSort',
   'x-perPage',

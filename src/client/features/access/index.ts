@@ -1,13 +1,27 @@
 import { lazy } from 'react';
 import type { ClientFeature } from '../types.js';
+import EffectiveAccessButton from './effective/EffectiveAccessButton.js';
 import DeviceKeyButton from './equipment/DeviceKeyButton.js';
 import CopyDayButton from './schedule/CopyDayButton.js';
 
 const RollCallPage = lazy(() => import('./headcount/RollCallPage.js'));
+const RequirementReportPage = lazy(() => import('./requirements/RequirementReportPage.js'));
 
-/** Site access: the schedule's copy of a day's intervals to other days; the equipment's device key; the evacuation roll call. */
+/**
+ * Site access: the schedule's copy of a day's intervals to other days; the equipment's device key;
+ * the evacuation roll call; the requirement report (who is blocked by an expired requirement); a
+ * person's or vehicle's effective access on its access assignment.
+ */
 export const access: ClientFeature = {
   name: 'access',
-  routes: [{ path: '/acceso/evacuacion', Component: RollCallPage }],
-  recordActions: { schedule: CopyDayButton, equipment: DeviceKeyButton },
+  routes: [
+    { path: '/acceso/evacuacion', Component: RollCallPage },
+    { path: '/acceso/requisitos-vencidos', Component: RequirementReportPage },
+  ],
+  recordActions: {
+    schedule: CopyDayButton,
+    equipment: DeviceKeyButton,
+    'person-access': EffectiveAccessButton,
+    'vehicle-access': EffectiveAccessButton,
+  },
 };

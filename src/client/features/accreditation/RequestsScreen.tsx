@@ -20,7 +20,7 @@ import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom'
 import type { RequestStatus } from '../../../../workflows/request.machine.js';
 import type { EntityCode } from '../../../shared/accreditation.js';
 import { Grid, type GridColumn, gridParams, useGridState } from '../../components/grid/Grid.js';
-import { saveBase64 } from '../../files.js';
+import { saveWorkbook } from '../../files.js';
 import { formatDate, formatDateTime } from '../../format.js';
 import { useConsoleTitle } from '../../resources/ScreenTitle.js';
 import {
@@ -33,7 +33,6 @@ import {
 } from './api.js';
 import { StatusChip } from './status.js';
 
-const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const STATUSES: RequestStatus[] = ['I', 'P', 'O', 'R', 'A'];
 
 /** Text typed in a filter, sent once the user stops typing. */
@@ -63,9 +62,10 @@ export default function RequestsScreen({ side }: { side: Side }) {
   const [params, setParams] = useSearchParams();
   const status = params.get('estado') as RequestStatus | null;
   const company = params.get('compania') ? Number(params.get('compania')) : undefined;
+  // With a year, `meses` lists months of it (the requester's dashboard); without, it counts months back.
   const period = {
     CantYear: params.get('anio') ?? undefined,
-    CantMonth: params.get('meses') ?? undefined,
+    CantMonth: params.get('anio') ? (params.get('meses') ?? undefined) : undefined,
     CantMeses: params.get('anio') ? undefined : (params.get('meses') ?? undefined),
   };
   const [documentText, setDocumentText] = useState('');
@@ -128,7 +128,7 @@ export default function RequestsScreen({ side }: { side: Side }) {
         Titulo: `${title} · ${kindName}`,
         NombreArchivo: translate('accreditation.screens.companiesFile'),
       });
-      saveBase64(file.fileBase64, file.fileName, XLSX);
+      saveWorkbook(file);
     } catch {
       notify('app.export.failed', { type: 'info' });
     }
@@ -142,7 +142,7 @@ export default function RequestsScreen({ side }: { side: Side }) {
         Titulo: `${title} · ${kindName}`,
         NombreArchivo: translate('accreditation.requests'),
       });
-      saveBase64(file.fileBase64, file.fileName, XLSX);
+      saveWorkbook(file);
     } catch {
       notify('app.export.failed', { type: 'info' });
     }

@@ -6,7 +6,7 @@
  */
 import type { RequestFacts, RequestStatus } from '../../../../workflows/request.machine.js';
 import type { LineStatus } from '../../../../workflows/requirement-approval.machine.js';
-import { ENTITY_CODES, type EntityCode, requestRoute } from '../../../shared/accreditation.js';
+import { ENTITY_CODES, type EntityCode, OVERDUE_NAMES, requestRoute } from '../../../shared/accreditation.js';
 import type { FieldError } from '../../../shared/errors.js';
 import { ApiRequestError, apiCall, apiFetch } from '../../session/http.js';
 
@@ -35,6 +35,11 @@ export type DashboardAnswer = [Array<Record<string, number>>, CardRow[], CardRow
 /** A kind's rows of a dashboard answer (summary first, then workers, vehicles, visits). */
 export function rowsOf(answer: DashboardAnswer | undefined, entity: EntityCode): CardRow[] {
   return (answer?.[ENTITY_CODES.indexOf(entity) + 1] ?? []) as CardRow[];
+}
+
+/** How many of a kind's observed requests are past a correction deadline (the answer's summary). */
+export function overdueOf(answer: DashboardAnswer | undefined, entity: EntityCode): number {
+  return Number(answer?.[0]?.[0]?.[OVERDUE_NAMES[entity]] ?? 0);
 }
 
 export interface ViewPermission {
@@ -144,6 +149,10 @@ export interface Item {
   TieneArchivo: 'S' | 'N';
   IdUsuarioAprobacion: string | null;
   FechaAprobacion: string | null;
+  /** An observed line's correction deadline (yyyy-mm-dd), when its requirement type sets one. */
+  FechaLimiteCorreccion?: string | null;
+  /** A value carried over from the holder's accreditation: the request that accredited it. */
+  IdSolicitudOrigen?: number | null;
   /** For an authoriser: the states the line may take now. */
   opciones: LineStatus[];
   readOnly: boolean;

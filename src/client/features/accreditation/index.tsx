@@ -10,6 +10,7 @@ const RequesterDashboard = lazy(() => import('./dashboard/RequesterDashboard.js'
 const AuthoriserDashboard = lazy(() => import('./dashboard/AuthoriserDashboard.js'));
 const DemobilisationScreen = lazy(() => import('./after/DemobilisationScreen.js'));
 const RenewalScreen = lazy(() => import('./after/RenewalScreen.js'));
+const ContractScreen = lazy(() => import('./after/ContractScreen.js'));
 const BulkScreen = lazy(() => import('./bulk/BulkScreen.js'));
 
 const RequesterRequests = () => <RequestsScreen side="solicitante" />;
@@ -30,6 +31,12 @@ const AuthoriserRenewal = () => (
     <RenewalScreen side="autorizador" />
   </Approves>
 );
+const RequesterContracts = () => <ContractScreen side="solicitante" />;
+const AuthoriserContracts = () => (
+  <Approves>
+    <ContractScreen side="autorizador" />
+  </Approves>
+);
 
 /** Accreditation: the requester's and the authoriser's screens of spec section 2 and their dashboards. */
 export const accreditation: ClientFeature = {
@@ -44,6 +51,8 @@ export const accreditation: ClientFeature = {
     { path: '/desmovilizacion/autorizador/:kind', Component: AuthoriserDemobilisation },
     { path: '/requisito/solicitante/:kind', Component: RequesterRenewal },
     { path: '/requisito/autorizador/:kind', Component: AuthoriserRenewal },
+    { path: '/contrato/solicitante/:kind', Component: RequesterContracts },
+    { path: '/contrato/autorizador/:kind', Component: AuthoriserContracts },
   ],
   dashboards: { requester: RequesterDashboard, authoriser: AuthoriserDashboard },
 };

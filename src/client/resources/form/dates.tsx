@@ -98,7 +98,14 @@ export function DateTimeWidget(props: WidgetProps) {
 }
 
 /** A list filter on a date, with the same picker. */
-export function DateFilterInput({ source, label }: { source: string; label?: string; alwaysOn?: boolean }) {
+export function DateFilterInput({
+  source,
+  label,
+}: {
+  source: string;
+  label?: ReactNode;
+  alwaysOn?: boolean;
+}) {
   const translate = useTranslate();
   const resource = useResourceContext();
   const { field, id } = useInput({ source });

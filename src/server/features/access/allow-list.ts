@@ -1,8 +1,9 @@
 import { createHash, createPrivateKey, generateKeyPairSync, sign } from 'node:crypto';
+import { timeZoneOf } from '../../../shared/dates.js';
 import type { Db } from '../../db/connection.js';
 import { decide, type ReasonCode } from './decision.js';
 import type { Device } from './device-keys.js';
-import { loadHolder, loadSite, timeZoneOf } from './loader.js';
+import { loadHolder, loadSite } from './loader.js';
 import { ACCESS_TABLES } from './tables.js';
 
 /** The signing key pair: made once and kept in the database (every server process shares it). */

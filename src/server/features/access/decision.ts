@@ -365,6 +365,15 @@ function checkAccess(granted: Opening[], undated: () => Opening[], local: LocalT
 const clock = ({ minute }: LocalTime) =>
   `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
 
+/**
+ * A marking's local date and time (HH:mm:ss) at its door. The sites' offsets are whole minutes,
+ * so the seconds are the instant's own.
+ */
+export function markingClock(at: Date, timeZone: string): { date: string; time: string } {
+  const local = localTime(at, timeZone);
+  return { date: local.date, time: `${clock(local)}:${String(at.getUTCSeconds()).padStart(2, '0')}` };
+}
+
 /** The door's zone and every zone it sits in, so a restriction on "the pit" covers the pit's doors. */
 function zoneLine(zoneId: number, zones: Zone[]): number[] {
   const line: number[] = [];

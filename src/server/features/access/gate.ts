@@ -6,7 +6,7 @@ import {
   type Direction,
   decide,
   type Holder,
-  localTime,
+  markingClock,
   type Presented,
   type SiteAccess,
 } from './decision.js';
@@ -130,10 +130,7 @@ export async function recordIn(
       holder,
       site,
     });
-    const local = localTime(p.at, p.timeZone);
-    const seconds = String(
-      new Date(p.at.toLocaleString('en-US', { timeZone: p.timeZone })).getSeconds(),
-    ).padStart(2, '0');
+    const local = markingClock(p.at, p.timeZone);
     const result = p.deviceResult ?? (decision.allow ? 'P' : 'D');
     const code =
       p.presented.kind === 'credential'
@@ -149,7 +146,7 @@ export async function recordIn(
       IdVehiculo: holder?.kind === 'vehicle' ? holder.vehicle.IdVehiculo : null,
       Placa: p.presented.kind === 'plate' ? p.presented.Placa.slice(0, 10) : null,
       Fecha: local.date,
-      Hora: `${String(Math.floor(local.minute / 60)).padStart(2, '0')}:${String(local.minute % 60).padStart(2, '0')}:${seconds}`,
+      Hora: local.time,
       Resultado: result,
       Motivo: decision.reason.startsWith('ALLOWED')
         ? null

@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { t } from '../../i18n.js';
 import { field, INT32, resultResponses } from '../../routes/responses.js';
 import { type ExportColumn, workbookBase64 } from '../../services/excel.js';
+import { divisionToday } from '../../site.js';
 import { Headcount, headcountScope } from './headcount.js';
+import { blockedByRequirements } from './requirement-report.js';
 
 const BASE = '/acreditacionsolicitud';
 const result = (description: string) => resultResponses(description, [400, 401, 403]);
@@ -118,6 +120,72 @@ export default async function headcountRoutes(fastify: FastifyInstance): Promise
       return {
         result: {
           fileBase64: await workbookBase64(columns, rows, title),
+          fileName: `${title} ${stamp}.xlsx`,
+        },
+      };
+    },
+  );
+
+  fastify.get<{ Querystring: { IdEntidad?: 'T' | 'V'; formato?: 'xlsx' } }>(
+    '/acceso/requisitosvencidos',
+    {
+      schema: {
+        tags: ['access'],
+        summary:
+          'Requirement report: who the gate turns away for an expired mandatory requirement, and which',
+        description:
+          'One row per accredited holder (active or suspended) of the division and expired mandatory requirement not covered by an exoneration today, longest expired first. `formato=xlsx` answers { fileBase64, fileName }. A contractor sees its company’s; the client’s security office the whole division.',
+        querystring: {
+          type: 'object',
+          properties: {
+            IdEntidad: { type: 'string', enum: ['T', 'V'] },
+            formato: { type: 'string', enum: ['xlsx'] },
+          },
+        },
+        response: result('rows, or { fileBase64, fileName }'),
+      },
+    },
+    async (request) => {
+      const scope = headcountScope(request.principal);
+      const today = await divisionToday(
+        fastify.database.db,
+        fastify.registry,
+        scope.divisionId,
+        fastify.auth.now(),
+      );
+      const rows = await blockedByRequirements(
+        fastify.database.db,
+        fastify.registry,
+        scope,
+        today,
+        request.query.IdEntidad,
+      );
+      if (request.query.formato !== 'xlsx') return { result: rows };
+      const language = request.language;
+      const column = (key: string, kind: ExportColumn['kind'], width: number): ExportColumn => ({
+        header: t(language, `requirementReport.columns.${key}`),
+        kind,
+        width,
+        value: (row) => (row[key] as string | number | null) ?? null,
+      });
+      const title = t(language, 'requirementReport.title');
+      const stamp = new Date().toISOString().slice(0, 16).replace(/[-:T]/g, '');
+      return {
+        result: {
+          fileBase64: await workbookBase64(
+            [
+              column('Documento', 'text', 14),
+              column('NombreCompleto', 'text', 30),
+              column('Placa', 'text', 10),
+              column('Compania', 'text', 30),
+              column('NumeroContrato', 'text', 16),
+              column('Requisito', 'text', 30),
+              column('FechaVencimiento', 'date', 14),
+              column('DiasVencido', 'number', 12),
+            ],
+            rows,
+            title,
+          ),
           fileName: `${title} ${stamp}.xlsx`,
         },
       };

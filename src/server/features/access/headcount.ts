@@ -1,3 +1,4 @@
+import type { RollCallRow } from '../../../shared/access.js';
 import type { Language } from '../../../shared/constants.js';
 import { siteDate } from '../../../shared/dates.js';
 import type { Db } from '../../db/connection.js';
@@ -74,8 +75,12 @@ export class Headcount {
   }
 
   /** Every accredited holder of one kind with whether, where and since when it is present. */
-  async rows(scope: HeadcountScope, entity: HeadcountEntity): Promise<HeadcountRow[]> {
-    const { country, mode } = await this.division(scope);
+  async rows(
+    scope: HeadcountScope,
+    entity: HeadcountEntity,
+    division?: { country: string | null | undefined; mode: HeadcountMode },
+  ): Promise<HeadcountRow[]> {
+    const { country, mode } = division ?? (await this.division(scope));
     const today = siteDate(country, this.now());
     let q = this.db
       .selectFrom('accreditation_accreditation as a')
@@ -152,9 +157,10 @@ export class Headcount {
    * organisational unit (the division's headcount mode; none for mode N).
    */
   async dashboard(scope: HeadcountScope, language: Language) {
-    const { mode } = await this.division(scope);
+    const division = await this.division(scope);
+    const { mode } = division;
     const kinds: HeadcountEntity[] = ['T', 'V', 'P'];
-    const all = await Promise.all(kinds.map((k) => this.rows(scope, k)));
+    const all = await Promise.all(kinds.map((k) => this.rows(scope, k, division)));
     const counts = all.map((rows) => ({
       present: rows.filter((r) => r.FechaMarca).length,
       total: rows.length,
@@ -206,7 +212,7 @@ export class Headcount {
    * The evacuation roll call: everyone inside now (the last allowed marking an entry), in the given
    * zone and the zones inside it, or in the whole division; longest on site first.
    */
-  async rollCall(scope: HeadcountScope, zoneId?: number) {
+  async rollCall(scope: HeadcountScope, zoneId?: number): Promise<RollCallRow[]> {
     const zones = (await this.db
       .selectFrom('access_zone')
       .select(['IdZona', 'IdZonaPadre', 'Descripcion'])

@@ -1,10 +1,11 @@
 import type { Feature } from '../feature.js';
 import deviceRoutes from './device-routes.js';
+import effectiveAccessRoutes from './effective-access.js';
 import headcountRoutes from './headcount-routes.js';
 import { accessHooks } from './hooks.js';
 import scheduleCopyRoutes from './schedule-copy.js';
 
-/** Access: schedules and their intervals; the gate's device calls and the equipment keys. */
+/** Access: schedules and their intervals; the gate's device calls and the equipment keys; headcount and reports; effective access. */
 export const access: Feature = {
   name: 'access',
   hooks: ({ registry }) => accessHooks(registry),
@@ -12,5 +13,6 @@ export const access: Feature = {
     await scheduleCopyRoutes(fastify);
     await deviceRoutes(fastify);
     await headcountRoutes(fastify);
+    await effectiveAccessRoutes(fastify);
   },
 };

@@ -1,4 +1,4 @@
-import { SITE_TIME_ZONES } from '../../../shared/dates.js';
+import { timeZoneOf } from '../../../shared/dates.js';
 import type { Db } from '../../db/connection.js';
 import type {
   AccessAssignment,
@@ -25,8 +25,6 @@ export interface LoadedDoor extends Door {
 }
 
 /** The site's IANA time zone, from its country (a division keeps no zone of its own). */
-export const timeZoneOf = (country: string | null | undefined) =>
-  SITE_TIME_ZONES[country ?? ''] ?? SITE_TIME_ZONES.PE;
 
 const num = (v: unknown) => (v == null ? undefined : Number(v));
 const str = (v: unknown) => (v == null ? undefined : String(v));

@@ -80,7 +80,12 @@ function sortRows(rows: Row[], sort: string | undefined): Row[] {
  */
 export default async function companySummaryRoutes(fastify: FastifyInstance): Promise<void> {
   const { registry } = fastify;
-  const summaryRows = async (principal: Principal, body: SummaryBody): Promise<Row[]> => {
+  /** The rows of the summary; the requests counted are of one type (M mobilisation, A requirement update). */
+  const summaryRows = async (
+    principal: Principal,
+    body: SummaryBody,
+    kind: 'M' | 'A' = 'M',
+  ): Promise<Row[]> => {
     const db = fastify.database.db;
     const company = registry.require('company');
     const clientId = principal.clientId;
@@ -134,7 +139,7 @@ export default async function companySummaryRoutes(fastify: FastifyInstance): Pr
       .select(['IdCompania', 'EstadoAprobacion', (eb) => eb.fn.sum('Cantidad').as('n')])
       .where('IdCliente', '=', clientId)
       .where('IdDivision', '=', divisionId)
-      .where('TipoSolicitud', '=', 'M');
+      .where('TipoSolicitud', '=', kind);
     if (body.IdEntidad) byStatus = byStatus.where('IdEntidad', '=', body.IdEntidad);
     if (principal.companyId !== undefined) byStatus = byStatus.where('IdCompania', '=', principal.companyId);
     else byStatus = byStatus.where('EstadoAprobacion', '<>', 'I');
@@ -192,40 +197,43 @@ export default async function companySummaryRoutes(fastify: FastifyInstance): Pr
     },
   };
 
-  fastify.get<{ Querystring: SummaryBody & { skip?: string; take?: string; sort?: string } }>(
-    '/acreditacionsolicitud/filtrarcompaniaresumen',
-    {
-      preHandler: requireGrant('company'),
-      schema: {
-        tags: ['administration'],
-        summary:
-          'The contractor companies of the session’s client with their figures in its division (grid list)',
-        querystring: {
-          type: 'object',
-          properties: {
-            ...summaryBody.properties,
-            skip: field.integer(0, INT32.max),
-            take: field.integer(1, 1000),
-            requireTotalCount: { type: 'boolean' },
-            sort: { type: 'string', maxLength: 200, description: 'The grid sort: [{ selector, desc }]' },
+  for (const [path, kind, what] of [
+    ['/acreditacionsolicitud/filtrarcompaniaresumen', 'M', 'mobilisation'],
+    ['/acreditacionrequisitosolicitud/filtrarcompaniaresumen', 'A', 'requirement update'],
+  ] as const)
+    fastify.get<{ Querystring: SummaryBody & { skip?: string; take?: string; sort?: string } }>(
+      path,
+      {
+        preHandler: requireGrant('company'),
+        schema: {
+          tags: ['administration'],
+          summary: `The contractor companies of the session’s client with their figures in its division and their ${what} requests (grid list)`,
+          querystring: {
+            type: 'object',
+            properties: {
+              ...summaryBody.properties,
+              skip: field.integer(0, INT32.max),
+              take: field.integer(1, 1000),
+              requireTotalCount: { type: 'boolean' },
+              sort: { type: 'string', maxLength: 200, description: 'The grid sort: [{ selector, desc }]' },
+            },
           },
+          response: result('{ data, totalCount, totalPages }'),
         },
-        response: result('{ data, totalCount, totalPages }'),
       },
-    },
-    async (request) => {
-      const rows = sortRows(await summaryRows(request.principal, request.query), request.query.sort);
-      const skip = Math.max(Number(request.query.skip) || 0, 0);
-      const take = Math.min(Math.max(Number(request.query.take) || 10, 1), 1000);
-      return {
-        result: {
-          data: rows.slice(skip, skip + take),
-          totalCount: rows.length,
-          totalPages: Math.ceil(rows.length / take),
-        },
-      };
-    },
-  );
+      async (request) => {
+        const rows = sortRows(await summaryRows(request.principal, request.query, kind), request.query.sort);
+        const skip = Math.max(Number(request.query.skip) || 0, 0);
+        const take = Math.min(Math.max(Number(request.query.take) || 10, 1), 1000);
+        return {
+          result: {
+            data: rows.slice(skip, skip + take),
+            totalCount: rows.length,
+            totalPages: Math.ceil(rows.length / take),
+          },
+        };
+      },
+    );
 
   fastify.post<{ Body: SummaryBody }>(
     '/acreditacionsolicitud/exportarExcelCompaniaResumen',

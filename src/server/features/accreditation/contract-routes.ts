@@ -5,7 +5,7 @@ import { DemobilisationService } from './demobilisation.js';
 import { entityParam, REQUEST_COLUMNS, RequestLists, requestQuery } from './lists.js';
 import { Notices } from './notices.js';
 import { RequestService } from './requests.js';
-import { authoriserOf, requesterOf } from './roles.js';
+import { authoriserOf, requesterOf, viewerOf } from './roles.js';
 
 type Query = Record<string, unknown>;
 const result = (description: string) => resultResponses(description, [400, 401, 403, 404, 409]);
@@ -43,13 +43,8 @@ export default async function contractRoutes(fastify: FastifyInstance): Promise<
       throw new ApiError('VALIDATION_FAILED', { fields: { Tipo: { messageKey: 'validation.enum' } } });
     return services[value];
   };
-  const viewer = async (request: FastifyRequest, entity?: unknown) => {
-    try {
-      return requesterOf(request.principal, entity);
-    } catch {
-      return authoriserOf(db, registry, request.principal, entity);
-    }
-  };
+  const viewer = (request: FastifyRequest, entity?: unknown) =>
+    viewerOf(db, registry, request.principal, entity);
   const body = (extra: Record<string, unknown>, required: string[]) =>
     objectOf(
       {

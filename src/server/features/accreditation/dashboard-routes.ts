@@ -22,7 +22,7 @@ export function dashboardRoutes(
   { base, kind, what }: { base: string; kind: RequestKind; what: string },
 ): void {
   const { database, registry } = fastify;
-  const dashboards = new Dashboards(database.db, registry);
+  const dashboards = new Dashboards(database.db, registry, () => fastify.auth.now());
   const response = resultResponses('Positional arrays of spec section 7', [400, 401, 403, 404, 409]);
   fastify.get<{ Querystring: Record<string, unknown> }>(
     `${base}/dashboard`,

@@ -1,9 +1,10 @@
-import { cardIndex, ENTITY_CODES, type EntityCode } from '../../../shared/accreditation.js';
+import { cardIndex, ENTITY_CODES, type EntityCode, OVERDUE_NAMES } from '../../../shared/accreditation.js';
 import type { Language } from '../../../shared/constants.js';
 import type { Db } from '../../db/connection.js';
 import { t } from '../../i18n.js';
 import type { Principal } from '../../principal.js';
 import type { Registry } from '../../registry.js';
+import { divisionToday } from '../../site.js';
 import { monthsOf } from './counts.js';
 import type { Span } from './period.js';
 import type { Authoriser, Requester } from './roles.js';
@@ -42,7 +43,34 @@ export class Dashboards {
   constructor(
     private readonly db: Db,
     private readonly registry: Registry,
+    private readonly now: () => number = Date.now,
   ) {}
+
+  /**
+   * Observed requests with a line still observed after its correction deadline, per kind (of any
+   * month: a lapse stays flagged until corrected), in the division and, for a requester, its company.
+   */
+  private async overdue(principal: Principal, entities: EntityCode[], kind: RequestKind, company?: number) {
+    if (!entities.length) return [];
+    const today = await divisionToday(this.db, this.registry, principal.divisionId as number, this.now());
+    let qb = this.db
+      .selectFrom(`${this.registry.require('request').table} as r`)
+      .innerJoin(`${this.registry.require('request-detail').table} as d`, 'd.IdSolicitud', 'r.IdSolicitud')
+      .select(['r.IdEntidad', (eb) => eb.fn.count('r.IdSolicitud').distinct().as('n')])
+      .where('r.IdCliente', '=', principal.clientId as number)
+      .where('r.IdDivision', '=', principal.divisionId as number)
+      .where('r.EstadoAprobacion', '=', 'O')
+      .where('r.TipoSolicitud', '=', kind)
+      .where('r.IdEntidad', 'in', entities)
+      .where('d.IdCliente', '=', principal.clientId as number)
+      .where('d.EstadoAprobacion', '=', 'O')
+      .where('d.FechaLimiteCorreccion', '<', today);
+    if (company !== undefined) qb = qb.where('r.IdCompania', '=', company);
+    return (await qb.groupBy('r.IdEntidad').execute()) as Array<{
+      IdEntidad: EntityCode;
+      n: number | string;
+    }>;
+  }
 
   /**
    * The grouped count of a dashboard, as a query (the benchmark runs this same statement on the
@@ -89,12 +117,14 @@ export class Dashboards {
     shown: EntityCode[],
     statuses: string[],
     counts: Array<{ IdEntidad: EntityCode; EstadoAprobacion: string; n: number | string }>,
+    overdue: Array<{ IdEntidad: EntityCode; n: number | string }>,
   ): [Record<string, number>[], ...CardRow[][]] {
     const count = (entity: EntityCode, status: string) =>
       Number(counts.find((c) => c.IdEntidad === entity && c.EstadoAprobacion === status)?.n ?? 0);
-    const summary = Object.fromEntries(
-      ENTITY_CODES.map((e) => [TOTAL_NAMES[e], statuses.reduce((sum, s) => sum + count(e, s), 0)]),
-    );
+    const summary = Object.fromEntries([
+      ...ENTITY_CODES.map((e) => [TOTAL_NAMES[e], statuses.reduce((sum, s) => sum + count(e, s), 0)]),
+      ...ENTITY_CODES.map((e) => [OVERDUE_NAMES[e], Number(overdue.find((o) => o.IdEntidad === e)?.n ?? 0)]),
+    ]);
     const rows = ENTITY_CODES.map((entity) =>
       shown.includes(entity)
         ? statuses
@@ -133,13 +163,15 @@ export class Dashboards {
   async requester(requester: Requester, spans: Span[], language: Language, kind: RequestKind = 'M') {
     const shown = (await this.shownToRequester(requester, kind)).filter((e) => kind === 'M' || e !== 'P');
     const counts = await this.counts(requester.principal, shown, spans, requester.companyId, kind);
-    return this.answer(language, shown, REQUESTER_STATUSES, counts);
+    const overdue = await this.overdue(requester.principal, shown, kind, requester.companyId);
+    return this.answer(language, shown, REQUESTER_STATUSES, counts, overdue);
   }
 
   async authoriser(authoriser: Authoriser, spans: Span[], language: Language, kind: RequestKind = 'M') {
     // Demobilisation and requirement update are for workers and vehicles only (spec section 2).
     const shown = authoriser.entities.filter((e) => kind === 'M' || e !== 'P');
     const counts = await this.counts(authoriser.principal, shown, spans, undefined, kind);
-    return this.answer(language, shown, AUTHORISER_STATUSES, counts);
+    const overdue = await this.overdue(authoriser.principal, shown, kind);
+    return this.answer(language, shown, AUTHORISER_STATUSES, counts, overdue);
   }
 }

@@ -1,3 +1,4 @@
+import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.js';
 import { field, INT32, objectOf, resultResponses } from '../../routes/responses.js';
@@ -7,7 +8,8 @@ import { entityParam, REQUEST_COLUMNS, RequestLists, requestQuery } from './list
 import { Notices } from './notices.js';
 import { periodOf } from './period.js';
 import { RequestService } from './requests.js';
-import { authoriserOf, requesterOf } from './roles.js';
+import { authoriserOf, requesterOf, viewerOf } from './roles.js';
+import { acceptMultipart, checkPdf, UPLOAD_LIMIT_BYTES, uploadedFiles } from './uploads.js';
 
 type Query = Record<string, unknown>;
 const result = (description: string) => resultResponses(description, [400, 401, 403, 404, 409]);
@@ -47,19 +49,14 @@ export default async function demobilisationRoutes(fastify: FastifyInstance): Pr
   const lists = new RequestLists(database, registry);
   const tags = ['accreditation'];
   const base = '/acreditaciondesmovilizacion';
+  await fastify.register(multipart, { limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 20, fields: 40 } });
 
   /** Demobilisation is for workers and vehicles (spec section 2): a visit's kind is refused. */
   const kindOf = (value: unknown) => {
     if (value === 'P') throw new ApiError('FORBIDDEN');
     return entityParam(value);
   };
-  const viewer = async (request: FastifyRequest, kind?: unknown) => {
-    try {
-      return requesterOf(request.principal, kind);
-    } catch {
-      return authoriserOf(db, registry, request.principal, kind);
-    }
-  };
+  const viewer = (request: FastifyRequest, kind?: unknown) => viewerOf(db, registry, request.principal, kind);
   const listOf = async (q: Query, request: FastifyRequest) => {
     const who = await viewer(request, kindOf(q.IdEntidad));
     const scoped = { ...who, entities: who.entities.filter((e) => e !== 'P') };
@@ -124,7 +121,8 @@ export default async function demobilisationRoutes(fastify: FastifyInstance): Pr
         tags,
         summary: 'Demobilise one or several accredited workers or vehicles',
         description:
-          'Acreditaciones: the ids of the accreditations to end (one: individual; several: mass), Observacion (required), FechaDesmovilizacion (today or later, within the accreditation; today by default). One request per row, sent at once (P). All or nothing: refused rows are named in errors as Acreditaciones.<index>.',
+          'Acreditaciones: the ids of the accreditations to end (one: individual; several: mass), Observacion (required), FechaDesmovilizacion (today or later, within the accreditation; today by default). One request per row, sent at once (P). All or nothing: refused rows are named in errors as Acreditaciones.<index>. JSON, or multipart with the same fields (Acreditaciones as a JSON array) and optionally one PDF (a letter; no larger than SIZEMAXPDFUPLOAD MB) that every request carries (downloadFileBase64).',
+        consumes: ['application/json', 'multipart/form-data'],
         body: {
           type: 'object',
           properties: {
@@ -137,13 +135,40 @@ export default async function demobilisationRoutes(fastify: FastifyInstance): Pr
         },
         response: result('{ Solicitudes: [{ IdSolicitud, IdAcreditacion, EstadoAprobacion }] }'),
       },
+      preValidation: acceptMultipart,
     },
-    async (request) => ({
-      result: await service.create(
-        requesterOf(request.principal, kindOf(request.body?.IdEntidad)),
-        request.body ?? {},
-      ),
-    }),
+    async (request) => {
+      const requester = requesterOf(request.principal, kindOf(request.body?.IdEntidad));
+      const [file] = Object.values(uploadedFiles(request));
+      const attachment = file
+        ? await checkPdf(db, registry, request.principal, { fields: {}, file }).then(async (pdf) => ({
+            ClaveArchivo: await fastify.files.put(pdf.bytes),
+            NombreArchivo: pdf.name.slice(0, 200),
+            TipoArchivo: pdf.mime,
+          }))
+        : undefined;
+      return { result: await service.create(requester, request.body ?? {}, attachment) };
+    },
+  );
+
+  fastify.get<{ Querystring: { IdSolicitud?: number } }>(
+    `${base}/downloadFileBase64`,
+    {
+      schema: {
+        tags,
+        summary: 'The file a demobilisation carries, base64',
+        querystring: objectOf({ IdSolicitud: id }, ['IdSolicitud']),
+        response: result('{ file, name, type }'),
+      },
+    },
+    async (request) => {
+      const stored = await service.read(await viewer(request), request.query.IdSolicitud);
+      const bytes = stored.ClaveArchivo ? await fastify.files.get(String(stored.ClaveArchivo)) : undefined;
+      if (!bytes) throw new ApiError('NOT_FOUND', { messageKey: 'ACCREDITATION.REQUEST.NOTFILE' });
+      return {
+        result: { file: bytes.toString('base64'), name: stored.NombreArchivo, type: stored.TipoArchivo },
+      };
+    },
   );
 
   fastify.post<{ Body: Query }>(

@@ -4,7 +4,6 @@ import {
   type RequestStatus,
   requestMachine,
 } from '../../../../workflows/request.machine.js';
-import { siteDate } from '../../../shared/dates.js';
 import type { FieldProblem } from '../../../shared/validation.js';
 import { writeAudit } from '../../crud/audit.js';
 import type { CrudService } from '../../crud/service.js';
@@ -13,6 +12,7 @@ import type { Database, Db } from '../../db/connection.js';
 import { ApiError } from '../../errors.js';
 import type { Principal } from '../../principal.js';
 import type { Registry } from '../../registry.js';
+import { divisionToday } from '../../site.js';
 import { requireTransition } from '../../workflow.js';
 import { moveCount } from './counts.js';
 import type { Notices } from './notices.js';
@@ -97,13 +97,8 @@ export class DemobilisationService {
     return this.registry.require(name).table;
   }
 
-  private async today(db: Db, principal: Principal): Promise<string> {
-    const division = (await db
-      .selectFrom(this.table('division'))
-      .select('IdPais')
-      .where('IdDivision', '=', principal.divisionId as number)
-      .executeTakeFirst()) as { IdPais: string | null } | undefined;
-    return siteDate(division?.IdPais, this.now());
+  private today(db: Db, principal: Principal): Promise<string> {
+    return divisionToday(db, this.registry, principal.divisionId as number, this.now());
   }
 
   private async historyRow(
@@ -199,7 +194,12 @@ export class DemobilisationService {
    * division with no demobilisation open; the date (FechaDesmovilizacion, today by default) must be
    * today or later and within the accreditation. All or nothing: the rows that stop it are named.
    */
-  async create(requester: Requester, body: Body): Promise<{ Solicitudes: Row[] }> {
+  async create(
+    requester: Requester,
+    body: Body,
+    /** A file the requests carry (a demobilisation's letter), already kept in the file store. */
+    attachment?: { ClaveArchivo: string; NombreArchivo: string; TipoArchivo: string },
+  ): Promise<{ Solicitudes: Row[] }> {
     const { principal } = requester;
     const selected = ids(body.Acreditaciones ?? body.IdAcreditacion, 'Acreditaciones');
     const observation = String(body.Observacion ?? '')
@@ -302,6 +302,7 @@ export class DemobilisationService {
             FechaSolicitud: new Date(this.now()).toISOString(),
             SolicitudCompleta: 'S',
             IndisciplinaRechazo: 'N',
+            ...attachment,
           },
         })) as Row;
         await this.historyRow(trx, made, principal, 'CREATE', null, 'I');

@@ -3,6 +3,8 @@ import { addDays, siteDate } from '../../../shared/dates.js';
 import type { Notifier } from '../../auth/notifier.js';
 import type { Database, Db } from '../../db/connection.js';
 import type { Registry } from '../../registry.js';
+import { escalateOverdue } from './corrections.js';
+import { activeUsers } from './notices.js';
 
 /** The job's name in the lease table. */
 export const EXPIRY_JOB = 'VENCIMIENTOS';
@@ -84,6 +86,8 @@ export interface ExpiryRun {
   notices: number;
   suspended: number;
   reinstated: number;
+  /** Observed requests whose correction deadline lapsed, told to their next approvers. */
+  escalated: number;
 }
 
 /**
@@ -97,6 +101,8 @@ export interface ExpiryRun {
  *   the same transaction as the mail's outbox row, so it is sent once;
  * - an accreditation whose holder has an expired mandatory requirement is suspended (S), and a
  *   suspended one with none left is active again.
+ * - the observed lines whose correction deadline lapsed are escalated to the next approvers
+ *   (corrections.ts).
  * The conditions are "on or after" the threshold, so a run after downtime catches up on every
  * threshold crossed in the gap (the most advanced one per item).
  */
@@ -152,7 +158,7 @@ export class ExpiryJob {
 
   /** Runs the check for every client whose lease this runner takes. */
   async runOnce(): Promise<ExpiryRun> {
-    const out: ExpiryRun = { clients: 0, notices: 0, suspended: 0, reinstated: 0 };
+    const out: ExpiryRun = { clients: 0, notices: 0, suspended: 0, reinstated: 0, escalated: 0 };
     const clients = (await this.database.db
       .selectFrom(this.table('client'))
       .select('IdCliente')
@@ -179,6 +185,7 @@ export class ExpiryJob {
       out.notices += done.notices;
       out.suspended += done.suspended;
       out.reinstated += done.reinstated;
+      out.escalated += done.escalated;
     }
     return out;
   }
@@ -228,14 +235,8 @@ export class ExpiryJob {
     let notices = 0;
     const at = new Date(this.now()).toISOString();
     for (const item of items) {
-      const days = Math.max(0, Number(item.Dias ?? 0));
-      const expired = item.FechaVencimiento < today;
       // The most advanced threshold crossed: expired (0), else within the notice days.
-      const threshold = expired
-        ? 0
-        : days > 0 && addDays(item.FechaVencimiento, -days) <= today
-          ? days
-          : undefined;
+      const threshold = thresholdOf(item.FechaVencimiento, item.Dias, today);
       if (threshold === undefined) continue;
       const recorded = await trx
         .insertInto(this.table('expiry-notice'))
@@ -253,7 +254,7 @@ export class ExpiryJob {
         .executeTakeFirst();
       if (!recorded) continue;
       notices++;
-      await this.mail(trx, client, item, expired);
+      await this.mail(trx, client, item, threshold === 0);
     }
     // Suspension follows the expired mandatory requirements; a suspension with none left lifts.
     let suspended = 0;
@@ -291,7 +292,8 @@ export class ExpiryJob {
         else reinstated++;
       }
     }
-    return { notices, suspended, reinstated };
+    const escalated = await escalateOverdue(trx, this.registry, this.notifier, client, today, at);
+    return { notices, suspended, reinstated, escalated };
   }
 
   /** The notice of one item to the contractor's requester and the authorisers of its divisions. */
@@ -341,12 +343,7 @@ export class ExpiryJob {
       ? `${name.Apellido} ${name.Nombre} (${name.Documento})`
       : (plate?.Placa ?? String(holder));
     const origin = accreditations[0] ? requestNumber(accreditations[0].IdSolicitud) : '';
-    const recipients = (await trx
-      .selectFrom(this.table('user'))
-      .select(['IdUsuario', 'Correo'])
-      .where('IdUsuario', 'in', [...users])
-      .where('Activo', '=', 'S')
-      .execute()) as Array<{ IdUsuario: string; Correo: string | null }>;
+    const recipients = await activeUsers(trx, this.registry, [...users]);
     const date = item.FechaVencimiento;
     const subject = expired
       ? [`Requisito vencido: ${item.Requisito}`, `Requirement expired: ${item.Requisito}`]

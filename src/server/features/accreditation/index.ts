@@ -4,6 +4,7 @@ import companySummaryRoutes from './company-summary.js';
 import contractRoutes from './contract-routes.js';
 import demobilisationRoutes from './demobilisation-routes.js';
 import expirySchedule from './expiry-schedule.js';
+import fileSweep from './file-sweep.js';
 import renewalRoutes from './renewal-routes.js';
 import requestRoutes from './request-routes.js';
 
@@ -42,6 +43,7 @@ export const accreditation: Feature = {
     await api.register(renewalRoutes);
     await api.register(contractRoutes);
     await api.register(expirySchedule);
+    await api.register(fileSweep);
     await api.register(bulkRoutes);
   },
 };

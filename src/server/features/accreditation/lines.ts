@@ -21,6 +21,10 @@ export interface Line {
   FechaVencimiento: string | null;
   IdUsuarioAprobacion: string | null;
   FechaAprobacion: string | null;
+  /** An observed line's correction deadline (its requirement type's DiasCorreccion). */
+  FechaLimiteCorreccion?: string | null;
+  /** A value carried over from the holder's accreditation: the request that accredited it. */
+  IdSolicitudOrigen?: number | null;
 }
 
 /** A value the requester sends for one datum (spec: the request's Detalle). */
@@ -72,6 +76,14 @@ export function mergeLines(expected: Line[], stored: Line[]): Line[] {
   });
 }
 
+/** A carried-over line made the requester's own again: pending where it is evaluated. */
+export function uncarry(line: Line): void {
+  line.IdSolicitudOrigen = null;
+  if (line.EstadoAprobacion !== null) line.EstadoAprobacion = 'P';
+  line.IdUsuarioAprobacion = null;
+  line.FechaAprobacion = null;
+}
+
 /**
  * Applies the requester's values to the lines of requester-type requirements, checked against
  * each datum's type. Answers the problems by datum (`Detalle.<IdDatoEvaluar>`) without changing
@@ -112,6 +124,8 @@ export function applyValues(
   for (const [line, value] of updates) {
     // An observed line the requester changes is pending again (the approval machine's CORRECT).
     if (line.Valor !== value && line.EstadoAprobacion === 'O') line.EstadoAprobacion = 'P';
+    // A carried-over value the requester replaces is the requester's own, to be evaluated.
+    if (line.Valor !== value && line.IdSolicitudOrigen) uncarry(line);
     line.Valor = value;
     const { datum } = data.get(line.IdDatoEvaluar) as { datum: DatumDef };
     if (datum.Vencimiento === 'S') line.FechaVencimiento = value;

@@ -28,6 +28,21 @@ const OUTCOME: Record<string, [string, string]> = {
   I: ['devuelta para completarla', 'returned to be completed'],
 };
 
+/** The active users among `ids`, with their mail address (none for an empty list). */
+export async function activeUsers(
+  db: Db,
+  registry: Registry,
+  ids: string[],
+): Promise<Array<{ IdUsuario: string; Correo: string | null }>> {
+  if (!ids.length) return [];
+  return (await db
+    .selectFrom(registry.require('user').table)
+    .select(['IdUsuario', 'Correo'])
+    .where('IdUsuario', 'in', ids)
+    .where('Activo', '=', 'S')
+    .execute()) as Array<{ IdUsuario: string; Correo: string | null }>;
+}
+
 /**
  * The accreditation's mail (spec: the outbox and SMTP): a sent request to the division's first
  * approvers of its kind, the next order's when their turn comes, and the outcome to the requester.
@@ -41,14 +56,8 @@ export class Notices {
     private readonly log: { error(obj: object, msg: string): void },
   ) {}
 
-  private async users(ids: string[]): Promise<Array<{ IdUsuario: string; Correo: string | null }>> {
-    if (!ids.length) return [];
-    return (await this.db
-      .selectFrom(this.registry.require('user').table)
-      .select(['IdUsuario', 'Correo'])
-      .where('IdUsuario', 'in', ids)
-      .where('Activo', '=', 'S')
-      .execute()) as Array<{ IdUsuario: string; Correo: string | null }>;
+  private users(ids: string[]) {
+    return activeUsers(this.db, this.registry, ids);
   }
 
   private async mail(request: RequestRow, to: string[], subject: [string, string], text: [string, string]) {

@@ -37,7 +37,7 @@ export function periodOf(
     query.CantMeses === undefined || query.CantMeses === ''
       ? DASHBOARD.defaultMonths
       : Number(query.CantMeses);
-  if (!Number.isInteger(count) || count < 1 || count > 120)
+  if (!Number.isInteger(count) || count < 1 || count > DASHBOARD.maxMonths)
     throw new ApiError('BAD_QUERY', { params: { parameter: 'CantMeses' } });
   if (year !== undefined && year !== today.getUTCFullYear())
     return [{ from: monthStart(year, 1), to: monthStart(year + 1, 1) }];

@@ -1,3 +1,4 @@
+import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.js';
 import { field, INT32, objectOf, resultResponses } from '../../routes/responses.js';
@@ -7,7 +8,8 @@ import { Notices } from './notices.js';
 import { periodOf } from './period.js';
 import { RenewalService } from './renewal.js';
 import { RequestService } from './requests.js';
-import { authoriserOf, requesterOf } from './roles.js';
+import { authoriserOf, requesterOf, viewerOf } from './roles.js';
+import { acceptMultipart, checkPdf, UPLOAD_LIMIT_BYTES, uploadedFiles } from './uploads.js';
 import { RequestViews } from './views.js';
 
 type Query = Record<string, unknown>;
@@ -43,14 +45,11 @@ export default async function renewalRoutes(fastify: FastifyInstance): Promise<v
   const lists = new RequestLists(database, registry);
   const tags = ['accreditation'];
   const base = '/acreditacionrequisitosolicitud';
+  await fastify.register(multipart, { limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 20, fields: 40 } });
 
-  const viewer = async (request: FastifyRequest, kind?: unknown) => {
+  const viewer = (request: FastifyRequest, kind?: unknown) => {
     if (kind === 'P') throw new ApiError('FORBIDDEN');
-    try {
-      return requesterOf(request.principal, kind);
-    } catch {
-      return authoriserOf(db, registry, request.principal, kind);
-    }
+    return viewerOf(db, registry, request.principal, kind);
   };
   const listOf = async (q: Query, request: FastifyRequest) => {
     const who = await viewer(request, entityParam(q.IdEntidad));
@@ -88,7 +87,8 @@ export default async function renewalRoutes(fastify: FastifyInstance): Promise<v
         tags,
         summary: 'Request the renewal of one requirement of an accredited worker or vehicle',
         description:
-          'IdEntidad (T, V), IdPersona or IdVehiculo, IdRequisito (one the holder holds), Detalle: [{ IdDatoEvaluar, Valor }] (a JSON string or an array), Observacion. Made incomplete (I): attach files with /api/acreditacionsolicitud/UploadSolicitanteArchivo and send with cerrarsolicitud.',
+          'IdEntidad (T, V), IdPersona or IdVehiculo, IdRequisito (one the holder holds), Detalle: [{ IdDatoEvaluar, Valor }] (a JSON string or an array), Observacion. Made incomplete (I): attach files with /api/acreditacionsolicitud/UploadSolicitanteArchivo and send with cerrarsolicitud. Or multipart: the same fields, and a PDF per datum that takes a file, its field named by the datum (IdDatoEvaluar, or Archivo<IdDatoEvaluar>); a refused file leaves nothing made.',
+        consumes: ['application/json', 'multipart/form-data'],
         body: {
           type: 'object',
           properties: {
@@ -102,10 +102,33 @@ export default async function renewalRoutes(fastify: FastifyInstance): Promise<v
         },
         response: result('{ IdSolicitud, EstadoAprobacion, SolicitudCompleta }'),
       },
+      preValidation: acceptMultipart,
     },
-    async (request) => ({
-      result: await service.create(requesterOf(request.principal, request.body.IdEntidad), request.body),
-    }),
+    async (request) => {
+      const requester = requesterOf(request.principal, request.body.IdEntidad);
+      // Every file checked before anything is made; then made and attached, or undone.
+      const files = [];
+      for (const [name, file] of Object.entries(uploadedFiles(request))) {
+        const datum = /(\d+)$/.exec(name)?.[1];
+        if (!datum)
+          throw new ApiError('VALIDATION_FAILED', {
+            fields: { [name]: { messageKey: 'accreditation.refusals.unknownDatum' } },
+          });
+        files.push({ datum, pdf: await checkPdf(db, registry, request.principal, { fields: {}, file }) });
+      }
+      const made = await service.create(requester, request.body);
+      let complete = made.SolicitudCompleta;
+      try {
+        for (const { datum, pdf } of files)
+          complete = (
+            await requests.attach(requester, { IdSolicitud: made.IdSolicitud, IdDatoEvaluar: datum }, pdf)
+          ).SolicitudCompleta;
+      } catch (error) {
+        await requests.remove(requester, made.IdSolicitud);
+        throw error;
+      }
+      return { result: { ...made, SolicitudCompleta: complete } };
+    },
   );
 
   fastify.get<{ Querystring: { IdSolicitud?: number } }>(
@@ -124,6 +147,23 @@ export default async function renewalRoutes(fastify: FastifyInstance): Promise<v
       return {
         result: { solicitud: stored, detalle: await views.detail(who, stored.IdSolicitud) },
       };
+    },
+  );
+
+  fastify.get<{ Querystring: { IdSolicitud?: number; IdFile?: number } }>(
+    `${base}/downloadFileBase64`,
+    {
+      schema: {
+        tags,
+        summary: 'A renewal line’s file, base64 (IdFile: the line’s IdSecuencial)',
+        querystring: objectOf({ IdSolicitud: id, IdFile: id }, ['IdSolicitud', 'IdFile']),
+        response: result('{ file, name, type }'),
+      },
+    },
+    async (request) => {
+      const who = await viewer(request);
+      const stored = await service.load(who, request.query.IdSolicitud);
+      return { result: await views.download(who, stored.IdSolicitud, Number(request.query.IdFile)) };
     },
   );
 

@@ -1,37 +1,15 @@
-import { siteDate } from '../../../shared/dates.js';
 import type { FieldProblem } from '../../../shared/validation.js';
 import type { Row } from '../../crud/types.js';
 import type { Database, Db } from '../../db/connection.js';
 import { ApiError } from '../../errors.js';
 import type { Registry } from '../../registry.js';
+import { divisionToday } from '../../site.js';
 import { loadProfile } from './catalogue.js';
 import { moveCount } from './counts.js';
-import type { LineInput } from './lines.js';
-import type { RequestService } from './requests.js';
+import { idOf, parseDetail, type RequestService } from './requests.js';
 import type { Authoriser, Requester } from './roles.js';
 
 type Body = Record<string, unknown>;
-
-function idOf(value: unknown, field: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 2_147_483_647)
-    throw new ApiError('VALIDATION_FAILED', { fields: { [field]: { messageKey: 'validation.required' } } });
-  return n;
-}
-
-function detailOf(raw: unknown): LineInput[] {
-  if (raw === undefined || raw === null || raw === '') return [];
-  let value = raw;
-  if (typeof raw === 'string')
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      throw new ApiError('VALIDATION_FAILED', { fields: { Detalle: { messageKey: 'validation.invalid' } } });
-    }
-  if (!Array.isArray(value) || value.length > 200 || value.some((v) => typeof v !== 'object' || v === null))
-    throw new ApiError('VALIDATION_FAILED', { fields: { Detalle: { messageKey: 'validation.invalid' } } });
-  return value as LineInput[];
-}
 
 /**
  * Requirement update, or renewal (TipoSolicitud A, spec sections 2 and 7): a contractor's
@@ -119,7 +97,7 @@ export class RenewalService {
     const column = entity === 'T' ? 'IdPersona' : 'IdVehiculo';
     const holder = idOf(body[column], column);
     const requirement = idOf(body.IdRequisito, 'IdRequisito');
-    const inputs = detailOf(body.Detalle);
+    const inputs = parseDetail(body.Detalle, 200);
     const { principal } = requester;
     const id = await this.database.db.transaction().execute(async (trx) => {
       const accreditation = await this.accreditation(trx, requester, entity, holder);
@@ -162,12 +140,7 @@ export class RenewalService {
           messageKey: 'accreditation.refusals.openRequestExists',
           params: { id: open.IdSolicitud },
         });
-      const division = (await trx
-        .selectFrom(this.table('division'))
-        .select('IdPais')
-        .where('IdDivision', '=', principal.divisionId as number)
-        .executeTakeFirst()) as { IdPais: string | null } | undefined;
-      const today = siteDate(division?.IdPais, this.now());
+      const today = await divisionToday(trx, this.registry, principal.divisionId as number, this.now());
       const at = new Date(this.now()).toISOString();
       const made = (await trx
         .insertInto(this.table('request'))
@@ -309,12 +282,12 @@ export class RenewalService {
    */
   async cards(requester: Requester): Promise<Row[]> {
     const { principal } = requester;
-    const division = (await this.database.db
-      .selectFrom(this.table('division'))
-      .select('IdPais')
-      .where('IdDivision', '=', principal.divisionId as number)
-      .executeTakeFirst()) as { IdPais: string | null } | undefined;
-    const today = siteDate(division?.IdPais, this.now());
+    const today = await divisionToday(
+      this.database.db,
+      this.registry,
+      principal.divisionId as number,
+      this.now(),
+    );
     const out: Row[] = [];
     for (const entity of requester.entities.filter((e) => e !== 'P')) {
       const column = entity === 'T' ? 'IdPersona' : 'IdVehiculo';

@@ -8,7 +8,7 @@ import { entityParam, REQUEST_COLUMNS, RequestLists, requestQuery } from './list
 import { Notices } from './notices.js';
 import { periodOf } from './period.js';
 import { RequestService } from './requests.js';
-import { approverRows, authoriserOf, requesterOf } from './roles.js';
+import { approverRows, authoriserOf, requesterOf, viewerOf } from './roles.js';
 import { checkPdf, checkPhoto, readUpload, UPLOAD_LIMIT_BYTES } from './uploads.js';
 import { RequestViews } from './views.js';
 
@@ -67,13 +67,7 @@ export default async function requestRoutes(fastify: FastifyInstance): Promise<v
   const base = '/acreditacionsolicitud';
 
   /** The session as requester, or else as authoriser: who may read requests. */
-  const viewer = async (request: FastifyRequest, kind?: unknown) => {
-    try {
-      return requesterOf(request.principal, kind);
-    } catch {
-      return authoriserOf(db, registry, request.principal, kind);
-    }
-  };
+  const viewer = (request: FastifyRequest, kind?: unknown) => viewerOf(db, registry, request.principal, kind);
   const numberOf = (value: unknown, name: string) => {
     const n = Number(value);
     if (!Number.isInteger(n) || n < 1 || n > INT32.max)

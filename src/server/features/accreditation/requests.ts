@@ -18,7 +18,7 @@ import {
   PERSON_FIELDS,
   VEHICLE_FIELDS,
 } from '../../../shared/accreditation.js';
-import { addDays, daysBetween, siteDate } from '../../../shared/dates.js';
+import { addDays, daysBetween } from '../../../shared/dates.js';
 import type { FieldProblem } from '../../../shared/validation.js';
 import { writeAudit } from '../../crud/audit.js';
 import type { CrudService } from '../../crud/service.js';
@@ -27,8 +27,11 @@ import type { Database, Db } from '../../db/connection.js';
 import { ApiError } from '../../errors.js';
 import type { Principal } from '../../principal.js';
 import type { Entity, Registry } from '../../registry.js';
+import { INT32 } from '../../routes/responses.js';
+import { divisionToday } from '../../site.js';
 import type { FileStore } from '../../storage/files.js';
 import { requireTransition } from '../../workflow.js';
+import { carryOver } from './carry-over.js';
 import { dataById, loadProfile, type ProfileDef } from './catalogue.js';
 import { moveCount } from './counts.js';
 import { reinstate } from './expiry.js';
@@ -41,6 +44,7 @@ import {
   mergeLines,
   missingData,
   requestFacts,
+  uncarry,
 } from './lines.js';
 import type { Notices } from './notices.js';
 import { parameter } from './parameters.js';
@@ -77,8 +81,8 @@ interface Visitor {
 const pick = (body: Body, fields: readonly string[]) =>
   Object.fromEntries(fields.filter((f) => body[f] !== undefined).map((f) => [f, body[f]]));
 
-/** The Detalle of a request: a JSON string (as the spec sends it) or an array. */
-function parseDetail(raw: unknown): LineInput[] {
+/** The Detalle of a request: a JSON string (as the spec sends it) or an array of at most `max` lines. */
+export function parseDetail(raw: unknown, max = 2000): LineInput[] {
   if (raw === undefined || raw === null || raw === '') return [];
   let value = raw;
   if (typeof raw === 'string') {
@@ -88,14 +92,15 @@ function parseDetail(raw: unknown): LineInput[] {
       throw new ApiError('VALIDATION_FAILED', { fields: { Detalle: { messageKey: 'validation.invalid' } } });
     }
   }
-  if (!Array.isArray(value) || value.length > 2000 || value.some((v) => typeof v !== 'object' || v === null))
+  if (!Array.isArray(value) || value.length > max || value.some((v) => typeof v !== 'object' || v === null))
     throw new ApiError('VALIDATION_FAILED', { fields: { Detalle: { messageKey: 'validation.invalid' } } });
   return value as LineInput[];
 }
 
-function idOf(value: unknown, field: string): number {
+/** A positive id from the caller, or a 400 on its field. */
+export function idOf(value: unknown, field: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 2_147_483_647)
+  if (!Number.isInteger(n) || n < 1 || n > INT32.max)
     throw new ApiError('VALIDATION_FAILED', { fields: { [field]: { messageKey: 'validation.required' } } });
   return n;
 }
@@ -181,6 +186,8 @@ export class RequestService {
         'FechaVencimiento',
         'IdUsuarioAprobacion',
         'FechaAprobacion',
+        'FechaLimiteCorreccion',
+        'IdSolicitudOrigen',
       ])
       // The lines' indexes lead with the client: the request's, so the index answers (not a scan).
       .where(
@@ -191,6 +198,25 @@ export class RequestService {
       .where('IdSolicitud', '=', id)
       .orderBy('IdDetalle')
       .execute()) as Line[];
+  }
+
+  /** The date at the division's site (its country's time zone). */
+  siteToday(db: Db, divisionId: number): Promise<string> {
+    return divisionToday(db, this.registry, divisionId, this.now());
+  }
+
+  /** The correction days of each requirement's type (0: no deadline). */
+  private async correctionDays(db: Db, profile: ProfileDef): Promise<Map<number, number>> {
+    const types = [...new Set(profile.requirements.map((r) => r.IdTipoRequisito))];
+    const rows = types.length
+      ? ((await db
+          .selectFrom(this.table('requirement-type'))
+          .select(['IdTipoRequisito', 'DiasCorreccion'])
+          .where('IdTipoRequisito', 'in', types)
+          .execute()) as Array<{ IdTipoRequisito: number; DiasCorreccion: number | null }>)
+      : [];
+    const days = new Map(rows.map((r) => [r.IdTipoRequisito, Number(r.DiasCorreccion ?? 0)]));
+    return new Map(profile.requirements.map((r) => [r.IdRequisito, days.get(r.IdTipoRequisito) ?? 0]));
   }
 
   async visitors(db: Db, id: number): Promise<Array<Visitor & { IdVisitaPersona: number }>> {
@@ -230,12 +256,7 @@ export class RequestService {
       .select(['FechaInicio', 'FechaFin', 'Activo'])
       .where('IdContrato', '=', header.IdContrato)
       .executeTakeFirst()) as { FechaInicio: string; FechaFin: string; Activo: string } | undefined;
-    const division = (await db
-      .selectFrom(this.table('division'))
-      .select('IdPais')
-      .where('IdDivision', '=', principal.divisionId as number)
-      .executeTakeFirst()) as { IdPais: string | null } | undefined;
-    const today = siteDate(division?.IdPais, this.now());
+    const today = await this.siteToday(db, principal.divisionId as number);
     if (header.FechaInicio < today)
       problems.FechaInicio = { messageKey: 'accreditation.refusals.startBeforeToday' };
     if (contract) {
@@ -388,6 +409,14 @@ export class RequestService {
       expectedLines(profile, profile.IdEntidad === 'P' ? visitors.map((v) => v.IdVisitaPersona) : [null]),
       stored,
     );
+    if (request.TipoSolicitud === 'M')
+      await carryOver(
+        trx,
+        this.registry,
+        request,
+        profile,
+        lines.filter((line) => !line.IdDetalle),
+      );
     const byDocument = new Map(visitors.map((v) => [v.Documento, v.IdVisitaPersona]));
     const problems = applyValues(lines, inputs, dataById(profile), (input) =>
       profile.IdEntidad !== 'P'
@@ -688,6 +717,8 @@ export class RequestService {
           fields: { IdDatoEvaluar: { messageKey: 'accreditation.refusals.unknownDatum' } },
         });
       const key = await this.files.put(file.bytes);
+      // A new file corrects an observed line, and makes a carried-over one the requester's own.
+      if (line.IdSolicitudOrigen) uncarry(line);
       const status: LineStatus | null = line.EstadoAprobacion === 'O' ? 'P' : line.EstadoAprobacion;
       await trx
         .updateTable(this.table('request-detail'))
@@ -696,6 +727,9 @@ export class RequestService {
           NombreArchivo: file.name.slice(0, 200),
           TipoArchivo: file.mime,
           EstadoAprobacion: status,
+          IdSolicitudOrigen: line.IdSolicitudOrigen ?? null,
+          IdUsuarioAprobacion: line.IdUsuarioAprobacion,
+          FechaAprobacion: line.FechaAprobacion,
         })
         .where('IdDetalle', '=', line.IdDetalle)
         .execute();
@@ -832,6 +866,8 @@ export class RequestService {
         .map((change) => ({ change, line: byId.get(Number(change.IdDetalle)) }))
         .sort((a, b) => (a.line?.TipoRequisito === 'S' ? 0 : 1) - (b.line?.TipoRequisito === 'S' ? 0 : 1));
       const now = new Date(this.now()).toISOString();
+      const correction = await this.correctionDays(trx, profile);
+      const today = await this.siteToday(trx, request.IdDivision);
       for (const { change, line } of ordered) {
         const field = `Detalle.${change.IdDetalle}`;
         if (!line?.IdDetalle)
@@ -870,6 +906,9 @@ export class RequestService {
           line.EstadoAprobacion = status;
           line.IdUsuarioAprobacion = principal.userId;
           line.FechaAprobacion = now;
+          // An observation is to be corrected within its requirement type's days.
+          const days = correction.get(line.IdRequisito) ?? 0;
+          line.FechaLimiteCorreccion = status === 'O' && days > 0 ? addDays(today, days) : null;
         }
         // An authoriser-type requirement's values are the authoriser's to record.
         if (line.TipoRequisito === 'A' && change.Valor !== undefined)
@@ -884,6 +923,8 @@ export class RequestService {
             Valor: line.Valor,
             IdUsuarioAprobacion: line.IdUsuarioAprobacion,
             FechaAprobacion: line.FechaAprobacion,
+            FechaLimiteCorreccion: line.FechaLimiteCorreccion ?? null,
+            ...(line.FechaLimiteCorreccion ? { FechaEscalamiento: null } : {}),
           })
           .where('IdDetalle', '=', line.IdDetalle)
           .execute();
@@ -1075,6 +1116,8 @@ export class RequestService {
       }
       for (const line of lines.filter((l) => l.IdVisitaPersona === holder.visitor)) {
         if (!line.Valor && !line.ClaveArchivo) continue;
+        // A carried-over value stays kept as it was: its expiry and the request that proved it.
+        if (line.IdSolicitudOrigen) continue;
         if (!data.has(line.IdDatoEvaluar)) continue;
         await trx
           .deleteFrom(kept)

@@ -76,3 +76,17 @@ export async function authoriserOf(
     throw new ApiError('FORBIDDEN');
   return { principal, rows, entities };
 }
+
+/** The session as requester, or else as authoriser: who may read requests (of a kind). */
+export async function viewerOf(
+  db: Db,
+  registry: Registry,
+  principal: Principal,
+  kind?: unknown,
+): Promise<Requester | Authoriser> {
+  try {
+    return requesterOf(principal, kind);
+  } catch {
+    return authoriserOf(db, registry, principal, kind);
+  }
+}

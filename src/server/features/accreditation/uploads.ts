@@ -33,6 +33,46 @@ export async function readUpload(request: FastifyRequest): Promise<Upload> {
   return out;
 }
 
+/** The files of a call that also takes multipart (acceptMultipart), by their field names. */
+const uploadsOf = new WeakMap<FastifyRequest, Record<string, { bytes: Buffer; name: string }>>();
+
+/**
+ * A preValidation hook that lets a JSON call take multipart too (spec section 7: "crear
+ * (multipart)"): its text fields become the body, checked by the call's schema as JSON would be (a
+ * field holding a JSON array, such as Acreditaciones or Detalle, is read as one), and its files wait
+ * for the handler (`uploadedFiles`). Needs @fastify/multipart registered on the plugin.
+ */
+export async function acceptMultipart(request: FastifyRequest): Promise<void> {
+  if (!request.isMultipart()) return;
+  const body: Record<string, unknown> = {};
+  const files: Record<string, { bytes: Buffer; name: string }> = {};
+  for await (const part of request.parts({
+    limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 20, fields: 40 },
+  })) {
+    if (part.type === 'file')
+      files[part.fieldname] = { bytes: await part.toBuffer(), name: part.filename || 'archivo' };
+    else if (typeof part.value === 'string') {
+      const value = part.value.trim();
+      let parsed: unknown = value;
+      if (value.startsWith('[')) {
+        try {
+          parsed = JSON.parse(value);
+        } catch {
+          parsed = value;
+        }
+      }
+      body[part.fieldname] = parsed;
+    }
+  }
+  request.body = body;
+  uploadsOf.set(request, files);
+}
+
+/** The files a multipart call brought (none for a JSON call). */
+export function uploadedFiles(request: FastifyRequest): Record<string, { bytes: Buffer; name: string }> {
+  return uploadsOf.get(request) ?? {};
+}
+
 const refuse = (messageKey: string, params?: Record<string, string | number>) =>
   new ApiError('VALIDATION_FAILED', { messageKey, params, fields: { file: { messageKey, params } } });
 

@@ -135,12 +135,16 @@ export class RequestViews {
               TieneArchivo: line.ClaveArchivo ? 'S' : 'N',
               IdUsuarioAprobacion: line.IdUsuarioAprobacion,
               FechaAprobacion: line.FechaAprobacion,
+              FechaLimiteCorreccion: line.FechaLimiteCorreccion ?? null,
+              IdSolicitudOrigen: line.IdSolicitudOrigen ?? null,
               opciones: options,
               readOnly: asAuthoriser
                 ? options.length <= 1 && !(type === 'A' && evaluable.has(line.IdDetalle as number))
                 : !editable ||
                   type === 'A' ||
-                  (request.EstadoAprobacion === 'O' && line.EstadoAprobacion === 'A'),
+                  (request.EstadoAprobacion === 'O' && line.EstadoAprobacion === 'A') ||
+                  // A value carried over from the holder's accreditation is not asked again.
+                  (Boolean(line.IdSolicitudOrigen) && line.EstadoAprobacion !== 'O'),
             });
           }
       return out;

@@ -25,6 +25,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useLocale, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
+import { formatDateTime, formatStay } from '../../../format.js';
 import { apiCall } from '../../../session/http.js';
 
 type Kind = 'T' | 'V' | 'P';
@@ -64,12 +65,8 @@ function columnsOf(kind: Kind, state: State): Array<keyof HeadcountRow> {
   return kind === 'P' ? who : [...who, 'Contrato'];
 }
 
-const hours = (minutes: number) =>
-  `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;
-
 function HeadcountPopup({ kind, state, onClose }: { kind: Kind; state: State; onClose(): void }) {
   const translate = useTranslate();
-  const locale = useLocale();
   const [page, setPage] = useState(0);
   const rows = useQuery({
     queryKey: ['headcount-detail', kind, state, page],
@@ -89,9 +86,8 @@ function HeadcountPopup({ kind, state, onClose }: { kind: Kind; state: State; on
   const cell = (row: HeadcountRow, column: keyof HeadcountRow) => {
     const value = row[column];
     if (value == null) return '';
-    if (column === 'FechaMarca')
-      return new Date(String(value)).toLocaleString(locale === 'en' ? 'en-GB' : 'es-PE');
-    if (column === 'Permanencia') return hours(Number(value));
+    if (column === 'FechaMarca') return formatDateTime(String(value));
+    if (column === 'Permanencia') return formatStay(Number(value));
     return String(value);
   };
   const title = `${translate(`headcount.entities.${kind}`)}: ${translate(`headcount.${state === 'P' ? 'present' : 'absent'}`)}`;
@@ -158,11 +154,14 @@ export default function HeadcountTab({ kinds }: { kinds: Kind[] }) {
   return (
     <Stack spacing={2} data-testid="headcount-tab">
       {answer.isFetching && <LinearProgress aria-label={translate('ra.page.loading')} />}
-      <Box>
+      <Stack direction="row" useFlexGap flexWrap="wrap" spacing={1}>
         <Button component={Link} to="/acceso/evacuacion" variant="outlined" size="small">
           {translate('headcount.openRollCall')}
         </Button>
-      </Box>
+        <Button component={Link} to="/acceso/requisitos-vencidos" variant="outlined" size="small">
+          {translate('requirementReport.open')}
+        </Button>
+      </Stack>
       <Stack direction="row" useFlexGap flexWrap="wrap" spacing={2}>
         {kinds.map((kind) => {
           const rows = (answer.data?.[index[kind]] ?? []) as CardRow[];

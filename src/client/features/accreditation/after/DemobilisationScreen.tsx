@@ -1,11 +1,8 @@
 import {
-  Alert,
-  Box,
   Button,
   Card,
   CardContent,
   CardHeader,
-  Checkbox,
   Dialog,
   DialogActions,
   DialogContent,
@@ -15,11 +12,6 @@ import {
   ListItem,
   ListItemText,
   Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
   TextField,
 } from '@mui/material';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -27,38 +19,11 @@ import { useState } from 'react';
 import { useTranslate } from 'react-admin';
 import { useParams } from 'react-router-dom';
 import type { RequestStatus } from '../../../../../workflows/request.machine.js';
-import { formatDate } from '../../../format.js';
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
-import { ApiRequestError } from '../../../session/http.js';
 import { StatusChip } from '../status.js';
 import { afterApi, KIND_OF_SEGMENT } from './api.js';
-
-/** The refusal a call answered, with the rows that stopped a mass action. */
-export function Refusal({ error }: { error: unknown }) {
-  const translate = useTranslate();
-  if (!error) return null;
-  const known = error instanceof ApiRequestError ? error : undefined;
-  const rows = Object.entries(
-    ((known?.body as { errors?: Record<string, { message?: string }> } | undefined)?.errors ?? {}) as Record<
-      string,
-      { message?: string }
-    >,
-  );
-  return (
-    <Alert severity="error" data-testid="refusal">
-      {known?.messageKey ? translate(known.messageKey, known.params) : String((error as Error).message)}
-      {rows.length > 0 && (
-        <ul>
-          {rows.map(([field, problem]) => (
-            <li key={field}>
-              {field}: {problem.message}
-            </li>
-          ))}
-        </ul>
-      )}
-    </Alert>
-  );
-}
+import { MassDecision, Refusal } from './MassDecision.js';
+import { AccreditedTable, RequestTable, toggled } from './tables.js';
 
 /**
  * Demobilisation (spec section 2): the requester selects accredited workers or vehicles of its
@@ -106,8 +71,6 @@ export default function DemobilisationScreen({ side }: { side: 'solicitante' | '
       void refresh();
     },
   });
-  const toggle = (list: number[], id: number) =>
-    list.includes(id) ? list.filter((x) => x !== id) : [...list, id];
   const pending = (requests.data?.data ?? []).filter((r) => r.EstadoAprobacion === 'P');
   return (
     <Stack spacing={2} sx={{ mt: 1 }} data-testid={`demobilisation-${side}`}>
@@ -116,40 +79,12 @@ export default function DemobilisationScreen({ side }: { side: 'solicitante' | '
           <CardHeader title={translate('demobilisation.accredited')} />
           {candidates.isFetching && <LinearProgress aria-label={translate('ra.page.loading')} />}
           <CardContent>
-            <Box sx={{ overflowX: 'auto' }}>
-              <Table size="small" aria-label={translate('demobilisation.accredited')}>
-                <TableHead>
-                  <TableRow>
-                    <TableCell padding="checkbox" />
-                    <TableCell>{translate('demobilisation.holder')}</TableCell>
-                    <TableCell>{translate('demobilisation.contract')}</TableCell>
-                    <TableCell>{translate('demobilisation.until')}</TableCell>
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {(candidates.data ?? []).map((row) => (
-                    <TableRow key={row.IdAcreditacion} data-testid={`candidate-${row.IdAcreditacion}`}>
-                      <TableCell padding="checkbox">
-                        <Checkbox
-                          checked={selected.includes(row.IdAcreditacion)}
-                          onChange={() => setSelected((list) => toggle(list, row.IdAcreditacion))}
-                          slotProps={{
-                            input: {
-                              'aria-label': String(row.Documento || row.Placa || row.IdAcreditacion),
-                            } as object,
-                          }}
-                        />
-                      </TableCell>
-                      <TableCell>
-                        {row.Placa ?? `${row.Apellido ?? ''} ${row.Nombre ?? ''} (${row.Documento ?? ''})`}
-                      </TableCell>
-                      <TableCell>{row.NumeroContrato}</TableCell>
-                      <TableCell>{formatDate(row.FechaFin)}</TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            </Box>
+            <AccreditedTable
+              rows={candidates.data ?? []}
+              selected={selected}
+              onToggle={(id) => setSelected((list) => toggled(list, id))}
+              label={translate('demobilisation.accredited')}
+            />
             <TextField
               label={translate('demobilisation.observation')}
               value={observation}
@@ -177,94 +112,29 @@ export default function DemobilisationScreen({ side }: { side: 'solicitante' | '
         <CardHeader title={translate('demobilisation.requests')} />
         {requests.isFetching && <LinearProgress aria-label={translate('ra.page.loading')} />}
         <CardContent>
-          <Box sx={{ overflowX: 'auto' }}>
-            <Table size="small" aria-label={translate('demobilisation.requests')}>
-              <TableHead>
-                <TableRow>
-                  {side === 'autorizador' && <TableCell padding="checkbox" />}
-                  <TableCell>{translate('accreditation.columns.NumeroSolicitud')}</TableCell>
-                  <TableCell>{translate('demobilisation.holder')}</TableCell>
-                  <TableCell>{translate('accreditation.columns.FechaFin')}</TableCell>
-                  <TableCell>{translate('accreditation.columns.EstadoAprobacion')}</TableCell>
-                  <TableCell />
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {(requests.data?.data ?? []).map((row) => (
-                  <TableRow key={row.IdSolicitud} data-testid={`demobilisation-${row.IdSolicitud}`}>
-                    {side === 'autorizador' && (
-                      <TableCell padding="checkbox">
-                        <Checkbox
-                          disabled={row.EstadoAprobacion !== 'P'}
-                          checked={picked.includes(row.IdSolicitud)}
-                          onChange={() => setPicked((list) => toggle(list, row.IdSolicitud))}
-                          slotProps={{ input: { 'aria-label': row.NumeroSolicitud } as object }}
-                        />
-                      </TableCell>
-                    )}
-                    <TableCell>{row.NumeroSolicitud}</TableCell>
-                    <TableCell>
-                      {row.Nombres} ({row.Documento})
-                    </TableCell>
-                    <TableCell>{formatDate(row.FechaFin)}</TableCell>
-                    <TableCell>
-                      <StatusChip status={row.EstadoAprobacion as RequestStatus} />
-                    </TableCell>
-                    <TableCell>
-                      <Button size="small" onClick={() => setShown(row.IdSolicitud)}>
-                        {translate('demobilisation.show')}
-                      </Button>
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </Box>
+          <RequestTable
+            rows={requests.data?.data ?? []}
+            label={translate('demobilisation.requests')}
+            endLabel={translate('accreditation.columns.FechaFin')}
+            testId="demobilisation"
+            picked={side === 'autorizador' ? picked : undefined}
+            onToggle={(id) => setPicked((list) => toggled(list, id))}
+            action={(row) => (
+              <Button size="small" onClick={() => setShown(row.IdSolicitud)}>
+                {translate('demobilisation.show')}
+              </Button>
+            )}
+          />
           {side === 'autorizador' && (
-            <>
-              <TextField
-                label={translate('demobilisation.reason')}
-                value={observation}
-                onChange={(event) => setObservation(event.target.value)}
-                multiline
-                minRows={2}
-                fullWidth
-                sx={{ mt: 2 }}
-                inputProps={{ maxLength: 500 }}
-              />
-              <Refusal error={decide.error} />
-              <Stack direction="row" spacing={1} sx={{ mt: 2 }}>
-                <Button
-                  variant="contained"
-                  color="success"
-                  disabled={!picked.length || decide.isPending}
-                  onClick={() => decide.mutate('APROBAR')}
-                >
-                  {translate('demobilisation.approve', { smart_count: picked.length })}
-                </Button>
-                <Button
-                  variant="outlined"
-                  disabled={!picked.length || !observation.trim() || decide.isPending}
-                  onClick={() => decide.mutate('OBSERVAR')}
-                >
-                  {translate('demobilisation.observe')}
-                </Button>
-                <Button
-                  variant="outlined"
-                  color="error"
-                  disabled={!picked.length || !observation.trim() || decide.isPending}
-                  onClick={() => decide.mutate('RECHAZAR')}
-                >
-                  {translate('demobilisation.reject')}
-                </Button>
-                <Button
-                  disabled={!pending.length}
-                  onClick={() => setPicked(pending.map((r) => r.IdSolicitud))}
-                >
-                  {translate('demobilisation.selectPending')}
-                </Button>
-              </Stack>
-            </>
+            <MassDecision
+              picked={picked.length}
+              observation={observation}
+              onObservation={setObservation}
+              decide={decide}
+              multiline
+              pending={pending.map((r) => r.IdSolicitud)}
+              onPick={setPicked}
+            />
           )}
         </CardContent>
       </Card>

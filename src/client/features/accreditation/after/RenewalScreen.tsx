@@ -16,7 +16,6 @@ import {
   TableCell,
   TableHead,
   TableRow,
-  TextField,
   Typography,
 } from '@mui/material';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -29,7 +28,8 @@ import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
 import { screenPath } from '../api.js';
 import { StatusChip } from '../status.js';
 import { afterApi, KIND_OF_SEGMENT } from './api.js';
-import { Refusal } from './DemobilisationScreen.js';
+import { MassDecision, Refusal } from './MassDecision.js';
+import { toggled } from './tables.js';
 
 /**
  * Requirement update (spec section 2): the requester sees what expires soon, picks an accredited
@@ -161,13 +161,7 @@ export default function RenewalScreen({ side }: { side: 'solicitante' | 'autoriz
                         <Checkbox
                           disabled={row.EstadoAprobacion !== 'P'}
                           checked={picked.includes(row.IdSolicitud)}
-                          onChange={() =>
-                            setPicked((list) =>
-                              list.includes(row.IdSolicitud)
-                                ? list.filter((x) => x !== row.IdSolicitud)
-                                : [...list, row.IdSolicitud],
-                            )
-                          }
+                          onChange={() => setPicked((list) => toggled(list, row.IdSolicitud))}
                           slotProps={{ input: { 'aria-label': row.NumeroSolicitud } as object }}
                         />
                       </TableCell>
@@ -188,42 +182,12 @@ export default function RenewalScreen({ side }: { side: 'solicitante' | 'autoriz
             </Table>
           </Box>
           {!requester && (
-            <>
-              <TextField
-                label={translate('demobilisation.reason')}
-                value={observation}
-                onChange={(event) => setObservation(event.target.value)}
-                fullWidth
-                sx={{ mt: 2 }}
-                inputProps={{ maxLength: 500 }}
-              />
-              <Refusal error={decide.error} />
-              <Stack direction="row" spacing={1} sx={{ mt: 2 }}>
-                <Button
-                  variant="contained"
-                  color="success"
-                  disabled={!picked.length || decide.isPending}
-                  onClick={() => decide.mutate('APROBAR')}
-                >
-                  {translate('demobilisation.approve', { smart_count: picked.length })}
-                </Button>
-                <Button
-                  variant="outlined"
-                  disabled={!picked.length || !observation.trim() || decide.isPending}
-                  onClick={() => decide.mutate('OBSERVAR')}
-                >
-                  {translate('demobilisation.observe')}
-                </Button>
-                <Button
-                  variant="outlined"
-                  color="error"
-                  disabled={!picked.length || !observation.trim() || decide.isPending}
-                  onClick={() => decide.mutate('RECHAZAR')}
-                >
-                  {translate('demobilisation.reject')}
-                </Button>
-              </Stack>
-            </>
+            <MassDecision
+              picked={picked.length}
+              observation={observation}
+              onObservation={setObservation}
+              decide={decide}
+            />
           )}
         </CardContent>
       </Card>

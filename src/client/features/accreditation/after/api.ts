@@ -3,11 +3,22 @@
  * requirement update (/api/acreditacionrequisitosolicitud), as the screens use them.
  */
 import type { EntityCode } from '../../../../shared/accreditation.js';
-import { apiCall } from '../../../session/http.js';
+import { ApiRequestError, apiCall, apiFetch } from '../../../session/http.js';
 import type { DashboardAnswer, Page, RequestRow } from '../api.js';
 
 const DEMOBILISATION = '/api/acreditaciondesmovilizacion';
 const RENEWAL = '/api/acreditacionrequisitosolicitud';
+const CONTRACT = '/api/acreditacioncontrato';
+
+/** A contract request: E extension (a later end), C change (another contract). */
+export type ContractKind = 'E' | 'C';
+
+export interface ContractChoice {
+  IdContrato: number;
+  NumeroContrato: string;
+  FechaInicio: string;
+  FechaFin: string;
+}
 
 /** The request types with a dashboard tab, and the route area of each. */
 export type Kind = 'M' | 'D' | 'A';
@@ -128,4 +139,30 @@ export const afterApi = {
       { Solicitudes: ids, Accion: action, ...(observation ? { Observacion: observation } : {}) },
     ),
   expiring: () => apiCall<ExpiryCard[]>('GET', `${RENEWAL}/cards`),
+  /** The active contracts the session sees (its company's, in its division): a change's targets. */
+  contracts: async () => {
+    const filter = encodeURIComponent(JSON.stringify({ Activo: 'S' }));
+    const response = await apiFetch(
+      `/api/rest/contract?filter=${filter}&range=${encodeURIComponent('[0,199]')}`,
+    );
+    if (!response.ok) throw new ApiRequestError(response.statusText, response.status, undefined);
+    return (await response.json()) as ContractChoice[];
+  },
+  contractRequests: (kind: ContractKind, entity: EntityCode) =>
+    apiCall<Page<RequestRow>>(
+      'GET',
+      `${CONTRACT}/filtrar?${query({ Tipo: kind, IdEntidad: entity, take: 200 })}`,
+    ),
+  fileContractRequests: (kind: ContractKind, body: Record<string, unknown>) =>
+    apiCall<{ Solicitudes: Array<{ IdSolicitud: number; EstadoAprobacion: string }> }>(
+      'POST',
+      `${CONTRACT}/${kind === 'E' ? 'ampliar' : 'cambiar'}`,
+      body,
+    ),
+  decideContractRequests: (kind: ContractKind, ids: number[], action: string, observation: string) =>
+    apiCall<{ Solicitudes: Array<{ IdSolicitud: number; EstadoAprobacion: string }> }>(
+      'POST',
+      `${CONTRACT}/actualizarautorizadormasivo`,
+      { Tipo: kind, Solicitudes: ids, Accion: action, ...(observation ? { Observacion: observation } : {}) },
+    ),
 };

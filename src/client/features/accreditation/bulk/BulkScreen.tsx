@@ -26,11 +26,10 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useState } from 'react';
 import { useGetList, useNotify, useTranslate } from 'react-admin';
 import { useSearchParams } from 'react-router-dom';
-import { saveBase64 } from '../../../files.js';
+import { saveWorkbook } from '../../../files.js';
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
 import { type BulkProgress, type BulkRow, bulkApi } from './api.js';
 
-const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const COUNTS = ['loaded', 'observed', 'processed', 'successful', 'toProcess'] as const;
 const ROW_COLOURS = { V: 'info', E: 'error', S: 'success', F: 'warning' } as const;
 
@@ -162,7 +161,7 @@ export default function BulkScreen() {
   const download = () =>
     run(async () => {
       const answer = await bulkApi.template(Number(contract), Number(profile));
-      saveBase64(answer.fileBase64, answer.fileName, XLSX);
+      saveWorkbook(answer);
     });
   const send = () =>
     run(async () => {
@@ -182,7 +181,7 @@ export default function BulkScreen() {
   const exportProcessed = () =>
     run(async () => {
       const answer = await bulkApi.processed(code);
-      saveBase64(answer.fileBase64, answer.fileName, XLSX);
+      saveWorkbook(answer);
       notify('ra.notification.updated', { messageArgs: { smart_count: 1 } });
     });
 

@@ -17,7 +17,7 @@ import { ENTITY_CODES } from '../../../../shared/accreditation.js';
 import { DASHBOARD } from '../../../../shared/constants.js';
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
 import { afterApi, areaPath } from '../after/api.js';
-import { accreditationApi, rowsOf, screenPath } from '../api.js';
+import { accreditationApi, overdueOf, rowsOf, screenPath } from '../api.js';
 import { CardButton, StatusCard } from './StatusCard.js';
 
 /** The authoriser's tabs (spec section 2): mobilisation, demobilisation, requirement update. */
@@ -87,6 +87,10 @@ export default function AuthoriserDashboard() {
             key={entity}
             entity={entity}
             rows={rowsOf(counts.data, entity)}
+            overdue={{
+              count: overdueOf(counts.data, entity),
+              to: `${kind === 'M' ? screenPath('autorizador', entity) : areaPath(kind, 'autorizador', entity)}?estado=O&meses=${DASHBOARD.maxMonths}`,
+            }}
             rowLink={(row) => link(entity, row.ESTADO)}
             action={
               <CardButton to={link(entity, 'P')} label={translate('accreditation.dashboard.evaluate')} />

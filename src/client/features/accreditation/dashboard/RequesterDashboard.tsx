@@ -25,7 +25,7 @@ import { DASHBOARD } from '../../../../shared/constants.js';
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
 import HeadcountTab from '../../access/headcount/HeadcountTab.js';
 import { afterApi, areaPath } from '../after/api.js';
-import { accreditationApi, rowsOf, screenPath } from '../api.js';
+import { accreditationApi, overdueOf, rowsOf, screenPath } from '../api.js';
 import { CardButton, StatusCard } from './StatusCard.js';
 
 /** The months a requester's dashboard counts at first: this one and the ones before it, this year. */
@@ -86,6 +86,9 @@ export default function RequesterDashboard() {
     if (status) search.set('estado', status);
     return `${kind === 'M' ? screenPath('solicitante', entity) : areaPath(kind, 'solicitante', entity)}?${search}`;
   };
+  // A lapsed correction is flagged whatever its month: its list looks back as far as the filter goes.
+  const overdueLink = (entity: EntityCode) =>
+    `${kind === 'M' ? screenPath('solicitante', entity) : areaPath(kind, 'solicitante', entity)}?estado=O&meses=${DASHBOARD.maxMonths}`;
   return (
     <Stack spacing={2} sx={{ mt: 1 }} data-testid="requester-dashboard">
       <Card>
@@ -166,6 +169,7 @@ export default function RequesterDashboard() {
               key={entity}
               entity={entity}
               rows={rowsOf(counts.data, entity)}
+              overdue={{ count: overdueOf(counts.data, entity), to: overdueLink(entity) }}
               rowLink={(row) => link(entity, row.ESTADO)}
               action={<CardButton to={link(entity)} label={translate('accreditation.dashboard.open')} />}
             />

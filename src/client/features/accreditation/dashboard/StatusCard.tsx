@@ -1,4 +1,5 @@
 import {
+  Alert,
   Box,
   Button,
   Card,
@@ -27,11 +28,14 @@ export function StatusCard({
   rows,
   rowLink,
   action,
+  overdue,
 }: {
   entity: EntityCode;
   rows: CardRow[];
   rowLink(row: CardRow): string;
   action?: ReactNode;
+  /** Observed requests past a correction deadline: flagged under the rows, leading to the observed ones. */
+  overdue?: { count: number; to: string };
 }) {
   const translate = useTranslate();
   const Icon = ENTITY_ICONS[entity];
@@ -77,6 +81,20 @@ export function StatusCard({
             </ListItem>
           ))}
         </List>
+        {overdue && overdue.count > 0 && (
+          <Alert
+            severity="warning"
+            data-overdue={entity}
+            action={
+              <Button component={Link} to={overdue.to} color="inherit" size="small">
+                {translate('accreditation.dashboard.see')}
+              </Button>
+            }
+            sx={{ mt: 1 }}
+          >
+            {translate('accreditation.dashboard.overdue', { smart_count: overdue.count })}
+          </Alert>
+        )}
       </CardContent>
       {action && <CardActions sx={{ justifyContent: 'flex-end' }}>{action}</CardActions>}
     </Card>

@@ -1,6 +1,7 @@
 import AttachFileIcon from '@mui/icons-material/AttachFile';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import {
+  Alert,
   Box,
   Button,
   FormControl,
@@ -16,7 +17,8 @@ import {
 import { DatePicker } from '@mui/x-date-pickers/DatePicker';
 import { type ReactNode, useId, useRef } from 'react';
 import { useTranslate } from 'react-admin';
-import { DATUM_MAX_LENGTH, normaliseValue } from '../../../../shared/accreditation.js';
+import { DATUM_MAX_LENGTH, normaliseValue, requestNumber } from '../../../../shared/accreditation.js';
+import { formatDate } from '../../../format.js';
 import { DATE_FORMAT, DatesProvider, fromDate, toDate } from '../../../resources/form/dates.js';
 import type { Choice, Detail, Group, Item } from '../api.js';
 import { StatusChip } from '../status.js';
@@ -62,6 +64,42 @@ export function missingItems(items: Item[], edits: Record<string, string | null>
       item.Tipo !== 'G' &&
       item.Obligatorio === 'S' &&
       (isFileSlot(item) ? item.TieneArchivo !== 'S' : item.DatoOpcional !== 'S' && !shownValue(item, edits)),
+  );
+}
+
+/** A requirement whose values were carried over from an accreditation: the request that proved them. */
+function CarriedFrom({ items }: { items: Item[] }) {
+  const translate = useTranslate();
+  const origin = items.find((i) => i.IdSolicitudOrigen)?.IdSolicitudOrigen;
+  if (!origin) return null;
+  return (
+    <Alert severity="success" variant="outlined" className="line-carried" sx={{ mb: 1, py: 0 }}>
+      {translate('accreditation.request.carried', { number: requestNumber(origin) })}
+    </Alert>
+  );
+}
+
+/** The local date as yyyy-mm-dd. */
+function localToday(): string {
+  const now = new Date();
+  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+}
+
+/** An observed line's deadline to be corrected by, flagged once it has passed. */
+function CorrectionDeadline({ date }: { date: string }) {
+  const translate = useTranslate();
+  const passed = date < localToday();
+  return (
+    <Typography
+      variant="body2"
+      className="line-deadline"
+      data-overdue={passed ? 'S' : 'N'}
+      sx={{ color: passed ? 'error.main' : 'warning.dark', fontWeight: passed ? 600 : 400 }}
+    >
+      {translate(passed ? 'accreditation.request.correctionOverdue' : 'accreditation.request.correctBy', {
+        date: formatDate(date),
+      })}
+    </Typography>
   );
 }
 
@@ -232,6 +270,7 @@ export function Requirements({
                           </Typography>
                         )}
                       </Typography>
+                      <CarriedFrom items={items.filter((i) => i.IdRequisito === requirementId)} />
                       {items
                         .filter((i) => i.IdRequisito === requirementId)
                         .map((item) => (
@@ -384,6 +423,9 @@ function ItemRow({
           <Typography variant="body2" color="error" className="line-observation" sx={{ fontWeight: 500 }}>
             {item.Observacion}
           </Typography>
+        )}
+        {item.EstadoAprobacion === 'O' && item.FechaLimiteCorreccion && (
+          <CorrectionDeadline date={item.FechaLimiteCorreccion} />
         )}
         {extra}
       </Stack>

@@ -12,7 +12,7 @@ import { t } from '../../../i18n.js';
 import { field, INT32, objectOf, resultResponses } from '../../../routes/responses.js';
 import { type ExportColumn, neutralise, workbookBase64 } from '../../../services/excel.js';
 import { Notices } from '../notices.js';
-import { RequestService } from '../requests.js';
+import { idOf, RequestService } from '../requests.js';
 import { requesterOf } from '../roles.js';
 import { UPLOAD_LIMIT_BYTES } from '../uploads.js';
 import { BulkService } from './service.js';
@@ -21,13 +21,6 @@ const result = (description: string) => resultResponses(description, [400, 401, 
 const tags = ['accreditation'];
 const base = '/acreditacionsolicitud';
 const code = field.text(40);
-
-function idOf(value: unknown, name: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > INT32.max)
-    throw new ApiError('VALIDATION_FAILED', { fields: { [name]: { messageKey: 'validation.required' } } });
-  return n;
-}
 
 /**
  * The bulk request calls of spec section 7: excelformato (the template), cargamasiva (the dry

@@ -1,0 +1,134 @@
+import { Box, Checkbox, Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material';
+import type { ReactNode } from 'react';
+import { useTranslate } from 'react-admin';
+import type { RequestStatus } from '../../../../../workflows/request.machine.js';
+import { formatDate } from '../../../format.js';
+import type { RequestRow } from '../api.js';
+import { StatusChip } from '../status.js';
+import type { Candidate } from './api.js';
+
+export const toggled = (list: number[], id: number) =>
+  list.includes(id) ? list.filter((x) => x !== id) : [...list, id];
+
+/** The requester's accredited workers or vehicles to pick from (demobilisation, contract requests). */
+export function AccreditedTable({
+  rows,
+  selected,
+  onToggle,
+  label,
+}: {
+  rows: Candidate[];
+  selected: number[];
+  onToggle(id: number): void;
+  label: string;
+}) {
+  const translate = useTranslate();
+  return (
+    <Box sx={{ overflowX: 'auto' }}>
+      <Table size="small" aria-label={label}>
+        <TableHead>
+          <TableRow>
+            <TableCell padding="checkbox" />
+            <TableCell>{translate('demobilisation.holder')}</TableCell>
+            <TableCell>{translate('demobilisation.contract')}</TableCell>
+            <TableCell>{translate('demobilisation.until')}</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {rows.map((row) => (
+            <TableRow key={row.IdAcreditacion} data-testid={`candidate-${row.IdAcreditacion}`}>
+              <TableCell padding="checkbox">
+                <Checkbox
+                  checked={selected.includes(row.IdAcreditacion)}
+                  onChange={() => onToggle(row.IdAcreditacion)}
+                  slotProps={{
+                    input: {
+                      'aria-label': String(row.Documento || row.Placa || row.IdAcreditacion),
+                    } as object,
+                  }}
+                />
+              </TableCell>
+              <TableCell>
+                {row.Placa ?? `${row.Apellido ?? ''} ${row.Nombre ?? ''} (${row.Documento ?? ''})`}
+              </TableCell>
+              <TableCell>{row.NumeroContrato}</TableCell>
+              <TableCell>{formatDate(row.FechaFin)}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </Box>
+  );
+}
+
+/**
+ * Requests of one type (demobilisations, contract requests): the authoriser picks pending ones to
+ * decide together; `action` adds a last cell per row.
+ */
+export function RequestTable({
+  rows,
+  label,
+  endLabel,
+  testId,
+  picked,
+  onToggle,
+  action,
+}: {
+  rows: RequestRow[];
+  label: string;
+  endLabel: string;
+  testId: string;
+  /** The authoriser's picks; none for the requester. */
+  picked?: number[];
+  onToggle?(id: number): void;
+  action?(row: RequestRow): ReactNode;
+}) {
+  const translate = useTranslate();
+  const columns = 4 + (picked ? 1 : 0) + (action ? 1 : 0);
+  return (
+    <Box sx={{ overflowX: 'auto' }}>
+      <Table size="small" aria-label={label}>
+        <TableHead>
+          <TableRow>
+            {picked && <TableCell padding="checkbox" />}
+            <TableCell>{translate('accreditation.columns.NumeroSolicitud')}</TableCell>
+            <TableCell>{translate('demobilisation.holder')}</TableCell>
+            <TableCell>{endLabel}</TableCell>
+            <TableCell>{translate('accreditation.columns.EstadoAprobacion')}</TableCell>
+            {action && <TableCell />}
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {rows.length === 0 && (
+            <TableRow>
+              <TableCell colSpan={columns}>{translate('accreditation.screens.noRequests')}</TableCell>
+            </TableRow>
+          )}
+          {rows.map((row) => (
+            <TableRow key={row.IdSolicitud} data-testid={`${testId}-${row.IdSolicitud}`}>
+              {picked && (
+                <TableCell padding="checkbox">
+                  <Checkbox
+                    disabled={row.EstadoAprobacion !== 'P'}
+                    checked={picked.includes(row.IdSolicitud)}
+                    onChange={() => onToggle?.(row.IdSolicitud)}
+                    slotProps={{ input: { 'aria-label': row.NumeroSolicitud } as object }}
+                  />
+                </TableCell>
+              )}
+              <TableCell>{row.NumeroSolicitud}</TableCell>
+              <TableCell>
+                {row.Nombres} ({row.Documento})
+              </TableCell>
+              <TableCell>{formatDate(row.FechaFin)}</TableCell>
+              <TableCell>
+                <StatusChip status={row.EstadoAprobacion as RequestStatus} />
+              </TableCell>
+              {action && <TableCell>{action(row)}</TableCell>}
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </Box>
+  );
+}

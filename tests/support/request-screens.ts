@@ -1,0 +1,120 @@
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { addDays } from '../../src/shared/dates.js';
+import { pdf } from './accreditation.js';
+
+export type Lang = 'es' | 'en';
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
+type Json = any;
+
+/**
+ * What the request screens' browser tests share: calls and navigation as the signed-in page's
+ * user (against the server `baseUrl` names once it runs), and the steps a requester and an authoriser take on the request and evaluation pages.
+ */
+export function asUser(baseUrl: () => string) {
+  return {
+    /** A call with the page's session token; the answer's `result` (or the whole body without one). */
+    async api(page: Page, method: string, path: string, body?: object): Promise<Json> {
+      const token = await page.evaluate(
+        () => JSON.parse(localStorage.getItem('acreditacion.auth') ?? '{}').accessToken,
+      );
+      const res = await fetch(`${baseUrl()}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      const json = (await res.json()) as Json;
+      return json && typeof json === 'object' && 'result' in json ? json.result : json;
+    },
+    go: (page: Page, path: string, lang: Lang = 'es') =>
+      page.goto(`${baseUrl()}${path}${path.includes('?') ? '&' : '?'}lang=${lang}`, {
+        waitUntil: 'networkidle',
+      }),
+  };
+}
+
+/** A date typed as people write it: day, month, year. */
+export async function typeDate(page: Page, labelledBy: string, date: string) {
+  const [y, m, d] = date.split('-');
+  await page.locator(`[role="group"][aria-labelledby="${labelledBy}"] [role="spinbutton"]`).first().click();
+  await page.keyboard.type(`${d}${m}${y}`);
+}
+
+export const button = (page: Page, name: RegExp) => page.getByRole('button', { name });
+
+/** Every requirement the requester fills: a value by type, a PDF where one is asked. */
+export async function fillRequirements(page: Page, today: string) {
+  const items = page.locator('.requirement-item[data-kind="S"]');
+  await items.first().waitFor();
+  const total = await items.count();
+  for (let i = 0; i < total; i++) {
+    const item = items.nth(i);
+    const id = await item.getAttribute('data-item');
+    const type = await item.getAttribute('data-type');
+    if (type === 'file') {
+      await item.locator(`input[data-attach="${id}"]`).setInputFiles({
+        name: `constancia-${id}.pdf`,
+        mimeType: 'application/pdf',
+        buffer: pdf(`Constancia ${id}`),
+      });
+      await expect.poll(() => item.locator(`[data-preview="${id}"]`).count(), { timeout: 15_000 }).toBe(1);
+    } else if (type === 'F') {
+      await typeDate(page, `item-${id}-label`, addDays(today, 300));
+    } else if (type === 'L' || type === 'B') {
+      await page.locator(`#item-${id}`).click();
+      await page.getByRole('option').nth(1).click();
+    } else {
+      await page.locator(`#item-${id}`).fill(type === 'N' ? '12' : `VALOR ${id}`);
+    }
+  }
+}
+
+/** The authoriser sets a line's state (and observation) in the evaluation screen. */
+export async function setLine(page: Page, line: string, state: string, observation?: string) {
+  await page.locator(`[data-state-select="${line}"]`).locator('..').click();
+  await page.locator(`[data-option="${state}"]`).click();
+  if (observation) await page.locator(`[data-observation="${line}"]`).fill(observation);
+}
+
+/** Approves what the requester entered, then what the authoriser records, then the request. */
+export async function approveAll(page: Page, lang: Lang, today: string) {
+  const save = lang === 'es' ? /Guardar evaluación/ : /Save evaluation/;
+  for (const kind of ['S', 'A']) {
+    const lines = page.locator(`.requirement-item[data-kind="${kind}"] .evaluation`);
+    const total = await lines.count();
+    for (let i = 0; i < total; i++) {
+      const line = lines.nth(i);
+      const id = (await line.getAttribute('data-evaluate')) as string;
+      if (kind === 'A') {
+        const input = page.locator(`#item-${id}`);
+        const type = await page.locator(`.requirement-item[data-item="${id}"]`).getAttribute('data-type');
+        if (type === 'F') await typeDate(page, `item-${id}-label`, today);
+        else if (type === 'L' || type === 'B') {
+          await input.click();
+          await page.getByRole('option').nth(1).click();
+        } else if (type !== 'file') await input.fill(type === 'N' ? '1' : 'CONFORME');
+      }
+      if (
+        (await page.locator(`.requirement-item[data-item="${id}"]`).getAttribute('data-line-status')) !== 'A'
+      )
+        await setLine(page, id, 'A');
+    }
+    if (total) {
+      await button(page, save).click();
+      await page.locator('[data-testid="evaluation"]').waitFor();
+      await page.waitForLoadState('networkidle');
+    }
+  }
+  await page.locator('[data-action="APROBAR"]').click();
+  await page.waitForURL(/\/movilizacion\/autorizador\/(persona|vehiculo|visita)\?/);
+}
+
+/** Sends the request from the wizard's last step. */
+export async function sendRequest(page: Page) {
+  await page.locator('[data-step="finalise"]').click();
+  await page.locator('[data-testid="send-request"]').click();
+  await page.waitForURL(/\/movilizacion\/solicitante\/(persona|vehiculo|visita)$/);
+}
