@@ -13,7 +13,8 @@ import { loadProfile, type ProfileDef } from '../catalogue.js';
 import type { RequestService } from '../requests.js';
 import type { Requester } from '../roles.js';
 import { type BulkColumn, bulkColumns, identityKey } from './columns.js';
-import { type CellValue, readSheet, signature, templateWorkbook } from './workbook.js';
+import { type CellValue, readSheet } from './upload-reader.js';
+import { signature, templateWorkbook } from './workbook.js';
 
 /** The most rows one upload takes, unless the environment's BULK_MAX_ROWS says otherwise. */
 export const bulkMaxRows = () => Number(process.env.BULK_MAX_ROWS) || 10_000;

@@ -1,0 +1,127 @@
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ExcelJS from 'exceljs';
+import JSZip from 'jszip';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readSheet } from '../../src/server/features/accreditation/bulk/upload-reader.js';
+
+const ROWS = 30;
+
+/** A workbook laid out as the template: keys and signature, headers, then the rows. */
+async function workbook(rows: number): Promise<Buffer> {
+  const book = new ExcelJS.Workbook();
+  const sheet = book.addWorksheet('Carga');
+  sheet.addRow(['Documento', 'Apellido', 'FechaInicio', 'ACRBULK:7:3']);
+  sheet.addRow(['Documento', 'Apellidos', 'Fecha de inicio']);
+  for (let i = 0; i < rows; i++)
+    sheet.addRow([
+      `4500${String(i).padStart(4, '0')}`,
+      `QUISPE ${i}`,
+      new Date(Date.UTC(2026, 10, 1 + (i % 28))),
+    ]);
+  book.addWorksheet('Listas').addRow(['Sí', 'No']);
+  return Buffer.from(await book.xlsx.writeBuffer());
+}
+
+/** The same zip with its entries in another order. */
+async function reordered(bytes: Buffer, first: (name: string) => number): Promise<Buffer> {
+  const zip = await JSZip.loadAsync(bytes);
+  const names = Object.keys(zip.files).sort((a, b) => first(a) - first(b));
+  const out = new JSZip();
+  for (const name of names) {
+    const file = zip.file(name);
+    if (file) out.file(name, await file.async('nodebuffer'));
+  }
+  return out.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
+}
+
+/** Sets the uncompressed size the central directory declares for one entry. */
+function declare(bytes: Buffer, entry: string, size: number): Buffer {
+  const out = Buffer.from(bytes);
+  for (let at = out.length - 46; at >= 0; at--)
+    if (out.readUInt32LE(at) === 0x02014b50) {
+      const length = out.readUInt16LE(at + 28);
+      if (out.toString('utf8', at + 46, at + 46 + length) === entry) {
+        out.writeUInt32LE(size, at + 24);
+        return out;
+      }
+    }
+  throw new Error(`no entry ${entry}`);
+}
+
+let dir: string;
+const save = async (name: string, bytes: Buffer) => {
+  const path = join(dir, name);
+  await writeFile(path, bytes);
+  return path;
+};
+const refusal = (path: string, maxRows = 100) =>
+  readSheet(path, maxRows).then(
+    () => 'read',
+    (error: { messageKey?: string }) => error.messageKey,
+  );
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'upload-reader-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('reading an uploaded workbook', () => {
+  it('reads every row whatever the order of the zip’s entries, however many reads run at once', async () => {
+    const bytes = await workbook(ROWS);
+    const layouts = {
+      // As exceljs and Excel write it: the sheets before the shared strings, the workbook last.
+      workbookLast: await reordered(bytes, (n) => (n === 'xl/workbook.xml' ? 1 : 0)),
+      workbookFirst: await reordered(bytes, (n) => (n.includes('worksheets') ? 1 : 0)),
+    };
+    for (const [name, layout] of Object.entries(layouts)) {
+      const path = await save(`${name}.xlsx`, layout);
+      // Many reads at once, each opening its own entries: none may lose or mix up another's.
+      for (let round = 0; round < 10; round++) {
+        const reads = await Promise.all(Array.from({ length: 20 }, () => readSheet(path, 100)));
+        for (const read of reads) {
+          expect(read.signature).toBe('ACRBULK:7:3');
+          expect(read.keys).toEqual(['Documento', 'Apellido', 'FechaInicio']);
+          expect(read.rows).toHaveLength(ROWS);
+          expect(read.rows[ROWS - 1]).toEqual({
+            row: ROWS + 2,
+            cells: { Documento: '45000029', Apellido: 'QUISPE 29', FechaInicio: '2026-11-02' },
+          });
+        }
+      }
+    }
+  });
+
+  it('refuses an entry that inflates beyond the size its directory declares', async () => {
+    const bytes = await workbook(ROWS);
+    expect(await refusal(await save('honest.xlsx', bytes))).toBe('read');
+    const lying = declare(bytes, 'xl/worksheets/sheet1.xml', 200);
+    expect(await refusal(await save('lying.xlsx', lying))).toBe('bulk.errors.tooLarge');
+  });
+
+  it('refuses a zip whose entry points outside the file, and one without a workbook', async () => {
+    const bytes = await workbook(ROWS);
+    const zip = await JSZip.loadAsync(bytes);
+    zip.remove('xl/workbook.xml');
+    const headless = await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
+    expect(await refusal(await save('headless.xlsx', headless))).toBe('bulk.errors.corrupt');
+    const cut = Buffer.from(bytes);
+    for (let at = cut.length - 46; at >= 0; at--)
+      if (cut.readUInt32LE(at) === 0x02014b50) {
+        cut.writeUInt32LE(cut.length + 1000, at + 42);
+        break;
+      }
+    expect(await refusal(await save('cut.xlsx', cut))).toBe('bulk.errors.corrupt');
+  });
+
+  it('leaves no temporary file behind when it stops at the row limit', async () => {
+    const path = await save('many.xlsx', await reordered(await workbook(ROWS), () => 0));
+    const before = new Set(await readdir(tmpdir()));
+    for (let i = 0; i < 5; i++) expect(await refusal(path, 10)).toBe('bulk.errors.tooManyRows');
+    const added = (await readdir(tmpdir())).filter((name) => !before.has(name) && name.startsWith('tmp-'));
+    expect(added).toEqual([]);
+  });
+});
