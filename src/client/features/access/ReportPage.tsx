@@ -2,7 +2,11 @@ import {
   Box,
   Card,
   CardContent,
+  FormControl,
+  InputLabel,
   LinearProgress,
+  MenuItem,
+  Select,
   Stack,
   Table,
   TableBody,
@@ -86,5 +90,49 @@ export function ReportPage<Row, Column extends string>({
         </Box>
       </Card>
     </Stack>
+  );
+}
+
+/** A report's narrowing choice: a labelled drop-down whose first option is "all" (the empty value). */
+export function ReportChoice<Value extends string | number>({
+  id,
+  label,
+  all,
+  value,
+  options,
+  onChange,
+  minWidth,
+}: {
+  id: string;
+  label: string;
+  all: string;
+  value: NoInfer<Value> | '';
+  options: Array<{ value: Value; label: string }>;
+  onChange(value: NoInfer<Value> | ''): void;
+  minWidth: number;
+}) {
+  return (
+    <FormControl size="small" sx={{ minWidth }}>
+      <InputLabel id={id} shrink>
+        {label}
+      </InputLabel>
+      <Select
+        displayEmpty
+        labelId={id}
+        label={label}
+        value={value}
+        onChange={(event) => {
+          const picked = String(event.target.value);
+          onChange(picked === '' ? '' : (options.find((o) => String(o.value) === picked)?.value ?? ''));
+        }}
+      >
+        <MenuItem value="">{all}</MenuItem>
+        {options.map((o) => (
+          <MenuItem key={o.value} value={o.value}>
+            {o.label}
+          </MenuItem>
+        ))}
+      </Select>
+    </FormControl>
   );
 }

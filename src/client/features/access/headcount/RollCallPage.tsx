@@ -1,5 +1,5 @@
 import PrintIcon from '@mui/icons-material/Print';
-import { Button, FormControl, InputLabel, MenuItem, Select } from '@mui/material';
+import { Button } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslate } from 'react-admin';
@@ -8,7 +8,7 @@ import { formatDateTime, formatStay } from '../../../format.js';
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
 import { WorkbookButton } from '../../../resources/WorkbookButton.js';
 import { apiCall, apiFetch } from '../../../session/http.js';
-import { ReportPage } from '../ReportPage.js';
+import { ReportChoice, ReportPage } from '../ReportPage.js';
 
 interface ZoneRow {
   IdZona: number;
@@ -59,28 +59,15 @@ export default function RollCallPage() {
       title={`${translate('headcount.rollCall')}: ${rows.data?.length ?? 0}`}
       controls={
         <>
-          <FormControl size="small" sx={{ minWidth: 240 }}>
-            <InputLabel id="roll-call-zone" shrink>
-              {translate('headcount.columns.Zona')}
-            </InputLabel>
-            <Select
-              displayEmpty
-              labelId="roll-call-zone"
-              label={translate('headcount.columns.Zona')}
-              value={zone}
-              onChange={(event) => {
-                const value = String(event.target.value);
-                setZone(value === '' ? '' : Number(value));
-              }}
-            >
-              <MenuItem value="">{translate('headcount.allZones')}</MenuItem>
-              {(zones.data ?? []).map((z) => (
-                <MenuItem key={z.IdZona} value={z.IdZona}>
-                  {z.Descripcion}
-                </MenuItem>
-              ))}
-            </Select>
-          </FormControl>
+          <ReportChoice
+            id="roll-call-zone"
+            label={translate('headcount.columns.Zona')}
+            all={translate('headcount.allZones')}
+            value={zone}
+            options={(zones.data ?? []).map((z) => ({ value: z.IdZona, label: z.Descripcion }))}
+            onChange={setZone}
+            minWidth={240}
+          />
           <Button startIcon={<PrintIcon />} onClick={() => window.print()}>
             {translate('headcount.print')}
           </Button>

@@ -1,4 +1,3 @@
-import { FormControl, InputLabel, MenuItem, Select } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslate } from 'react-admin';
@@ -7,7 +6,7 @@ import { formatDate } from '../../../format.js';
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
 import { WorkbookButton } from '../../../resources/WorkbookButton.js';
 import { apiCall } from '../../../session/http.js';
-import { ReportPage } from '../ReportPage.js';
+import { ReportChoice, ReportPage } from '../ReportPage.js';
 
 const COLUMNS = [
   'Documento',
@@ -47,22 +46,18 @@ export default function RequirementReportPage() {
       title={translate('requirementReport.count', { count: rows.data?.length ?? 0 })}
       controls={
         <>
-          <FormControl size="small" sx={{ minWidth: 220 }}>
-            <InputLabel id="requirement-report-kind" shrink>
-              {translate('requirementReport.kind')}
-            </InputLabel>
-            <Select
-              displayEmpty
-              labelId="requirement-report-kind"
-              label={translate('requirementReport.kind')}
-              value={kind}
-              onChange={(event) => setKind(event.target.value as '' | 'T' | 'V')}
-            >
-              <MenuItem value="">{translate('requirementReport.all')}</MenuItem>
-              <MenuItem value="T">{translate('accreditation.entities.T')}</MenuItem>
-              <MenuItem value="V">{translate('accreditation.entities.V')}</MenuItem>
-            </Select>
-          </FormControl>
+          <ReportChoice
+            id="requirement-report-kind"
+            label={translate('requirementReport.kind')}
+            all={translate('requirementReport.all')}
+            value={kind}
+            options={(['T', 'V'] as const).map((k) => ({
+              value: k,
+              label: translate(`accreditation.entities.${k}`),
+            }))}
+            onChange={setKind}
+            minWidth={220}
+          />
           <WorkbookButton url={`/api/acceso/requisitosvencidos${query ? `${query}&` : '?'}formato=xlsx`} />
         </>
       }

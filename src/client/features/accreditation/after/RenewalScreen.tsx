@@ -1,35 +1,26 @@
 import {
-  Box,
   Button,
   Card,
   CardContent,
   CardHeader,
-  Checkbox,
   FormControl,
   InputLabel,
   LinearProgress,
   MenuItem,
   Select,
   Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
   Typography,
 } from '@mui/material';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslate } from 'react-admin';
-import { Link, useNavigate, useParams } from 'react-router-dom';
-import type { RequestStatus } from '../../../../../workflows/request.machine.js';
+import { useNavigate, useParams } from 'react-router-dom';
 import { formatDate } from '../../../format.js';
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
 import { screenPath } from '../api.js';
-import { StatusChip } from '../status.js';
 import { afterApi, KIND_OF_SEGMENT } from './api.js';
 import { MassDecision, Refusal } from './MassDecision.js';
-import { toggled } from './tables.js';
+import { RequestTable, toggled } from './tables.js';
 
 /**
  * Requirement update (spec section 2): the requester sees what expires soon, picks an accredited
@@ -142,45 +133,16 @@ export default function RenewalScreen({ side }: { side: 'solicitante' | 'autoriz
         <CardHeader title={translate('renewal.requests')} />
         {renewals.isFetching && <LinearProgress aria-label={translate('ra.page.loading')} />}
         <CardContent>
-          <Box sx={{ overflowX: 'auto' }}>
-            <Table size="small" aria-label={translate('renewal.requests')}>
-              <TableHead>
-                <TableRow>
-                  {!requester && <TableCell padding="checkbox" />}
-                  <TableCell>{translate('accreditation.columns.NumeroSolicitud')}</TableCell>
-                  <TableCell>{translate('demobilisation.holder')}</TableCell>
-                  <TableCell>{translate('accreditation.columns.FechaSolicitud')}</TableCell>
-                  <TableCell>{translate('accreditation.columns.EstadoAprobacion')}</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {(renewals.data?.data ?? []).map((row) => (
-                  <TableRow key={row.IdSolicitud}>
-                    {!requester && (
-                      <TableCell padding="checkbox">
-                        <Checkbox
-                          disabled={row.EstadoAprobacion !== 'P'}
-                          checked={picked.includes(row.IdSolicitud)}
-                          onChange={() => setPicked((list) => toggled(list, row.IdSolicitud))}
-                          slotProps={{ input: { 'aria-label': row.NumeroSolicitud } as object }}
-                        />
-                      </TableCell>
-                    )}
-                    <TableCell>
-                      <Link to={screenPath(side, entity, row.IdSolicitud)}>{row.NumeroSolicitud}</Link>
-                    </TableCell>
-                    <TableCell>
-                      {row.Nombres} ({row.Documento})
-                    </TableCell>
-                    <TableCell>{formatDate(row.FechaSolicitud)}</TableCell>
-                    <TableCell>
-                      <StatusChip status={row.EstadoAprobacion as RequestStatus} />
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </Box>
+          <RequestTable
+            rows={renewals.data?.data ?? []}
+            label={translate('renewal.requests')}
+            endLabel={translate('accreditation.columns.FechaSolicitud')}
+            date={(row) => row.FechaSolicitud}
+            link={(row) => screenPath(side, entity, row.IdSolicitud)}
+            testId="renewal-request"
+            picked={requester ? undefined : picked}
+            onToggle={(id) => setPicked((list) => toggled(list, id))}
+          />
           {!requester && (
             <MassDecision
               picked={picked.length}

@@ -1,6 +1,7 @@
 import { Box, Checkbox, Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material';
 import type { ReactNode } from 'react';
 import { useTranslate } from 'react-admin';
+import { Link } from 'react-router-dom';
 import type { RequestStatus } from '../../../../../workflows/request.machine.js';
 import { formatDate } from '../../../format.js';
 import type { RequestRow } from '../api.js';
@@ -62,13 +63,16 @@ export function AccreditedTable({
 }
 
 /**
- * Requests of one type (demobilisations, contract requests): the authoriser picks pending ones to
- * decide together; `action` adds a last cell per row.
+ * Requests of one type (demobilisations, contract requests, requirement updates): the authoriser
+ * picks pending ones to decide together; `date` is the third column (the request's end unless
+ * said), `link` makes each number a link to its request, and `action` adds a last cell per row.
  */
 export function RequestTable({
   rows,
   label,
   endLabel,
+  date = (row) => row.FechaFin,
+  link,
   testId,
   picked,
   onToggle,
@@ -77,6 +81,8 @@ export function RequestTable({
   rows: RequestRow[];
   label: string;
   endLabel: string;
+  date?(row: RequestRow): string | null | undefined;
+  link?(row: RequestRow): string;
   testId: string;
   /** The authoriser's picks; none for the requester. */
   picked?: number[];
@@ -116,11 +122,13 @@ export function RequestTable({
                   />
                 </TableCell>
               )}
-              <TableCell>{row.NumeroSolicitud}</TableCell>
+              <TableCell>
+                {link ? <Link to={link(row)}>{row.NumeroSolicitud}</Link> : row.NumeroSolicitud}
+              </TableCell>
               <TableCell>
                 {row.Nombres} ({row.Documento})
               </TableCell>
-              <TableCell>{formatDate(row.FechaFin)}</TableCell>
+              <TableCell>{formatDate(date(row))}</TableCell>
               <TableCell>
                 <StatusChip status={row.EstadoAprobacion as RequestStatus} />
               </TableCell>
