@@ -71,6 +71,11 @@ describe('headcount and roll call in a real browser', () => {
       await dialog.getByRole('button', { name: 'Cerrar' }).click();
       await dialog.waitFor({ state: 'detached' });
     }
+    // The roll call of its own people, from the tab: it asks for nothing the requester may not read.
+    await tab.getByRole('link', { name: 'Lista de evacuación' }).click();
+    await page.waitForURL((url) => url.pathname === '/acceso/evacuacion');
+    await page.getByTestId('roll-call').waitFor();
+    await page.waitForLoadState('networkidle');
     expect(problems).toEqual([]);
   }, 60_000);
 

@@ -2,7 +2,7 @@ import PrintIcon from '@mui/icons-material/Print';
 import { Button } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslate } from 'react-admin';
+import { useCanAccess, useTranslate } from 'react-admin';
 import type { RollCallRow } from '../../../../shared/access.js';
 import { formatDateTime, formatStay } from '../../../format.js';
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
@@ -35,8 +35,11 @@ export default function RollCallPage() {
   const translate = useTranslate();
   useConsoleTitle(translate('headcount.rollCall'));
   const [zone, setZone] = useState<number | ''>('');
+  // A contractor's requester sees its own people inside, in the whole division: it may not list zones.
+  const { canAccess: mayListZones } = useCanAccess({ resource: 'zone', action: 'list' });
   const zones = useQuery({
     queryKey: ['roll-call-zones'],
+    enabled: mayListZones === true,
     queryFn: async () => {
       const response = await apiFetch('/api/rest/zone?range=[0,199]&sort=["Descripcion","ASC"]');
       return response.ok ? ((await response.json()) as ZoneRow[]) : [];
