@@ -221,6 +221,12 @@ describe.each(DIALECTS)('gate device calls on %s', (dialect) => {
     expect(
       (await call(t.app, { method: 'POST', url: '/api/acceso/equipo/7/clave', token: admin })).status,
     ).toBe(404);
+    // An id that is no id, or beyond 32 bits: a 400, never a 500.
+    for (const method of ['GET', 'POST', 'DELETE'] as const)
+      for (const id of ['2147483648', '0', 'abc'])
+        expect(
+          (await call(t.app, { method, url: `/api/acceso/equipo/${id}/clave`, token: admin })).status,
+        ).toBe(400);
   });
 
   it('shows a worker’s effective access now, door by door, as the gate decides it, to whom may see it', async () => {

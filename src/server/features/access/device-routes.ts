@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.js';
 import { t } from '../../i18n.js';
 import { requireGrant } from '../../routes/guards.js';
-import { field, resultResponses } from '../../routes/responses.js';
+import { field, objectOf, resultResponses } from '../../routes/responses.js';
 import { allowList, signingKeys } from './allow-list.js';
 import type { Decision, Presented } from './decision.js';
 import { type Device, DeviceKeys } from './device-keys.js';
@@ -349,7 +349,7 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
       schema: {
         tags: ['access'],
         summary: "The equipment's key in force: its first characters and when it was issued (never the key)",
-        params: { type: 'object', properties: { id: field.text(12, { pattern: '^[0-9]+$' }) } },
+        params: objectOf({ id: field.id() }, ['id']),
         response: resultResponses('{ prefix, issuedAt } or null', [401, 403, 404]),
       },
     },
@@ -366,7 +366,7 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
       schema: {
         tags: ['access'],
         summary: 'Issue a new key for the equipment (the previous one stops working); the key is shown once',
-        params: { type: 'object', properties: { id: field.text(12, { pattern: '^[0-9]+$' }) } },
+        params: objectOf({ id: field.id() }, ['id']),
         response: resultResponses('{ key, prefix }', [401, 403, 404]),
       },
     },
@@ -383,7 +383,7 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
       schema: {
         tags: ['access'],
         summary: "Revoke the equipment's key: the device is refused (401) until a new one is issued",
-        params: { type: 'object', properties: { id: field.text(12, { pattern: '^[0-9]+$' }) } },
+        params: objectOf({ id: field.id() }, ['id']),
         response: resultResponses('{ revoked }', [401, 403, 404]),
       },
     },
