@@ -1,6 +1,8 @@
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { referencedFiles } from '../../src/server/features/accreditation/file-sweep.js';
+import { sweepOrphans } from '../../src/server/storage/files.js';
 import { addDays, siteDate } from '../../src/shared/dates.js';
 import { catalogue, upload } from '../support/accreditation.js';
 import { call, signIn, startTestApp, type TestApp } from '../support/app.js';
@@ -35,13 +37,16 @@ describe.each(DIALECTS)('bulk requests on %s', (dialect) => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body.result as { fileBase64: string; fileName: string };
   };
-  const send = (bytes: Buffer, who = 'requester', profile = cat.worker) =>
+  const send = (bytes: Buffer, who = 'requester', profile = cat.worker, zip?: Buffer) =>
     upload(
       t.app,
       tokens[who],
       `${BASE}/cargamasiva`,
       { IdContrato: contract, IdPerfilAcreditacion: profile },
-      { name: 'carga.xlsx', bytes },
+      [
+        { name: 'carga.xlsx', bytes },
+        ...(zip ? [{ name: 'adjuntos.zip', bytes: zip, field: 'adjuntos', type: 'application/zip' }] : []),
+      ],
     );
   const rowsOf = async (code: string, language = 'en') =>
     (
@@ -302,12 +307,13 @@ describe.each(DIALECTS)('bulk requests on %s', (dialect) => {
       'Documento',
       'Estado',
       'Solicitud',
+      'Adjuntos',
       'Errores',
     ]);
     expect(sheet.getRow(2).getCell(3).value).toBe('Procesada');
     expect(sheet.getRow(2).getCell(4).value).toBe(processed[0].IdSolicitud);
-    expect(String(sheet.getRow(10).getCell(5).value)).toBe('Documento: El documento se repite en la fila 3.');
-    expect(String(sheet.getRow(9).getCell(5).value)).toBe('Apellidos: Obligatorio');
+    expect(String(sheet.getRow(10).getCell(6).value)).toBe('Documento: El documento se repite en la fila 3.');
+    expect(String(sheet.getRow(9).getCell(6).value)).toBe('Apellidos: Obligatorio');
 
     // Corrected and uploaded again: the fixed rows pass, the processed ones are now open requests.
     const fixed = await send(
@@ -349,6 +355,155 @@ describe.each(DIALECTS)('bulk requests on %s', (dialect) => {
       { name: 'carga.xlsx', bytes: await tpl.fill([goodRow(tpl, '46000002')]) },
     );
     expect(north.status).toBe(400);
+  });
+
+  /** A zip's bytes with one central-directory entry changed: its flags or its declared size. */
+  const patchEntry = (zip: Buffer, name: string, change: { flags?: number; size?: number }) => {
+    const out = Buffer.from(zip);
+    const signature = Buffer.from([0x50, 0x4b, 0x01, 0x02]);
+    for (let at = out.indexOf(signature); at >= 0; at = out.indexOf(signature, at + 4)) {
+      const length = out.readUInt16LE(at + 28);
+      if (out.toString('utf8', at + 46, at + 46 + length) !== name) continue;
+      if (change.flags !== undefined) out.writeUInt16LE(out.readUInt16LE(at + 8) | change.flags, at + 8);
+      if (change.size !== undefined) out.writeUInt32LE(change.size, at + 24);
+      return out;
+    }
+    throw new Error(`no entry ${name}`);
+  };
+  const pdf = (text: string, pad = 0) =>
+    Buffer.concat([Buffer.from(`%PDF-1.4\n% ${text}\n`), Buffer.alloc(pad, 0x20), Buffer.from('\n%%EOF\n')]);
+
+  it('takes a zip of PDFs named by document and requirement: each checked on its cell, kept, and on the request once processed; bad zips refused', async () => {
+    const tpl = await openTemplate((await template()).fileBase64);
+    // The instructions sheet names the PDFs the zip may hold.
+    const sheet = tpl.workbook.worksheets[1];
+    const names: string[] = [];
+    let listed = false;
+    sheet.eachRow((row) => {
+      const [a, b] = [row.getCell(1).value, row.getCell(2).value].map((v) => (v === null ? '' : String(v)));
+      if (a === 'Nombres de los PDF en el .zip') listed = true;
+      else if (listed && b.startsWith('<documento>-')) names.push(b.replace('<documento>', ''));
+    });
+    expect(names).toEqual(expect.arrayContaining(['-sctr-salud.pdf', '-examen-medico-ocupacional.pdf']));
+    const zip = new JSZip();
+    // Row 3: every PDF, one of them in a folder named by the document, in another case.
+    names.forEach((name, i) => {
+      if (i === 0) zip.file(`47100001/${name.slice(1).toUpperCase()}`, pdf(`47100001 ${i}`));
+      else zip.file(`47100001${name}`, pdf(`47100001 ${i}`));
+    });
+    // Row 4: the first one is no PDF, the second beyond SIZEMAXPDFUPLOAD (10 MB).
+    zip.file(`47100002${names[0]}`, 'no soy un pdf');
+    zip.file(`47100002${names[1]}`, pdf('grande', 11 * 1024 * 1024));
+    // A file that no row claims.
+    zip.file('99999999-sctr-salud.pdf', pdf('sin fila'));
+    const bytes = await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
+    const rows = [goodRow(tpl, '47100001'), goodRow(tpl, '47100002'), goodRow(tpl, '47100003')];
+    const res = await send(await tpl.fill(rows), 'requester', cat.worker, bytes);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.result.attached).toBe(names.length);
+    expect(res.body.result.unusedFiles).toEqual(['99999999-sctr-salud.pdf']);
+    const code = res.body.result.CodigoCargaMasiva;
+    const [first, second, third] = await rowsOf(code);
+    expect(first.Estado).toBe('V');
+    expect(first.Archivos).toHaveLength(names.length);
+    expect(third.Estado).toBe('V');
+    expect(third.Archivos).toEqual([]);
+    expect(second.Estado).toBe('E');
+    const problems = Object.entries(second.Errores as Record<string, string>);
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        [expect.stringMatching(/^D\d+$/), `The file 47100002${names[0]} in the .zip is not a PDF.`],
+        [expect.stringMatching(/^D\d+$/), 'The file is larger than 10 MB.'],
+      ]),
+    );
+    const headings = (
+      await as('requester', 'GET', `${BASE}/filasmasivo?CodigoCargaMasiva=${code}`, undefined, 'es')
+    ).body.result.headings;
+    expect(headings[problems[0][0]]).toMatch(/ — /);
+
+    // Kept until processed: the day's sweep of files no row names leaves them alone.
+    await sweepOrphans(t.app.files, referencedFiles(t.db.database, t.registry), {
+      now: Date.now() + 2 * 3_600_000,
+    });
+    // Processed: the first row's request holds every PDF, byte for byte, and is complete.
+    expect(
+      (await as('requester', 'POST', `${BASE}/procesarmasivo`, { CodigoCargaMasiva: code })).status,
+    ).toBe(200);
+    await until(code);
+    const made = await requestsOf(code);
+    expect(made).toHaveLength(2);
+    const processedRows = await rowsOf(code);
+    const withFiles = made.find((r: Json) => r.IdSolicitud === processedRows[0].IdSolicitud);
+    expect(processedRows[0].Documento).toBe('47100001');
+    const lines = (await t.db.database.db
+      .selectFrom(t.registry.require('request-detail').table)
+      .selectAll()
+      .where('IdSolicitud', '=', withFiles.IdSolicitud)
+      .where('ClaveArchivo', 'is not', null)
+      .execute()) as Json[];
+    expect(lines).toHaveLength(names.length);
+    const stored = (await t.app.files.get(
+      lines.find((l) => l.NombreArchivo === `47100001${names[1]}`).ClaveArchivo,
+    )) as Buffer;
+    expect(stored.equals(pdf('47100001 1'))).toBe(true);
+    expect(lines.every((l) => l.TipoArchivo === 'application/pdf')).toBe(true);
+    const summary = await as(
+      'requester',
+      'GET',
+      `${BASE}/obtenersolicitud?IdSolicitud=${withFiles.IdSolicitud}`,
+    );
+    expect(summary.status, JSON.stringify(summary.body)).toBe(200);
+    expect(made.find((r: Json) => r.IdSolicitud === withFiles.IdSolicitud).SolicitudCompleta).toBe('S');
+    expect(made.find((r: Json) => r.IdSolicitud !== withFiles.IdSolicitud).SolicitudCompleta).toBe('N');
+
+    // Bad zips: each refused with its message, and no upload stored.
+    const uploads = async () =>
+      Number(
+        (
+          (await t.db.database.db
+            .selectFrom(t.registry.require('bulk-upload').table)
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirst()) as Json
+        ).n,
+      );
+    const before = await uploads();
+    const sheetBytes = await (await openTemplate((await template()).fileBase64)).fill([
+      goodRow(tpl, '47100005'),
+    ]);
+    const refused = async (zipBytes: Buffer, messageKey: string) => {
+      const answer = await send(sheetBytes, 'requester', cat.worker, zipBytes);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(400);
+      expect(answer.body.messageKey).toBe(messageKey);
+      expect(answer.body.errors.attachments.messageKey).toBe(messageKey);
+      expect(answer.body.message).not.toBe(messageKey);
+    };
+    await refused(pdf('no es zip'), 'bulk.errors.attachmentsNotZip');
+    const one = new JSZip();
+    one.file(`47100005${names[0]}`, pdf('bien'));
+    const good = await one.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
+    await refused(
+      Buffer.concat([good.subarray(0, 40), Buffer.alloc(200, 1)]),
+      'bulk.errors.attachmentsCorrupt',
+    );
+    await refused(patchEntry(good, `47100005${names[0]}`, { flags: 1 }), 'bulk.errors.attachmentsEncrypted');
+    // A zip bomb: a PDF that says it is 2 KB but inflates to 40 MB, and one that says it is 4 GB.
+    const bomb = new JSZip();
+    bomb.file(`47100005${names[0]}`, pdf('bomba', 40 * 1024 * 1024));
+    const bombBytes = await bomb.generateAsync({
+      type: 'nodebuffer',
+      compression: 'DEFLATE',
+      compressionOptions: { level: 9 },
+    });
+    expect(bombBytes.length).toBeLessThan(200_000);
+    await refused(
+      patchEntry(bombBytes, `47100005${names[0]}`, { size: 2048 }),
+      'bulk.errors.attachmentsTooLarge',
+    );
+    await refused(
+      patchEntry(bombBytes, `47100005${names[0]}`, { size: 0xffffffff }),
+      'bulk.errors.attachmentsTooLarge',
+    );
+    expect(await uploads()).toBe(before);
   });
 
   it('refuses bad files with a clear message and stores nothing', async () => {

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import JSZip from 'jszip';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, siteDate } from '../../src/shared/dates.js';
@@ -59,11 +60,16 @@ describe('bulk requests in a real browser', () => {
     await page.getByRole('combobox', { name: label }).click();
     await page.getByRole('option', { name: option }).first().click();
   };
-  const uploadFile = async (bytes: Buffer) => {
+  const uploadFile = async (bytes: Buffer, zip?: Buffer) => {
     const path = join(tmpdir(), `bulk-${Date.now()}.xlsx`);
     writeFileSync(path, bytes);
     await page.getByRole('tab', { name: 'Ficha de personas' }).click();
-    await page.getByTestId('bulk-file').setInputFiles(path);
+    await page.getByLabel('Formato lleno (.xlsx)').setInputFiles(path);
+    if (zip) {
+      const zipPath = join(tmpdir(), `bulk-${Date.now()}.zip`);
+      writeFileSync(zipPath, zip);
+      await page.getByLabel('Adjuntos (.zip de PDF, opcional)').setInputFiles(zipPath);
+    }
     await page.getByRole('button', { name: 'Cargar archivo' }).click();
     await page.getByTestId('bulk-counts').waitFor();
   };
@@ -94,9 +100,30 @@ describe('bulk requests in a real browser', () => {
       .toContain('El valor no está en la lista.');
     await expect.poll(() => page.locator('[data-row="15"]').textContent()).toMatch(/dentro del contrato/);
 
-    // Fixed and uploaded again: nothing observed; processed with the progress bar.
-    await uploadFile(await (await openTemplate(template.toString('base64'))).fill(rows));
+    // Fixed and uploaded again with the first two workers' PDFs in a zip, named as the
+    // instructions sheet says: nothing observed, the PDFs on their rows, a stray file pointed out.
+    const opened = await openTemplate(template.toString('base64'));
+    const names: string[] = [];
+    opened.workbook.worksheets[1].eachRow((r) => {
+      const name = String(r.getCell(2).value ?? '');
+      if (name.startsWith('<documento>-')) names.push(name.replace('<documento>', ''));
+    });
+    expect(names.length).toBeGreaterThan(2);
+    const zip = new JSZip();
+    for (const i of [0, 1])
+      for (const name of names)
+        zip.file(`${73_100_000 + i}${name}`, `%PDF-1.4\n% ${73_100_000 + i}${name}\n%%EOF\n`);
+    zip.file('leeme.pdf', '%PDF-1.4\n%%EOF\n');
+    await uploadFile(await opened.fill(rows), await zip.generateAsync({ type: 'nodebuffer' }));
     await expect.poll(() => page.locator('[data-count="observed"]').textContent()).toBe('Observados: 0');
+    await expect
+      .poll(() => page.getByTestId('bulk-unused').textContent())
+      .toBe('1 archivo del .zip no corresponde a ninguna fila: leeme.pdf');
+    await expect.poll(() => page.locator('[data-row="4"]').textContent()).toContain(`${names.length} PDF`);
+    expect(await page.locator('[data-row="4"] td[title]').getAttribute('title')).toContain(
+      `${73_100_001}${names[1]}`,
+    );
+    expect(await page.locator('[data-row="5"]').textContent()).not.toContain('PDF');
     await expect.poll(() => page.locator('[data-count="toProcess"]').textContent()).toBe('Por procesar: 20');
     await page.getByRole('button', { name: 'Procesar' }).click();
     await page.getByTestId('bulk-progress').waitFor();

@@ -21,22 +21,21 @@ export function png(width: number, height: number): Buffer {
 }
 
 /** A multipart body: text fields first, then one file. */
-export function multipart(
-  fields: Record<string, string | number>,
-  file?: { name: string; bytes: Buffer; type?: string; field?: string },
-) {
+type UploadFile = { name: string; bytes: Buffer; type?: string; field?: string };
+
+export function multipart(fields: Record<string, string | number>, file?: UploadFile | UploadFile[]) {
   const boundary = `----acr${Math.random().toString(16).slice(2)}`;
   const parts: Buffer[] = [];
   for (const [name, value] of Object.entries(fields))
     parts.push(
       Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
     );
-  if (file)
+  for (const one of file === undefined ? [] : Array.isArray(file) ? file : [file])
     parts.push(
       Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'file'}"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'application/octet-stream'}\r\n\r\n`,
+        `--${boundary}\r\nContent-Disposition: form-data; name="${one.field ?? 'file'}"; filename="${one.name}"\r\nContent-Type: ${one.type ?? 'application/octet-stream'}\r\n\r\n`,
       ),
-      file.bytes,
+      one.bytes,
       Buffer.from('\r\n'),
     );
   parts.push(Buffer.from(`--${boundary}--\r\n`));
@@ -51,7 +50,7 @@ export async function upload(
   token: string,
   url: string,
   fields: Record<string, string | number>,
-  file?: { name: string; bytes: Buffer; type?: string; field?: string },
+  file?: UploadFile | UploadFile[],
   method: 'POST' | 'PUT' = 'POST',
 ) {
   const body = multipart(fields, file);

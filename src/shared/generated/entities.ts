@@ -1762,6 +1762,19 @@ export interface CargaMasivaFila {
   IdSolicitud?: number;
 }
 
+/**
+ * A PDF of a bulk upload's attachments zip, matched to a row and a requirement datum by its name and kept in the file store (ClaveArchivo) until the row's request takes it.
+ */
+export interface CargaMasivaArchivo {
+  IdArchivoCarga?: number;
+  IdCliente?: number;
+  IdCargaMasiva: number;
+  IdFila: number;
+  IdDatoEvaluar: number;
+  ClaveArchivo: string;
+  NombreArchivo: string;
+}
+
 /** Entity type of each REST resource. */
 export interface ResourceTypes {
   'application': Aplicacion;
@@ -1879,6 +1892,7 @@ export interface ResourceTypes {
   'job-lease': ArriendoTrabajo;
   'bulk-upload': CargaMasiva;
   'bulk-upload-row': CargaMasivaFila;
+  'bulk-upload-file': CargaMasivaArchivo;
 }
 
 export type ResourceName = keyof ResourceTypes;

@@ -30,13 +30,17 @@ export default async function fileSweep(fastify: FastifyInstance): Promise<void>
   });
 }
 
-/** Which of the given file keys a row names: a request's photo or file, a request line's or a kept requirement's file. */
+/**
+ * Which of the given file keys a row names: a request's photo or file, a request line's, a kept
+ * requirement's or a bulk upload's file.
+ */
 export function referencedFiles(database: Database, registry: Registry) {
   const named: Array<[string, string]> = [
     [registry.require('request').table, 'ClaveFoto'],
     [registry.require('request').table, 'ClaveArchivo'],
     [registry.require('request-detail').table, 'ClaveArchivo'],
     [registry.require('accredited-requirement').table, 'ClaveArchivo'],
+    [registry.require('bulk-upload-file').table, 'ClaveArchivo'],
   ];
   return async (keys: string[]): Promise<Set<string>> => {
     const found = new Set<string>();

@@ -97,6 +97,12 @@ export function parseDetail(raw: unknown, max = 2000): LineInput[] {
   return value as LineInput[];
 }
 
+/** A PDF already in the file store, for a request line: its key and its name. */
+export interface KeptFile {
+  key: string;
+  name: string;
+}
+
 /** A positive id from the caller, or a 400 on its field. */
 export function idOf(value: unknown, field: string): number {
   const n = Number(value);
@@ -402,6 +408,7 @@ export class RequestService {
     request: Stored,
     profile: ProfileDef,
     inputs: LineInput[],
+    files?: ReadonlyMap<number, KeptFile>,
   ): Promise<{ lines: Line[]; complete: boolean }> {
     const visitors = profile.IdEntidad === 'P' ? await this.visitors(trx, request.IdSolicitud) : [];
     const stored = await this.lines(trx, request.IdSolicitud);
@@ -430,6 +437,15 @@ export class RequestService {
           -1),
     );
     if (Object.keys(problems).length) throw new ApiError('VALIDATION_FAILED', { fields: problems });
+    // Files already kept (a bulk upload's PDFs) go on their holder's lines, as an attach would put them.
+    for (const line of lines) {
+      const file = line.IdVisitaPersona === null ? files?.get(line.IdDatoEvaluar) : undefined;
+      if (!file) continue;
+      if (line.IdSolicitudOrigen) uncarry(line);
+      line.ClaveArchivo = file.key;
+      line.NombreArchivo = file.name.slice(0, 200);
+      line.TipoArchivo = MIME_OF.pdf;
+    }
     const table = this.table('request-detail');
     const kept = new Set(lines.flatMap((l) => (l.IdDetalle ? [l.IdDetalle] : [])));
     const dropped = stored
@@ -496,7 +512,11 @@ export class RequestService {
    * upload's row comes through here too, inside its own transaction (`within`) and with its mass
    * upload code, so it is checked exactly as a single request; it then answers only the id.
    */
-  async create(requester: Requester, body: Body, within?: { trx: Db; massCode: string }): Promise<Row> {
+  async create(
+    requester: Requester,
+    body: Body,
+    within?: { trx: Db; massCode: string; files?: ReadonlyMap<number, KeptFile> },
+  ): Promise<Row> {
     const entity = body.IdEntidad;
     if (!isEntityCode(entity))
       throw new ApiError('VALIDATION_FAILED', {
@@ -536,7 +556,7 @@ export class RequestService {
       })) as unknown as Stored;
       await this.history(trx, { ...created, EstadoAprobacion: null as never }, principal, 'CREATE', 'I');
       if (entity === 'P') await this.saveVisitors(trx, created, body.Visitantes, principal);
-      const { complete } = await this.saveLines(trx, created, profile, inputs);
+      const { complete } = await this.saveLines(trx, created, profile, inputs, within?.files);
       await trx
         .updateTable(this.table('request'))
         .set({ SolicitudCompleta: complete ? 'S' : 'N' })

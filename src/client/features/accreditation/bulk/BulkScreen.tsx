@@ -1,3 +1,4 @@
+import AttachFileIcon from '@mui/icons-material/AttachFile';
 import DownloadIcon from '@mui/icons-material/Download';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
@@ -63,7 +64,7 @@ function Rows({ code, states, version }: { code: string; states?: string; versio
   });
   const errorsOf = (row: BulkRow) =>
     Object.entries(row.Errores)
-      .map(([key, message]) => (key === '*' ? message : `${key}: ${message}`))
+      .map(([key, message]) => (key === '*' ? message : `${data?.headings[key] ?? key}: ${message}`))
       .join(' · ');
   return (
     <Box>
@@ -75,6 +76,7 @@ function Rows({ code, states, version }: { code: string; states?: string; versio
               <TableCell>{translate('bulk.columns.Documento')}</TableCell>
               <TableCell>{translate('bulk.columns.Estado')}</TableCell>
               <TableCell>{translate('bulk.columns.IdSolicitud')}</TableCell>
+              <TableCell>{translate('bulk.columns.Archivos')}</TableCell>
               <TableCell>{translate('bulk.columns.Errores')}</TableCell>
             </TableRow>
           </TableHead>
@@ -91,6 +93,11 @@ function Rows({ code, states, version }: { code: string; states?: string; versio
                   />
                 </TableCell>
                 <TableCell>{row.IdSolicitud ? String(row.IdSolicitud).padStart(8, '0') : ''}</TableCell>
+                <TableCell title={row.Archivos.join('\n')}>
+                  {row.Archivos.length
+                    ? translate('bulk.pdfCount', { smart_count: row.Archivos.length })
+                    : ''}
+                </TableCell>
                 <TableCell sx={{ color: 'error.main' }}>{errorsOf(row) || ''}</TableCell>
               </TableRow>
             ))}
@@ -104,8 +111,54 @@ function Rows({ code, states, version }: { code: string; states?: string; versio
         rowsPerPage={take}
         rowsPerPageOptions={[take]}
         onPageChange={(_, p) => setPage(p)}
+        labelDisplayedRows={({ from, to, count }) =>
+          translate('ra.navigation.page_range_info', { offsetBegin: from, offsetEnd: to, total: count })
+        }
+        getItemAriaLabel={(type) => translate(`ra.navigation.${type === 'previous' ? 'previous' : type}`)}
       />
     </Box>
+  );
+}
+
+/** A labelled file choice: the button in the user's language, then the chosen file's name. */
+function FilePicker(props: {
+  id: string;
+  label: string;
+  help?: string;
+  accept: string;
+  file: File | null;
+  onChange: (file: File | null) => void;
+}) {
+  const translate = useTranslate();
+  return (
+    <Stack spacing={0.5}>
+      <Typography variant="body2" id={`${props.id}-label`}>
+        {props.label}
+      </Typography>
+      <Stack direction="row" spacing={1} alignItems="center">
+        <Button component="label" variant="outlined" size="small" startIcon={<AttachFileIcon />}>
+          {translate('bulk.choose')}
+          <input
+            id={props.id}
+            data-testid={props.id}
+            type="file"
+            hidden
+            accept={props.accept}
+            aria-labelledby={`${props.id}-label`}
+            aria-describedby={props.help ? `${props.id}-help` : undefined}
+            onChange={(e) => props.onChange(e.target.files?.[0] ?? null)}
+          />
+        </Button>
+        <Typography variant="body2" color={props.file ? 'text.primary' : 'text.secondary'} noWrap>
+          {props.file ? props.file.name : translate('bulk.noFileChosen')}
+        </Typography>
+      </Stack>
+      {props.help && (
+        <Typography id={`${props.id}-help`} variant="caption" color="text.secondary">
+          {props.help}
+        </Typography>
+      )}
+    </Stack>
   );
 }
 
@@ -128,6 +181,8 @@ export default function BulkScreen() {
   const [contract, setContract] = useState<number | ''>('');
   const [profile, setProfile] = useState<number | ''>('');
   const [file, setFile] = useState<File | null>(null);
+  const [zip, setZip] = useState<File | null>(null);
+  const [unused, setUnused] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const contracts = useGetList('contract', {
@@ -166,7 +221,16 @@ export default function BulkScreen() {
   const send = () =>
     run(async () => {
       if (!file) return;
-      const answer = await bulkApi.upload(Number(contract), Number(profile), file);
+      const answer = await bulkApi.upload(Number(contract), Number(profile), file, zip);
+      if (zip) notify('bulk.attached', { type: 'info', messageArgs: { smart_count: answer.attached } });
+      setUnused(
+        answer.unusedFiles.length
+          ? translate('bulk.unusedFiles', {
+              smart_count: answer.unusedFiles.length,
+              names: answer.unusedFiles.slice(0, 10).join(', ') + (answer.unusedFiles.length > 10 ? '…' : ''),
+            })
+          : null,
+      );
       setParams({ codigo: answer.CodigoCargaMasiva });
       queryClient.setQueryData(['bulk-progress', answer.CodigoCargaMasiva], answer);
       setTab(2);
@@ -271,11 +335,20 @@ export default function BulkScreen() {
           {tab === 1 && (
             <Stack spacing={2} maxWidth={560}>
               {!ready && <Alert severity="info">{translate('bulk.chooseContract')}</Alert>}
-              <input
-                type="file"
+              <FilePicker
+                id="bulk-file"
+                label={translate('bulk.file')}
                 accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-                data-testid="bulk-file"
-                onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+                file={file}
+                onChange={setFile}
+              />
+              <FilePicker
+                id="bulk-attachments"
+                label={translate('bulk.attachments')}
+                help={translate('bulk.attachmentsHelp')}
+                accept=".zip,application/zip"
+                file={zip}
+                onChange={setZip}
               />
               <Button
                 variant="contained"
@@ -291,6 +364,11 @@ export default function BulkScreen() {
           {tab === 2 && code && current && (
             <Stack spacing={2}>
               <Counts progress={current} />
+              {unused && (
+                <Alert severity="warning" data-testid="bulk-unused">
+                  {unused}
+                </Alert>
+              )}
               <Stack direction="row" spacing={1}>
                 <Button
                   variant="contained"

@@ -27,6 +27,14 @@ export interface BulkRow {
   IdSolicitud: number | null;
   Datos: Record<string, string | number>;
   Errores: Record<string, string>;
+  /** The PDFs of the attachments zip kept for the row's request. */
+  Archivos: string[];
+}
+
+/** An upload's answer: its progress, the PDFs attached and the zip's files no row matched. */
+export interface BulkUploaded extends BulkProgress {
+  attached: number;
+  unusedFiles: string[];
 }
 
 const q = (code: string) => `CodigoCargaMasiva=${encodeURIComponent(code)}`;
@@ -37,22 +45,23 @@ export const bulkApi = {
       'GET',
       `${BASE}/excelformato?IdContrato=${contract}&IdPerfilAcreditacion=${profile}`,
     ),
-  async upload(contract: number, profile: number, file: File): Promise<BulkProgress> {
+  async upload(contract: number, profile: number, file: File, zip?: File | null): Promise<BulkUploaded> {
     const form = new FormData();
     form.set('IdContrato', String(contract));
     form.set('IdPerfilAcreditacion', String(profile));
     form.set('file', file, file.name);
+    if (zip) form.set('adjuntos', zip, zip.name);
     const response = await apiFetch(`${BASE}/cargamasiva`, { method: 'POST', body: form });
     const text = await response.text();
-    const json = text ? (JSON.parse(text) as { result?: BulkProgress; message?: string }) : undefined;
+    const json = text ? (JSON.parse(text) as { result?: BulkUploaded; message?: string }) : undefined;
     if (!response.ok) throw new ApiRequestError(json?.message ?? response.statusText, response.status, json);
-    return json?.result as BulkProgress;
+    return json?.result as BulkUploaded;
   },
   process: (code: string) =>
     apiCall<BulkProgress>('POST', `${BASE}/procesarmasivo`, { CodigoCargaMasiva: code }),
   progress: (code: string) => apiCall<BulkProgress>('GET', `${BASE}/progresomasivo?${q(code)}`),
   rows: (code: string, skip: number, take: number, states?: string) =>
-    apiCall<{ rows: BulkRow[]; total: number }>(
+    apiCall<{ rows: BulkRow[]; total: number; headings: Record<string, string> }>(
       'GET',
       `${BASE}/filasmasivo?${q(code)}&skip=${skip}&take=${take}${states ? `&Estado=${states}` : ''}`,
     ),

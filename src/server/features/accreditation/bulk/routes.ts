@@ -2,6 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
@@ -21,6 +22,20 @@ const result = (description: string) => resultResponses(description, [400, 401, 
 const tags = ['accreditation'];
 const base = '/acreditacionsolicitud';
 const code = field.text(40);
+const MB = 1024 * 1024;
+/** The most an attachments zip may weigh (BULK_ATTACHMENTS_MB, in MB; 500 unless set). */
+export const attachmentsLimitBytes = () => (Number(process.env.BULK_ATTACHMENTS_MB) || 500) * MB;
+
+/** Counts a stream's bytes and fails with a 413 past `limit`. */
+const atMost = (limit: number) => {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      done(seen > limit ? new ApiError('PAYLOAD_TOO_LARGE') : null, chunk);
+    },
+  });
+};
 
 /**
  * The bulk request calls of spec section 7: excelformato (the template), cargamasiva (the dry
@@ -28,13 +43,15 @@ const code = field.text(40);
  * console's tabs) and excelprocesados (the processed rows as Excel). A requester's only.
  */
 export default async function bulkRoutes(fastify: FastifyInstance): Promise<void> {
-  await fastify.register(multipart, { limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: 10 } });
+  await fastify.register(multipart, {
+    limits: { fileSize: Math.max(UPLOAD_LIMIT_BYTES, attachmentsLimitBytes()), files: 2, fields: 10 },
+  });
   const { database, registry, crud } = fastify;
   const notices = new Notices(database.db, registry, fastify.notifier, fastify.log);
   const requests = new RequestService(database, registry, crud, fastify.files, notices, () =>
     fastify.auth.now(),
   );
-  const bulk = new BulkService(database, registry, crud, requests);
+  const bulk = new BulkService(database, registry, crud, requests, fastify.files);
   fastify.addHook('onClose', async () => {
     await bulk.stop();
   });
@@ -72,7 +89,7 @@ export default async function bulkRoutes(fastify: FastifyInstance): Promise<void
         tags,
         summary: 'Upload a filled bulk template: every row checked, nothing created',
         description:
-          'Multipart: IdContrato, IdPerfilAcreditacion, then the .xlsx file. The file is read as a stream; each row is checked as a single request (crearsolicitante) would be, in a transaction rolled back. Answers the stored upload: CodigoCargaMasiva and the counts; its rows with their errors come from filasmasivo.',
+          'Multipart: IdContrato, IdPerfilAcreditacion, then the .xlsx file and, optionally, a .zip of PDFs in the field `adjuntos` (named `<document>-<requirement>.pdf`, as the template’s instructions list them). The file is read as a stream; each row is checked as a single request (crearsolicitante) would be, in a transaction rolled back, and its PDFs are checked and kept for its request. Answers the stored upload: CodigoCargaMasiva, the counts, the PDFs attached and the zip’s files no row matched; its rows with their errors come from filasmasivo.',
         consumes: ['multipart/form-data'],
         response: result('{ CodigoCargaMasiva, loaded, observed, processed, successful, toProcess }'),
       },
@@ -84,14 +101,19 @@ export default async function bulkRoutes(fastify: FastifyInstance): Promise<void
       try {
         const fields: Record<string, string> = {};
         let fileName: string | undefined;
+        let attachments: string | undefined;
         const path = join(dir, 'upload.xlsx');
         for await (const part of request.parts()) {
           if (part.type === 'file') {
-            if (fileName === undefined) {
+            const zip = part.fieldname.toLowerCase() === 'adjuntos';
+            if (zip && attachments === undefined) {
+              attachments = join(dir, 'adjuntos.zip');
+              await pipeline(part.file, atMost(attachmentsLimitBytes()), createWriteStream(attachments));
+            } else if (!zip && fileName === undefined) {
               fileName = part.filename || 'carga.xlsx';
-              await pipeline(part.file, createWriteStream(path));
-              if (part.file.truncated) throw new ApiError('PAYLOAD_TOO_LARGE');
+              await pipeline(part.file, atMost(UPLOAD_LIMIT_BYTES), createWriteStream(path));
             } else part.file.resume();
+            if (part.file.truncated) throw new ApiError('PAYLOAD_TOO_LARGE');
           } else if (typeof part.value === 'string') fields[part.fieldname] = part.value;
         }
         if (fileName === undefined)
@@ -104,8 +126,15 @@ export default async function bulkRoutes(fastify: FastifyInstance): Promise<void
           profile: idOf(fields.IdPerfilAcreditacion, 'IdPerfilAcreditacion'),
           path,
           fileName,
+          attachments,
         });
-        return { result: await bulk.progress(requester, upload.CodigoCargaMasiva) };
+        return {
+          result: {
+            ...(await bulk.progress(requester, upload.CodigoCargaMasiva)),
+            attached: upload.attached,
+            unusedFiles: upload.unusedFiles.slice(0, 100),
+          },
+        };
       } finally {
         await rm(dir, { recursive: true, force: true });
       }
@@ -163,18 +192,19 @@ export default async function bulkRoutes(fastify: FastifyInstance): Promise<void
           },
           ['CodigoCargaMasiva'],
         ),
-        response: result('{ rows, total }'),
+        response: result('{ rows, total, headings: the column headers by key }'),
       },
     },
     async (request) => {
       const q = request.query;
-      return {
-        result: await bulk.rows(requesterOf(request.principal), q.CodigoCargaMasiva, request.language, {
-          skip: q.skip ?? 0,
-          take: q.take ?? 100,
-          state: q.Estado,
-        }),
-      };
+      const requester = requesterOf(request.principal);
+      const page = await bulk.rows(requester, q.CodigoCargaMasiva, request.language, {
+        skip: q.skip ?? 0,
+        take: q.take ?? 100,
+        state: q.Estado,
+      });
+      const headings = await bulk.headings(requester, q.CodigoCargaMasiva, request.language);
+      return { result: { ...page, headings: Object.fromEntries(headings) } };
     },
   );
 
@@ -214,6 +244,10 @@ export default async function bulkRoutes(fastify: FastifyInstance): Promise<void
         text('Documento', 16, (r) => (r.Documento ? neutralise(String(r.Documento)) : null)),
         text('Estado', 22, (r) => t(language, `enums.bulkRowStatus.${r.Estado}`)),
         { ...text('IdSolicitud', 12, (r) => (r.IdSolicitud as number) ?? null), kind: 'number' },
+        text('Archivos', 40, (r) => {
+          const names = r.Archivos as string[];
+          return names.length ? neutralise(names.join(', ')) : null;
+        }),
         text('Errores', 80, (r) => {
           const errors = Object.entries(r.Errores as Record<string, string>).map(([key, message]) =>
             headings.has(key) ? `${headings.get(key)}: ${message}` : message,

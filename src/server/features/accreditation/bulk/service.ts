@@ -9,9 +9,12 @@ import type { Database, Db } from '../../../db/connection.js';
 import { ApiError } from '../../../errors.js';
 import { t } from '../../../i18n.js';
 import type { Registry } from '../../../registry.js';
+import type { FileStore } from '../../../storage/files.js';
 import { loadProfile, type ProfileDef } from '../catalogue.js';
-import type { RequestService } from '../requests.js';
+import { numericParameter } from '../parameters.js';
+import type { KeptFile, RequestService } from '../requests.js';
 import type { Requester } from '../roles.js';
+import { Attachments, attachmentSlots } from './attachments.js';
 import { type BulkColumn, bulkColumns, identityKey } from './columns.js';
 import { type CellValue, readSheet } from './upload-reader.js';
 import { signature, templateWorkbook } from './workbook.js';
@@ -76,6 +79,7 @@ export class BulkService {
     private readonly registry: Registry,
     private readonly crud: CrudService,
     private readonly requests: RequestService,
+    private readonly files: FileStore,
     readonly maxRows: number = bulkMaxRows(),
   ) {}
 
@@ -125,6 +129,8 @@ export class BulkService {
       .where('IdContrato', '=', contract)
       .executeTakeFirst()) as { NumeroContrato?: string } | undefined;
     const contractName = row?.NumeroContrato ?? String(contract);
+    const slots = attachmentSlots(profile);
+    const holder = t(language, `bulk.instructions.${profile.IdEntidad === 'V' ? 'plate' : 'document'}`);
     const bytes = await templateWorkbook(
       columns,
       {
@@ -134,6 +140,10 @@ export class BulkService {
         profileName: profile.Descripcion,
         entity: t(language, `enums.bulkEntity.${profile.IdEntidad}`),
       },
+      slots.map((slot) => ({
+        requirement: slot.requirement,
+        fileName: slots.length === 1 ? `${holder}.pdf` : `${holder}-${slot.name}.pdf`,
+      })),
       this.maxRows,
       language,
     );
@@ -220,12 +230,13 @@ export class BulkService {
   /**
    * cargamasiva: the uploaded file (on disk) read as a stream and every row checked as a single
    * request would be, inside a transaction rolled back; the upload stored with its rows and their
-   * errors under a new mass upload code. Nothing else is created.
+   * errors under a new mass upload code. With a zip of attachments, each row's PDFs are matched by
+   * name, checked and kept for its request. Nothing else is created.
    */
   async upload(
     requester: Requester,
-    input: { contract: number; profile: number; path: string; fileName: string },
-  ): Promise<Upload> {
+    input: { contract: number; profile: number; path: string; fileName: string; attachments?: string },
+  ): Promise<Upload & { attached: number; unusedFiles: string[] }> {
     const profile = await this.profile(requester, input.contract, input.profile);
     const sheet = await readSheet(input.path, this.maxRows);
     if (sheet.signature !== signature(input.contract, input.profile))
@@ -238,6 +249,9 @@ export class BulkService {
         messageKey: 'bulk.errors.empty',
         fields: { file: { messageKey: 'bulk.errors.empty' } },
       });
+    const attachments = input.attachments
+      ? await Attachments.open(input.attachments, attachmentSlots(profile))
+      : undefined;
     const columns = await this.readingColumns(requester, profile);
     const keys = new Set(columns.map((c) => c.key));
     const base = {
@@ -258,13 +272,34 @@ export class BulkService {
           errors[documentKey] ??= { messageKey: 'bulk.errors.duplicateInFile', params: { row: first } };
         else firstOf.set(identity, row);
       }
-      return { row, cells, body, errors };
+      return { row, cells, body, errors, files: new Map<number, KeptFile>() };
     });
+    // Each holder's PDFs, one at a time: checked, kept, and on their cells when they are wrong.
+    let attached = 0;
+    if (attachments) {
+      const maxBytes =
+        (await numericParameter(this.db, this.registry, requester.principal, 'SIZEMAXPDFUPLOAD', 10)) *
+        1024 *
+        1024;
+      for (const { body, errors, files } of prepared) {
+        const document = body[documentKey];
+        if (document === undefined || document === null || String(document).trim() === '') continue;
+        for (const found of await attachments.forHolder(String(document).trim(), maxBytes, (bytes) =>
+          this.files.put(bytes),
+        )) {
+          if ('problem' in found) errors[`D${found.datum}`] ??= found.problem;
+          else {
+            files.set(found.datum, { key: found.key, name: found.name });
+            attached++;
+          }
+        }
+      }
+    }
     /** One row checked as a single request, in a transaction rolled back. */
-    const check = async ({ row, cells, body, errors }: (typeof prepared)[number]): Promise<Row> => {
+    const check = async ({ row, cells, body, errors, files }: (typeof prepared)[number]): Promise<Row> => {
       try {
         await this.database.db.transaction().execute(async (trx) => {
-          await this.requests.create(requester, body, { trx, massCode: code });
+          await this.requests.create(requester, body, { trx, massCode: code, files });
           throw new DryRun();
         });
       } catch (error) {
@@ -280,6 +315,7 @@ export class BulkService {
         Estado: bad ? 'E' : 'V',
       };
     };
+    const filesOf = new Map(prepared.map((p) => [p.row, p.files]));
     // PostgreSQL checks a few rows at a time on pooled connections (each its own transaction);
     // SQLite has one connection, so one row at a time.
     const width = this.database.dialect === 'postgres' ? DRY_RUN_CONCURRENCY : 1;
@@ -322,8 +358,62 @@ export class BulkService {
             })),
           )
           .execute();
-      return this.find(trx, requester, code);
+      // The rows' PDFs, by the ids their rows were given.
+      const kept: Row[] = [];
+      const ids = (await trx
+        .selectFrom(this.table('bulk-upload-row'))
+        .select(['IdFila', 'Fila'])
+        .where('IdCliente', '=', principal.clientId as number)
+        .where('IdCargaMasiva', '=', created.IdCargaMasiva)
+        .execute()) as Array<{ IdFila: number; Fila: number }>;
+      for (const { IdFila, Fila } of ids)
+        for (const [datum, file] of filesOf.get(Fila) ?? [])
+          kept.push({
+            IdCliente: principal.clientId,
+            IdCargaMasiva: created.IdCargaMasiva,
+            IdFila,
+            IdDatoEvaluar: datum,
+            ClaveArchivo: file.key,
+            NombreArchivo: file.name.slice(0, 200),
+            IdUsuarioCreacion: principal.userId,
+            FechaCreacion: now,
+          });
+      for (let i = 0; i < kept.length; i += INSERT_BATCH)
+        await trx
+          .insertInto(this.table('bulk-upload-file'))
+          .values(kept.slice(i, i + INSERT_BATCH))
+          .execute();
+      return {
+        ...(await this.find(trx, requester, code)),
+        attached,
+        unusedFiles: attachments?.unused() ?? [],
+      };
     });
+  }
+
+  /** The PDFs kept for some rows of an upload, by row and datum. */
+  private async keptFiles(upload: Upload, rows: number[]): Promise<Map<number, Map<number, KeptFile>>> {
+    const out = new Map<number, Map<number, KeptFile>>();
+    if (!rows.length) return out;
+    const found = (await this.db
+      .selectFrom(this.table('bulk-upload-file'))
+      .select(['IdFila', 'IdDatoEvaluar', 'ClaveArchivo', 'NombreArchivo'])
+      .where('IdCliente', '=', upload.IdCliente)
+      .where('IdCargaMasiva', '=', upload.IdCargaMasiva)
+      .where('IdFila', 'in', rows)
+      .orderBy('IdArchivoCarga')
+      .execute()) as Array<{
+      IdFila: number;
+      IdDatoEvaluar: number;
+      ClaveArchivo: string;
+      NombreArchivo: string;
+    }>;
+    for (const f of found) {
+      const files = out.get(f.IdFila) ?? new Map<number, KeptFile>();
+      files.set(f.IdDatoEvaluar, { key: f.ClaveArchivo, name: f.NombreArchivo });
+      out.set(f.IdFila, files);
+    }
+    return out;
   }
 
   /** An upload of the requester's company (in its client and division), by code; else 404. */
@@ -404,12 +494,22 @@ export class BulkService {
       ).n,
     );
     const rows = (await qb
-      .select(['Fila', 'Documento', 'Datos', 'Errores', 'Estado', 'IdSolicitud'])
+      .select(['IdFila', 'Fila', 'Documento', 'Datos', 'Errores', 'Estado', 'IdSolicitud'])
       .orderBy('Fila')
       .offset(page.skip)
       .limit(page.take)
       .execute()) as Row[];
-    return { rows: rows.map((r) => this.worded(r, language)), total };
+    const files = await this.keptFiles(
+      upload,
+      rows.map((r) => r.IdFila as number),
+    );
+    return {
+      rows: rows.map((r) => ({
+        ...this.worded(r, language),
+        Archivos: [...(files.get(r.IdFila as number)?.values() ?? [])].map((f) => f.name),
+      })),
+      total,
+    };
   }
 
   /** A stored row as shown: its cells, its errors by column in words, its state. */
@@ -498,6 +598,10 @@ export class BulkService {
         .limit(100)
         .execute()) as Array<{ IdFila: number; Datos: string }>;
       if (!batch.length) return true;
+      const files = await this.keptFiles(
+        upload,
+        batch.map((r) => r.IdFila),
+      );
       for (const row of batch) {
         if (this.stopping) return false;
         await yieldTurn();
@@ -515,6 +619,7 @@ export class BulkService {
             const made = await this.requests.create(requester, body, {
               trx,
               massCode: upload.CodigoCargaMasiva,
+              files: files.get(row.IdFila),
             });
             await trx
               .updateTable(rowsTable)

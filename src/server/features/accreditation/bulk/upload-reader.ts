@@ -9,112 +9,27 @@
  * no sheets list, read as damaged). It also parks sheets that come before the shared strings in
  * temporary files that stay behind when the reading stops early.
  */
-import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
-import { pipeline, Readable, Transform } from 'node:stream';
-import { createInflateRaw } from 'node:zlib';
+import type { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { ApiError } from '../../../errors.js';
 import { FIRST_ROW } from './workbook.js';
+import { entryStream, headOf, isZip, type ZipEntry, type ZipRefusals, zipEntries } from './zip.js';
 
 const refuse = (messageKey: string, params?: Record<string, string | number>) =>
   new ApiError('VALIDATION_FAILED', { messageKey, params, fields: { file: { messageKey, params } } });
 
 /** A zip starts with PK\3\4; an encrypted workbook (or an old .xls) is an OLE compound file. */
 async function checkKind(path: string): Promise<void> {
-  const handle = await open(path, 'r');
-  try {
-    const head = Buffer.alloc(8);
-    const { bytesRead } = await handle.read(head, 0, 8, 0);
-    if (bytesRead >= 8 && head.equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])))
-      throw refuse('bulk.errors.encrypted');
-    if (bytesRead < 4 || head.readUInt32LE(0) !== 0x04034b50) throw refuse('bulk.errors.notXlsx');
-  } finally {
-    await handle.close();
-  }
+  const head = await headOf(path);
+  if (head.length >= 8 && head.equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])))
+    throw refuse('bulk.errors.encrypted');
+  if (!isZip(head)) throw refuse('bulk.errors.notXlsx');
 }
 
-interface ZipEntry {
-  name: string;
-  method: number;
-  compressedSize: number;
-  size: number;
-  /** Where the entry's data starts in the file. */
-  start: number;
-}
-
-/**
- * The zip's entries, from its central directory. A zip bomb is refused before anything is
- * inflated: the uncompressed sizes must add up to at most `limit` bytes (an entry too large for
- * 32 bits counts as too large), and no entry may inflate beyond the size it declares.
- */
-async function zipEntries(path: string, limit: number): Promise<Map<string, ZipEntry>> {
-  const handle = await open(path, 'r');
-  try {
-    const { size } = await handle.stat();
-    const tailLength = Math.min(size, 65_557);
-    const tail = Buffer.alloc(tailLength);
-    await handle.read(tail, 0, tailLength, size - tailLength);
-    let end = -1;
-    for (let i = tailLength - 22; i >= 0; i--)
-      if (tail.readUInt32LE(i) === 0x06054b50) {
-        end = i;
-        break;
-      }
-    if (end < 0) throw refuse('bulk.errors.corrupt');
-    const count = tail.readUInt16LE(end + 10);
-    const directorySize = tail.readUInt32LE(end + 12);
-    const directoryOffset = tail.readUInt32LE(end + 16);
-    if (directoryOffset + directorySize > size) throw refuse('bulk.errors.corrupt');
-    const directory = Buffer.alloc(directorySize);
-    await handle.read(directory, 0, directorySize, directoryOffset);
-    const entries = new Map<string, ZipEntry>();
-    const local = Buffer.alloc(30);
-    let total = 0;
-    let at = 0;
-    for (let n = 0; n < count; n++) {
-      if (at + 46 > directory.length || directory.readUInt32LE(at) !== 0x02014b50)
-        throw refuse('bulk.errors.corrupt');
-      const uncompressed = directory.readUInt32LE(at + 24);
-      total += uncompressed === 0xffffffff ? Number.POSITIVE_INFINITY : uncompressed;
-      if (total > limit) throw refuse('bulk.errors.tooLarge');
-      const nameLength = directory.readUInt16LE(at + 28);
-      const offset = directory.readUInt32LE(at + 42);
-      const name = directory.toString('utf8', at + 46, at + 46 + nameLength);
-      const { bytesRead } = await handle.read(local, 0, 30, offset);
-      if (bytesRead < 30 || local.readUInt32LE(0) !== 0x04034b50) throw refuse('bulk.errors.corrupt');
-      const entry: ZipEntry = {
-        name,
-        method: directory.readUInt16LE(at + 10),
-        compressedSize: directory.readUInt32LE(at + 20),
-        size: uncompressed,
-        start: offset + 30 + local.readUInt16LE(26) + local.readUInt16LE(28),
-      };
-      if (entry.start + entry.compressedSize > size) throw refuse('bulk.errors.corrupt');
-      entries.set(name.replace(/^\/+/, ''), entry);
-      at += 46 + nameLength + directory.readUInt16LE(at + 30) + directory.readUInt16LE(at + 32);
-    }
-    return entries;
-  } finally {
-    await handle.close();
-  }
-}
-
-/** An entry's inflated bytes as a stream that fails if they outgrow the size the directory declares. */
-function entryStream(path: string, entry: ZipEntry): Readable {
-  if (entry.method !== 0 && entry.method !== 8) throw refuse('bulk.errors.corrupt');
-  if (entry.compressedSize === 0) return Readable.from([]);
-  let seen = 0;
-  const within = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      seen += chunk.length;
-      done(seen > entry.size ? refuse('bulk.errors.tooLarge') : null, chunk);
-    },
-  });
-  const raw = createReadStream(path, { start: entry.start, end: entry.start + entry.compressedSize - 1 });
-  const done = () => {};
-  return entry.method === 8 ? pipeline(raw, createInflateRaw(), within, done) : pipeline(raw, within, done);
-}
+const refusals: ZipRefusals = {
+  corrupt: () => refuse('bulk.errors.corrupt'),
+  tooLarge: () => refuse('bulk.errors.tooLarge'),
+};
 
 /** The private parsers of exceljs' reader this one feeds, entry by entry. */
 type ReaderEvent = { eventType: string; value: unknown };
@@ -146,7 +61,7 @@ class UploadReader extends ExcelJS.stream.xlsx.WorkbookReader {
     const read = (name: string): Readable | null => {
       const entry = this.entries.get(name);
       if (!entry) return null;
-      const stream = entryStream(this.path, entry);
+      const stream = entryStream(this.path, entry, refusals);
       opened.push(stream);
       return stream;
     };
@@ -215,7 +130,7 @@ export interface ReadSheet {
  */
 export async function readSheet(path: string, maxRows: number): Promise<ReadSheet> {
   await checkKind(path);
-  const entries = await zipEntries(path, inflatedLimit(maxRows));
+  const entries = await zipEntries(path, inflatedLimit(maxRows), refusals);
   const out: ReadSheet = { keys: [], signature: null, rows: [] };
   const reader = new UploadReader(path, entries, {
     sharedStrings: 'cache',

@@ -33,6 +33,8 @@ const HEADER_STYLE: Partial<ExcelJS.Style> = {
 export async function templateWorkbook(
   columns: BulkColumn[],
   info: { contract: number; contractName: string; profile: number; profileName: string; entity: string },
+  /** The PDFs the attachments zip may hold: each requirement and its file's name. */
+  attachments: Array<{ requirement: string; fileName: string }>,
   maxRows: number,
   language: Language,
 ): Promise<Buffer> {
@@ -94,7 +96,7 @@ export async function templateWorkbook(
   data.getColumn(columns.length + 1).hidden = true;
 
   instructions.getColumn(1).width = 45;
-  instructions.getColumn(2).width = 14;
+  instructions.getColumn(2).width = attachments.length ? 44 : 14;
   instructions.getColumn(3).width = 12;
   instructions.addRow([t(language, 'bulk.instructions.title')]).font = { bold: true, size: 14 };
   instructions.addRow([]);
@@ -124,5 +126,17 @@ export async function templateWorkbook(
       t(language, c.required ? 'bulk.instructions.yes' : 'bulk.instructions.no'),
       t(language, `bulk.instructions.kinds.${c.kind}`),
     ]);
+  if (attachments.length) {
+    instructions.addRow([]);
+    instructions.addRow([t(language, 'bulk.instructions.fileNames')]).font = { bold: true };
+    const fileHead = instructions.addRow([
+      t(language, 'bulk.instructions.requirement'),
+      t(language, 'bulk.instructions.fileName'),
+    ]);
+    fileHead.eachCell((cell) => {
+      cell.style = HEADER_STYLE;
+    });
+    for (const a of attachments) instructions.addRow([a.requirement, a.fileName]);
+  }
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
