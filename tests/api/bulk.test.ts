@@ -506,6 +506,158 @@ describe.each(DIALECTS)('bulk requests on %s', (dialect) => {
     expect(await uploads()).toBe(before);
   });
 
+  it('renews one requirement for many accredited workers from a file: its own template, each row a renewal with its PDF, the same checks and counts', async () => {
+    // The requester's workers accredited under the contract, with their SCTR SALUD.
+    const found = await as('requester', 'POST', '/api/acreditaciondesmovilizacion/filtrarNuevoSolicitante', {
+      IdEntidad: 'T',
+    });
+    expect(found.status, JSON.stringify(found.body)).toBe(200);
+    const accredited = (found.body.result as Json[]).filter((r) => r.IdContrato === contract);
+    expect(accredited.length).toBeGreaterThanOrEqual(2);
+    const requirements = await as(
+      'requester',
+      'GET',
+      `${BASE}/requisitosmasivo?IdPerfilAcreditacion=${cat.worker}`,
+    );
+    expect(requirements.status).toBe(200);
+    const sctr = (requirements.body.result as Json[]).find((r) => r.Requisito === 'SCTR SALUD');
+    expect(sctr).toBeDefined();
+    const people = t.registry.require('person').table;
+    const typeOf = async (person: number) =>
+      String(
+        (
+          (await t.db.database.db
+            .selectFrom(people)
+            .select('IdTipoDocumento')
+            .where('IdPersona', '=', person)
+            .executeTakeFirstOrThrow()) as Json
+        ).IdTipoDocumento,
+      );
+
+    const res = await as(
+      'requester',
+      'GET',
+      `${BASE}/excelformato?IdContrato=${contract}&IdPerfilAcreditacion=${cat.worker}&IdRequisito=${sctr.IdRequisito}`,
+      undefined,
+      'es',
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.result.fileName).toMatch(/CT-2026-001 SCTR SALUD\.xlsx$/);
+    const tpl = await openTemplate(res.body.result.fileBase64);
+    expect(tpl.signature).toBe(`ACRBULK:${contract}:${cat.worker}:R${sctr.IdRequisito}`);
+    const data = tpl.keys.filter((k) => /^D\d+$/.test(k));
+    expect(tpl.keys).toEqual(['IdTipoDocumento', 'Documento', ...data]);
+    expect(data).toHaveLength(4);
+    // One file asked for: the PDF goes by the document alone.
+    const instructions: string[] = [];
+    tpl.workbook.worksheets[1].eachRow((row) => {
+      instructions.push(String(row.getCell(2).value ?? ''));
+    });
+    expect(instructions).toContain('<documento>.pdf');
+    expect(instructions).toContain('SCTR SALUD');
+
+    const [a, b] = accredited;
+    const values = (document: string, type: string): Record<string, CellInput> => {
+      const row: Record<string, CellInput> = { IdTipoDocumento: type, Documento: document };
+      for (const key of data) {
+        const choices = tpl.choices(key);
+        if (choices.length) row[key] = choices[0];
+        else if (tpl.data.getColumn(tpl.keys.indexOf(key) + 1).numFmt === 'dd/mm/yyyy')
+          row[key] = excelDate(addDays(today, 330));
+        else row[key] = 'POL-2027-0042';
+      }
+      return row;
+    };
+    const rows = [
+      values(a.Documento, await typeOf(a.IdPersona)), // row 3: renewed with its PDF
+      values(b.Documento, await typeOf(b.IdPersona)), // row 4: renewed, its PDF added later
+      values('47999999', 'PE DNI'), // row 5: nobody with this document
+      values(a.Documento, await typeOf(a.IdPersona)), // row 6: the same worker again
+    ];
+    const zip = new JSZip();
+    zip.file(`${a.Documento}.pdf`, pdf('SCTR 2027'));
+    const uploaded = await upload(
+      t.app,
+      tokens.requester,
+      `${BASE}/cargamasiva`,
+      { IdContrato: contract, IdPerfilAcreditacion: cat.worker, IdRequisito: sctr.IdRequisito },
+      [
+        { name: 'sctr.xlsx', bytes: await tpl.fill(rows) },
+        {
+          name: 'sctr.zip',
+          bytes: await zip.generateAsync({ type: 'nodebuffer' }),
+          field: 'adjuntos',
+        },
+      ],
+    );
+    expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(200);
+    expect(uploaded.body.result.attached).toBe(1);
+    expect(uploaded.body.result.IdRequisito).toBe(sctr.IdRequisito);
+    const code = uploaded.body.result.CodigoCargaMasiva;
+    const checked = await rowsOf(code);
+    expect(checked.map((r) => r.Estado)).toEqual(['V', 'V', 'E', 'E']);
+    expect(checked[2].Errores.Documento).toBe('No holder is registered with this document.');
+    expect(checked[3].Errores.Documento).toBe('The document repeats in row 3.');
+    expect(await requestsOf(code)).toHaveLength(0);
+    // The same file as a mobilisation upload is another template.
+    const other = await send(await tpl.fill(rows));
+    expect(other.body.messageKey).toBe('bulk.errors.otherTemplate');
+    // A requirement the profile does not ask for.
+    const visit = await as(
+      'requester',
+      'GET',
+      `${BASE}/excelformato?IdContrato=${contract}&IdPerfilAcreditacion=${cat.vehicle}&IdRequisito=${sctr.IdRequisito}`,
+    );
+    expect(visit.status).toBe(400);
+    expect(visit.body.errors.IdRequisito.messageKey).toBe('bulk.errors.requirementNotInProfile');
+
+    // Processed (twice): two renewals of SCTR SALUD with the mass upload code, nothing twice.
+    for (let i = 0; i < 2; i++) {
+      expect(
+        (await as('requester', 'POST', `${BASE}/procesarmasivo`, { CodigoCargaMasiva: code })).status,
+      ).toBe(200);
+      await until(code);
+    }
+    const made = await requestsOf(code);
+    expect(made).toHaveLength(2);
+    expect(made.every((r: Json) => r.TipoSolicitud === 'A' && r.EstadoAprobacion === 'I')).toBe(true);
+    expect(new Set(made.map((r: Json) => r.IdPersona))).toEqual(new Set([a.IdPersona, b.IdPersona]));
+    const lines = (await t.db.database.db
+      .selectFrom(t.registry.require('request-detail').table)
+      .selectAll()
+      .where(
+        'IdSolicitud',
+        'in',
+        made.map((r: Json) => r.IdSolicitud),
+      )
+      .execute()) as Json[];
+    expect(new Set(lines.map((l) => l.IdRequisito))).toEqual(new Set([sctr.IdRequisito]));
+    const ofA = made.find((r: Json) => r.IdPersona === a.IdPersona);
+    const ofB = made.find((r: Json) => r.IdPersona === b.IdPersona);
+    expect(lines.filter((l) => l.IdSolicitud === ofA.IdSolicitud && l.ClaveArchivo)).toHaveLength(1);
+    expect(lines.filter((l) => l.IdSolicitud === ofB.IdSolicitud && l.ClaveArchivo)).toHaveLength(0);
+    expect(ofA.SolicitudCompleta).toBe('S');
+    expect(ofB.SolicitudCompleta).toBe('N');
+    const progress = await as('requester', 'GET', `${BASE}/progresomasivo?CodigoCargaMasiva=${code}`);
+    expect(progress.body.result).toMatchObject({
+      loaded: 4,
+      observed: 2,
+      processed: 2,
+      successful: 2,
+      toProcess: 0,
+    });
+    // Each is an ordinary renewal: the requester sends it from the requirement-update screen.
+    const read = await as(
+      'requester',
+      'GET',
+      `/api/acreditacionrequisitosolicitud/obtener?IdSolicitud=${ofA.IdSolicitud}`,
+    );
+    expect(read.status, JSON.stringify(read.body)).toBe(200);
+    const sent = await as('requester', 'POST', `${BASE}/cerrarsolicitud`, { IdSolicitud: ofA.IdSolicitud });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    expect(sent.body.result.EstadoAprobacion).toBe('P');
+  });
+
   it('refuses bad files with a clear message and stores nothing', async () => {
     const tpl = await openTemplate((await template()).fileBase64);
     const uploads = async () =>

@@ -158,4 +158,71 @@ describe('bulk requests in a real browser', () => {
     await expect.poll(shown, { timeout: 20_000 }).toBe(10);
     expect(problems).toEqual([]);
   });
+
+  it('renews one requirement of two accredited workers from a file, from the requirement-update screen', async () => {
+    const token = await page.evaluate(
+      () => JSON.parse(localStorage.getItem('acreditacion.auth') ?? '{}').accessToken as string,
+    );
+    const api = async (path: string, body?: object) =>
+      (await (
+        await fetch(`${server.url}/api${path}`, {
+          method: body ? 'POST' : 'GET',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: body ? JSON.stringify(body) : undefined,
+        })
+      ).json()) as { result: Array<Record<string, string | number>> };
+    const accredited = (
+      await api('/acreditaciondesmovilizacion/filtrarNuevoSolicitante', { IdEntidad: 'T' })
+    ).result.filter((r) => r.NumeroContrato === 'CT-2026-001');
+    expect(accredited.length).toBeGreaterThanOrEqual(2);
+    const [a, b] = accredited;
+
+    await page.goto(`${server.url}/requisito/solicitante/persona?lang=es`, { waitUntil: 'networkidle' });
+    await page.getByRole('link', { name: 'Varios desde Excel' }).click();
+    await expect
+      .poll(() => page.getByRole('combobox', { name: /^Tipo de carga/ }).textContent())
+      .toBe('Actualización de un requisito');
+    await choose(/^Contrato/, /CT-2026-001/);
+    await choose(/^Perfil de acreditación/, /TRABAJADOR CONTRATISTA/);
+    await choose(/^Requisito a actualizar/, /^SCTR SALUD$/);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Descargar formato' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('CT-2026-001 SCTR SALUD.xlsx');
+    const tpl = await openTemplate(readFileSync((await download.path()) as string).toString('base64'));
+    const data = tpl.keys.filter((k) => /^D\d+$/.test(k));
+    const filled = [a, b].map((w) => {
+      const row: Record<string, CellInput> = { IdTipoDocumento: 'PE DNI', Documento: String(w.Documento) };
+      for (const key of data) {
+        const choices = tpl.choices(key);
+        if (choices.length) row[key] = choices[0];
+        else if (tpl.data.getColumn(tpl.keys.indexOf(key) + 1).numFmt === 'dd/mm/yyyy')
+          row[key] = excelDate(addDays(today, 300));
+        else row[key] = 'POL-2027-0099';
+      }
+      return row;
+    });
+    const zip = new JSZip();
+    zip.file(`${a.Documento}.pdf`, '%PDF-1.4\n% SCTR\n%%EOF\n');
+    await uploadFile(await tpl.fill(filled), await zip.generateAsync({ type: 'nodebuffer' }));
+    await expect.poll(() => page.locator('[data-count="toProcess"]').textContent()).toBe('Por procesar: 2');
+    await expect.poll(() => page.locator('[data-row="3"]').textContent()).toContain('1 PDF');
+    await page.getByRole('button', { name: 'Procesar' }).click();
+    await expect
+      .poll(() => page.locator('[data-count="successful"]').textContent(), { timeout: 60_000 })
+      .toBe('Exitosos: 2');
+    const code = new URL(page.url()).searchParams.get('codigo') as string;
+    const rows = (await api(`/acreditacionsolicitud/filasmasivo?CodigoCargaMasiva=${code}`))
+      .result as unknown as {
+      rows: Array<{ IdSolicitud: number }>;
+    };
+    const ids = rows.rows.map((r) => r.IdSolicitud);
+    expect(ids.filter(Boolean)).toHaveLength(2);
+
+    // Both are renewals on the requirement-update screen, to complete and send there.
+    await page.goto(`${server.url}/requisito/solicitante/persona?lang=es`, { waitUntil: 'networkidle' });
+    for (const id of ids) await page.getByTestId(`renewal-request-${id}`).waitFor();
+    expect(problems).toEqual([]);
+  });
 });

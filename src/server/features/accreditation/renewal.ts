@@ -6,7 +6,7 @@ import type { Registry } from '../../registry.js';
 import { divisionToday } from '../../site.js';
 import { loadProfile } from './catalogue.js';
 import { moveCount } from './counts.js';
-import { idOf, parseDetail, type RequestService } from './requests.js';
+import { idOf, type KeptFile, parseDetail, type RequestService } from './requests.js';
 import type { Authoriser, Requester } from './roles.js';
 
 type Body = Record<string, unknown>;
@@ -86,9 +86,15 @@ export class RenewalService {
   /**
    * POST crear: a renewal of one requirement of an accredited worker or vehicle, incomplete (I)
    * with the values sent; refused when the holder is not accredited, does not hold the
-   * requirement, or already has a renewal of it open.
+   * requirement, or already has a renewal of it open. `within`: a bulk upload's row, in the
+   * caller's transaction, with its mass upload code, its PDFs already kept, and the contract the
+   * holder must be accredited under.
    */
-  async create(requester: Requester, body: Body): Promise<Row> {
+  async create(
+    requester: Requester,
+    body: Body,
+    within?: { trx: Db; massCode: string; contract: number; files?: ReadonlyMap<number, KeptFile> },
+  ): Promise<Row> {
     const entity = body.IdEntidad === 'V' ? 'V' : body.IdEntidad === 'T' ? 'T' : undefined;
     if (!entity)
       throw new ApiError('VALIDATION_FAILED', {
@@ -99,8 +105,14 @@ export class RenewalService {
     const requirement = idOf(body.IdRequisito, 'IdRequisito');
     const inputs = parseDetail(body.Detalle, 200);
     const { principal } = requester;
-    const id = await this.database.db.transaction().execute(async (trx) => {
+    const run = <T>(fn: (trx: Db) => Promise<T>) =>
+      within ? fn(within.trx) : this.database.db.transaction().execute(fn);
+    const id = await run(async (trx) => {
       const accreditation = await this.accreditation(trx, requester, entity, holder);
+      if (within && accreditation.IdContrato !== within.contract)
+        throw new ApiError('VALIDATION_FAILED', {
+          fields: { [column]: { messageKey: 'bulk.errors.otherContract' } },
+        });
       const holds = await trx
         .selectFrom(this.table('accredited-requirement'))
         .select('IdRequisitoAcreditado')
@@ -163,6 +175,7 @@ export class RenewalService {
           FechaSolicitud: at,
           SolicitudCompleta: 'N',
           IndisciplinaRechazo: 'N',
+          ...(within ? { CodigoCargaMasiva: within.massCode } : {}),
           IdUsuarioCreacion: principal.userId,
           FechaCreacion: at,
         })
@@ -183,7 +196,7 @@ export class RenewalService {
         })
         .execute();
       await moveCount(trx, this.registry, made as never, null, 'I');
-      const { complete } = await this.requests.saveLines(trx, made as never, profile, inputs);
+      const { complete } = await this.requests.saveLines(trx, made as never, profile, inputs, within?.files);
       await trx
         .updateTable(this.table('request'))
         .set({ SolicitudCompleta: complete ? 'S' : 'N' })
@@ -191,7 +204,7 @@ export class RenewalService {
         .execute();
       return made.IdSolicitud as number;
     });
-    return this.requests.summary(id);
+    return within ? { IdSolicitud: id } : this.requests.summary(id);
   }
 
   /** A renewal the caller may see: else 404. */

@@ -1,3 +1,4 @@
+import UploadFileIcon from '@mui/icons-material/UploadFile';
 import {
   Button,
   Card,
@@ -14,7 +15,7 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslate } from 'react-admin';
-import { useNavigate, useParams } from 'react-router-dom';
+import { Link, useNavigate, useParams } from 'react-router-dom';
 import { formatDate } from '../../../format.js';
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
 import { screenPath } from '../api.js';
@@ -124,6 +125,15 @@ export default function RenewalScreen({ side }: { side: 'solicitante' | 'autoriz
               >
                 {translate('renewal.renew')}
               </Button>
+              {entity !== 'P' && (
+                <Button
+                  component={Link}
+                  to={`/movilizacion/solicitante/masiva?tipo=A&entidad=${entity}`}
+                  startIcon={<UploadFileIcon />}
+                >
+                  {translate('renewal.bulk')}
+                </Button>
+              )}
             </Stack>
             <Refusal error={renew.error} />
           </CardContent>

@@ -177,9 +177,11 @@ export default function BulkScreen() {
   const [params, setParams] = useSearchParams();
   const code = params.get('codigo') ?? '';
   const [tab, setTab] = useState(code ? 2 : 0);
-  const [entity, setEntity] = useState<'T' | 'V'>('T');
+  const [kind, setKind] = useState<'M' | 'A'>(params.get('tipo') === 'A' ? 'A' : 'M');
+  const [entity, setEntity] = useState<'T' | 'V'>(params.get('entidad') === 'V' ? 'V' : 'T');
   const [contract, setContract] = useState<number | ''>('');
   const [profile, setProfile] = useState<number | ''>('');
+  const [requirement, setRequirement] = useState<number | ''>('');
   const [file, setFile] = useState<File | null>(null);
   const [zip, setZip] = useState<File | null>(null);
   const [unused, setUnused] = useState<string | null>(null);
@@ -192,6 +194,11 @@ export default function BulkScreen() {
   const profiles = useGetList('accreditation-profile', {
     pagination: { page: 1, perPage: 500 },
     filter: { IdEntidad: entity, Activo: 'S' },
+  });
+  const requirements = useQuery({
+    queryKey: ['bulk-requirements', profile],
+    queryFn: () => bulkApi.requirements(Number(profile)),
+    enabled: kind === 'A' && profile !== '',
   });
   const progress = useQuery({
     queryKey: ['bulk-progress', code],
@@ -215,13 +222,23 @@ export default function BulkScreen() {
   };
   const download = () =>
     run(async () => {
-      const answer = await bulkApi.template(Number(contract), Number(profile));
+      const answer = await bulkApi.template(
+        Number(contract),
+        Number(profile),
+        kind === 'A' ? Number(requirement) : null,
+      );
       saveWorkbook(answer);
     });
   const send = () =>
     run(async () => {
       if (!file) return;
-      const answer = await bulkApi.upload(Number(contract), Number(profile), file, zip);
+      const answer = await bulkApi.upload(
+        Number(contract),
+        Number(profile),
+        kind === 'A' ? Number(requirement) : null,
+        file,
+        zip,
+      );
       if (zip) notify('bulk.attached', { type: 'info', messageArgs: { smart_count: answer.attached } });
       setUnused(
         answer.unusedFiles.length
@@ -249,7 +266,7 @@ export default function BulkScreen() {
       notify('ra.notification.updated', { messageArgs: { smart_count: 1 } });
     });
 
-  const ready = contract !== '' && profile !== '';
+  const ready = contract !== '' && profile !== '' && (kind === 'M' || requirement !== '');
   const done = current ? current.processed : 0;
   const total = current ? current.processed + current.toProcess : 0;
   const running = !!current && (current.running || current.Estado === 'R');
@@ -260,6 +277,7 @@ export default function BulkScreen() {
         <Typography variant="h6" component="h1" gutterBottom>
           {translate('bulk.title')}
           {code ? ` · ${code}` : ''}
+          {current?.IdRequisito ? ` · ${translate('bulk.kinds.A')}` : ''}
         </Typography>
         <Tabs value={tab} onChange={(_, v) => setTab(v)} variant="scrollable">
           <Tab label={translate('bulk.tabs.company')} />
@@ -278,11 +296,28 @@ export default function BulkScreen() {
               <Typography variant="body2">{translate('bulk.chooseContract')}</Typography>
               <TextField
                 select
+                name="kind"
+                label={translate('bulk.kind')}
+                value={kind}
+                onChange={(e) => {
+                  setKind(e.target.value as 'M' | 'A');
+                  setRequirement('');
+                }}
+              >
+                {(['M', 'A'] as const).map((k) => (
+                  <MenuItem key={k} value={k}>
+                    {translate(`bulk.kinds.${k}`)}
+                  </MenuItem>
+                ))}
+              </TextField>
+              <TextField
+                select
                 label={translate('resources.bulk-upload.fields.IdEntidad')}
                 value={entity}
                 onChange={(e) => {
                   setEntity(e.target.value as 'T' | 'V');
                   setProfile('');
+                  setRequirement('');
                 }}
               >
                 {(['T', 'V'] as const).map((e) => (
@@ -309,7 +344,10 @@ export default function BulkScreen() {
                 name="IdPerfilAcreditacion"
                 label={translate('resources.bulk-upload.fields.IdPerfilAcreditacion')}
                 value={profile}
-                onChange={(e) => setProfile(Number(e.target.value))}
+                onChange={(e) => {
+                  setProfile(Number(e.target.value));
+                  setRequirement('');
+                }}
               >
                 {(profiles.data ?? []).map((p) => (
                   <MenuItem key={p.id} value={p.id}>
@@ -317,6 +355,22 @@ export default function BulkScreen() {
                   </MenuItem>
                 ))}
               </TextField>
+              {kind === 'A' && (
+                <TextField
+                  select
+                  name="IdRequisito"
+                  label={translate('bulk.requirement')}
+                  value={requirement}
+                  disabled={profile === ''}
+                  onChange={(e) => setRequirement(Number(e.target.value))}
+                >
+                  {(requirements.data ?? []).map((r) => (
+                    <MenuItem key={r.IdRequisito} value={r.IdRequisito}>
+                      {r.Requisito}
+                    </MenuItem>
+                  ))}
+                </TextField>
+              )}
               <Stack direction="row" spacing={1}>
                 <Button
                   variant="contained"

@@ -9,6 +9,8 @@ export interface BulkProgress {
   IdEntidad: 'T' | 'V';
   IdContrato: number;
   IdPerfilAcreditacion: number;
+  /** A requirement update's requirement; null for mobilisation requests. */
+  IdRequisito: number | null;
   NombreArchivo: string | null;
   Estado: 'V' | 'R' | 'F';
   loaded: number;
@@ -40,15 +42,27 @@ export interface BulkUploaded extends BulkProgress {
 const q = (code: string) => `CodigoCargaMasiva=${encodeURIComponent(code)}`;
 
 export const bulkApi = {
-  template: (contract: number, profile: number) =>
+  requirements: (profile: number) =>
+    apiCall<Array<{ IdRequisito: number; Requisito: string }>>(
+      'GET',
+      `${BASE}/requisitosmasivo?IdPerfilAcreditacion=${profile}`,
+    ),
+  template: (contract: number, profile: number, requirement?: number | null) =>
     apiCall<{ fileBase64: string; fileName: string }>(
       'GET',
-      `${BASE}/excelformato?IdContrato=${contract}&IdPerfilAcreditacion=${profile}`,
+      `${BASE}/excelformato?IdContrato=${contract}&IdPerfilAcreditacion=${profile}${requirement ? `&IdRequisito=${requirement}` : ''}`,
     ),
-  async upload(contract: number, profile: number, file: File, zip?: File | null): Promise<BulkUploaded> {
+  async upload(
+    contract: number,
+    profile: number,
+    requirement: number | null,
+    file: File,
+    zip?: File | null,
+  ): Promise<BulkUploaded> {
     const form = new FormData();
     form.set('IdContrato', String(contract));
     form.set('IdPerfilAcreditacion', String(profile));
+    if (requirement) form.set('IdRequisito', String(requirement));
     form.set('file', file, file.name);
     if (zip) form.set('adjuntos', zip, zip.name);
     const response = await apiFetch(`${BASE}/cargamasiva`, { method: 'POST', body: form });

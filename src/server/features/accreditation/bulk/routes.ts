@@ -13,6 +13,7 @@ import { t } from '../../../i18n.js';
 import { field, INT32, objectOf, resultResponses } from '../../../routes/responses.js';
 import { type ExportColumn, neutralise, workbookBase64 } from '../../../services/excel.js';
 import { Notices } from '../notices.js';
+import { RenewalService } from '../renewal.js';
 import { idOf, RequestService } from '../requests.js';
 import { requesterOf } from '../roles.js';
 import { UPLOAD_LIMIT_BYTES } from '../uploads.js';
@@ -51,23 +52,42 @@ export default async function bulkRoutes(fastify: FastifyInstance): Promise<void
   const requests = new RequestService(database, registry, crud, fastify.files, notices, () =>
     fastify.auth.now(),
   );
-  const bulk = new BulkService(database, registry, crud, requests, fastify.files);
+  const renewals = new RenewalService(database, registry, requests, () => fastify.auth.now());
+  const bulk = new BulkService(database, registry, crud, requests, renewals, fastify.files);
   fastify.addHook('onClose', async () => {
     await bulk.stop();
   });
 
-  fastify.get<{ Querystring: { IdContrato?: number; IdPerfilAcreditacion?: number } }>(
+  fastify.get<{ Querystring: { IdPerfilAcreditacion?: number } }>(
+    `${base}/requisitosmasivo`,
+    {
+      schema: {
+        tags,
+        summary: 'The requirements of a profile a requirement update may renew from a file',
+        querystring: objectOf({ IdPerfilAcreditacion: field.id() }, ['IdPerfilAcreditacion']),
+        response: result('[{ IdRequisito, Requisito }]'),
+      },
+    },
+    async (request) => ({
+      result: await bulk.requirements(
+        requesterOf(request.principal),
+        idOf(request.query.IdPerfilAcreditacion, 'IdPerfilAcreditacion'),
+      ),
+    }),
+  );
+
+  fastify.get<{ Querystring: { IdContrato?: number; IdPerfilAcreditacion?: number; IdRequisito?: number } }>(
     `${base}/excelformato`,
     {
       schema: {
         tags,
         summary: 'The bulk request template (.xlsx) of a contract and accreditation profile',
         description:
-          'A Datos sheet with a column per request, holder and requirement field (drop-down lists from a hidden Listas sheet, date cells), and an Instrucciones sheet, in the caller’s language. Answers { fileBase64, fileName }.',
-        querystring: objectOf({ IdContrato: field.id(), IdPerfilAcreditacion: field.id() }, [
-          'IdContrato',
-          'IdPerfilAcreditacion',
-        ]),
+          'A Datos sheet with a column per request, holder and requirement field (drop-down lists from a hidden Listas sheet, date cells), and an Instrucciones sheet, in the caller’s language. With IdRequisito, a requirement update’s template: the holder’s document (or plate) and that requirement’s data. Answers { fileBase64, fileName }.',
+        querystring: objectOf(
+          { IdContrato: field.id(), IdPerfilAcreditacion: field.id(), IdRequisito: field.id() },
+          ['IdContrato', 'IdPerfilAcreditacion'],
+        ),
         response: result('{ fileBase64, fileName }'),
       },
     },
@@ -77,6 +97,7 @@ export default async function bulkRoutes(fastify: FastifyInstance): Promise<void
         idOf(request.query.IdContrato, 'IdContrato'),
         idOf(request.query.IdPerfilAcreditacion, 'IdPerfilAcreditacion'),
         request.language,
+        request.query.IdRequisito === undefined ? null : idOf(request.query.IdRequisito, 'IdRequisito'),
       );
       return { result: { fileBase64: file.bytes.toString('base64'), fileName: file.fileName } };
     },
@@ -89,7 +110,7 @@ export default async function bulkRoutes(fastify: FastifyInstance): Promise<void
         tags,
         summary: 'Upload a filled bulk template: every row checked, nothing created',
         description:
-          'Multipart: IdContrato, IdPerfilAcreditacion, then the .xlsx file and, optionally, a .zip of PDFs in the field `adjuntos` (named `<document>-<requirement>.pdf`, as the template’s instructions list them). The file is read as a stream; each row is checked as a single request (crearsolicitante) would be, in a transaction rolled back, and its PDFs are checked and kept for its request. Answers the stored upload: CodigoCargaMasiva, the counts, the PDFs attached and the zip’s files no row matched; its rows with their errors come from filasmasivo.',
+          'Multipart: IdContrato, IdPerfilAcreditacion (and IdRequisito for a requirement update, whose rows become renewals of that requirement for the contract’s accredited holders), then the .xlsx file and, optionally, a .zip of PDFs in the field `adjuntos` (named `<document>-<requirement>.pdf`, as the template’s instructions list them). The file is read as a stream; each row is checked as a single request (crearsolicitante) would be, in a transaction rolled back, and its PDFs are checked and kept for its request. Answers the stored upload: CodigoCargaMasiva, the counts, the PDFs attached and the zip’s files no row matched; its rows with their errors come from filasmasivo.',
         consumes: ['multipart/form-data'],
         response: result('{ CodigoCargaMasiva, loaded, observed, processed, successful, toProcess }'),
       },
@@ -124,6 +145,10 @@ export default async function bulkRoutes(fastify: FastifyInstance): Promise<void
         const upload = await bulk.upload(requester, {
           contract: idOf(fields.IdContrato, 'IdContrato'),
           profile: idOf(fields.IdPerfilAcreditacion, 'IdPerfilAcreditacion'),
+          requirement:
+            fields.IdRequisito === undefined || fields.IdRequisito === ''
+              ? null
+              : idOf(fields.IdRequisito, 'IdRequisito'),
           path,
           fileName,
           attachments,

@@ -12,6 +12,7 @@ import type { Registry } from '../../../registry.js';
 import type { FileStore } from '../../../storage/files.js';
 import { loadProfile, type ProfileDef } from '../catalogue.js';
 import { numericParameter } from '../parameters.js';
+import type { RenewalService } from '../renewal.js';
 import type { KeptFile, RequestService } from '../requests.js';
 import type { Requester } from '../roles.js';
 import { Attachments, attachmentSlots } from './attachments.js';
@@ -38,6 +39,8 @@ export interface Upload {
   IdEntidad: EntityCode;
   IdContrato: number;
   IdPerfilAcreditacion: number;
+  /** A requirement update's requirement; null for mobilisation requests. */
+  IdRequisito: number | null;
   NombreArchivo: string | null;
   Filas: number;
   Estado: 'V' | 'R' | 'F';
@@ -79,6 +82,7 @@ export class BulkService {
     private readonly registry: Registry,
     private readonly crud: CrudService,
     private readonly requests: RequestService,
+    private readonly renewals: RenewalService,
     private readonly files: FileStore,
     readonly maxRows: number = bulkMaxRows(),
   ) {}
@@ -91,8 +95,16 @@ export class BulkService {
     return this.database.db;
   }
 
-  /** The profile of a bulk upload: a worker's or a vehicle's, for the requester's division. */
-  private async profile(requester: Requester, contract: number, profileId: number): Promise<ProfileDef> {
+  /**
+   * The profile of a bulk upload: a worker's or a vehicle's, for the requester's division; for a
+   * requirement update, the requirement must be one of its requester's requirements.
+   */
+  private async profile(
+    requester: Requester,
+    contract: number,
+    profileId: number,
+    requirement: number | null = null,
+  ): Promise<ProfileDef> {
     const { principal } = requester;
     const profile = await loadProfile(this.db, this.registry, principal.clientId as number, profileId, {
       divisionId: principal.divisionId,
@@ -111,7 +123,106 @@ export class BulkService {
           IdContrato: { messageKey: 'validation.referenceMissing', params: { resource: 'contract' } },
         },
       });
+    if (
+      requirement !== null &&
+      !profile.requirements.some((r) => r.IdRequisito === requirement && r.TipoRequisito === 'S')
+    )
+      throw new ApiError('VALIDATION_FAILED', {
+        fields: { IdRequisito: { messageKey: 'bulk.errors.requirementNotInProfile' } },
+      });
     return profile;
+  }
+
+  /** What a template asks for: the whole profile, or for a requirement update that requirement only. */
+  private scoped(profile: ProfileDef, requirement: number | null): ProfileDef {
+    return requirement === null
+      ? profile
+      : { ...profile, requirements: profile.requirements.filter((r) => r.IdRequisito === requirement) };
+  }
+
+  /**
+   * A template's columns: a mobilisation's (bulkColumns), or a requirement update's: the holder's
+   * identity (document type and number, or plate), then the requirement's data.
+   */
+  private async columnsOf(
+    requester: Requester,
+    profile: ProfileDef,
+    requirement: number | null,
+    language: Language,
+  ): Promise<BulkColumn[]> {
+    const columns = await bulkColumns(
+      this.db,
+      this.registry,
+      requester.principal,
+      this.scoped(profile, requirement),
+      language,
+    );
+    if (requirement === null) return columns;
+    const identity = profile.IdEntidad === 'V' ? ['Placa'] : ['IdTipoDocumento', 'Documento'];
+    return columns.filter((c) => identity.includes(c.key) || c.datum !== undefined);
+  }
+
+  /** The requester requirements of a profile a requirement update may renew from a file. */
+  async requirements(requester: Requester, profileId: number): Promise<Row[]> {
+    const profile = await loadProfile(
+      this.db,
+      this.registry,
+      requester.principal.clientId as number,
+      profileId,
+      {
+        divisionId: requester.principal.divisionId,
+      },
+    );
+    if (!requester.entities.includes(profile.IdEntidad)) throw new ApiError('FORBIDDEN');
+    return profile.requirements
+      .filter((r) => r.TipoRequisito === 'S')
+      .map((r) => ({ IdRequisito: r.IdRequisito, Requisito: r.Requisito }));
+  }
+
+  /**
+   * Makes a row's request in the caller's transaction: a mobilisation request, or a requirement
+   * update of the accredited holder the row names (found by document or plate).
+   */
+  private async make(
+    requester: Requester,
+    target: { IdEntidad: EntityCode; IdContrato: number; IdRequisito: number | null },
+    trx: Db,
+    body: Row,
+    massCode: string,
+    files?: ReadonlyMap<number, KeptFile>,
+  ): Promise<Row> {
+    if (target.IdRequisito === null) return this.requests.create(requester, body, { trx, massCode, files });
+    const worker = target.IdEntidad !== 'V';
+    const identity = worker
+      ? body.IdTipoDocumento !== undefined && body.Documento !== undefined
+        ? {
+            IdTipoDocumento: body.IdTipoDocumento,
+            Documento: String(body.Documento).trim().toLocaleUpperCase('es'),
+          }
+        : undefined
+      : body.Placa !== undefined
+        ? { Placa: String(body.Placa).trim().toLocaleUpperCase('es') }
+        : undefined;
+    const key = worker ? 'Documento' : 'Placa';
+    if (!identity)
+      throw new ApiError('VALIDATION_FAILED', { fields: { [key]: { messageKey: 'validation.required' } } });
+    const [holder] = await this.crud
+      .within(trx)
+      .findKeys(this.registry.require(worker ? 'person' : 'vehicle'), identity, requester.principal);
+    if (holder === undefined)
+      throw new ApiError('VALIDATION_FAILED', {
+        fields: { [key]: { messageKey: 'bulk.errors.unknownHolder' } },
+      });
+    return this.renewals.create(
+      requester,
+      {
+        IdEntidad: target.IdEntidad,
+        [worker ? 'IdPersona' : 'IdVehiculo']: holder,
+        IdRequisito: target.IdRequisito,
+        Detalle: body.Detalle,
+      },
+      { trx, massCode, contract: target.IdContrato, files },
+    );
   }
 
   /** excelformato: the template of a contract and profile, in the caller's language. */
@@ -120,16 +231,18 @@ export class BulkService {
     contract: number,
     profileId: number,
     language: Language,
+    requirement: number | null = null,
   ): Promise<{ bytes: Buffer; fileName: string }> {
-    const profile = await this.profile(requester, contract, profileId);
-    const columns = await bulkColumns(this.db, this.registry, requester.principal, profile, language);
+    const profile = await this.profile(requester, contract, profileId, requirement);
+    const columns = await this.columnsOf(requester, profile, requirement, language);
+    const renewed = profile.requirements.find((r) => r.IdRequisito === requirement);
     const row = (await this.db
       .selectFrom(this.table('contract'))
       .select(['NumeroContrato'])
       .where('IdContrato', '=', contract)
       .executeTakeFirst()) as { NumeroContrato?: string } | undefined;
     const contractName = row?.NumeroContrato ?? String(contract);
-    const slots = attachmentSlots(profile);
+    const slots = attachmentSlots(this.scoped(profile, requirement));
     const holder = t(language, `bulk.instructions.${profile.IdEntidad === 'V' ? 'plate' : 'document'}`);
     const bytes = await templateWorkbook(
       columns,
@@ -139,6 +252,7 @@ export class BulkService {
         profile: profileId,
         profileName: profile.Descripcion,
         entity: t(language, `enums.bulkEntity.${profile.IdEntidad}`),
+        requirement: renewed ? { id: renewed.IdRequisito, name: renewed.Requisito } : undefined,
       },
       slots.map((slot) => ({
         requirement: slot.requirement,
@@ -147,7 +261,9 @@ export class BulkService {
       this.maxRows,
       language,
     );
-    const safe = `${contractName} ${profile.Descripcion}`.replace(/[\\/:*?"<>|]/g, '').slice(0, 80);
+    const safe = `${contractName} ${renewed ? renewed.Requisito : profile.Descripcion}`
+      .replace(/[\\/:*?"<>|]/g, '')
+      .slice(0, 80);
     return { bytes, fileName: `${safe}.xlsx` };
   }
 
@@ -155,11 +271,13 @@ export class BulkService {
    * The columns a file is read with: a list's text is taken in either language (the template was
    * written in its downloader's), or its stored value.
    */
-  private async readingColumns(requester: Requester, profile: ProfileDef): Promise<BulkColumn[]> {
+  private async readingColumns(
+    requester: Requester,
+    profile: ProfileDef,
+    requirement: number | null,
+  ): Promise<BulkColumn[]> {
     const [es, en] = await Promise.all(
-      (['es', 'en'] as const).map((l) =>
-        bulkColumns(this.db, this.registry, requester.principal, profile, l),
-      ),
+      (['es', 'en'] as const).map((l) => this.columnsOf(requester, profile, requirement, l)),
     );
     return es.map((column, i) =>
       column.choices ? { ...column, choices: [...column.choices, ...(en[i].choices ?? [])] } : column,
@@ -214,7 +332,13 @@ export class BulkService {
     const out: RowErrors = {};
     const fields = (error.fields ?? {}) as Record<string, FieldProblem>;
     for (const [field, problem] of Object.entries(fields)) {
-      const key = field.startsWith('Detalle.') ? `D${field.slice(8)}` : field;
+      const key = field.startsWith('Detalle.')
+        ? `D${field.slice(8)}`
+        : field === 'IdPersona'
+          ? 'Documento'
+          : field === 'IdVehiculo'
+            ? 'Placa'
+            : field;
       out[keys.has(key) ? key : '*'] ??= problem;
     }
     if (!Object.keys(out).length)
@@ -235,11 +359,19 @@ export class BulkService {
    */
   async upload(
     requester: Requester,
-    input: { contract: number; profile: number; path: string; fileName: string; attachments?: string },
+    input: {
+      contract: number;
+      profile: number;
+      requirement?: number | null;
+      path: string;
+      fileName: string;
+      attachments?: string;
+    },
   ): Promise<Upload & { attached: number; unusedFiles: string[] }> {
-    const profile = await this.profile(requester, input.contract, input.profile);
+    const requirement = input.requirement ?? null;
+    const profile = await this.profile(requester, input.contract, input.profile, requirement);
     const sheet = await readSheet(input.path, this.maxRows);
-    if (sheet.signature !== signature(input.contract, input.profile))
+    if (sheet.signature !== signature(input.contract, input.profile, requirement))
       throw new ApiError('VALIDATION_FAILED', {
         messageKey: 'bulk.errors.otherTemplate',
         fields: { file: { messageKey: 'bulk.errors.otherTemplate' } },
@@ -250,15 +382,15 @@ export class BulkService {
         fields: { file: { messageKey: 'bulk.errors.empty' } },
       });
     const attachments = input.attachments
-      ? await Attachments.open(input.attachments, attachmentSlots(profile))
+      ? await Attachments.open(input.attachments, attachmentSlots(this.scoped(profile, requirement)))
       : undefined;
-    const columns = await this.readingColumns(requester, profile);
+    const columns = await this.readingColumns(requester, profile, requirement);
     const keys = new Set(columns.map((c) => c.key));
-    const base = {
-      IdEntidad: profile.IdEntidad,
-      IdContrato: input.contract,
-      IdPerfilAcreditacion: input.profile,
-    };
+    const target = { IdEntidad: profile.IdEntidad, IdContrato: input.contract, IdRequisito: requirement };
+    const base =
+      requirement === null
+        ? { IdEntidad: profile.IdEntidad, IdContrato: input.contract, IdPerfilAcreditacion: input.profile }
+        : { IdEntidad: profile.IdEntidad };
     const code = `CM-${new Date().toISOString().slice(0, 10).replaceAll('-', '')}-${randomUUID().slice(0, 8).toUpperCase()}`;
     const firstOf = new Map<string, number>();
     const documentKey = profile.IdEntidad === 'V' ? 'Placa' : 'Documento';
@@ -284,6 +416,8 @@ export class BulkService {
       for (const { body, errors, files } of prepared) {
         const document = body[documentKey];
         if (document === undefined || document === null || String(document).trim() === '') continue;
+        // A holder's files go to its first row; a repeated row is refused anyway.
+        if (errors[documentKey]?.messageKey === 'bulk.errors.duplicateInFile') continue;
         for (const found of await attachments.forHolder(String(document).trim(), maxBytes, (bytes) =>
           this.files.put(bytes),
         )) {
@@ -299,7 +433,7 @@ export class BulkService {
     const check = async ({ row, cells, body, errors, files }: (typeof prepared)[number]): Promise<Row> => {
       try {
         await this.database.db.transaction().execute(async (trx) => {
-          await this.requests.create(requester, body, { trx, massCode: code, files });
+          await this.make(requester, target, trx, body, code, files);
           throw new DryRun();
         });
       } catch (error) {
@@ -336,6 +470,7 @@ export class BulkService {
           IdEntidad: profile.IdEntidad,
           IdContrato: input.contract,
           IdPerfilAcreditacion: input.profile,
+          IdRequisito: requirement,
           NombreArchivo: input.fileName.slice(0, 200),
           Filas: checked.length,
           Estado: 'V',
@@ -469,7 +604,7 @@ export class BulkService {
   async headings(requester: Requester, code: unknown, language: Language): Promise<Map<string, string>> {
     const upload = await this.find(this.db, requester, code);
     const profile = await loadProfile(this.db, this.registry, upload.IdCliente, upload.IdPerfilAcreditacion);
-    const columns = await bulkColumns(this.db, this.registry, requester.principal, profile, language);
+    const columns = await this.columnsOf(requester, profile, upload.IdRequisito ?? null, language);
     return new Map(columns.map((c) => [c.key, c.header]));
   }
 
@@ -580,13 +715,18 @@ export class BulkService {
   private async runJob(requester: Requester, upload: Upload): Promise<boolean> {
     const rowsTable = this.table('bulk-upload-row');
     const profile = await loadProfile(this.db, this.registry, upload.IdCliente, upload.IdPerfilAcreditacion);
-    const columns = await this.readingColumns(requester, profile);
+    const requirement = upload.IdRequisito ?? null;
+    const columns = await this.readingColumns(requester, profile, requirement);
     const keys = new Set(columns.map((c) => c.key));
-    const base = {
-      IdEntidad: upload.IdEntidad,
-      IdContrato: upload.IdContrato,
-      IdPerfilAcreditacion: upload.IdPerfilAcreditacion,
-    };
+    const base =
+      requirement === null
+        ? {
+            IdEntidad: upload.IdEntidad,
+            IdContrato: upload.IdContrato,
+            IdPerfilAcreditacion: upload.IdPerfilAcreditacion,
+          }
+        : { IdEntidad: upload.IdEntidad };
+    const target = { IdEntidad: upload.IdEntidad, IdContrato: upload.IdContrato, IdRequisito: requirement };
     for (;;) {
       const batch = (await this.db
         .selectFrom(rowsTable)
@@ -616,11 +756,14 @@ export class BulkService {
               .where('Estado', '=', 'V')
               .executeTakeFirst();
             if (Number(claimed.numUpdatedRows) !== 1) return;
-            const made = await this.requests.create(requester, body, {
+            const made = await this.make(
+              requester,
+              target,
               trx,
-              massCode: upload.CodigoCargaMasiva,
-              files: files.get(row.IdFila),
-            });
+              body,
+              upload.CodigoCargaMasiva,
+              files.get(row.IdFila),
+            );
             await trx
               .updateTable(rowsTable)
               .set({ IdSolicitud: made.IdSolicitud as number })

@@ -7,8 +7,12 @@ import type { Language } from '../../../../shared/constants.js';
 import { t } from '../../../i18n.js';
 import type { BulkColumn } from './columns.js';
 
-/** The template's signature (hidden, after the last column of the keys' row): which contract and profile. */
-export const signature = (contract: number, profile: number) => `ACRBULK:${contract}:${profile}`;
+/**
+ * The template's signature (hidden, after the last column of the keys' row): which contract and
+ * profile, and for a requirement update the requirement.
+ */
+export const signature = (contract: number, profile: number, requirement?: number | null) =>
+  `ACRBULK:${contract}:${profile}${requirement ? `:R${requirement}` : ''}`;
 /** The first data row (row 1: the hidden keys; row 2: the headers). */
 export const FIRST_ROW = 3;
 
@@ -32,7 +36,15 @@ const HEADER_STYLE: Partial<ExcelJS.Style> = {
  */
 export async function templateWorkbook(
   columns: BulkColumn[],
-  info: { contract: number; contractName: string; profile: number; profileName: string; entity: string },
+  info: {
+    contract: number;
+    contractName: string;
+    profile: number;
+    profileName: string;
+    entity: string;
+    /** A requirement update's requirement. */
+    requirement?: { id: number; name: string };
+  },
   /** The PDFs the attachments zip may hold: each requirement and its file's name. */
   attachments: Array<{ requirement: string; fileName: string }>,
   maxRows: number,
@@ -55,7 +67,7 @@ export async function templateWorkbook(
   columns.forEach((c, i) => {
     keys.getCell(i + 1).value = c.key;
   });
-  keys.getCell(columns.length + 1).value = signature(info.contract, info.profile);
+  keys.getCell(columns.length + 1).value = signature(info.contract, info.profile, info.requirement?.id);
   keys.hidden = true;
   const headers = data.getRow(2);
   columns.forEach((c, i) => {
@@ -103,8 +115,13 @@ export async function templateWorkbook(
   instructions.addRow([t(language, 'bulk.instructions.contract'), info.contractName]);
   instructions.addRow([t(language, 'bulk.instructions.profile'), info.profileName]);
   instructions.addRow([t(language, 'bulk.instructions.entity'), info.entity]);
+  if (info.requirement)
+    instructions.addRow([t(language, 'bulk.instructions.requirementUpdate'), info.requirement.name]);
   instructions.addRow([]);
-  for (const line of ['line1', 'line2', 'line3', 'line4', 'line5'])
+  const lines = info.requirement
+    ? ['renewalLine1', 'line2', 'line3', 'line4', 'line5']
+    : ['line1', 'line2', 'line3', 'line4', 'line5'];
+  for (const line of lines)
     instructions.addRow([
       t(language, `bulk.instructions.${line}`, {
         entity: info.entity.toLocaleLowerCase(language),
