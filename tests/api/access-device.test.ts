@@ -1,6 +1,7 @@
 import { createPublicKey, verify } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decisionWriterOf } from '../../src/server/features/access/gate.js';
 import { addDays, siteDate } from '../../src/shared/dates.js';
 import { call, signIn, startTestApp, type TestApp } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
@@ -310,6 +311,24 @@ describe.each(DIALECTS)('gate device calls on %s', (dialect) => {
     const [row] = await markings({ IdMarcacion: answer.body.result.IdMarcacion });
     expect(row).toMatchObject({ Resultado: 'D', CodigoMotivo: 'UNKNOWN', Observacion: 'NO-EXISTE-9' });
     expect(row.IdPersona).toBeNull();
+  });
+
+  it('answers many devices at once, the decisions that wait sharing a commit, each marking written once', async () => {
+    const writer = decisionWriterOf(t.db.database.db);
+    const before = { ...writer.stats };
+    const cards = Array.from({ length: 20 }, (_, i) => `GRUPO-${i}`);
+    const answers = await Promise.all(
+      cards.map((Credencial) => decidir({ IdPuerta: ENTRY_DOOR, Credencial })),
+    );
+    expect(answers.map((a) => a.status)).toEqual(cards.map(() => 200));
+    expect(answers.map((a) => a.body.result.reason)).toEqual(cards.map(() => 'UNKNOWN'));
+    const ids = answers.map((a) => a.body.result.IdMarcacion);
+    expect(new Set(ids).size).toBe(20);
+    const rows = (await markings()).filter((m) => ids.includes(m.IdMarcacion));
+    expect(rows.map((r) => r.Observacion).sort()).toEqual([...cards].sort());
+    const { stats } = writer;
+    expect(stats.decisions - before.decisions).toBe(20);
+    expect(stats.commits - before.commits).toBeLessThan(20);
   });
 
   it('refuses a door of another division and a call naming two things (400), keeping nothing', async () => {

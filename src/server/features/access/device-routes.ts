@@ -6,7 +6,14 @@ import { field, objectOf, resultResponses } from '../../routes/responses.js';
 import { allowList, signingKeys } from './allow-list.js';
 import type { Decision, Presented } from './decision.js';
 import { type Device, DeviceKeys } from './device-keys.js';
-import { decideAndRecord, doorOfDevice, type Presentation, recordIn, siteCache } from './gate.js';
+import {
+  decideAndRecord,
+  decisionWriterOf,
+  doorOfDevice,
+  type Presentation,
+  recordIn,
+  siteCache,
+} from './gate.js';
 import { loadHolder, type loadSite } from './loader.js';
 
 /** The reader's budget: past it the gate is told to deny (fail closed). */
@@ -79,6 +86,7 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
   const db = fastify.database.db;
   const keys = new DeviceKeys(db);
   const siteOf = siteCache(db);
+  const writer = decisionWriterOf(db, fastify.database.dialect === 'postgres' ? 4 : 1);
   fastify.decorate('deviceKeys', keys);
 
   const keyOf = (request: FastifyRequest) => {
@@ -136,7 +144,7 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
           doubtful: clock.doubtful,
           online: true,
         };
-        return decideAndRecord(db, device, presentation, () => timedOut, siteOf);
+        return decideAndRecord(db, device, presentation, () => timedOut, siteOf, writer);
       })();
       let timer: NodeJS.Timeout | undefined;
       const budget = new Promise<'timeout'>((resolve) => {

@@ -63,17 +63,138 @@ export async function decideAndRecord(
   p: Presentation,
   abort: () => boolean = () => false,
   siteOf: (clientId: number, divisionId: number) => Promise<SiteAccess> = (c, d) => loadSite(db, c, d),
+  writer?: DecisionWriter,
 ): Promise<Recorded> {
   const { door } = p;
   const [loaded, site] = await Promise.all([
     loadHolder(db, door.IdCliente, door.IdDivision, p.presented),
     siteOf(door.IdCliente, door.IdDivision),
   ]);
+  if (writer) return writer.record({ device, p, loaded, site, abort });
+  return recordAlone(db, { device, p, loaded, site, abort });
+}
+
+/** A decision ready to be written: the presentation, what was read for it, and whether its caller still waits. */
+export interface Pending {
+  device: Device;
+  p: Presentation;
+  loaded: { credential?: Credential; holder?: Holder };
+  site: SiteAccess;
+  abort: () => boolean;
+}
+
+class Abandoned extends Error {
+  constructor() {
+    super('decision abandoned: the reader stopped waiting');
+  }
+}
+
+type RecordOne = typeof recordIn;
+
+/** One decision in its own transaction, rolled back if its caller stopped waiting. */
+async function recordAlone(db: Db, job: Pending, recordOne: RecordOne = recordIn): Promise<Recorded> {
   return db.transaction().execute(async (trx) => {
-    const recorded = await recordIn(trx, device, p, loaded, site);
-    if (abort()) throw new Error('decision abandoned: the reader stopped waiting');
+    const recorded = await recordOne(trx, job.device, job.p, job.loaded, job.site);
+    if (job.abort()) throw new Abandoned();
     return recorded;
   });
+}
+
+/**
+ * Group commit for the gate's decisions. A commit waits for the disk (a sync of the log), and one
+ * decision per commit holds the gates to the number of syncs the disk does a second. Decisions
+ * that arrive while a commit is under way wait for the next transaction and are written in it
+ * together, one after the other as they came; each caller is answered only once that transaction
+ * has committed, so nothing is acknowledged before it is durable. When the shared transaction fails
+ * (one decision's write failed, or a reader stopped waiting before the commit), nothing of it was
+ * kept and each of its decisions is written again on its own, so one cannot spoil the others.
+ * `lanes` transactions may be open at once (one on SQLite, whose single connection serialises
+ * them anyway; a few on PostgreSQL's pool).
+ */
+export class DecisionWriter {
+  private readonly queue: Array<Pending & { resolve: (r: Recorded) => void; reject: (e: unknown) => void }> =
+    [];
+  private open = 0;
+  /** Transactions committed, and the decisions they held. */
+  readonly stats = { commits: 0, decisions: 0 };
+
+  constructor(
+    private readonly db: Db,
+    private readonly lanes = 1,
+    private readonly maxBatch = 100,
+    private readonly recordOne: RecordOne = recordIn,
+  ) {}
+
+  record(job: Pending): Promise<Recorded> {
+    return new Promise<Recorded>((resolve, reject) => {
+      this.queue.push({ ...job, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  /**
+   * A transaction starts on the next turn of the event loop, not at once: the decisions whose
+   * requests were read in the same turn join it. (On SQLite the driver is synchronous and a commit
+   * holds the event loop, so nothing could join a transaction once it has started.)
+   */
+  private scheduled = false;
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.drain();
+    });
+  }
+
+  private drain(): void {
+    while (this.open < this.lanes && this.queue.length) {
+      const batch = this.queue.splice(0, this.maxBatch);
+      this.open++;
+      void this.write(batch).finally(() => {
+        this.open--;
+        this.schedule();
+      });
+    }
+  }
+
+  private async write(batch: typeof this.queue): Promise<void> {
+    // A reader that already gave up is not written at all.
+    const live = batch.filter((job) => {
+      if (!job.abort()) return true;
+      job.reject(new Abandoned());
+      return false;
+    });
+    if (!live.length) return;
+    if (live.length > 1) {
+      try {
+        const results = await this.db.transaction().execute(async (trx) => {
+          const out: Recorded[] = [];
+          for (const job of live)
+            out.push(await this.recordOne(trx, job.device, job.p, job.loaded, job.site));
+          if (live.some((job) => job.abort())) throw new Abandoned();
+          return out;
+        });
+        this.stats.commits++;
+        this.stats.decisions += live.length;
+        live.forEach((job, i) => {
+          job.resolve(results[i]);
+        });
+        return;
+      } catch {
+        // Nothing of the shared transaction was kept: each decision again, on its own.
+      }
+    }
+    for (const job of live) {
+      try {
+        job.resolve(await recordAlone(this.db, job, this.recordOne));
+        this.stats.commits++;
+        this.stats.decisions++;
+      } catch (error) {
+        job.reject(error);
+      }
+    }
+  }
 }
 
 /** Decides and writes one marking (and the presence it moves) inside the caller's transaction. */
@@ -215,6 +336,18 @@ export async function recordIn(
     }
     return { decision, direction, IdMarcacion, duplicate: false };
   }
+}
+
+const writers = new WeakMap<Db, DecisionWriter>();
+
+/** The decisions' writer of a database: one per database in a process, so that all its gates share the commits. */
+export function decisionWriterOf(db: Db, lanes = 1): DecisionWriter {
+  let writer = writers.get(db);
+  if (!writer) {
+    writer = new DecisionWriter(db, lanes);
+    writers.set(db, writer);
+  }
+  return writer;
 }
 
 /** How long a division's access configuration is reused by the gate calls of one server process. */
