@@ -399,6 +399,38 @@ describe.each(DIALECTS)('gate device calls on %s', (dialect) => {
     expect(out.body.result.markings[0]).toMatchObject({ direction: 'S', allow: true });
     // Out of the camp is back inside the mine that holds it.
     expect(await presence()).toMatchObject({ Funcion: 'E', IdZona: 1 });
+    // Several of the same worker in one batch: each direction follows the one before it, and the
+    // presence ends where the newest leaves the worker. (The presence is set back to the batch's
+    // past first, as if the worker had been in the mine since then.)
+    const saved = await presence();
+    const setPresence = (values: Json) =>
+      t.db.database.db
+        .updateTable('access_presence')
+        .set(values)
+        .where('Titular', '=', `P:${personId}`)
+        .execute();
+    await setPresence({ Instante: base, Funcion: 'E', IdZona: 1 });
+    const walk = (from: number, n: number) =>
+      batch(
+        Array.from({ length: n }, (_, i) => ({
+          IdMarca: `lote-4-${from + i}`,
+          IdPuerta: CAMP_DOOR,
+          Credencial: CARD,
+          FechaHora: at(from + i),
+        })).reverse(),
+      );
+    const four = await walk(150, 4);
+    expect(four.body.result.markings.map((m: Json) => m.direction)).toEqual(['E', 'S', 'E', 'S']);
+    expect(await presence()).toMatchObject({ Funcion: 'E', IdZona: 1, Instante: base + 153 * 60_000 });
+    const three = await walk(160, 3);
+    expect(three.body.result.markings.map((m: Json) => m.direction)).toEqual(['E', 'S', 'E']);
+    expect(await presence()).toMatchObject({ Funcion: 'E', IdZona: 2, Instante: base + 162 * 60_000 });
+    // Older than the presence: the directions follow the stored markings and the batch's own.
+    const { Instante, Funcion, IdZona, IdPuerta, IdMarcacion } = saved;
+    await setPresence({ Instante, Funcion, IdZona, IdPuerta, IdMarcacion });
+    const older = await walk(170, 2);
+    expect(older.body.result.markings.map((m: Json) => m.direction)).toEqual(['S', 'E']);
+    expect(await presence()).toEqual(saved);
   });
 
   it('flags a device time that cannot be true and lets it move no presence', async () => {

@@ -11,7 +11,7 @@ import {
   decisionWriterOf,
   doorOfDevice,
   type Presentation,
-  recordIn,
+  recordBatch,
   siteCache,
 } from './gate.js';
 import { loadHolder, type loadSite } from './loader.js';
@@ -268,23 +268,24 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
         if (!sites.has(p.door.IdDivision))
           sites.set(p.door.IdDivision, await siteOf(p.door.IdCliente, p.door.IdDivision));
       const results = await db.transaction().execute(async (trx) => {
-        const out = [];
         // A device's batch shows the same cards over and over: each one's rows are read once.
         const holders = new Map<string, ReturnType<typeof loadHolder>>();
-        for (const p of prepared) {
+        const loadedOf = (p: Presentation) => {
           const key = `${p.door.IdDivision}:${JSON.stringify(p.presented)}`;
           let loading = holders.get(key);
           if (!loading) {
             loading = loadHolder(trx, p.door.IdCliente, p.door.IdDivision, p.presented);
             holders.set(key, loading);
           }
-          const holder = await loading;
+          return loading;
+        };
+        const siteFor = (p: Presentation) => {
           const site = sites.get(p.door.IdDivision);
           if (!site) throw new Error('site not loaded');
-          const recorded = await recordIn(trx, device, p, holder, site);
-          out.push({ p, recorded });
-        }
-        return out;
+          return site;
+        };
+        const recorded = await recordBatch(trx, device, prepared, loadedOf, siteFor);
+        return prepared.map((p, i) => ({ p, recorded: recorded[i] }));
       });
       return {
         result: {

@@ -197,145 +197,320 @@ export class DecisionWriter {
   }
 }
 
+/** What a holder's last allowed marking says: the zone and whether it was an entry. */
+type Last = { IdZona: unknown; Funcion: unknown } | undefined;
+
+/** A marking decided and ready to be written, with the presence it moves (if any). */
+interface Planned {
+  decision: Decision;
+  direction: Direction;
+  values: Record<string, unknown>;
+  move?: { holder: string; zone: number; state: Direction; instant: number };
+}
+
+/**
+ * Decides one presentation given the holder's last allowed marking before it (for a direction the
+ * device did not say), and builds its marking row and the presence it moves. Pure.
+ */
+function plan(
+  device: Device,
+  p: Presentation,
+  { credential, holder }: { credential?: Credential; holder?: Holder },
+  site: SiteAccess,
+  last: Last,
+): Planned {
+  const { door } = p;
+  let direction = p.direction ?? (door.Sentido !== 'A' ? door.Sentido : undefined);
+  if (!direction && device.Funcion !== 'A') direction = device.Funcion;
+  // In when the holder's last allowed marking in this division was not an entry into this door's zone.
+  if (!direction) direction = last?.Funcion === 'E' && Number(last.IdZona) === door.IdZona ? 'S' : 'E';
+  const decision = decide({
+    door,
+    direction,
+    at: p.at,
+    timeZone: p.timeZone,
+    presented: p.presented,
+    credential,
+    holder,
+    site,
+  });
+  const local = markingClock(p.at, p.timeZone);
+  const result = p.deviceResult ?? (decision.allow ? 'P' : 'D');
+  const code =
+    p.presented.kind === 'credential'
+      ? p.presented.Numero
+      : p.presented.kind === 'document'
+        ? p.presented.Documento
+        : p.presented.Placa;
+  const values = {
+    IdCliente: door.IdCliente,
+    IdDivision: door.IdDivision,
+    IdPersona: holder?.kind === 'person' ? holder.person.IdPersona : null,
+    IdVehiculo: holder?.kind === 'vehicle' ? holder.vehicle.IdVehiculo : null,
+    Placa: p.presented.kind === 'plate' ? p.presented.Placa.slice(0, 10) : null,
+    Fecha: local.date,
+    Hora: local.time,
+    Resultado: result,
+    Motivo: decision.reason.startsWith('ALLOWED')
+      ? null
+      : t('es', decision.messageKey, decision.params).toUpperCase().slice(0, 200),
+    IdZona: door.IdZona,
+    IdPuerta: door.IdPuerta,
+    IdEquipo: device.IdEquipo,
+    Origen: 'E',
+    Funcion: direction,
+    TipoMarcacion: MARKING_TYPE[p.presented.kind],
+    Automatico: 'S',
+    EnLinea: p.online ? 'S' : 'N',
+    Observacion: holder ? null : code.slice(0, 500),
+    IdMarcaDispositivo: p.deviceMarkId ?? null,
+    FechaHoraDispositivo: p.deviceAt?.toISOString() ?? null,
+    FechaHora: p.at.toISOString(),
+    HoraDudosa: p.doubtful ? 'S' : 'N',
+    CodigoMotivo: decision.reason,
+    IdUsuarioCreacion: `EQUIPO:${device.IdEquipo}`,
+    FechaCreacion: new Date().toISOString(),
+  };
+  // Presence follows what actually happened at the gate, newest instant first; a doubtful time
+  // would pin a holder in place, so it moves nothing.
+  if (!holder || result !== 'P' || p.doubtful) return { decision, direction, values };
+  // Leaving a zone inside another (the camp inside the mine) is being back in the outer one.
+  const outer = direction === 'S' ? site.zones.find((z) => z.IdZona === door.IdZona)?.IdZonaPadre : undefined;
+  return {
+    decision,
+    direction,
+    values,
+    move: {
+      holder: holderKey(holder),
+      zone: outer ?? door.IdZona,
+      state: outer != null ? 'E' : direction,
+      instant: p.at.getTime(),
+    },
+  };
+}
+
+/** The presence rows a marking (or a batch's newest marking per holder) moves, newest instant winning. */
+async function movePresence(
+  trx: Db,
+  rows: Array<{ planned: Planned; IdMarcacion: number; door: LoadedDoor }>,
+): Promise<void> {
+  for (const { planned, IdMarcacion, door } of rows) {
+    const { move, values } = planned;
+    if (!move) continue;
+    await trx
+      .insertInto(ACCESS_TABLES.presence)
+      .values({
+        IdDivision: door.IdDivision,
+        Titular: move.holder,
+        IdCliente: door.IdCliente,
+        IdPersona: values.IdPersona as number | null,
+        IdVehiculo: values.IdVehiculo as number | null,
+        IdZona: move.zone,
+        IdPuerta: door.IdPuerta,
+        Funcion: move.state,
+        Instante: move.instant,
+        IdMarcacion,
+      })
+      .onConflict((oc) =>
+        oc
+          .columns(['IdDivision', 'Titular'])
+          .doUpdateSet({
+            IdZona: move.zone,
+            IdPuerta: door.IdPuerta,
+            Funcion: move.state,
+            Instante: move.instant,
+            IdMarcacion,
+          })
+          .where(`${ACCESS_TABLES.presence}.Instante`, '<=', move.instant),
+      )
+      .execute();
+  }
+}
+
+/** The holder's last allowed, trustworthy marking in the door's division before `at`, from the markings. */
+async function lastMarkingBefore(
+  trx: Db,
+  door: LoadedDoor,
+  holder: Holder,
+  at: Date,
+): Promise<{ IdZona: unknown; Funcion: unknown; FechaHora: unknown } | undefined> {
+  const column = holder.kind === 'person' ? 'IdPersona' : 'IdVehiculo';
+  const id = holder.kind === 'person' ? holder.person.IdPersona : holder.vehicle.IdVehiculo;
+  return trx
+    .selectFrom(ACCESS_TABLES.marking)
+    .select(['IdZona', 'Funcion', 'FechaHora'])
+    .where('IdCliente', '=', door.IdCliente)
+    .where('IdDivision', '=', door.IdDivision)
+    .where(column, '=', id)
+    .where('Resultado', '=', 'P')
+    .where('HoraDudosa', '=', 'N')
+    .where('FechaHora', '<', at.toISOString())
+    .orderBy('FechaHora', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
 /** Decides and writes one marking (and the presence it moves) inside the caller's transaction. */
 export async function recordIn(
   trx: Db,
   device: Device,
   p: Presentation,
-  { credential, holder }: { credential?: Credential; holder?: Holder },
+  loaded: { credential?: Credential; holder?: Holder },
   site: SiteAccess,
 ): Promise<Recorded> {
   const { door } = p;
-  {
-    let direction = p.direction ?? (door.Sentido !== 'A' ? door.Sentido : undefined);
-    if (!direction && device.Funcion !== 'A') direction = device.Funcion;
-    if (!direction) {
-      // In when the holder's last allowed marking before this instant, in this division, was not an
-      // entry into this door's zone. The presence row answers for a marking newer than it; an older
-      // one (a batch arriving late) asks the markings.
-      let last: { IdZona: unknown; Funcion: unknown } | undefined;
-      if (holder) {
-        const current = await trx
-          .selectFrom(ACCESS_TABLES.presence)
-          .select(['IdZona', 'Funcion', 'Instante'])
-          .where('IdDivision', '=', door.IdDivision)
-          .where('Titular', '=', holderKey(holder))
-          .executeTakeFirst();
-        if (current && Number(current.Instante) <= p.at.getTime()) last = current;
-        else if (current) {
-          const column = holder.kind === 'person' ? 'IdPersona' : 'IdVehiculo';
-          const id = holder.kind === 'person' ? holder.person.IdPersona : holder.vehicle.IdVehiculo;
-          last = await trx
-            .selectFrom(ACCESS_TABLES.marking)
-            .select(['IdZona', 'Funcion'])
-            .where('IdCliente', '=', door.IdCliente)
-            .where('IdDivision', '=', door.IdDivision)
-            .where(column, '=', id)
-            .where('Resultado', '=', 'P')
-            .where('HoraDudosa', '=', 'N')
-            .where('FechaHora', '<', p.at.toISOString())
-            .orderBy('FechaHora', 'desc')
-            .limit(1)
-            .executeTakeFirst();
-        }
-      }
-      direction = last?.Funcion === 'E' && Number(last.IdZona) === door.IdZona ? 'S' : 'E';
-    }
-    const decision = decide({
-      door,
-      direction,
-      at: p.at,
-      timeZone: p.timeZone,
-      presented: p.presented,
-      credential,
-      holder,
-      site,
-    });
-    const local = markingClock(p.at, p.timeZone);
-    const result = p.deviceResult ?? (decision.allow ? 'P' : 'D');
-    const code =
-      p.presented.kind === 'credential'
-        ? p.presented.Numero
-        : p.presented.kind === 'document'
-          ? p.presented.Documento
-          : p.presented.Placa;
-    const now = new Date().toISOString();
-    const values = {
-      IdCliente: door.IdCliente,
-      IdDivision: door.IdDivision,
-      IdPersona: holder?.kind === 'person' ? holder.person.IdPersona : null,
-      IdVehiculo: holder?.kind === 'vehicle' ? holder.vehicle.IdVehiculo : null,
-      Placa: p.presented.kind === 'plate' ? p.presented.Placa.slice(0, 10) : null,
-      Fecha: local.date,
-      Hora: local.time,
-      Resultado: result,
-      Motivo: decision.reason.startsWith('ALLOWED')
-        ? null
-        : t('es', decision.messageKey, decision.params).toUpperCase().slice(0, 200),
-      IdZona: door.IdZona,
-      IdPuerta: door.IdPuerta,
-      IdEquipo: device.IdEquipo,
-      Origen: 'E',
-      Funcion: direction,
-      TipoMarcacion: MARKING_TYPE[p.presented.kind],
-      Automatico: 'S',
-      EnLinea: p.online ? 'S' : 'N',
-      Observacion: holder ? null : code.slice(0, 500),
-      IdMarcaDispositivo: p.deviceMarkId ?? null,
-      FechaHoraDispositivo: p.deviceAt?.toISOString() ?? null,
-      FechaHora: p.at.toISOString(),
-      HoraDudosa: p.doubtful ? 'S' : 'N',
-      CodigoMotivo: decision.reason,
-      IdUsuarioCreacion: `EQUIPO:${device.IdEquipo}`,
-      FechaCreacion: now,
-    };
-    const inserted = await trx
-      .insertInto(ACCESS_TABLES.marking)
-      .values(values)
-      .onConflict((oc) => oc.columns(['IdEquipo', 'IdMarcaDispositivo']).doNothing())
-      .returning('IdMarcacion')
+  const { holder } = loaded;
+  let last: Last;
+  if (!p.direction && door.Sentido === 'A' && device.Funcion === 'A' && holder) {
+    // The presence row answers for a marking newer than it; an older one (a batch arriving late)
+    // asks the markings.
+    const current = await trx
+      .selectFrom(ACCESS_TABLES.presence)
+      .select(['IdZona', 'Funcion', 'Instante'])
+      .where('IdDivision', '=', door.IdDivision)
+      .where('Titular', '=', holderKey(holder))
       .executeTakeFirst();
-    if (!inserted) return { decision, direction, duplicate: true };
-    const IdMarcacion = Number(inserted.IdMarcacion);
-    // Presence follows what actually happened at the gate, newest instant first; a doubtful time
-    // would pin a holder in place, so it moves nothing.
-    if (holder && result === 'P' && !p.doubtful) {
-      const instant = p.at.getTime();
-      // Leaving a zone inside another (the camp inside the mine) is being back in the outer one.
-      const outer =
-        direction === 'S' ? site.zones.find((z) => z.IdZona === door.IdZona)?.IdZonaPadre : undefined;
-      const zone = outer ?? door.IdZona;
-      const state = outer != null ? 'E' : direction;
-      await trx
-        .insertInto(ACCESS_TABLES.presence)
-        .values({
-          IdDivision: door.IdDivision,
-          Titular: holderKey(holder),
-          IdCliente: door.IdCliente,
-          IdPersona: values.IdPersona,
-          IdVehiculo: values.IdVehiculo,
-          IdZona: zone,
-          IdPuerta: door.IdPuerta,
-          Funcion: state,
-          Instante: instant,
-          IdMarcacion,
-        })
-        .onConflict((oc) =>
-          oc
-            .columns(['IdDivision', 'Titular'])
-            .doUpdateSet({
-              IdZona: zone,
-              IdPuerta: door.IdPuerta,
-              Funcion: state,
-              Instante: instant,
-              IdMarcacion,
-            })
-            .where(`${ACCESS_TABLES.presence}.Instante`, '<=', instant),
-        )
-        .execute();
-    }
-    return { decision, direction, IdMarcacion, duplicate: false };
+    if (current && Number(current.Instante) <= p.at.getTime()) last = current;
+    else if (current) last = await lastMarkingBefore(trx, door, holder, p.at);
   }
+  const planned = plan(device, p, loaded, site, last);
+  const inserted = await trx
+    .insertInto(ACCESS_TABLES.marking)
+    .values(planned.values)
+    .onConflict((oc) => oc.columns(['IdEquipo', 'IdMarcaDispositivo']).doNothing())
+    .returning('IdMarcacion')
+    .executeTakeFirst();
+  if (!inserted) return { decision: planned.decision, direction: planned.direction, duplicate: true };
+  const IdMarcacion = Number(inserted.IdMarcacion);
+  await movePresence(trx, [{ planned, IdMarcacion, door }]);
+  return { decision: planned.decision, direction: planned.direction, IdMarcacion, duplicate: false };
+}
+
+/** Markings written per insert statement in a batch. */
+const BATCH_INSERT = 100;
+
+/**
+ * A device's buffered markings, oldest first, decided and written inside the caller's transaction
+ * in few statements: the markings it had sent already and its holders' presence are read once, each
+ * marking's direction follows the presence as the batch moves it (the markings are asked only for
+ * one older than a holder's presence), the new markings go in multi-row inserts, and each holder's
+ * presence is moved once, by its newest marking. The same outcome as `recordIn` one by one.
+ */
+export async function recordBatch(
+  trx: Db,
+  device: Device,
+  prepared: Presentation[],
+  loadedOf: (p: Presentation) => Promise<{ credential?: Credential; holder?: Holder }>,
+  siteOf: (p: Presentation) => SiteAccess,
+): Promise<Recorded[]> {
+  const ids = prepared.map((p) => p.deviceMarkId).filter((id): id is string => id !== undefined);
+  const sent = new Set<string>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await trx
+      .selectFrom(ACCESS_TABLES.marking)
+      .select('IdMarcaDispositivo')
+      .where('IdEquipo', '=', device.IdEquipo)
+      .where('IdMarcaDispositivo', 'in', ids.slice(i, i + 500))
+      .execute();
+    for (const row of rows) sent.add(String(row.IdMarcaDispositivo));
+  }
+  const loaded = await Promise.all(prepared.map((p) => loadedOf(p)));
+  // The presence of every holder of the batch, by division and holder.
+  const presence = new Map<string, { IdZona: unknown; Funcion: unknown; Instante: number }>();
+  const keys = new Map<number, Set<string>>();
+  prepared.forEach((p, i) => {
+    const holder = loaded[i].holder;
+    if (!holder) return;
+    const set = keys.get(p.door.IdDivision) ?? new Set<string>();
+    set.add(holderKey(holder));
+    keys.set(p.door.IdDivision, set);
+  });
+  for (const [division, set] of keys) {
+    const list = [...set];
+    for (let i = 0; i < list.length; i += 500) {
+      const rows = await trx
+        .selectFrom(ACCESS_TABLES.presence)
+        .select(['Titular', 'IdZona', 'Funcion', 'Instante'])
+        .where('IdDivision', '=', division)
+        .where('Titular', 'in', list.slice(i, i + 500))
+        .execute();
+      for (const row of rows)
+        presence.set(`${division}:${row.Titular}`, { ...row, Instante: Number(row.Instante) });
+    }
+  }
+  const out: Recorded[] = [];
+  const planned: Array<{ planned: Planned; door: LoadedDoor; index: number }> = [];
+  // Each holder's newest allowed, trustworthy marking of this batch so far (not written yet).
+  const ownLast = new Map<string, { IdZona: unknown; Funcion: unknown; at: number }>();
+  for (const [index, p] of prepared.entries()) {
+    const { holder } = loaded[index];
+    const site = siteOf(p);
+    if (p.deviceMarkId !== undefined && sent.has(p.deviceMarkId)) {
+      const { decision, direction } = plan(device, p, loaded[index], site, undefined);
+      out.push({ decision, direction, duplicate: true });
+      continue;
+    }
+    if (p.deviceMarkId !== undefined) sent.add(p.deviceMarkId);
+    let last: Last;
+    const key = holder ? `${p.door.IdDivision}:${holderKey(holder)}` : '';
+    if (!p.direction && p.door.Sentido === 'A' && device.Funcion === 'A' && holder) {
+      const current = presence.get(key);
+      if (current && current.Instante <= p.at.getTime()) last = current;
+      else if (current) {
+        const stored = await lastMarkingBefore(trx, p.door, holder, p.at);
+        const own = ownLast.get(key);
+        last =
+          own &&
+          own.at < p.at.getTime() &&
+          (!stored || new Date(stored.FechaHora as string | Date).getTime() < own.at)
+            ? own
+            : stored;
+      }
+    }
+    const one = plan(device, p, loaded[index], site, last);
+    if (holder && one.values.Resultado === 'P' && !p.doubtful)
+      ownLast.set(key, { IdZona: one.values.IdZona, Funcion: one.values.Funcion, at: p.at.getTime() });
+    planned.push({ planned: one, door: p.door, index });
+    out.push({ decision: one.decision, direction: one.direction, duplicate: false });
+    const move = one.move;
+    const current = presence.get(key);
+    if (move && (!current || current.Instante <= move.instant))
+      presence.set(key, { IdZona: move.zone, Funcion: move.state, Instante: move.instant });
+  }
+  // The new markings, a hundred per statement, in order; their ids in the same order.
+  const written: Array<{ planned: Planned; IdMarcacion: number; door: LoadedDoor }> = [];
+  for (let i = 0; i < planned.length; i += BATCH_INSERT) {
+    const chunk = planned.slice(i, i + BATCH_INSERT);
+    const rows = await trx
+      .insertInto(ACCESS_TABLES.marking)
+      .values(chunk.map((c) => c.planned.values))
+      // Another call of the same device may have written one meanwhile: it stays a duplicate.
+      .onConflict((oc) => oc.columns(['IdEquipo', 'IdMarcaDispositivo']).doNothing())
+      .returning(['IdMarcacion', 'IdMarcaDispositivo'])
+      .execute();
+    const byMark = new Map(rows.map((r) => [String(r.IdMarcaDispositivo), Number(r.IdMarcacion)]));
+    for (const c of chunk) {
+      const IdMarcacion = byMark.get(String(c.planned.values.IdMarcaDispositivo));
+      if (IdMarcacion === undefined) {
+        out[c.index].duplicate = true;
+        continue;
+      }
+      out[c.index].IdMarcacion = IdMarcacion;
+      written.push({ planned: c.planned, IdMarcacion, door: c.door });
+    }
+  }
+  // Each holder's presence moved once, by its newest marking of the batch.
+  const newest = new Map<string, (typeof written)[number]>();
+  for (const w of written) {
+    const move = w.planned.move;
+    if (!move) continue;
+    const key = `${w.door.IdDivision}:${move.holder}`;
+    const kept = newest.get(key);
+    if (!kept || (kept.planned.move as NonNullable<Planned['move']>).instant <= move.instant)
+      newest.set(key, w);
+  }
+  await movePresence(trx, [...newest.values()]);
+  return out;
 }
 
 const writers = new WeakMap<Db, DecisionWriter>();
