@@ -6,7 +6,8 @@
  * On a fresh demo database per dialect, with the server listening on 127.0.0.1 (in this process):
  * 1. `POST /api/acceso/decidir` from `devices` concurrent devices for `seconds`: decisions per second and
  *    p50/p95/p99 latency, each answer given after its marking and presence commit (SQLite
- *    synchronous=FULL; PostgreSQL synchronous_commit on);
+ *    synchronous=FULL; PostgreSQL synchronous_commit on); once with the devices in this process's
+ *    event loop, once with them in a worker thread (the other core);
  * 2. the same transaction (the marking insert and the presence upsert) on the driver alone, from the
  *    same number of concurrent callers;
  * 3. `POST /api/acceso/marcaciones` batches of 1000: markings per second;
@@ -14,6 +15,7 @@
  *    2000 more accredited workers are stored: p50/p95 over 50 calls.
  */
 import { parseArgs } from 'node:util';
+import { Worker } from 'node:worker_threads';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Database, DialectName } from '../src/server/db/connection.js';
@@ -114,6 +116,18 @@ async function run(database: Database, dialect: DialectName) {
       });
     });
     report(`decidir, ${DEVICES} devices over loopback`, decided.times, decided.elapsed);
+    // The same with the devices in a thread of their own (the machine's other core), as gates are.
+    const apart = await new Promise<{ times: number[]; elapsed: number; failed: string }>(
+      (resolve, reject) => {
+        const worker = new Worker(new URL('./bench/gate-devices.mjs', import.meta.url), {
+          workerData: { address, key, cards, devices: DEVICES, seconds: SECONDS },
+        });
+        worker.once('message', resolve);
+        worker.once('error', reject);
+      },
+    );
+    if (apart.failed) throw new Error(`decidir: ${apart.failed}`);
+    report(`decidir, ${DEVICES} devices in another thread`, apart.times, apart.elapsed);
 
     const driver = await load(DEVICES, async (worker, i) => {
       const at = Date.now();
