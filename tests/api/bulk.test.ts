@@ -67,6 +67,16 @@ describe.each(DIALECTS)('bulk requests on %s', (dialect) => {
     }
     throw new Error('the job did not end');
   };
+  /** How many bulk uploads are stored. */
+  const uploads = async () =>
+    Number(
+      (
+        (await t.db.database.db
+          .selectFrom(t.registry.require('bulk-upload').table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirst()) as Json
+      ).n,
+    );
   const requestsOf = async (code: string) => {
     const table = t.registry.require('request').table;
     return (await t.db.database.db
@@ -457,15 +467,6 @@ describe.each(DIALECTS)('bulk requests on %s', (dialect) => {
     expect(made.find((r: Json) => r.IdSolicitud !== withFiles.IdSolicitud).SolicitudCompleta).toBe('N');
 
     // Bad zips: each refused with its message, and no upload stored.
-    const uploads = async () =>
-      Number(
-        (
-          (await t.db.database.db
-            .selectFrom(t.registry.require('bulk-upload').table)
-            .select((eb) => eb.fn.countAll().as('n'))
-            .executeTakeFirst()) as Json
-        ).n,
-      );
     const before = await uploads();
     const sheetBytes = await (await openTemplate((await template()).fileBase64)).fill([
       goodRow(tpl, '47100005'),
@@ -660,15 +661,6 @@ describe.each(DIALECTS)('bulk requests on %s', (dialect) => {
 
   it('refuses bad files with a clear message and stores nothing', async () => {
     const tpl = await openTemplate((await template()).fileBase64);
-    const uploads = async () =>
-      Number(
-        (
-          (await t.db.database.db
-            .selectFrom(t.registry.require('bulk-upload').table)
-            .select((eb) => eb.fn.countAll().as('n'))
-            .executeTakeFirst()) as Json
-        ).n,
-      );
     const before = await uploads();
     const refused = async (bytes: Buffer, messageKey: string, profile = cat.worker) => {
       const res = await send(bytes, 'requester', profile);

@@ -97,6 +97,18 @@ export function parseDetail(raw: unknown, max = 2000): LineInput[] {
   return value as LineInput[];
 }
 
+/** What a worker (document type and number) or a vehicle (plate) is found by, as stored; undefined if not given. */
+export function holderIdentity(worker: boolean, body: Body): Row | undefined {
+  if (worker)
+    return body.IdTipoDocumento !== undefined && body.Documento !== undefined
+      ? {
+          IdTipoDocumento: body.IdTipoDocumento,
+          Documento: String(body.Documento).trim().toLocaleUpperCase('es'),
+        }
+      : undefined;
+  return body.Placa !== undefined ? { Placa: String(body.Placa).trim().toLocaleUpperCase('es') } : undefined;
+}
+
 /** A PDF already in the file store, for a request line: its key and its name. */
 export interface KeptFile {
   key: string;
@@ -305,16 +317,7 @@ export class RequestService {
     const sent = pick(body, worker ? PERSON_FIELDS : VEHICLE_FIELDS);
     const column = worker ? 'IdPersona' : 'IdVehiculo';
     if (!Object.keys(sent).length && current) return { [column]: current };
-    const identity = worker
-      ? sent.IdTipoDocumento !== undefined && sent.Documento !== undefined
-        ? {
-            IdTipoDocumento: sent.IdTipoDocumento,
-            Documento: String(sent.Documento).trim().toLocaleUpperCase('es'),
-          }
-        : undefined
-      : sent.Placa !== undefined
-        ? { Placa: String(sent.Placa).trim().toLocaleUpperCase('es') }
-        : undefined;
+    const identity = holderIdentity(worker, sent);
     const [found] = identity ? await crud.findKeys(resource, identity, principal) : current ? [current] : [];
     const fields = { ...sent, IdCompania: requester.companyId };
     if (found !== undefined) {

@@ -13,7 +13,7 @@ import type { FileStore } from '../../../storage/files.js';
 import { loadProfile, type ProfileDef } from '../catalogue.js';
 import { numericParameter } from '../parameters.js';
 import type { RenewalService } from '../renewal.js';
-import type { KeptFile, RequestService } from '../requests.js';
+import { holderIdentity, type KeptFile, type RequestService } from '../requests.js';
 import type { Requester } from '../roles.js';
 import { Attachments, attachmentSlots } from './attachments.js';
 import { type BulkColumn, bulkColumns, identityKey } from './columns.js';
@@ -193,16 +193,7 @@ export class BulkService {
   ): Promise<Row> {
     if (target.IdRequisito === null) return this.requests.create(requester, body, { trx, massCode, files });
     const worker = target.IdEntidad !== 'V';
-    const identity = worker
-      ? body.IdTipoDocumento !== undefined && body.Documento !== undefined
-        ? {
-            IdTipoDocumento: body.IdTipoDocumento,
-            Documento: String(body.Documento).trim().toLocaleUpperCase('es'),
-          }
-        : undefined
-      : body.Placa !== undefined
-        ? { Placa: String(body.Placa).trim().toLocaleUpperCase('es') }
-        : undefined;
+    const identity = holderIdentity(worker, body);
     const key = worker ? 'Documento' : 'Placa';
     if (!identity)
       throw new ApiError('VALIDATION_FAILED', { fields: { [key]: { messageKey: 'validation.required' } } });
@@ -600,12 +591,21 @@ export class BulkService {
     return { ...upload, ...(await this.counts(upload)), running: this.jobs.has(upload.IdCargaMasiva) };
   }
 
+  /** Recent uploads' headings by upload and language: the screen asks for them with every page of rows. */
+  private readonly headingsKept = new Map<string, { until: number; headings: Map<string, string> }>();
+
   /** The header of each column of an upload's template in the caller's language, by key. */
   async headings(requester: Requester, code: unknown, language: Language): Promise<Map<string, string>> {
     const upload = await this.find(this.db, requester, code);
+    const key = `${upload.IdCargaMasiva}:${language}`;
+    const kept = this.headingsKept.get(key);
+    if (kept && kept.until > Date.now()) return kept.headings;
     const profile = await loadProfile(this.db, this.registry, upload.IdCliente, upload.IdPerfilAcreditacion);
     const columns = await this.columnsOf(requester, profile, upload.IdRequisito ?? null, language);
-    return new Map(columns.map((c) => [c.key, c.header]));
+    const headings = new Map(columns.map((c) => [c.key, c.header]));
+    if (this.headingsKept.size >= 200) this.headingsKept.clear();
+    this.headingsKept.set(key, { until: Date.now() + 60_000, headings });
+    return headings;
   }
 
   /** The rows of an upload with their errors worded in the caller's language. */
