@@ -215,8 +215,21 @@ await eachDialect(args.dialects, args['postgres-url'], async (target, _dialect, 
     req.on('error', fail);
     req.end(payload);
   });
-  const uploaded = (JSON.parse(answer) as { result: Record<string, number | string> }).result;
+  // The upload answers at once; its rows are checked by a job, followed here until it ends.
+  let uploaded = (JSON.parse(answer) as { result: Record<string, number | string> }).result;
+  const answered = (performance.now() - t1) / 1000;
+  while (uploaded.Estado === 'C') {
+    await new Promise((r) => setTimeout(r, 200));
+    uploaded = (await get(
+      server.url,
+      `/api/acreditacionsolicitud/progresomasivo?CodigoCargaMasiva=${uploaded.CodigoCargaMasiva}`,
+      token,
+    )) as Record<string, number | string>;
+  }
   const validate = (performance.now() - t1) / 1000;
+  console.log(
+    `  cargamasiva answered in ${answered.toFixed(2)} s (the file read and stored, the check begun)`,
+  );
   console.log(
     `  validate (cargamasiva): ${uploaded.loaded} rows (${uploaded.observed} observed) in ${validate.toFixed(2)} s = ` +
       `${Math.round(N / validate)} rows/s, server peak rss ${(peakOf(pid) / MB).toFixed(0)} MB`,

@@ -37,16 +37,46 @@ describe.each(DIALECTS)('bulk requests on %s', (dialect) => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body.result as { fileBase64: string; fileName: string };
   };
-  const send = (bytes: Buffer, who = 'requester', profile = cat.worker, zip?: Buffer) =>
-    upload(
-      t.app,
-      tokens[who],
-      `${BASE}/cargamasiva`,
-      { IdContrato: contract, IdPerfilAcreditacion: profile },
-      [
-        { name: 'carga.xlsx', bytes },
-        ...(zip ? [{ name: 'adjuntos.zip', bytes: zip, field: 'adjuntos', type: 'application/zip' }] : []),
-      ],
+  /**
+   * An accepted upload once its dry run (a job) has checked every row: its answer's result becomes
+   * the progress then, with what the upload's own answer said of the attachments.
+   */
+  const checked = async (res: Awaited<ReturnType<typeof upload>>, who = 'requester') => {
+    if (res.status !== 200) return res;
+    const answered = res.body.result;
+    expect(answered.Estado).toBe('C');
+    for (let i = 0; i < 400; i++) {
+      const now = await as(
+        who,
+        'GET',
+        `${BASE}/progresomasivo?CodigoCargaMasiva=${answered.CodigoCargaMasiva}`,
+      );
+      if (now.body.result.Estado !== 'C') {
+        expect(now.body.result.toCheck).toBe(0);
+        res.body.result = {
+          ...now.body.result,
+          attached: answered.attached,
+          unusedFiles: answered.unusedFiles,
+        };
+        return res;
+      }
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error('the check did not end');
+  };
+  const send = async (bytes: Buffer, who = 'requester', profile = cat.worker, zip?: Buffer) =>
+    checked(
+      await upload(
+        t.app,
+        tokens[who],
+        `${BASE}/cargamasiva`,
+        { IdContrato: contract, IdPerfilAcreditacion: profile },
+        [
+          { name: 'carga.xlsx', bytes },
+          ...(zip ? [{ name: 'adjuntos.zip', bytes: zip, field: 'adjuntos', type: 'application/zip' }] : []),
+        ],
+      ),
+      who,
     );
   const rowsOf = async (code: string, language = 'en') =>
     (
@@ -338,6 +368,42 @@ describe.each(DIALECTS)('bulk requests on %s', (dialect) => {
     expect(fixedRows[1].Errores['*']).toMatch(/open request/i);
   });
 
+  it('checks the rows as a job: the upload answers at once, its rows are checked in the background, processing waits for the check', async () => {
+    const tpl = await openTemplate((await template()).fileBase64);
+    const rows = Array.from({ length: MAX_ROWS }, (_, i) => goodRow(tpl, String(49_000_000 + i)));
+    const before = await requestsOfCompany();
+    const res = await upload(
+      t.app,
+      tokens.requester,
+      `${BASE}/cargamasiva`,
+      { IdContrato: contract, IdPerfilAcreditacion: cat.worker },
+      { name: 'carga.xlsx', bytes: await tpl.fill(rows) },
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.result).toMatchObject({
+      Estado: 'C',
+      loaded: MAX_ROWS,
+      toCheck: MAX_ROWS,
+      running: true,
+    });
+    const code = res.body.result.CodigoCargaMasiva;
+    expect(await rowsOf(code)).toHaveLength(MAX_ROWS);
+    const early = await as('requester', 'POST', `${BASE}/procesarmasivo`, { CodigoCargaMasiva: code });
+    expect(early.status).toBe(400);
+    expect(early.body.messageKey).toBe('bulk.errors.stillChecking');
+    const done = await checked(res);
+    expect(done.body.result).toMatchObject({
+      Estado: 'V',
+      loaded: MAX_ROWS,
+      toCheck: 0,
+      observed: 0,
+      toProcess: MAX_ROWS,
+      running: false,
+    });
+    expect((await rowsOf(code)).every((r) => r.Estado === 'V')).toBe(true);
+    expect(await requestsOfCompany()).toBe(before);
+  });
+
   it('keeps an upload to its company and division: another requester gets a 404, an authoriser a 403', async () => {
     const tpl = await openTemplate((await template()).fileBase64);
     const res = await send(await tpl.fill([goodRow(tpl, '46000001')]));
@@ -577,28 +643,30 @@ describe.each(DIALECTS)('bulk requests on %s', (dialect) => {
     ];
     const zip = new JSZip();
     zip.file(`${a.Documento}.pdf`, pdf('SCTR 2027'));
-    const uploaded = await upload(
-      t.app,
-      tokens.requester,
-      `${BASE}/cargamasiva`,
-      { IdContrato: contract, IdPerfilAcreditacion: cat.worker, IdRequisito: sctr.IdRequisito },
-      [
-        { name: 'sctr.xlsx', bytes: await tpl.fill(rows) },
-        {
-          name: 'sctr.zip',
-          bytes: await zip.generateAsync({ type: 'nodebuffer' }),
-          field: 'adjuntos',
-        },
-      ],
+    const uploaded = await checked(
+      await upload(
+        t.app,
+        tokens.requester,
+        `${BASE}/cargamasiva`,
+        { IdContrato: contract, IdPerfilAcreditacion: cat.worker, IdRequisito: sctr.IdRequisito },
+        [
+          { name: 'sctr.xlsx', bytes: await tpl.fill(rows) },
+          {
+            name: 'sctr.zip',
+            bytes: await zip.generateAsync({ type: 'nodebuffer' }),
+            field: 'adjuntos',
+          },
+        ],
+      ),
     );
     expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(200);
     expect(uploaded.body.result.attached).toBe(1);
     expect(uploaded.body.result.IdRequisito).toBe(sctr.IdRequisito);
     const code = uploaded.body.result.CodigoCargaMasiva;
-    const checked = await rowsOf(code);
-    expect(checked.map((r) => r.Estado)).toEqual(['V', 'V', 'E', 'E']);
-    expect(checked[2].Errores.Documento).toBe('No holder is registered with this document.');
-    expect(checked[3].Errores.Documento).toBe('The document repeats in row 3.');
+    const renewalRows = await rowsOf(code);
+    expect(renewalRows.map((r) => r.Estado)).toEqual(['V', 'V', 'E', 'E']);
+    expect(renewalRows[2].Errores.Documento).toBe('No holder is registered with this document.');
+    expect(renewalRows[3].Errores.Documento).toBe('The document repeats in row 3.');
     expect(await requestsOf(code)).toHaveLength(0);
     // The same file as a mobilisation upload is another template.
     const other = await send(await tpl.fill(rows));

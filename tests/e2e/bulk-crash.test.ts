@@ -1,5 +1,6 @@
 /**
- * A bulk upload's job survives the server being killed (SIGKILL) half-way: every request made
+ * A bulk upload's jobs survive the server being killed (SIGKILL) half-way. Killed while its rows
+ * are checked, the check goes on after the restart. Killed while processing, every request made
  * is whole (its lines and history with it, its row marked with it), and once the server is back
  * the job picks up the rest and creates nothing twice. Runs the built server (npm run build).
  */
@@ -94,7 +95,7 @@ describe.each(DIALECTS)('a bulk job killed half-way on %s', (dialect) => {
     await db?.drop();
   });
 
-  it('leaves every request whole and finishes the rest after a restart, nothing twice', async () => {
+  it('finishes a check and a process cut short by a restart, every request whole, nothing twice', async () => {
     if (!existsSync(join(ROOT, 'dist/server/main.js'))) throw new Error('run `npm run build` first');
     const registry = loadRegistry();
     db = await createTestDatabase(dialect);
@@ -143,21 +144,44 @@ describe.each(DIALECTS)('a bulk job killed half-way on %s', (dialect) => {
     form.set('IdPerfilAcreditacion', String(profile));
     form.set('file', new Blob([new Uint8Array(file)]), 'carga.xlsx');
     const uploaded = await api(server.url, 'POST', '/api/acreditacionsolicitud/cargamasiva', token, form);
-    expect(uploaded).toMatchObject({ loaded: ROWS, observed: 0, toProcess: ROWS });
+    expect(uploaded).toMatchObject({ Estado: 'C', loaded: ROWS });
     const code = uploaded.CodigoCargaMasiva as string;
+    const progress = () =>
+      api(server.url, 'GET', `/api/acreditacionsolicitud/progresomasivo?CodigoCargaMasiva=${code}`, token);
+    const kill = async () => {
+      const killed = new Promise((r) => server.child.once('exit', r));
+      server.child.kill('SIGKILL');
+      await killed;
+    };
+
+    // Killed while the rows are being checked: after the restart the check goes on from where it
+    // was and ends with every row checked once, nothing created.
+    for (;;) {
+      const now = await progress();
+      if (now.loaded - now.toCheck >= 20) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await kill();
+    server = await start(db);
+    child = server.child;
+    token = await requester(server.url);
+    let checked: Json;
+    for (let i = 0; i < 1200; i++) {
+      checked = await progress();
+      if (checked.Estado !== 'C') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(checked).toMatchObject({ Estado: 'V', loaded: ROWS, toCheck: 0, observed: 0, toProcess: ROWS });
+
     await api(server.url, 'POST', '/api/acreditacionsolicitud/procesarmasivo', token, {
       CodigoCargaMasiva: code,
     });
-    const progress = () =>
-      api(server.url, 'GET', `/api/acreditacionsolicitud/progresomasivo?CodigoCargaMasiva=${code}`, token);
     for (;;) {
       const now = await progress();
       if (now.successful >= 20) break;
       await new Promise((r) => setTimeout(r, 20));
     }
-    const killed = new Promise((r) => server.child.once('exit', r));
-    server.child.kill('SIGKILL');
-    await killed;
+    await kill();
 
     // What the killed server left: each request whole, each named by exactly its row.
     const t = (name: string) => registry.require(name).table;

@@ -1744,12 +1744,12 @@ export interface CargaMasiva {
   IdRequisito?: number;
   NombreArchivo?: string;
   Filas: number;
-  Estado: 'V' | 'R' | 'F';
+  Estado: 'C' | 'V' | 'R' | 'F';
   IdUsuario?: string;
 }
 
 /**
- * One row of a bulk upload: its cells as read (Datos, JSON), its problems per cell (Errores, JSON of message keys), its state (V valid, E observed at validation, S processed into request IdSolicitud, F refused at processing) — the state moves in the same transaction as the request it creates, so a row is processed once.
+ * One row of a bulk upload: its cells as read (Datos, JSON), its problems per cell (Errores, JSON of message keys), its state (P still to check, V valid, E observed at validation, S processed into request IdSolicitud, F refused at processing) — the state moves in the same transaction as the request it creates, so a row is processed once.
  */
 export interface CargaMasivaFila {
   IdFila?: number;
@@ -1759,7 +1759,7 @@ export interface CargaMasivaFila {
   Documento?: string;
   Datos?: string;
   Errores?: string;
-  Estado: 'V' | 'E' | 'S' | 'F';
+  Estado: 'P' | 'V' | 'E' | 'S' | 'F';
   IdSolicitud?: number;
 }
 

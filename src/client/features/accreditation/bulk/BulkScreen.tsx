@@ -32,7 +32,7 @@ import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
 import { type BulkProgress, type BulkRow, bulkApi } from './api.js';
 
 const COUNTS = ['loaded', 'observed', 'processed', 'successful', 'toProcess'] as const;
-const ROW_COLOURS = { V: 'info', E: 'error', S: 'success', F: 'warning' } as const;
+const ROW_COLOURS = { P: 'default', V: 'info', E: 'error', S: 'success', F: 'warning' } as const;
 
 /** Section 4's counts of an upload, as chips. */
 function Counts({ progress }: { progress: BulkProgress }) {
@@ -53,7 +53,7 @@ function Counts({ progress }: { progress: BulkProgress }) {
 }
 
 /** An upload's rows (all, or some states), a page at a time, each with its errors or its request. */
-function Rows({ code, states, version }: { code: string; states?: string; version: number }) {
+function Rows({ code, states, version }: { code: string; states?: string; version: string }) {
   const translate = useTranslate();
   const [page, setPage] = useState(0);
   const take = 50;
@@ -204,10 +204,13 @@ export default function BulkScreen() {
     queryKey: ['bulk-progress', code],
     queryFn: () => bulkApi.progress(code),
     enabled: !!code,
-    refetchInterval: (query) => (query.state.data?.running || query.state.data?.Estado === 'R' ? 700 : false),
+    refetchInterval: (query) =>
+      query.state.data?.running || query.state.data?.Estado === 'R' || query.state.data?.Estado === 'C'
+        ? 700
+        : false,
   });
   const current = progress.data;
-  const version = current ? current.processed : 0;
+  const version = current ? `${current.processed}:${current.toCheck}` : '';
 
   const run = async (action: () => Promise<void>) => {
     setBusy(true);
@@ -270,6 +273,8 @@ export default function BulkScreen() {
   const done = current ? current.processed : 0;
   const total = current ? current.processed + current.toProcess : 0;
   const running = !!current && (current.running || current.Estado === 'R');
+  const checking = current?.Estado === 'C';
+  const checkedRows = current ? current.loaded - current.toCheck : 0;
 
   return (
     <Card sx={{ m: 1 }}>
@@ -418,6 +423,19 @@ export default function BulkScreen() {
           {tab === 2 && code && current && (
             <Stack spacing={2}>
               <Counts progress={current} />
+              {checking && (
+                <Box>
+                  <LinearProgress
+                    variant="determinate"
+                    value={current.loaded ? (100 * checkedRows) / current.loaded : 0}
+                    data-testid="bulk-checking"
+                    aria-valuetext={translate('bulk.checking', { done: checkedRows, total: current.loaded })}
+                  />
+                  <Typography variant="caption">
+                    {translate('bulk.checking', { done: checkedRows, total: current.loaded })}
+                  </Typography>
+                </Box>
+              )}
               {unused && (
                 <Alert severity="warning" data-testid="bulk-unused">
                   {unused}
@@ -427,7 +445,7 @@ export default function BulkScreen() {
                 <Button
                   variant="contained"
                   startIcon={<PlayArrowIcon />}
-                  disabled={busy || running || current.toProcess === 0}
+                  disabled={busy || running || checking || current.toProcess === 0}
                   onClick={process}
                 >
                   {translate('bulk.process')}

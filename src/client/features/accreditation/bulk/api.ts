@@ -12,8 +12,11 @@ export interface BulkProgress {
   /** A requirement update's requirement; null for mobilisation requests. */
   IdRequisito: number | null;
   NombreArchivo: string | null;
-  Estado: 'V' | 'R' | 'F';
+  /** C being checked, V checked, R being processed, F processed. */
+  Estado: 'C' | 'V' | 'R' | 'F';
   loaded: number;
+  /** Rows the dry run has not checked yet. */
+  toCheck: number;
   observed: number;
   processed: number;
   successful: number;
@@ -25,7 +28,7 @@ export interface BulkProgress {
 export interface BulkRow {
   Fila: number;
   Documento: string | null;
-  Estado: 'V' | 'E' | 'S' | 'F';
+  Estado: 'P' | 'V' | 'E' | 'S' | 'F';
   IdSolicitud: number | null;
   Datos: Record<string, string | number>;
   Errores: Record<string, string>;

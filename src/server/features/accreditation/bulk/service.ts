@@ -43,12 +43,15 @@ export interface Upload {
   IdRequisito: number | null;
   NombreArchivo: string | null;
   Filas: number;
-  Estado: 'V' | 'R' | 'F';
+  /** C being checked, V checked, R being processed, F processed. */
+  Estado: 'C' | 'V' | 'R' | 'F';
   IdUsuario: string;
 }
 
 export interface Counts {
   loaded: number;
+  /** Rows the dry run has not checked yet. */
+  toCheck: number;
   observed: number;
   processed: number;
   successful: number;
@@ -343,10 +346,11 @@ export class BulkService {
   }
 
   /**
-   * cargamasiva: the uploaded file (on disk) read as a stream and every row checked as a single
-   * request would be, inside a transaction rolled back; the upload stored with its rows and their
-   * errors under a new mass upload code. With a zip of attachments, each row's PDFs are matched by
-   * name, checked and kept for its request. Nothing else is created.
+   * cargamasiva: the uploaded file (on disk) read as a stream, the upload stored under a new mass
+   * upload code with its rows (and the errors found reading them) to check, and the dry run started
+   * as a job (`runCheck`): every row checked as a single request would be, inside a transaction
+   * rolled back. With a zip of attachments, each row's PDFs are matched by name, checked and kept
+   * for its request. Nothing else is created.
    */
   async upload(
     requester: Requester,
@@ -376,8 +380,6 @@ export class BulkService {
       ? await Attachments.open(input.attachments, attachmentSlots(this.scoped(profile, requirement)))
       : undefined;
     const columns = await this.readingColumns(requester, profile, requirement);
-    const keys = new Set(columns.map((c) => c.key));
-    const target = { IdEntidad: profile.IdEntidad, IdContrato: input.contract, IdRequisito: requirement };
     const base =
       requirement === null
         ? { IdEntidad: profile.IdEntidad, IdContrato: input.contract, IdPerfilAcreditacion: input.profile }
@@ -385,7 +387,6 @@ export class BulkService {
     const code = `CM-${new Date().toISOString().slice(0, 10).replaceAll('-', '')}-${randomUUID().slice(0, 8).toUpperCase()}`;
     const firstOf = new Map<string, number>();
     const documentKey = profile.IdEntidad === 'V' ? 'Placa' : 'Documento';
-    const checked: Row[] = [];
     const prepared = sheet.rows.map(({ row, cells }) => {
       const { body, errors } = this.toBody(columns, cells, base);
       const identity = identityKey(profile.IdEntidad, body);
@@ -420,37 +421,17 @@ export class BulkService {
         }
       }
     }
-    /** One row checked as a single request, in a transaction rolled back. */
-    const check = async ({ row, cells, body, errors, files }: (typeof prepared)[number]): Promise<Row> => {
-      try {
-        await this.database.db.transaction().execute(async (trx) => {
-          await this.make(requester, target, trx, body, code, files);
-          throw new DryRun();
-        });
-      } catch (error) {
-        if (!(error instanceof DryRun))
-          for (const [key, problem] of Object.entries(this.errorsOf(error, keys))) errors[key] ??= problem;
-      }
-      const bad = Object.keys(errors).length > 0;
-      return {
-        Fila: row,
-        Documento: String(body[documentKey] ?? '').slice(0, 20) || null,
-        Datos: JSON.stringify(cells),
-        Errores: bad ? JSON.stringify(errors) : null,
-        Estado: bad ? 'E' : 'V',
-      };
-    };
+    const pending: Row[] = prepared.map(({ row, cells, body, errors }) => ({
+      Fila: row,
+      Documento: String(body[documentKey] ?? '').slice(0, 20) || null,
+      Datos: JSON.stringify(cells),
+      Errores: Object.keys(errors).length ? JSON.stringify(errors) : null,
+      Estado: 'P',
+    }));
     const filesOf = new Map(prepared.map((p) => [p.row, p.files]));
-    // PostgreSQL checks a few rows at a time on pooled connections (each its own transaction);
-    // SQLite has one connection, so one row at a time.
-    const width = this.database.dialect === 'postgres' ? DRY_RUN_CONCURRENCY : 1;
-    for (let i = 0; i < prepared.length; i += width) {
-      await yieldTurn();
-      checked.push(...(await Promise.all(prepared.slice(i, i + width).map(check))));
-    }
     const { principal } = requester;
     const now = new Date().toISOString();
-    return this.database.db.transaction().execute(async (trx) => {
+    const stored = await this.database.db.transaction().execute(async (trx) => {
       const created = (await trx
         .insertInto(this.table('bulk-upload'))
         .values({
@@ -463,19 +444,19 @@ export class BulkService {
           IdPerfilAcreditacion: input.profile,
           IdRequisito: requirement,
           NombreArchivo: input.fileName.slice(0, 200),
-          Filas: checked.length,
-          Estado: 'V',
+          Filas: pending.length,
+          Estado: 'C',
           IdUsuario: principal.userId,
           IdUsuarioCreacion: principal.userId,
           FechaCreacion: now,
         })
         .returning('IdCargaMasiva')
         .executeTakeFirstOrThrow()) as { IdCargaMasiva: number };
-      for (let i = 0; i < checked.length; i += INSERT_BATCH)
+      for (let i = 0; i < pending.length; i += INSERT_BATCH)
         await trx
           .insertInto(this.table('bulk-upload-row'))
           .values(
-            checked.slice(i, i + INSERT_BATCH).map((r) => ({
+            pending.slice(i, i + INSERT_BATCH).map((r) => ({
               ...r,
               IdCargaMasiva: created.IdCargaMasiva,
               IdCliente: principal.clientId,
@@ -515,6 +496,9 @@ export class BulkService {
         unusedFiles: attachments?.unused() ?? [],
       };
     });
+    // The rows are checked by a job: the caller follows it with progresomasivo.
+    this.startCheck(requester, stored);
+    return stored;
   }
 
   /** The PDFs kept for some rows of an upload, by row and datum. */
@@ -573,6 +557,7 @@ export class BulkService {
     const n = (s: string) => Number(rows.find((r) => r.Estado === s)?.n ?? 0);
     return {
       loaded: upload.Filas,
+      toCheck: n('P'),
       observed: n('E') + n('F'),
       processed: n('S') + n('F'),
       successful: n('S'),
@@ -588,6 +573,7 @@ export class BulkService {
       this.start(requester, upload);
       upload = await this.find(this.db, requester, code);
     }
+    if (upload.Estado === 'C' && !this.jobs.has(upload.IdCargaMasiva)) this.startCheck(requester, upload);
     return { ...upload, ...(await this.counts(upload)), running: this.jobs.has(upload.IdCargaMasiva) };
   }
 
@@ -668,6 +654,11 @@ export class BulkService {
    */
   async process(requester: Requester, code: unknown): Promise<Row> {
     const upload = await this.find(this.db, requester, code);
+    if (upload.Estado === 'C') {
+      // Picked up again if a restart stopped it.
+      if (!this.jobs.has(upload.IdCargaMasiva)) this.startCheck(requester, upload);
+      throw new ApiError('BUSINESS_RULE', { messageKey: 'bulk.errors.stillChecking' });
+    }
     const counts = await this.counts(upload);
     if (upload.Estado !== 'R' && counts.toProcess === 0 && counts.processed === 0)
       throw new ApiError('BUSINESS_RULE', { messageKey: 'bulk.errors.nothingToProcess' });
@@ -697,6 +688,98 @@ export class BulkService {
       })
       .finally(() => this.jobs.delete(upload.IdCargaMasiva));
     this.jobs.set(upload.IdCargaMasiva, job);
+  }
+
+  /** Runs the dry run of an upload's rows in the background; marks the upload checked when it ends. */
+  private startCheck(requester: Requester, upload: Upload): void {
+    const job = (async () => {
+      if (!(await this.runCheck(requester, upload))) return;
+      await this.db
+        .updateTable(this.table('bulk-upload'))
+        .set({ Estado: 'V' })
+        .where('IdCliente', '=', upload.IdCliente)
+        .where('IdCargaMasiva', '=', upload.IdCargaMasiva)
+        .where('Estado', '=', 'C')
+        .execute();
+    })()
+      .catch(() => {
+        // Left being checked: the next progress read picks it up again.
+      })
+      .finally(() => this.jobs.delete(upload.IdCargaMasiva));
+    this.jobs.set(upload.IdCargaMasiva, job);
+  }
+
+  /**
+   * The dry run: each row still to check (P), in order, made as a single request would be inside
+   * a transaction rolled back; its errors (with those found when the file was read) and its state
+   * (V or E) stored. PostgreSQL checks a few rows at a time on pooled connections; SQLite one.
+   * Answers false when it stopped before the end (the server is closing).
+   */
+  private async runCheck(requester: Requester, upload: Upload): Promise<boolean> {
+    const rowsTable = this.table('bulk-upload-row');
+    const profile = await loadProfile(this.db, this.registry, upload.IdCliente, upload.IdPerfilAcreditacion);
+    const requirement = upload.IdRequisito ?? null;
+    const columns = await this.readingColumns(requester, profile, requirement);
+    const keys = new Set(columns.map((c) => c.key));
+    const base =
+      requirement === null
+        ? {
+            IdEntidad: upload.IdEntidad,
+            IdContrato: upload.IdContrato,
+            IdPerfilAcreditacion: upload.IdPerfilAcreditacion,
+          }
+        : { IdEntidad: upload.IdEntidad };
+    const target = { IdEntidad: upload.IdEntidad, IdContrato: upload.IdContrato, IdRequisito: requirement };
+    const width = this.database.dialect === 'postgres' ? DRY_RUN_CONCURRENCY : 1;
+    for (;;) {
+      const batch = (await this.db
+        .selectFrom(rowsTable)
+        .select(['IdFila', 'Datos', 'Errores'])
+        .where('IdCliente', '=', upload.IdCliente)
+        .where('IdCargaMasiva', '=', upload.IdCargaMasiva)
+        .where('Estado', '=', 'P')
+        .orderBy('Fila')
+        .limit(100)
+        .execute()) as Array<{ IdFila: number; Datos: string; Errores: string | null }>;
+      if (!batch.length) return true;
+      const files = await this.keptFiles(
+        upload,
+        batch.map((r) => r.IdFila),
+      );
+      const check = async (row: (typeof batch)[number]) => {
+        const read = this.toBody(columns, JSON.parse(row.Datos), base);
+        const errors: RowErrors = { ...(row.Errores ? (JSON.parse(row.Errores) as RowErrors) : {}) };
+        for (const [key, problem] of Object.entries(read.errors)) errors[key] ??= problem;
+        try {
+          await this.db.transaction().execute(async (trx) => {
+            await this.make(
+              requester,
+              target,
+              trx,
+              read.body,
+              upload.CodigoCargaMasiva,
+              files.get(row.IdFila),
+            );
+            throw new DryRun();
+          });
+        } catch (error) {
+          if (!(error instanceof DryRun))
+            for (const [key, problem] of Object.entries(this.errorsOf(error, keys))) errors[key] ??= problem;
+        }
+        const bad = Object.keys(errors).length > 0;
+        await this.db
+          .updateTable(rowsTable)
+          .set({ Estado: bad ? 'E' : 'V', Errores: bad ? JSON.stringify(errors) : null })
+          .where('IdFila', '=', row.IdFila)
+          .where('Estado', '=', 'P')
+          .execute();
+      };
+      for (let i = 0; i < batch.length; i += width) {
+        if (this.stopping) return false;
+        await yieldTurn();
+        await Promise.all(batch.slice(i, i + width).map(check));
+      }
+    }
   }
 
   /**
