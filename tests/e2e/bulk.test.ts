@@ -219,6 +219,16 @@ describe('bulk requests in a real browser', () => {
     };
     const ids = rows.rows.map((r) => r.IdSolicitud);
     expect(ids.filter(Boolean)).toHaveLength(2);
+    // A processed row's number opens its request, to add what is missing and send it.
+    await page.getByRole('link', { name: String(ids[1]).padStart(8, '0') }).click();
+    await page.waitForURL(new RegExp(`/${ids[1]}$`));
+    await expect
+      .poll(() =>
+        page.getByRole('heading', { name: `Solicitud N.º ${String(ids[1]).padStart(8, '0')}` }).count(),
+      )
+      .toBe(1);
+    await page.getByRole('tab', { name: /Requisitos/ }).click();
+    await expect.poll(() => page.getByText('SCTR SALUD').count()).toBeGreaterThan(0);
 
     // Both are renewals on the requirement-update screen, to complete and send there.
     await page.goto(`${server.url}/requisito/solicitante/persona?lang=es`, { waitUntil: 'networkidle' });

@@ -10,6 +10,7 @@ import {
   CardContent,
   Chip,
   LinearProgress,
+  Link,
   MenuItem,
   Stack,
   Tab,
@@ -26,9 +27,10 @@ import {
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useGetList, useNotify, useTranslate } from 'react-admin';
-import { useSearchParams } from 'react-router-dom';
+import { Link as RouterLink, useSearchParams } from 'react-router-dom';
 import { saveWorkbook } from '../../../files.js';
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
+import { screenPath } from '../api.js';
 import { type BulkProgress, type BulkRow, bulkApi } from './api.js';
 
 const COUNTS = ['loaded', 'observed', 'processed', 'successful', 'toProcess'] as const;
@@ -53,7 +55,17 @@ function Counts({ progress }: { progress: BulkProgress }) {
 }
 
 /** An upload's rows (all, or some states), a page at a time, each with its errors or its request. */
-function Rows({ code, states, version }: { code: string; states?: string; version: string }) {
+function Rows({
+  code,
+  entity,
+  states,
+  version,
+}: {
+  code: string;
+  entity: 'T' | 'V';
+  states?: string;
+  version: string;
+}) {
   const translate = useTranslate();
   const [page, setPage] = useState(0);
   const take = 50;
@@ -92,7 +104,15 @@ function Rows({ code, states, version }: { code: string; states?: string; versio
                     label={translate(`enums.bulkRowStatus.${row.Estado}`)}
                   />
                 </TableCell>
-                <TableCell>{row.IdSolicitud ? String(row.IdSolicitud).padStart(8, '0') : ''}</TableCell>
+                <TableCell>
+                  {row.IdSolicitud ? (
+                    <Link component={RouterLink} to={screenPath('solicitante', entity, row.IdSolicitud)}>
+                      {String(row.IdSolicitud).padStart(8, '0')}
+                    </Link>
+                  ) : (
+                    ''
+                  )}
+                </TableCell>
                 <TableCell title={row.Archivos.join('\n')}>
                   {row.Archivos.length
                     ? translate('bulk.pdfCount', { smart_count: row.Archivos.length })
@@ -452,7 +472,7 @@ export default function BulkScreen() {
                 </Button>
                 <Button onClick={() => setTab(1)}>{translate('bulk.upload')}</Button>
               </Stack>
-              <Rows code={code} version={version} />
+              <Rows code={code} entity={current.IdEntidad} version={version} />
             </Stack>
           )}
           {tab === 3 && code && current && (
@@ -472,7 +492,7 @@ export default function BulkScreen() {
                   {translate('bulk.export')}
                 </Button>
               </Stack>
-              <Rows code={code} states="S,F" version={version} />
+              <Rows code={code} entity={current.IdEntidad} states="S,F" version={version} />
             </Stack>
           )}
         </Box>
