@@ -1730,7 +1730,7 @@ export interface ArriendoTrabajo {
 }
 
 /**
- * A bulk (massive) request upload (spec sections 2, 3 and 4): an Excel file of one contract and accreditation profile, read and checked row by row as a dry run, then processed as a job that creates the valid rows' requests with its mass upload code. A requirement update upload (IdRequisito set) renews that requirement for the contract's accredited workers or vehicles the rows name. Written only by the bulk calls.
+ * A bulk (massive) request upload (spec sections 2, 3 and 4): an Excel file of one contract and accreditation profile, read and checked row by row as a dry run, then processed as a job that creates the valid rows' requests with its mass upload code. A requirement update upload (IdRequisito set) renews that requirement for the contract's accredited workers or vehicles the rows name. Its jobs run as the requester who uploaded it (IdUsuario, with the session's profile IdPerfil), also when a restarted server picks them up. Written only by the bulk calls.
  */
 export interface CargaMasiva {
   IdCargaMasiva?: number;
@@ -1746,6 +1746,7 @@ export interface CargaMasiva {
   Filas: number;
   Estado: 'C' | 'V' | 'R' | 'F';
   IdUsuario?: string;
+  IdPerfil?: number;
 }
 
 /**

@@ -57,6 +57,24 @@ export default async function bulkRoutes(fastify: FastifyInstance): Promise<void
   fastify.addHook('onClose', async () => {
     await bulk.stop();
   });
+  // The jobs a stopped server left (a restart, a crash) go on as their uploaders once it is ready.
+  fastify.addHook('onReady', async () => {
+    const resumed = await bulk.resume(async (upload) => {
+      if (upload.IdPerfil === null || upload.IdPerfil === undefined) return undefined;
+      const grants = await fastify.grants.get(upload.IdPerfil);
+      return requesterOf({
+        userId: upload.IdUsuario,
+        stage: 'session',
+        profileId: upload.IdPerfil,
+        clientId: upload.IdCliente,
+        divisionId: upload.IdDivision,
+        companyId: upload.IdCompania,
+        grants,
+        profileType: grants.profileType,
+      });
+    });
+    if (resumed) fastify.log.info({ resumed }, 'bulk jobs resumed');
+  });
 
   fastify.get<{ Querystring: { IdPerfilAcreditacion?: number } }>(
     `${base}/requisitosmasivo`,

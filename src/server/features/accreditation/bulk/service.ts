@@ -46,6 +46,8 @@ export interface Upload {
   /** C being checked, V checked, R being processed, F processed. */
   Estado: 'C' | 'V' | 'R' | 'F';
   IdUsuario: string;
+  /** The uploader's session profile: whose grants its jobs run with. */
+  IdPerfil: number | null;
 }
 
 export interface Counts {
@@ -447,6 +449,7 @@ export class BulkService {
           Filas: pending.length,
           Estado: 'C',
           IdUsuario: principal.userId,
+          IdPerfil: principal.profileId ?? null,
           IdUsuarioCreacion: principal.userId,
           FechaCreacion: now,
         })
@@ -688,6 +691,30 @@ export class BulkService {
       })
       .finally(() => this.jobs.delete(upload.IdCargaMasiva));
     this.jobs.set(upload.IdCargaMasiva, job);
+  }
+
+  /**
+   * At start: the uploads a stopped server left being checked or processed, each resumed as its
+   * uploader (`requesterOf` the principal rebuilt from the upload and its profile's grants). One
+   * whose requester cannot be rebuilt (no profile kept, or no longer a requester's) waits for a
+   * progress read of a requester, as before. Answers how many were resumed.
+   */
+  async resume(requesterOfUpload: (upload: Upload) => Promise<Requester | undefined>): Promise<number> {
+    const left = (await this.db
+      .selectFrom(this.table('bulk-upload'))
+      .selectAll()
+      .where('Estado', 'in', ['C', 'R'])
+      .execute()) as Upload[];
+    let resumed = 0;
+    for (const upload of left) {
+      if (this.jobs.has(upload.IdCargaMasiva)) continue;
+      const requester = await requesterOfUpload(upload).catch(() => undefined);
+      if (!requester) continue;
+      if (upload.Estado === 'C') this.startCheck(requester, upload);
+      else this.start(requester, upload);
+      resumed++;
+    }
+    return resumed;
   }
 
   /** Runs the dry run of an upload's rows in the background; marks the upload checked when it ends. */
