@@ -16,3 +16,16 @@ export interface Principal {
   profileType?: ProfileType;
   grants?: Grants;
 }
+
+/**
+ * The principal of a working session (a profile chosen): the user, the profile with its grants,
+ * and the client, division and company the session works in. The auth hook makes one for each
+ * request; a job resumed at start makes its uploader's.
+ */
+export function workingPrincipal(
+  who: { userId: string; profileId: number; clientId?: number; divisionId?: number; companyId?: number },
+  grants: Grants,
+  sessionId?: string,
+): Principal {
+  return { ...who, sessionId, stage: 'session', grants, profileType: grants.profileType };
+}

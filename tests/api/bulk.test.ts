@@ -97,6 +97,13 @@ describe.each(DIALECTS)('bulk requests on %s', (dialect) => {
     }
     throw new Error('the job did not end');
   };
+  /** The stored lines of some requests. */
+  const linesOf = async (ids: number[]) =>
+    (await t.db.database.db
+      .selectFrom(t.registry.require('request-detail').table)
+      .selectAll()
+      .where('IdSolicitud', 'in', ids)
+      .execute()) as Json[];
   /** How many bulk uploads are stored. */
   const uploads = async () =>
     Number(
@@ -107,6 +114,12 @@ describe.each(DIALECTS)('bulk requests on %s', (dialect) => {
           .executeTakeFirst()) as Json
       ).n,
     );
+  /** procesarmasivo accepted, and its job followed to the end: the final progress. */
+  const processAll = async (code: string) => {
+    const started = await as('requester', 'POST', `${BASE}/procesarmasivo`, { CodigoCargaMasiva: code });
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    return until(code);
+  };
   const requestsOf = async (code: string) => {
     const table = t.registry.require('request').table;
     return (await t.db.database.db
@@ -297,9 +310,7 @@ describe.each(DIALECTS)('bulk requests on %s', (dialect) => {
     );
 
     // Processing: the three valid rows become requests with the mass upload code, once.
-    const started = await as('requester', 'POST', `${BASE}/procesarmasivo`, { CodigoCargaMasiva: code });
-    expect(started.status, JSON.stringify(started.body)).toBe(200);
-    const done = await until(code);
+    const done = await processAll(code);
     expect(done).toMatchObject({ loaded: 14, observed: 11, processed: 3, successful: 3, toProcess: 0 });
     const made = await requestsOf(code);
     expect(made).toHaveLength(3);
@@ -323,9 +334,7 @@ describe.each(DIALECTS)('bulk requests on %s', (dialect) => {
     expect(items.find((i) => i.IdDatoEvaluar === Number(firstList.slice(1))).Value).toBeTruthy();
 
     // Again: nothing made twice.
-    const again = await as('requester', 'POST', `${BASE}/procesarmasivo`, { CodigoCargaMasiva: code });
-    expect(again.status).toBe(200);
-    await until(code);
+    await processAll(code);
     expect(await requestsOf(code)).toHaveLength(3);
 
     // The processed list as Excel: every row, its request or its errors.
@@ -502,21 +511,13 @@ describe.each(DIALECTS)('bulk requests on %s', (dialect) => {
       now: Date.now() + 2 * 3_600_000,
     });
     // Processed: the first row's request holds every PDF, byte for byte, and is complete.
-    expect(
-      (await as('requester', 'POST', `${BASE}/procesarmasivo`, { CodigoCargaMasiva: code })).status,
-    ).toBe(200);
-    await until(code);
+    await processAll(code);
     const made = await requestsOf(code);
     expect(made).toHaveLength(2);
     const processedRows = await rowsOf(code);
     const withFiles = made.find((r: Json) => r.IdSolicitud === processedRows[0].IdSolicitud);
     expect(processedRows[0].Documento).toBe('47100001');
-    const lines = (await t.db.database.db
-      .selectFrom(t.registry.require('request-detail').table)
-      .selectAll()
-      .where('IdSolicitud', '=', withFiles.IdSolicitud)
-      .where('ClaveArchivo', 'is not', null)
-      .execute()) as Json[];
+    const lines = (await linesOf([withFiles.IdSolicitud])).filter((l) => l.ClaveArchivo !== null);
     expect(lines).toHaveLength(names.length);
     const stored = (await t.app.files.get(
       lines.find((l) => l.NombreArchivo === `47100001${names[1]}`).ClaveArchivo,
@@ -681,25 +682,12 @@ describe.each(DIALECTS)('bulk requests on %s', (dialect) => {
     expect(visit.body.errors.IdRequisito.messageKey).toBe('bulk.errors.requirementNotInProfile');
 
     // Processed (twice): two renewals of SCTR SALUD with the mass upload code, nothing twice.
-    for (let i = 0; i < 2; i++) {
-      expect(
-        (await as('requester', 'POST', `${BASE}/procesarmasivo`, { CodigoCargaMasiva: code })).status,
-      ).toBe(200);
-      await until(code);
-    }
+    for (let i = 0; i < 2; i++) await processAll(code);
     const made = await requestsOf(code);
     expect(made).toHaveLength(2);
     expect(made.every((r: Json) => r.TipoSolicitud === 'A' && r.EstadoAprobacion === 'I')).toBe(true);
     expect(new Set(made.map((r: Json) => r.IdPersona))).toEqual(new Set([a.IdPersona, b.IdPersona]));
-    const lines = (await t.db.database.db
-      .selectFrom(t.registry.require('request-detail').table)
-      .selectAll()
-      .where(
-        'IdSolicitud',
-        'in',
-        made.map((r: Json) => r.IdSolicitud),
-      )
-      .execute()) as Json[];
+    const lines = await linesOf(made.map((r: Json) => r.IdSolicitud));
     expect(new Set(lines.map((l) => l.IdRequisito))).toEqual(new Set([sctr.IdRequisito]));
     const ofA = made.find((r: Json) => r.IdPersona === a.IdPersona);
     const ofB = made.find((r: Json) => r.IdPersona === b.IdPersona);

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { TOKEN_HEADERS, type TokenAction } from '../../shared/session.js';
 import { ApiError } from '../errors.js';
-import type { Principal } from '../principal.js';
+import { type Principal, workingPrincipal } from '../principal.js';
 
 /** The built-in user the server acts as when it writes on its own (demo data, maintenance). */
 export const SYSTEM_PRINCIPAL: Principal = Object.freeze({ userId: 'SISTEMA' });
@@ -57,16 +57,20 @@ async function auth(fastify: FastifyInstance): Promise<void> {
     const session = await sessions.active(claims.sid);
     if (!session || session.IdUsuario !== claims.sub) refuse(reply, 'logout');
     if (session.Etapa !== 'session' && config.stage !== 'any') throw new ApiError('FORBIDDEN');
-    const principal: Principal = { userId: session.IdUsuario, sessionId: session.Id, stage: session.Etapa };
-    if (session.Etapa === 'session' && session.IdPerfil !== null) {
-      principal.profileId = session.IdPerfil;
-      principal.clientId = session.IdCliente ?? undefined;
-      principal.divisionId = session.IdDivision ?? undefined;
-      principal.companyId = session.IdCompania ?? undefined;
-      principal.grants = await fastify.grants.get(session.IdPerfil);
-      principal.profileType = principal.grants.profileType;
-    }
-    request.principal = principal;
+    request.principal =
+      session.Etapa === 'session' && session.IdPerfil !== null
+        ? workingPrincipal(
+            {
+              userId: session.IdUsuario,
+              profileId: session.IdPerfil,
+              clientId: session.IdCliente ?? undefined,
+              divisionId: session.IdDivision ?? undefined,
+              companyId: session.IdCompania ?? undefined,
+            },
+            await fastify.grants.get(session.IdPerfil),
+            session.Id,
+          )
+        : { userId: session.IdUsuario, sessionId: session.Id, stage: session.Etapa };
   });
 }
 

@@ -61,17 +61,16 @@ export async function decideAndRecord(
   db: Db,
   device: Device,
   p: Presentation,
-  abort: () => boolean = () => false,
-  siteOf: (clientId: number, divisionId: number) => Promise<SiteAccess> = (c, d) => loadSite(db, c, d),
-  writer?: DecisionWriter,
+  abort: () => boolean,
+  siteOf: (clientId: number, divisionId: number) => Promise<SiteAccess>,
+  writer: DecisionWriter,
 ): Promise<Recorded> {
   const { door } = p;
   const [loaded, site] = await Promise.all([
     loadHolder(db, door.IdCliente, door.IdDivision, p.presented),
     siteOf(door.IdCliente, door.IdDivision),
   ]);
-  if (writer) return writer.record({ device, p, loaded, site, abort });
-  return recordAlone(db, { device, p, loaded, site, abort });
+  return writer.record({ device, p, loaded, site, abort });
 }
 
 /** A decision ready to be written: the presentation, what was read for it, and whether its caller still waits. */
@@ -208,6 +207,14 @@ interface Planned {
   move?: { holder: string; zone: number; state: Direction; instant: number };
 }
 
+/** The direction the device, the door or the equipment says; undefined when it must be inferred. */
+function givenDirection(device: Device, p: Presentation): Direction | undefined {
+  return (
+    p.direction ??
+    (p.door.Sentido !== 'A' ? p.door.Sentido : device.Funcion !== 'A' ? device.Funcion : undefined)
+  );
+}
+
 /**
  * Decides one presentation given the holder's last allowed marking before it (for a direction the
  * device did not say), and builds its marking row and the presence it moves. Pure.
@@ -220,8 +227,7 @@ function plan(
   last: Last,
 ): Planned {
   const { door } = p;
-  let direction = p.direction ?? (door.Sentido !== 'A' ? door.Sentido : undefined);
-  if (!direction && device.Funcion !== 'A') direction = device.Funcion;
+  let direction = givenDirection(device, p);
   // In when the holder's last allowed marking in this division was not an entry into this door's zone.
   if (!direction) direction = last?.Funcion === 'E' && Number(last.IdZona) === door.IdZona ? 'S' : 'E';
   const decision = decide({
@@ -350,6 +356,27 @@ async function lastMarkingBefore(
     .executeTakeFirst();
 }
 
+/**
+ * The holder's last allowed marking before a presentation, for its direction: the presence row
+ * when the presentation is newer than it; for an older one (a batch arriving late), the markings
+ * stored before it, or `own`, the newest of the caller's batch not written yet, whichever is later.
+ */
+async function lastBefore(
+  trx: Db,
+  p: Presentation,
+  holder: Holder,
+  current: { IdZona: unknown; Funcion: unknown; Instante: number } | undefined,
+  own?: { IdZona: unknown; Funcion: unknown; at: number },
+): Promise<Last> {
+  if (!current) return undefined;
+  const at = p.at.getTime();
+  if (current.Instante <= at) return current;
+  const stored = await lastMarkingBefore(trx, p.door, holder, p.at);
+  const ownIsLater =
+    own && own.at < at && (!stored || new Date(stored.FechaHora as string | Date).getTime() < own.at);
+  return ownIsLater ? own : stored;
+}
+
 /** Decides and writes one marking (and the presence it moves) inside the caller's transaction. */
 export async function recordIn(
   trx: Db,
@@ -361,17 +388,14 @@ export async function recordIn(
   const { door } = p;
   const { holder } = loaded;
   let last: Last;
-  if (!p.direction && door.Sentido === 'A' && device.Funcion === 'A' && holder) {
-    // The presence row answers for a marking newer than it; an older one (a batch arriving late)
-    // asks the markings.
+  if (!givenDirection(device, p) && holder) {
     const current = await trx
       .selectFrom(ACCESS_TABLES.presence)
       .select(['IdZona', 'Funcion', 'Instante'])
       .where('IdDivision', '=', door.IdDivision)
       .where('Titular', '=', holderKey(holder))
       .executeTakeFirst();
-    if (current && Number(current.Instante) <= p.at.getTime()) last = current;
-    else if (current) last = await lastMarkingBefore(trx, door, holder, p.at);
+    last = await lastBefore(trx, p, holder, current && { ...current, Instante: Number(current.Instante) });
   }
   const planned = plan(device, p, loaded, site, last);
   const inserted = await trx
@@ -453,20 +477,8 @@ export async function recordBatch(
     if (p.deviceMarkId !== undefined) sent.add(p.deviceMarkId);
     let last: Last;
     const key = holder ? `${p.door.IdDivision}:${holderKey(holder)}` : '';
-    if (!p.direction && p.door.Sentido === 'A' && device.Funcion === 'A' && holder) {
-      const current = presence.get(key);
-      if (current && current.Instante <= p.at.getTime()) last = current;
-      else if (current) {
-        const stored = await lastMarkingBefore(trx, p.door, holder, p.at);
-        const own = ownLast.get(key);
-        last =
-          own &&
-          own.at < p.at.getTime() &&
-          (!stored || new Date(stored.FechaHora as string | Date).getTime() < own.at)
-            ? own
-            : stored;
-      }
-    }
+    if (!givenDirection(device, p) && holder)
+      last = await lastBefore(trx, p, holder, presence.get(key), ownLast.get(key));
     const one = plan(device, p, loaded[index], site, last);
     if (holder && one.values.Resultado === 'P' && !p.doubtful)
       ownLast.set(key, { IdZona: one.values.IdZona, Funcion: one.values.Funcion, at: p.at.getTime() });

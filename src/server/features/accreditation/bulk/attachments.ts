@@ -58,9 +58,9 @@ export function attachmentSlots(profile: ProfileDef): AttachmentSlot[] {
   return slots;
 }
 
-/** The file name a holder's attachment goes by in the zip. */
+/** The file name a holder's attachment goes by in the zip, given how many files the profile asks for. */
 export const attachmentName = (document: string, slot: AttachmentSlot, slots: number) =>
-  slots === 1 ? `${slug(document)}.pdf` : `${slug(document)}-${slot.name}.pdf`;
+  slots === 1 ? `${document}.pdf` : `${document}-${slot.name}.pdf`;
 
 /** One PDF found for a row's datum, kept in the file store, or the problem with it. */
 export type Found = { datum: number; key: string; name: string } | { datum: number; problem: FieldProblem };
@@ -100,12 +100,13 @@ export class Attachments {
    */
   async forHolder(document: string, maxBytes: number, keep: (bytes: Buffer) => Promise<string>) {
     const found: Found[] = [];
+    const holder = slug(document);
     for (const slot of this.slots) {
       // With one file asked for, `<document>-<requirement>.pdf` is taken too.
-      const names = [attachmentName(document, slot, this.slots.length), `${slug(document)}-${slot.name}.pdf`];
-      const wanted = names.map((n) => n.replace(/\.pdf$/, '')).find((n) => this.byName.has(n));
+      const stems = this.slots.length === 1 ? [holder, `${holder}-${slot.name}`] : [`${holder}-${slot.name}`];
+      const wanted = stems.find((stem) => this.byName.has(stem));
       const entry = wanted === undefined ? undefined : this.byName.get(wanted);
-      if (!entry || wanted === undefined) continue;
+      if (wanted === undefined || !entry) continue;
       this.used.add(wanted);
       const name = entry.name.split('/').pop() ?? entry.name;
       if (entry.size > maxBytes) {

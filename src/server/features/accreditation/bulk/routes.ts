@@ -2,7 +2,6 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
@@ -10,6 +9,7 @@ import type { Language } from '../../../../shared/constants.js';
 import type { Row } from '../../../crud/types.js';
 import { ApiError } from '../../../errors.js';
 import { t } from '../../../i18n.js';
+import { workingPrincipal } from '../../../principal.js';
 import { field, INT32, objectOf, resultResponses } from '../../../routes/responses.js';
 import { type ExportColumn, neutralise, workbookBase64 } from '../../../services/excel.js';
 import { Notices } from '../notices.js';
@@ -18,6 +18,7 @@ import { idOf, RequestService } from '../requests.js';
 import { requesterOf } from '../roles.js';
 import { UPLOAD_LIMIT_BYTES } from '../uploads.js';
 import { BulkService } from './service.js';
+import { byteLimit } from './zip.js';
 
 const result = (description: string) => resultResponses(description, [400, 401, 403, 404, 409]);
 const tags = ['accreditation'];
@@ -27,16 +28,8 @@ const MB = 1024 * 1024;
 /** The most an attachments zip may weigh (BULK_ATTACHMENTS_MB, in MB; 500 unless set). */
 export const attachmentsLimitBytes = () => (Number(process.env.BULK_ATTACHMENTS_MB) || 500) * MB;
 
-/** Counts a stream's bytes and fails with a 413 past `limit`. */
-const atMost = (limit: number) => {
-  let seen = 0;
-  return new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      seen += chunk.length;
-      done(seen > limit ? new ApiError('PAYLOAD_TOO_LARGE') : null, chunk);
-    },
-  });
-};
+/** A file part's bytes, refused with a 413 past `limit`. */
+const atMost = (limit: number) => byteLimit(limit, () => new ApiError('PAYLOAD_TOO_LARGE'));
 
 /**
  * The bulk request calls of spec section 7: excelformato (the template), cargamasiva (the dry
@@ -61,17 +54,14 @@ export default async function bulkRoutes(fastify: FastifyInstance): Promise<void
   fastify.addHook('onReady', async () => {
     const resumed = await bulk.resume(async (upload) => {
       if (upload.IdPerfil === null || upload.IdPerfil === undefined) return undefined;
-      const grants = await fastify.grants.get(upload.IdPerfil);
-      return requesterOf({
+      const who = {
         userId: upload.IdUsuario,
-        stage: 'session',
         profileId: upload.IdPerfil,
         clientId: upload.IdCliente,
         divisionId: upload.IdDivision,
         companyId: upload.IdCompania,
-        grants,
-        profileType: grants.profileType,
-      });
+      };
+      return requesterOf(workingPrincipal(who, await fastify.grants.get(upload.IdPerfil)));
     });
     if (resumed) fastify.log.info({ resumed }, 'bulk jobs resumed');
   });

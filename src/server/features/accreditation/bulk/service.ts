@@ -15,7 +15,7 @@ import { numericParameter } from '../parameters.js';
 import type { RenewalService } from '../renewal.js';
 import { holderIdentity, type KeptFile, type RequestService } from '../requests.js';
 import type { Requester } from '../roles.js';
-import { Attachments, attachmentSlots } from './attachments.js';
+import { Attachments, attachmentName, attachmentSlots } from './attachments.js';
 import { type BulkColumn, bulkColumns, identityKey } from './columns.js';
 import { type CellValue, readSheet } from './upload-reader.js';
 import { signature, templateWorkbook } from './workbook.js';
@@ -65,6 +65,27 @@ export interface Counts {
  * of its queries would otherwise never give the event loop a turn (no progress could be read).
  */
 const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** The request fields a row starts from: a mobilisation's contract and profile, or for a requirement update its kind alone. */
+const requestBase = (
+  entity: EntityCode,
+  contract: number,
+  profile: number,
+  requirement: number | null,
+): Row =>
+  requirement === null
+    ? { IdEntidad: entity, IdContrato: contract, IdPerfilAcreditacion: profile }
+    : { IdEntidad: entity };
+
+/** The cell a holder error lands on: the document (a person) or the plate (a vehicle). */
+const HOLDER_CELL: Record<string, string> = { IdPersona: 'Documento', IdVehiculo: 'Placa' };
+
+/** A stored row as its jobs read it. */
+interface PendingRow {
+  IdFila: number;
+  Datos: string;
+  Errores: string | null;
+}
 
 /** Thrown inside a dry run's transaction so that nothing it wrote stays. */
 class DryRun extends Error {}
@@ -252,7 +273,7 @@ export class BulkService {
       },
       slots.map((slot) => ({
         requirement: slot.requirement,
-        fileName: slots.length === 1 ? `${holder}.pdf` : `${holder}-${slot.name}.pdf`,
+        fileName: attachmentName(holder, slot, slots.length),
       })),
       this.maxRows,
       language,
@@ -328,13 +349,7 @@ export class BulkService {
     const out: RowErrors = {};
     const fields = (error.fields ?? {}) as Record<string, FieldProblem>;
     for (const [field, problem] of Object.entries(fields)) {
-      const key = field.startsWith('Detalle.')
-        ? `D${field.slice(8)}`
-        : field === 'IdPersona'
-          ? 'Documento'
-          : field === 'IdVehiculo'
-            ? 'Placa'
-            : field;
+      const key = field.startsWith('Detalle.') ? `D${field.slice(8)}` : (HOLDER_CELL[field] ?? field);
       out[keys.has(key) ? key : '*'] ??= problem;
     }
     if (!Object.keys(out).length)
@@ -382,10 +397,7 @@ export class BulkService {
       ? await Attachments.open(input.attachments, attachmentSlots(this.scoped(profile, requirement)))
       : undefined;
     const columns = await this.readingColumns(requester, profile, requirement);
-    const base =
-      requirement === null
-        ? { IdEntidad: profile.IdEntidad, IdContrato: input.contract, IdPerfilAcreditacion: input.profile }
-        : { IdEntidad: profile.IdEntidad };
+    const base = requestBase(profile.IdEntidad, input.contract, input.profile, requirement);
     const code = `CM-${new Date().toISOString().slice(0, 10).replaceAll('-', '')}-${randomUUID().slice(0, 8).toUpperCase()}`;
     const firstOf = new Map<string, number>();
     const documentKey = profile.IdEntidad === 'V' ? 'Placa' : 'Documento';
@@ -455,27 +467,25 @@ export class BulkService {
         })
         .returning('IdCargaMasiva')
         .executeTakeFirstOrThrow()) as { IdCargaMasiva: number };
+      const ids: Array<{ IdFila: number; Fila: number }> = [];
       for (let i = 0; i < pending.length; i += INSERT_BATCH)
-        await trx
-          .insertInto(this.table('bulk-upload-row'))
-          .values(
-            pending.slice(i, i + INSERT_BATCH).map((r) => ({
-              ...r,
-              IdCargaMasiva: created.IdCargaMasiva,
-              IdCliente: principal.clientId,
-              IdUsuarioCreacion: principal.userId,
-              FechaCreacion: now,
-            })),
-          )
-          .execute();
+        ids.push(
+          ...((await trx
+            .insertInto(this.table('bulk-upload-row'))
+            .values(
+              pending.slice(i, i + INSERT_BATCH).map((r) => ({
+                ...r,
+                IdCargaMasiva: created.IdCargaMasiva,
+                IdCliente: principal.clientId,
+                IdUsuarioCreacion: principal.userId,
+                FechaCreacion: now,
+              })),
+            )
+            .returning(['IdFila', 'Fila'])
+            .execute()) as Array<{ IdFila: number; Fila: number }>),
+        );
       // The rows' PDFs, by the ids their rows were given.
       const kept: Row[] = [];
-      const ids = (await trx
-        .selectFrom(this.table('bulk-upload-row'))
-        .select(['IdFila', 'Fila'])
-        .where('IdCliente', '=', principal.clientId as number)
-        .where('IdCargaMasiva', '=', created.IdCargaMasiva)
-        .execute()) as Array<{ IdFila: number; Fila: number }>;
       for (const { IdFila, Fila } of ids)
         for (const [datum, file] of filesOf.get(Fila) ?? [])
           kept.push({
@@ -570,13 +580,8 @@ export class BulkService {
 
   /** What an upload's screen shows: the upload, its counts and whether a job is running now. */
   async progress(requester: Requester, code: unknown): Promise<Row> {
-    let upload = await this.find(this.db, requester, code);
-    // A job left running by a process that ended (a crash, a restart) is picked up again.
-    if (upload.Estado === 'R' && !this.jobs.has(upload.IdCargaMasiva)) {
-      this.start(requester, upload);
-      upload = await this.find(this.db, requester, code);
-    }
-    if (upload.Estado === 'C' && !this.jobs.has(upload.IdCargaMasiva)) this.startCheck(requester, upload);
+    const upload = await this.find(this.db, requester, code);
+    this.resumeIfLeft(requester, upload);
     return { ...upload, ...(await this.counts(upload)), running: this.jobs.has(upload.IdCargaMasiva) };
   }
 
@@ -658,8 +663,7 @@ export class BulkService {
   async process(requester: Requester, code: unknown): Promise<Row> {
     const upload = await this.find(this.db, requester, code);
     if (upload.Estado === 'C') {
-      // Picked up again if a restart stopped it.
-      if (!this.jobs.has(upload.IdCargaMasiva)) this.startCheck(requester, upload);
+      this.resumeIfLeft(requester, upload);
       throw new ApiError('BUSINESS_RULE', { messageKey: 'bulk.errors.stillChecking' });
     }
     const counts = await this.counts(upload);
@@ -669,28 +673,14 @@ export class BulkService {
     return this.progress(requester, code);
   }
 
-  /** Runs the job in the background; marks the upload processing until it ends. */
-  private start(requester: Requester, upload: Upload): void {
-    const job = (async () => {
-      await this.db
-        .updateTable(this.table('bulk-upload'))
-        .set({ Estado: 'R' })
-        .where('IdCliente', '=', upload.IdCliente)
-        .where('IdCargaMasiva', '=', upload.IdCargaMasiva)
-        .execute();
-      if (!(await this.runJob(requester, upload))) return;
-      await this.db
-        .updateTable(this.table('bulk-upload'))
-        .set({ Estado: 'F' })
-        .where('IdCliente', '=', upload.IdCliente)
-        .where('IdCargaMasiva', '=', upload.IdCargaMasiva)
-        .execute();
-    })()
-      .catch(() => {
-        // Left processing: the next progress read or procesarmasivo call picks it up again.
-      })
-      .finally(() => this.jobs.delete(upload.IdCargaMasiva));
-    this.jobs.set(upload.IdCargaMasiva, job);
+  /**
+   * Starts again the job an upload is marked for (checking or processing) when no job of this
+   * process runs it: one a stopped server left (a crash, a restart).
+   */
+  private resumeIfLeft(requester: Requester, upload: Upload): void {
+    if (this.jobs.has(upload.IdCargaMasiva)) return;
+    if (upload.Estado === 'C') this.startCheck(requester, upload);
+    else if (upload.Estado === 'R') this.start(requester, upload);
   }
 
   /**
@@ -710,186 +700,172 @@ export class BulkService {
       if (this.jobs.has(upload.IdCargaMasiva)) continue;
       const requester = await requesterOfUpload(upload).catch(() => undefined);
       if (!requester) continue;
-      if (upload.Estado === 'C') this.startCheck(requester, upload);
-      else this.start(requester, upload);
+      this.resumeIfLeft(requester, upload);
       resumed++;
     }
     return resumed;
   }
 
-  /** Runs the dry run of an upload's rows in the background; marks the upload checked when it ends. */
-  private startCheck(requester: Requester, upload: Upload): void {
-    const job = (async () => {
-      if (!(await this.runCheck(requester, upload))) return;
-      await this.db
-        .updateTable(this.table('bulk-upload'))
-        .set({ Estado: 'V' })
-        .where('IdCliente', '=', upload.IdCliente)
-        .where('IdCargaMasiva', '=', upload.IdCargaMasiva)
-        .where('Estado', '=', 'C')
-        .execute();
-    })()
-      .catch(() => {
-        // Left being checked: the next progress read picks it up again.
-      })
+  /** Moves an upload to a state (from `from` only, when given). */
+  private async setState(upload: Upload, state: Upload['Estado'], from?: Upload['Estado']): Promise<void> {
+    let qb = this.db
+      .updateTable(this.table('bulk-upload'))
+      .set({ Estado: state })
+      .where('IdCliente', '=', upload.IdCliente)
+      .where('IdCargaMasiva', '=', upload.IdCargaMasiva);
+    if (from) qb = qb.where('Estado', '=', from);
+    await qb.execute();
+  }
+
+  /**
+   * Runs one of an upload's jobs in the background. One that fails leaves the upload in its state,
+   * for the next progress read (or the next start) to pick it up again.
+   */
+  private launch(upload: Upload, work: () => Promise<void>): void {
+    const job = work()
+      .catch(() => {})
       .finally(() => this.jobs.delete(upload.IdCargaMasiva));
     this.jobs.set(upload.IdCargaMasiva, job);
   }
 
-  /**
-   * The dry run: each row still to check (P), in order, made as a single request would be inside
-   * a transaction rolled back; its errors (with those found when the file was read) and its state
-   * (V or E) stored. PostgreSQL checks a few rows at a time on pooled connections; SQLite one.
-   * Answers false when it stopped before the end (the server is closing).
-   */
-  private async runCheck(requester: Requester, upload: Upload): Promise<boolean> {
-    const rowsTable = this.table('bulk-upload-row');
-    const profile = await loadProfile(this.db, this.registry, upload.IdCliente, upload.IdPerfilAcreditacion);
-    const requirement = upload.IdRequisito ?? null;
-    const columns = await this.readingColumns(requester, profile, requirement);
-    const keys = new Set(columns.map((c) => c.key));
-    const base =
-      requirement === null
-        ? {
-            IdEntidad: upload.IdEntidad,
-            IdContrato: upload.IdContrato,
-            IdPerfilAcreditacion: upload.IdPerfilAcreditacion,
-          }
-        : { IdEntidad: upload.IdEntidad };
-    const target = { IdEntidad: upload.IdEntidad, IdContrato: upload.IdContrato, IdRequisito: requirement };
-    const width = this.database.dialect === 'postgres' ? DRY_RUN_CONCURRENCY : 1;
-    for (;;) {
-      const batch = (await this.db
-        .selectFrom(rowsTable)
-        .select(['IdFila', 'Datos', 'Errores'])
-        .where('IdCliente', '=', upload.IdCliente)
-        .where('IdCargaMasiva', '=', upload.IdCargaMasiva)
-        .where('Estado', '=', 'P')
-        .orderBy('Fila')
-        .limit(100)
-        .execute()) as Array<{ IdFila: number; Datos: string; Errores: string | null }>;
-      if (!batch.length) return true;
-      const files = await this.keptFiles(
-        upload,
-        batch.map((r) => r.IdFila),
-      );
-      const check = async (row: (typeof batch)[number]) => {
-        const read = this.toBody(columns, JSON.parse(row.Datos), base);
-        const errors: RowErrors = { ...(row.Errores ? (JSON.parse(row.Errores) as RowErrors) : {}) };
-        for (const [key, problem] of Object.entries(read.errors)) errors[key] ??= problem;
-        try {
-          await this.db.transaction().execute(async (trx) => {
-            await this.make(
-              requester,
-              target,
-              trx,
-              read.body,
-              upload.CodigoCargaMasiva,
-              files.get(row.IdFila),
-            );
-            throw new DryRun();
-          });
-        } catch (error) {
-          if (!(error instanceof DryRun))
-            for (const [key, problem] of Object.entries(this.errorsOf(error, keys))) errors[key] ??= problem;
-        }
-        const bad = Object.keys(errors).length > 0;
-        await this.db
-          .updateTable(rowsTable)
-          .set({ Estado: bad ? 'E' : 'V', Errores: bad ? JSON.stringify(errors) : null })
-          .where('IdFila', '=', row.IdFila)
-          .where('Estado', '=', 'P')
-          .execute();
-      };
-      for (let i = 0; i < batch.length; i += width) {
-        if (this.stopping) return false;
-        await yieldTurn();
-        await Promise.all(batch.slice(i, i + width).map(check));
-      }
-    }
+  /** Runs the processing in the background; marks the upload processing until it ends. */
+  private start(requester: Requester, upload: Upload): void {
+    this.launch(upload, async () => {
+      await this.setState(upload, 'R');
+      if (await this.runJob(requester, upload)) await this.setState(upload, 'F');
+    });
+  }
+
+  /** Runs the dry run of an upload's rows in the background; marks the upload checked when it ends. */
+  private startCheck(requester: Requester, upload: Upload): void {
+    this.launch(upload, async () => {
+      if (await this.runCheck(requester, upload)) await this.setState(upload, 'V', 'C');
+    });
   }
 
   /**
    * Stops the jobs of this process after the row each is on (the server is closing): their
-   * uploads stay marked processing, and the next progress read starts them again.
+   * uploads stay marked checking or processing, and the next start resumes them.
    */
   async stop(): Promise<void> {
     this.stopping = true;
     await Promise.all(this.jobs.values());
   }
 
-  /**
-   * The job: each valid row, in order, made a request in its own transaction with its row's
-   * state. Answers false when it stopped before the end (the server is closing).
-   */
-  private async runJob(requester: Requester, upload: Upload): Promise<boolean> {
-    const rowsTable = this.table('bulk-upload-row');
+  /** What an upload's jobs read its rows with (`columns`, `keys`, `base`) and make them into (`target`). */
+  private async jobContext(requester: Requester, upload: Upload) {
     const profile = await loadProfile(this.db, this.registry, upload.IdCliente, upload.IdPerfilAcreditacion);
     const requirement = upload.IdRequisito ?? null;
     const columns = await this.readingColumns(requester, profile, requirement);
-    const keys = new Set(columns.map((c) => c.key));
-    const base =
-      requirement === null
-        ? {
-            IdEntidad: upload.IdEntidad,
-            IdContrato: upload.IdContrato,
-            IdPerfilAcreditacion: upload.IdPerfilAcreditacion,
-          }
-        : { IdEntidad: upload.IdEntidad };
-    const target = { IdEntidad: upload.IdEntidad, IdContrato: upload.IdContrato, IdRequisito: requirement };
+    return {
+      columns,
+      keys: new Set(columns.map((c) => c.key)),
+      base: requestBase(upload.IdEntidad, upload.IdContrato, upload.IdPerfilAcreditacion, requirement),
+      target: { IdEntidad: upload.IdEntidad, IdContrato: upload.IdContrato, IdRequisito: requirement },
+    };
+  }
+
+  /**
+   * Runs `each` on an upload's rows in `state`, in order: read a hundred at a time with their kept
+   * PDFs, `width` at once, the event loop given a turn between. `each` must move its row out of
+   * `state`. Answers false when it stopped before the end (the server is closing).
+   */
+  private async eachRow(
+    upload: Upload,
+    state: 'P' | 'V',
+    width: number,
+    each: (row: PendingRow, files?: ReadonlyMap<number, KeptFile>) => Promise<void>,
+  ): Promise<boolean> {
     for (;;) {
       const batch = (await this.db
-        .selectFrom(rowsTable)
-        .select(['IdFila', 'Datos'])
+        .selectFrom(this.table('bulk-upload-row'))
+        .select(['IdFila', 'Datos', 'Errores'])
         .where('IdCliente', '=', upload.IdCliente)
         .where('IdCargaMasiva', '=', upload.IdCargaMasiva)
-        .where('Estado', '=', 'V')
+        .where('Estado', '=', state)
         .orderBy('Fila')
         .limit(100)
-        .execute()) as Array<{ IdFila: number; Datos: string }>;
+        .execute()) as PendingRow[];
       if (!batch.length) return true;
       const files = await this.keptFiles(
         upload,
         batch.map((r) => r.IdFila),
       );
-      for (const row of batch) {
+      for (let i = 0; i < batch.length; i += width) {
         if (this.stopping) return false;
         await yieldTurn();
-        const { body } = this.toBody(columns, JSON.parse(row.Datos), base);
-        try {
-          await this.db.transaction().execute(async (trx) => {
-            // The row is claimed first: a second job waits for this one's transaction and then finds it taken.
-            const claimed = await trx
-              .updateTable(rowsTable)
-              .set({ Estado: 'S' })
-              .where('IdFila', '=', row.IdFila)
-              .where('Estado', '=', 'V')
-              .executeTakeFirst();
-            if (Number(claimed.numUpdatedRows) !== 1) return;
-            const made = await this.make(
-              requester,
-              target,
-              trx,
-              body,
-              upload.CodigoCargaMasiva,
-              files.get(row.IdFila),
-            );
-            await trx
-              .updateTable(rowsTable)
-              .set({ IdSolicitud: made.IdSolicitud as number })
-              .where('IdFila', '=', row.IdFila)
-              .execute();
-          });
-        } catch (error) {
-          // The row no longer holds (another request was made meanwhile, the contract ended…).
-          await this.db
-            .updateTable(rowsTable)
-            .set({ Estado: 'F', Errores: JSON.stringify(this.errorsOf(error, keys)) })
-            .where('IdFila', '=', row.IdFila)
-            .where('Estado', '=', 'V')
-            .execute();
-        }
+        await Promise.all(batch.slice(i, i + width).map((row) => each(row, files.get(row.IdFila))));
       }
     }
+  }
+
+  /**
+   * The dry run: each row still to check (P), in order, made as a single request would be inside
+   * a transaction rolled back; its errors (with those found when the file was read) and its state
+   * (V or E) stored. PostgreSQL checks a few rows at a time on pooled connections; SQLite one.
+   */
+  private async runCheck(requester: Requester, upload: Upload): Promise<boolean> {
+    const rowsTable = this.table('bulk-upload-row');
+    const { columns, keys, base, target } = await this.jobContext(requester, upload);
+    const width = this.database.dialect === 'postgres' ? DRY_RUN_CONCURRENCY : 1;
+    return this.eachRow(upload, 'P', width, async (row, files) => {
+      const read = this.toBody(columns, JSON.parse(row.Datos), base);
+      const errors: RowErrors = { ...(row.Errores ? (JSON.parse(row.Errores) as RowErrors) : {}) };
+      for (const [key, problem] of Object.entries(read.errors)) errors[key] ??= problem;
+      try {
+        await this.db.transaction().execute(async (trx) => {
+          await this.make(requester, target, trx, read.body, upload.CodigoCargaMasiva, files);
+          throw new DryRun();
+        });
+      } catch (error) {
+        if (!(error instanceof DryRun))
+          for (const [key, problem] of Object.entries(this.errorsOf(error, keys))) errors[key] ??= problem;
+      }
+      const bad = Object.keys(errors).length > 0;
+      await this.db
+        .updateTable(rowsTable)
+        .set({ Estado: bad ? 'E' : 'V', Errores: bad ? JSON.stringify(errors) : null })
+        .where('IdFila', '=', row.IdFila)
+        .where('Estado', '=', 'P')
+        .execute();
+    });
+  }
+
+  /**
+   * The processing: each valid row, in order, made a request in its own transaction with its
+   * row's state.
+   */
+  private async runJob(requester: Requester, upload: Upload): Promise<boolean> {
+    const rowsTable = this.table('bulk-upload-row');
+    const { columns, keys, base, target } = await this.jobContext(requester, upload);
+    return this.eachRow(upload, 'V', 1, async (row, files) => {
+      const { body } = this.toBody(columns, JSON.parse(row.Datos), base);
+      try {
+        await this.db.transaction().execute(async (trx) => {
+          // The row is claimed first: a second job waits for this one's transaction and then finds it taken.
+          const claimed = await trx
+            .updateTable(rowsTable)
+            .set({ Estado: 'S' })
+            .where('IdFila', '=', row.IdFila)
+            .where('Estado', '=', 'V')
+            .executeTakeFirst();
+          if (Number(claimed.numUpdatedRows) !== 1) return;
+          const made = await this.make(requester, target, trx, body, upload.CodigoCargaMasiva, files);
+          await trx
+            .updateTable(rowsTable)
+            .set({ IdSolicitud: made.IdSolicitud as number })
+            .where('IdFila', '=', row.IdFila)
+            .execute();
+        });
+      } catch (error) {
+        // The row no longer holds (another request was made meanwhile, the contract ended…).
+        await this.db
+          .updateTable(rowsTable)
+          .set({ Estado: 'F', Errores: JSON.stringify(this.errorsOf(error, keys)) })
+          .where('IdFila', '=', row.IdFila)
+          .where('Estado', '=', 'V')
+          .execute();
+      }
+    });
   }
 }

@@ -101,17 +101,22 @@ export async function zipEntries(
   }
 }
 
+/** A pass-through stream that fails with `tooLarge()` once more than `limit` bytes went through it. */
+export function byteLimit(limit: number, tooLarge: () => Error): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      done(seen > limit ? tooLarge() : null, chunk);
+    },
+  });
+}
+
 /** An entry's inflated bytes as a stream that fails if they outgrow the size the directory declares. */
 export function entryStream(path: string, entry: ZipEntry, refuse: ZipRefusals): Readable {
   if (entry.encrypted || (entry.method !== 0 && entry.method !== 8)) throw refuse.corrupt();
   if (entry.compressedSize === 0) return Readable.from([]);
-  let seen = 0;
-  const within = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      seen += chunk.length;
-      done(seen > entry.size ? refuse.tooLarge() : null, chunk);
-    },
-  });
+  const within = byteLimit(entry.size, refuse.tooLarge);
   const raw = createReadStream(path, { start: entry.start, end: entry.start + entry.compressedSize - 1 });
   const done = () => {};
   return entry.method === 8 ? pipeline(raw, createInflateRaw(), within, done) : pipeline(raw, within, done);
