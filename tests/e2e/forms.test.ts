@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations } from '../support/axe.js';
 import { launchBrowser } from '../support/browser.js';
 import { signInThroughConsole } from '../support/console.js';
 import { png } from '../support/png.js';
@@ -97,8 +97,8 @@ describe('forms and lists in a real browser', () => {
     await expect.poll(() => page.locator('#root_Documento__error').textContent()).toContain('Ya existe');
     // The refusal's warning and the error under the field are readable (contrast, WCAG AA).
     await page.locator('.MuiSnackbarContent-root').first().waitFor();
-    const contrast = await new AxeBuilder({ page }).withRules(['color-contrast']).analyze();
-    expect(contrast.violations.flatMap((v) => v.nodes.map((n) => n.target.join(' ')))).toEqual([]);
+    const contrast = await axeViolations(page, ['color-contrast']);
+    expect(contrast.flatMap((v) => v.nodes.map((n) => n.target.join(' ')))).toEqual([]);
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('root_IdTipoDocumento');
     const box = await field('IdTipoDocumento').evaluate((el) => {
       const r = el.getBoundingClientRect();

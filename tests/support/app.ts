@@ -3,12 +3,10 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import type { AuthConfig } from '../../src/server/app.js';
 import type { Mail } from '../../src/server/auth/notifier.js';
 import type { DialectName } from '../../src/server/db/connection.js';
-import { prepareDatabase } from '../../src/server/db/prepare.js';
 import { DEMO_PASSWORD } from '../../src/server/demo/security.js';
-import { seedDemo } from '../../src/server/demo/seed.js';
 import { loadRegistry, type Registry } from '../../src/server/registry.js';
 import { buildServer } from '../../src/server/server.js';
-import { DiskFileStore } from '../../src/server/storage/files.js';
+import { fileStoreFor } from '../../src/server/storage/files.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
 
 export interface TestApp {
@@ -23,16 +21,15 @@ export interface TestApp {
 /** The messages each test app sent, for the helpers that read codes out of them. */
 export const mailboxes = new WeakMap<FastifyInstance, Mail[]>();
 
-/** A ready application on a fresh database of the given dialect, with the demo data unless told not to. */
+/** A ready application on a database of its own in the given dialect, with the demo data unless told not to. */
 export async function startTestApp(
   dialect: DialectName,
   options: { demo?: boolean; auth?: AuthConfig } = {},
 ): Promise<TestApp> {
   const registry = loadRegistry();
-  const db = await createTestDatabase(dialect);
-  await prepareDatabase(db.database, registry);
-  const files = new DiskFileStore(join(db.location.dataDir, 'files'));
-  if (options.demo !== false) await seedDemo(db.database, registry, { files });
+  // A copy of the run's prepared database, seeded unless told not to (templates.ts).
+  const db = await createTestDatabase(dialect, options.demo === false ? 'bare' : 'demo');
+  const files = fileStoreFor(db.database, join(db.location.dataDir, 'files'));
   const mail: Mail[] = [];
   const app = await buildServer({
     database: db.database,

@@ -1,38 +1,22 @@
 /**
  * The database tests run once per dialect: SQLite always, PostgreSQL when a server answers
- * (DATABASE_URL, or 127.0.0.1:5432). Each suite gets a fresh database of its own.
+ * (DATABASE_URL, or 127.0.0.1:5432). Each suite gets a database of its own: empty, or a copy of
+ * the run's prepared database (`bare`) or prepared and seeded one (`demo`), see templates.ts.
  * REQUIRE_POSTGRES=1 (set by .ci/run) turns an unreachable PostgreSQL into a failure.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import { inject } from 'vitest';
 import { type Database, type DialectName, openDatabase } from '../../src/server/db/connection.js';
+import { adminQuery, postgresUrl } from './postgres.js';
+import { copyTemplateFolder, type TemplateKind } from './templates.js';
 
-export const POSTGRES_ADMIN_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+export { POSTGRES_ADMIN_URL } from './postgres.js';
 
-async function postgresReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.query('select 1');
-    return true;
-  } catch (error) {
-    if (process.env.REQUIRE_POSTGRES === '1') {
-      throw new Error(
-        `PostgreSQL is required (REQUIRE_POSTGRES=1) but ${POSTGRES_ADMIN_URL} did not answer: ${error}`,
-      );
-    }
-    console.warn(
-      `\n*** PostgreSQL at ${POSTGRES_ADMIN_URL} is not reachable: database tests run on SQLite ONLY. ***\n`,
-    );
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
+const templates = inject('databaseTemplates');
 
-export const DIALECTS: DialectName[] = (await postgresReachable()) ? ['sqlite', 'postgres'] : ['sqlite'];
+export const DIALECTS: DialectName[] = templates.dialects;
 
 export interface TestDatabase {
   database: Database;
@@ -43,8 +27,13 @@ export interface TestDatabase {
 
 let counter = 0;
 
-export async function createTestDatabase(dialect: DialectName): Promise<TestDatabase> {
+/**
+ * A database of the suite's own: empty, or a copy of the run's `bare` (prepared) or `demo`
+ * (prepared and seeded, its kept files in `<dataDir>/files`) database.
+ */
+export async function createTestDatabase(dialect: DialectName, from?: TemplateKind): Promise<TestDatabase> {
   const dataDir = mkdtempSync(join(tmpdir(), 'acr-test-'));
+  if (from) copyTemplateFolder(templates.folders[dialect][from], dataDir);
   if (dialect === 'sqlite') {
     const database = openDatabase({ dataDir });
     return {
@@ -57,23 +46,17 @@ export async function createTestDatabase(dialect: DialectName): Promise<TestData
     };
   }
   const name = `acr_test_${process.pid}_${Date.now()}_${counter++}`;
-  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(POSTGRES_ADMIN_URL);
-  url.pathname = `/${name}`;
-  const databaseUrl = url.toString();
+  const template = from ? templates.postgres?.[from] : undefined;
+  if (from && !template) throw new Error('PostgreSQL is not in this run: no template to copy');
+  await adminQuery(`create database ${name}${template ? ` template ${template}` : ''}`);
+  const databaseUrl = postgresUrl(name);
   const database = openDatabase({ databaseUrl, dataDir, poolSize: 4 });
   return {
     database,
     location: { databaseUrl, dataDir },
     drop: async () => {
       await database.close();
-      const again = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-      await again.connect();
-      await again.query(`drop database if exists ${name} with (force)`);
-      await again.end();
+      await adminQuery(`drop database if exists ${name} with (force)`);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
