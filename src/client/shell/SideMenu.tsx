@@ -12,7 +12,7 @@ import {
   Typography,
   useMediaQuery,
 } from '@mui/material';
-import { type ReactElement, useId, useRef, useState } from 'react';
+import { memo, type ReactElement, useCallback, useId, useMemo, useRef, useState } from 'react';
 import { useSidebarState, useStore, useTranslate } from 'react-admin';
 import { Link, useLocation } from 'react-router-dom';
 import { session } from '../session/store.js';
@@ -29,6 +29,13 @@ const HEADINGS = {
 const OPEN_WIDTH = 240;
 const CLOSED_WIDTH = 55;
 
+/** What every entry of the menu reads, given once from the menu itself. */
+interface Shell {
+  sidebarOpen: boolean;
+  /** Folds the menu after a choice on a small screen. */
+  chosen: () => void;
+}
+
 /**
  * A menu entry's words, cut to one line; the whole text shows in a tooltip when it does not fit
  * (or when the menu is folded to its icons).
@@ -37,14 +44,15 @@ function Entry({
   text,
   icon,
   trailing,
+  sidebarOpen,
   children,
 }: {
   text: string;
   icon: ReactElement;
   trailing?: ReactElement;
+  sidebarOpen: boolean;
   children: (content: ReactElement, tooltip: (button: ReactElement) => ReactElement) => ReactElement;
 }) {
-  const [sidebarOpen] = useSidebarState();
   const label = useRef<HTMLSpanElement>(null);
   const [open, setOpen] = useState(false);
   const content = (
@@ -74,32 +82,39 @@ function Entry({
   return children(content, tooltip);
 }
 
-function Group({
+/**
+ * A screen's link or a group and its entries. Memoised: moving to another screen redraws only the
+ * entries whose state changed (the one left, the one reached, the groups opened), not the whole
+ * menu, whose hundred entries would otherwise be drawn again at every step.
+ */
+const Group = memo(function Group({
   node,
   depth,
-  open,
+  openIds,
+  activeIds,
   toggle,
-  active,
+  shell,
 }: {
   node: MenuNode;
   depth: number;
-  open: string[];
+  /** The open groups' ids, joined by spaces, for a group (a link needs none). */
+  openIds: string;
+  /** The ids from the root to the current screen, joined by spaces. */
+  activeIds: string;
   toggle: (id: string) => void;
-  active: string[];
+  shell: Shell;
 }) {
   const translate = useTranslate();
-  const [sidebarOpen, setSidebarOpen] = useSidebarState();
-  const isSmall = useMediaQuery<Theme>((theme) => theme.breakpoints.down('md'));
   const childrenId = useId();
   const text = tagText(translate, node.Tag);
-  const indent = sidebarOpen ? 2 + depth * 2 : 2;
+  const indent = shell.sidebarOpen ? 2 + depth * 2 : 2;
   const icon = <MenuIcon name={node.Icono} small={depth > 0} />;
   if (!node.children.length) {
     if (!node.Ruta) return null;
-    const current = active[active.length - 1] === node.IdMenu;
+    const current = activeIds.split(' ').pop() === node.IdMenu;
     return (
       <ListItem disablePadding>
-        <Entry text={text} icon={icon}>
+        <Entry text={text} icon={icon} sidebarOpen={shell.sidebarOpen}>
           {(content, tooltip) =>
             tooltip(
               <ListItemButton
@@ -107,7 +122,7 @@ function Group({
                 to={node.Ruta as string}
                 selected={current}
                 aria-current={current ? 'page' : undefined}
-                onClick={() => isSmall && setSidebarOpen(false)}
+                onClick={shell.chosen}
                 sx={{ pl: indent }}
                 data-menu={node.IdMenu}
               >
@@ -119,12 +134,21 @@ function Group({
       </ListItem>
     );
   }
-  const expanded = open.includes(node.IdMenu);
+  const expanded = openIds.split(' ').includes(node.IdMenu);
+  /** What an entry under this group is told: a link only whether it is the current screen. */
+  const forChild = (child: MenuNode) => {
+    const inside = activeIds.split(' ').includes(child.IdMenu);
+    return {
+      openIds: child.children.length ? openIds : '',
+      activeIds: inside ? activeIds : '',
+    };
+  };
   return (
     <ListItem disablePadding sx={{ display: 'block' }}>
       <Entry
         text={text}
         icon={icon}
+        sidebarOpen={shell.sidebarOpen}
         trailing={expanded ? <ExpandLess fontSize="small" /> : <ExpandMore fontSize="small" />}
       >
         {(content, tooltip) =>
@@ -141,23 +165,29 @@ function Group({
           )
         }
       </Entry>
-      <Collapse in={expanded} timeout={200} unmountOnExit>
+      {/*
+        Clipped, never scrolled: while a group opens inside a group that is still opening, the
+        outer one's height lags behind its content, and a hidden overflow would be scrolled to
+        show a focused or pointed entry, then jump back when the opening ends, moving the entry
+        under the pointer between press and release (the click then lands on its neighbour).
+      */}
+      <Collapse in={expanded} timeout={200} unmountOnExit sx={{ overflow: 'clip' }}>
         <List disablePadding id={childrenId} aria-label={text}>
           {node.children.map((child) => (
             <Group
               key={child.IdMenu}
               node={child}
               depth={depth + 1}
-              open={open}
+              {...forChild(child)}
               toggle={toggle}
-              active={active}
+              shell={shell}
             />
           ))}
         </List>
       </Collapse>
     </ListItem>
   );
-}
+});
 
 /**
  * The side menu of spec section 2, built from the profile's menu list: a fixed Home first, then
@@ -171,13 +201,31 @@ export default function SideMenu() {
   const isSmall = useMediaQuery<Theme>((theme) => theme.breakpoints.down('md'));
   const profile = session.profile();
   const items = profile?.menu ?? [];
+  // The session is read afresh at every step: the tree is made again only when the menu changed.
+  const menuKey = JSON.stringify(items);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the key stands for the items
+  const tree = useMemo(() => menuTree(items), [menuKey]);
   const location = useLocation();
   const activePath = menuPath(items, location.pathname).map((m) => m.IdMenu);
   const [stored, setOpen] = useStore<string[]>('menu.open', []);
   const open = [...new Set([...stored, ...activePath])];
-  const toggle = (id: string) => setOpen(open.includes(id) ? open.filter((o) => o !== id) : [...open, id]);
+  const openNow = useRef(open);
+  openNow.current = open;
+  const toggle = useCallback(
+    (id: string) => {
+      const now = openNow.current;
+      setOpen(now.includes(id) ? now.filter((o) => o !== id) : [...now, id]);
+    },
+    [setOpen],
+  );
+  const chosen = useCallback(() => {
+    if (isSmall) setSidebarOpen(false);
+  }, [isSmall, setSidebarOpen]);
+  const shell = useMemo<Shell>(() => ({ sidebarOpen, chosen }), [sidebarOpen, chosen]);
   const heading = translate(HEADINGS[profile?.current.tipoPerfil ?? 'none']);
   const home = location.pathname.startsWith('/dashboard');
+  const openIds = open.join(' ');
+  const activeIds = activePath.join(' ');
   return (
     <Box
       component="nav"
@@ -197,7 +245,11 @@ export default function SideMenu() {
       )}
       <List disablePadding>
         <ListItem disablePadding>
-          <Entry text={translate('app.menu.home')} icon={<MenuIcon name="Dashboard" />}>
+          <Entry
+            text={translate('app.menu.home')}
+            icon={<MenuIcon name="Dashboard" />}
+            sidebarOpen={sidebarOpen}
+          >
             {(content, tooltip) =>
               tooltip(
                 <ListItemButton
@@ -205,7 +257,7 @@ export default function SideMenu() {
                   to="/dashboard"
                   selected={home}
                   aria-current={home ? 'page' : undefined}
-                  onClick={() => isSmall && setSidebarOpen(false)}
+                  onClick={chosen}
                   sx={{ pl: 2 }}
                 >
                   {content}
@@ -214,8 +266,16 @@ export default function SideMenu() {
             }
           </Entry>
         </ListItem>
-        {menuTree(items).map((node) => (
-          <Group key={node.IdMenu} node={node} depth={0} open={open} toggle={toggle} active={activePath} />
+        {tree.map((node) => (
+          <Group
+            key={node.IdMenu}
+            node={node}
+            depth={0}
+            openIds={node.children.length ? openIds : ''}
+            activeIds={activePath.includes(node.IdMenu) ? activeIds : ''}
+            toggle={toggle}
+            shell={shell}
+          />
         ))}
       </List>
     </Box>

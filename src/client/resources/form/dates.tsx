@@ -97,7 +97,7 @@ export function DateTimeWidget(props: WidgetProps) {
   );
 }
 
-/** A list filter on a date, with the same picker. */
+/** A list filter on a date, with the same picker; applied when a whole, valid date is typed or chosen. */
 export function DateFilterInput({
   source,
   label,
@@ -114,7 +114,11 @@ export function DateFilterInput({
       label={label ?? translate(`resources.${resource}.fields.${source}`, { _: source })}
       value={toDate(field.value)}
       format={DATE_FORMAT}
-      onChange={(date) => {
+      onChange={(date, context) => {
+        // A date is applied once typed whole: while the year is being typed (0002, 0020, 0202)
+        // the picker refuses it as before its earliest date, and the list is not filtered by it
+        // (a filter applied half-typed would come back from the address and undo the typing).
+        if (context.validationError) return;
         const next = fromDate(date);
         if (next !== NOT_A_DATE) field.onChange(next ?? '');
       }}
