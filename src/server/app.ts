@@ -27,7 +27,7 @@ import healthRoutes from './routes/health.js';
 import lookupRoutes from './routes/lookups.js';
 import metaRoutes from './routes/meta.js';
 import restRoutes from './routes/rest.js';
-import { DiskFileStore, type FileStore } from './storage/files.js';
+import { type FileStore, fileStoreFor } from './storage/files.js';
 
 export interface AuthConfig {
   /** Key that signs access tokens (AUTH_SECRET); by default one is made and kept in the database. */
@@ -49,7 +49,7 @@ export interface AppOptions {
   registry: Registry;
   /** Folder of the built console to serve at /, in production. */
   clientDir?: string;
-  /** Where attachments and photos are kept (FILES_DIR); a throw-away folder when not given. */
+  /** Where attachments and photos are kept: PostgreSQL's own tables, or on SQLite FILES_DIR (a throw-away folder when not given). */
   files?: FileStore;
   auth?: AuthConfig;
 }
@@ -96,7 +96,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
     ),
   );
   fastify.decorate('notifier', notifier);
-  fastify.decorate('files', opts.files ?? new DiskFileStore(mkdtempSync(join(tmpdir(), 'acr-files-'))));
+  fastify.decorate('files', opts.files ?? fileStoreFor(database, mkdtempSync(join(tmpdir(), 'acr-files-'))));
 
   await fastify.register(headers);
   await fastify.register(errors);

@@ -10,7 +10,7 @@ import { isEmpty, seedDemo } from './demo/seed.js';
 import { CLIENT_DIR } from './paths.js';
 import { loadRegistry } from './registry.js';
 import { buildServer } from './server.js';
-import { DiskFileStore } from './storage/files.js';
+import { fileStoreFor } from './storage/files.js';
 
 const config = readConfig();
 const registry = loadRegistry();
@@ -24,7 +24,7 @@ async function prepare(): Promise<void> {
       console.log(
         JSON.stringify({
           msg: 'demo data loaded into the empty database',
-          loaded: await seedDemo(database, registry, { files: new DiskFileStore(config.filesDir) }),
+          loaded: await seedDemo(database, registry, { files: fileStoreFor(database, config.filesDir) }),
         }),
       );
     }
@@ -40,7 +40,7 @@ async function serve(): Promise<void> {
     registry,
     logLevel: config.logLevel,
     clientDir: config.production ? CLIENT_DIR : undefined,
-    files: new DiskFileStore(config.filesDir),
+    files: fileStoreFor(database, config.filesDir),
     auth: {
       secret: config.authSecret,
       smtpUrl: config.smtpUrl,

@@ -1,230 +1,165 @@
 /**
- * A bulk upload's jobs survive the server being killed (SIGKILL) half-way. Killed while its rows
+ * A bulk upload's jobs survive a server being killed (SIGKILL) half-way. Killed while its rows
  * are checked, the check goes on after the restart. Killed while processing, every request made
  * is whole (its lines and history with it, its row marked with it), and once the server is back
- * the job picks up the rest and creates nothing twice. Runs the built server (npm run build).
+ * the job picks up the rest and creates nothing twice. With two servers on one PostgreSQL, each
+ * on its own data folder, the second takes over the first's job when the first dies, and every
+ * file uploaded through one is read through the other. Runs the built server (npm run build).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { join, resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import JSZip from 'jszip';
 import { afterAll, describe, expect, it } from 'vitest';
-import { prepareDatabase } from '../../src/server/db/prepare.js';
-import { DEMO_PASSWORD } from '../../src/server/demo/security.js';
-import { seedDemo } from '../../src/server/demo/seed.js';
 import { loadRegistry } from '../../src/server/registry.js';
 import { addDays, siteDate } from '../../src/shared/dates.js';
+import { pdf } from '../support/accreditation.js';
 import { excelDate, openTemplate } from '../support/bulk.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/databases.js';
+import { api, requester } from '../support/processes.js';
+import { killServer, type ServerProcess, spawnServer } from '../support/server.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
 type Json = any;
-const ROOT = resolve(import.meta.dirname, '../..');
 const ROWS = 240;
+const registry = loadRegistry();
+const table = (name: string) => registry.require(name).table;
 
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => done(port));
-    });
-  });
-}
-
-async function start(db: TestDatabase): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: db.location.dataDir,
-    LOG_LEVEL: 'warn',
-    DEMO_DATA: 'off',
-    WEB_CONCURRENCY: '1',
-  };
-  delete env.NODE_ENV;
-  if (db.location.databaseUrl) env.DATABASE_URL = db.location.databaseUrl;
-  else delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['dist/server/main.js'], { cwd: ROOT, env, stdio: 'ignore' });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) return { url, child };
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  throw new Error('server did not start');
-}
-
-async function api(url: string, method: string, path: string, token?: string, body?: object | FormData) {
-  const res = await fetch(`${url}${path}`, {
-    method,
-    headers: {
-      'accept-language': 'es',
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body && !(body instanceof FormData) ? { 'content-type': 'application/json' } : {}),
+/**
+ * A server process on the test's database; a job it leaves is taken over within about three
+ * seconds (short leases, looked for every second), as it would be within 40 s by default.
+ */
+const start = (db: TestDatabase, dataDir = db.location.dataDir): Promise<ServerProcess> =>
+  spawnServer(
+    {
+      DATA_DIR: dataDir,
+      DEMO_DATA: 'off',
+      WEB_CONCURRENCY: '1',
+      JOB_LEASE_SECONDS: '2',
+      JOB_POLL_SECONDS: '1',
     },
-    body: body instanceof FormData ? body : body ? JSON.stringify(body) : undefined,
-  });
-  const json = (await res.json()) as Json;
-  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(json)}`);
-  return json.result;
+    db.location.databaseUrl,
+  );
+
+/** Waits (a tenth of a second between looks, two minutes at most) until `done`. */
+async function until(done: () => Promise<boolean>, what: string) {
+  for (let i = 0; i < 1200; i++) {
+    if (await done()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${what} did not happen`);
 }
 
-async function requester(url: string): Promise<string> {
-  const login = await api(url, 'POST', '/api/usuario/authenticate', undefined, {
-    username: 'SOLICITANTE',
-    password: DEMO_PASSWORD,
-  });
-  const division = login.division.find((d: Json) => d.Division === 'UNIDAD MINERA SAN GABRIEL');
-  const session = await api(url, 'POST', '/api/usuario/refreshTokenbyperfil', login.accessToken, {
-    idPerfil: division.IdPerfil,
-    idDivision: division.IdDivision,
-  });
-  return session.accessToken;
-}
-
-describe.each(DIALECTS)('a bulk job killed half-way on %s', (dialect) => {
-  let db: TestDatabase | undefined;
-  let child: ChildProcess | undefined;
-  afterAll(async () => {
-    if (child && child.exitCode === null) child.kill('SIGTERM');
-    await db?.drop();
-  });
-
-  it('finishes a check and a process cut short by a restart, every request whole, nothing twice', async () => {
-    if (!existsSync(join(ROOT, 'dist/server/main.js'))) throw new Error('run `npm run build` first');
-    const registry = loadRegistry();
-    db = await createTestDatabase(dialect);
-    const database = db.database;
-    await prepareDatabase(db.database, registry);
-    await seedDemo(db.database, registry);
-    let server = await start(db);
-    child = server.child;
-    let token = await requester(server.url);
-    const contracts = (await (
-      await fetch(`${server.url}/api/rest/contract?range=[0,99]`, {
+/**
+ * Uploads ROWS workers through `url` for the demo contract (with a zip of one PDF for each of the
+ * first `withFiles` rows), and answers the upload's code and its calls.
+ */
+async function upload(db: TestDatabase, url: string, withFiles = 0) {
+  const token = await requester(url);
+  const rest = async (resource: string) =>
+    (await (
+      await fetch(`${url}/api/rest/${resource}?range=[0,99]`, {
         headers: { authorization: `Bearer ${token}` },
       })
     ).json()) as Json[];
-    const contract = contracts.find((c) => c.NumeroContrato === 'CT-2026-001').IdContrato;
-    const profiles = (await (
-      await fetch(`${server.url}/api/rest/accreditation-profile?range=[0,99]`, {
-        headers: { authorization: `Bearer ${token}` },
-      })
-    ).json()) as Json[];
-    const profile = profiles.find((p) => p.Descripcion === 'TRABAJADOR CONTRATISTA').IdPerfilAcreditacion;
-    const template = await api(
-      server.url,
-      'GET',
-      `/api/acreditacionsolicitud/excelformato?IdContrato=${contract}&IdPerfilAcreditacion=${profile}`,
-      token,
-    );
-    const tpl = await openTemplate(template.fileBase64);
-    const today = siteDate('PE');
-    const file = await tpl.fill(
-      Array.from({ length: ROWS }, (_, i) => ({
-        FechaInicio: excelDate(today),
-        FechaFin: excelDate(addDays(today, 60)),
-        IdTipoDocumento: 'PE DNI',
-        Documento: String(71_000_000 + i),
-        Apellido: 'Ccori Huaman',
-        Nombre: 'Jose',
-        Sexo: 'Masculino',
-        FechaNacimiento: excelDate('1985-07-07'),
-        IdPaisNacimiento: 'PE',
-        IdPaisResidencia: 'PE',
-        TelefonoMovil: String(951_000_000 + i),
-      })),
-    );
-    const form = new FormData();
-    form.set('IdContrato', String(contract));
-    form.set('IdPerfilAcreditacion', String(profile));
-    form.set('file', new Blob([new Uint8Array(file)]), 'carga.xlsx');
-    const uploaded = await api(server.url, 'POST', '/api/acreditacionsolicitud/cargamasiva', token, form);
-    expect(uploaded).toMatchObject({ Estado: 'C', loaded: ROWS });
-    const code = uploaded.CodigoCargaMasiva as string;
-    const progress = () =>
-      api(server.url, 'GET', `/api/acreditacionsolicitud/progresomasivo?CodigoCargaMasiva=${code}`, token);
-    const uploadState = async () =>
+  const contract = (await rest('contract')).find((c) => c.NumeroContrato === 'CT-2026-001').IdContrato;
+  const profile = (await rest('accreditation-profile')).find(
+    (p) => p.Descripcion === 'TRABAJADOR CONTRATISTA',
+  ).IdPerfilAcreditacion;
+  const template = await api(
+    url,
+    'GET',
+    `/api/acreditacionsolicitud/excelformato?IdContrato=${contract}&IdPerfilAcreditacion=${profile}`,
+    token,
+  );
+  const tpl = await openTemplate(template.fileBase64);
+  const today = siteDate('PE');
+  const documents = Array.from({ length: ROWS }, (_, i) => String(71_000_000 + i));
+  const file = await tpl.fill(
+    documents.map((document, i) => ({
+      FechaInicio: excelDate(today),
+      FechaFin: excelDate(addDays(today, 60)),
+      IdTipoDocumento: 'PE DNI',
+      Documento: document,
+      Apellido: 'Ccori Huaman',
+      Nombre: 'Jose',
+      Sexo: 'Masculino',
+      FechaNacimiento: excelDate('1985-07-07'),
+      IdPaisNacimiento: 'PE',
+      IdPaisResidencia: 'PE',
+      TelefonoMovil: String(951_000_000 + i),
+    })),
+  );
+  const form = new FormData();
+  form.set('IdContrato', String(contract));
+  form.set('IdPerfilAcreditacion', String(profile));
+  form.set('file', new Blob([new Uint8Array(file)]), 'carga.xlsx');
+  if (withFiles) {
+    const zip = new JSZip();
+    for (const document of documents.slice(0, withFiles))
+      zip.file(`${document}-sctr-salud.pdf`, pdf(`SCTR ${document}`));
+    const bytes = await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
+    form.set('adjuntos', new Blob([new Uint8Array(bytes)], { type: 'application/zip' }), 'adjuntos.zip');
+  }
+  const uploaded = await api(url, 'POST', '/api/acreditacionsolicitud/cargamasiva', token, form);
+  expect(uploaded).toMatchObject({ Estado: 'C', loaded: ROWS });
+  if (withFiles) expect(uploaded.attached).toBe(withFiles);
+  const code = uploaded.CodigoCargaMasiva as string;
+  return {
+    code,
+    progress: async (through: string) =>
+      api(
+        through,
+        'GET',
+        `/api/acreditacionsolicitud/progresomasivo?CodigoCargaMasiva=${code}`,
+        await requester(through),
+      ),
+    process: (through: string, token: string) =>
+      api(through, 'POST', '/api/acreditacionsolicitud/procesarmasivo', token, { CodigoCargaMasiva: code }),
+    state: async () =>
       (
-        (await database.db
-          .selectFrom(registry.require('bulk-upload').table)
+        (await db.database.db
+          .selectFrom(table('bulk-upload'))
           .select('Estado')
           .where('CodigoCargaMasiva', '=', code)
           .executeTakeFirstOrThrow()) as Json
-      ).Estado as string;
-    const until = async (done: () => Promise<boolean>) => {
-      for (let i = 0; i < 1200; i++) {
-        if (await done()) return;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      throw new Error('the resumed job did not end');
-    };
-    const kill = async () => {
-      const killed = new Promise((r) => server.child.once('exit', r));
-      server.child.kill('SIGKILL');
-      await killed;
-    };
-
-    // Killed while the rows are being checked: after the restart the check goes on from where it
-    // was and ends with every row checked once, nothing created.
-    for (;;) {
-      const now = await progress();
-      if (now.loaded - now.toCheck >= 20) break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    await kill();
-    // The restarted server resumes the check by itself: nobody asks for the progress meanwhile.
-    server = await start(db);
-    child = server.child;
-    await until(async () => (await uploadState()) === 'V');
-    token = await requester(server.url);
-    expect(await progress()).toMatchObject({
-      Estado: 'V',
-      loaded: ROWS,
-      toCheck: 0,
-      observed: 0,
-      toProcess: ROWS,
-    });
-
-    await api(server.url, 'POST', '/api/acreditacionsolicitud/procesarmasivo', token, {
-      CodigoCargaMasiva: code,
-    });
-    for (;;) {
-      const now = await progress();
-      if (now.successful >= 20) break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    await kill();
-
-    // What the killed server left: each request whole, each named by exactly its row.
-    const t = (name: string) => registry.require(name).table;
-    const read = db.database.db;
-    const whole = async () => {
+      ).Estado as string,
+    /** The rows' counts as the database has them, read without a server. */
+    counts: async () => {
+      const rows = (await db.database.db
+        .selectFrom(`${table('bulk-upload-row')} as r`)
+        .innerJoin(`${table('bulk-upload')} as u`, 'u.IdCargaMasiva', 'r.IdCargaMasiva')
+        .select('r.Estado')
+        .where('u.CodigoCargaMasiva', '=', code)
+        .execute()) as Json[];
+      return {
+        checked: rows.filter((r) => r.Estado !== 'P').length,
+        made: rows.filter((r) => r.Estado === 'S').length,
+      };
+    },
+    /** The requests made so far: each whole, each named by exactly its row, none twice. */
+    whole: async () => {
+      const read = db.database.db;
       const requests = (await read
-        .selectFrom(t('request'))
+        .selectFrom(table('request'))
         .select('IdSolicitud')
         .where('CodigoCargaMasiva', '=', code)
         .execute()) as Json[];
       const ids = requests.map((r) => r.IdSolicitud);
       const rows = (await read
-        .selectFrom(t('bulk-upload-row'))
+        .selectFrom(table('bulk-upload-row'))
         .select(['IdSolicitud', 'Estado'])
         .where('Estado', '=', 'S')
         .execute()) as Json[];
       expect(rows.map((r) => r.IdSolicitud).sort()).toEqual([...ids].sort());
       for (const id of ids) {
         const lines = await read
-          .selectFrom(t('request-detail'))
+          .selectFrom(table('request-detail'))
           .select('IdDetalle')
           .where('IdSolicitud', '=', id)
           .execute();
         const history = await read
-          .selectFrom(t('request-history'))
+          .selectFrom(table('request-history'))
           .select('IdHistorial')
           .where('IdSolicitud', '=', id)
           .execute();
@@ -232,17 +167,51 @@ describe.each(DIALECTS)('a bulk job killed half-way on %s', (dialect) => {
         expect(history).toHaveLength(1);
       }
       return ids.length;
-    };
-    const before = await whole();
+    },
+  };
+}
+
+describe.each(DIALECTS)('a bulk job killed half-way on %s', (dialect) => {
+  let db: TestDatabase | undefined;
+  let server: ServerProcess | undefined;
+  afterAll(async () => {
+    if (server) await killServer(server);
+    await db?.drop();
+  });
+
+  it('finishes a check and a process cut short by a restart, every request whole, nothing twice', async () => {
+    db = await createTestDatabase(dialect, 'demo');
+    server = await start(db);
+    const job = await upload(db, server.url);
+
+    // Killed while the rows are being checked: after the restart the check goes on from where it
+    // was and ends with every row checked once, nothing created.
+    await until(async () => (await job.counts()).checked >= 20, 'the check');
+    await killServer(server);
+    // The restarted server resumes the check by itself: nobody asks for the progress meanwhile.
+    server = await start(db);
+    await until(async () => (await job.state()) === 'V', 'the resumed check');
+    expect(await job.progress(server.url)).toMatchObject({
+      Estado: 'V',
+      loaded: ROWS,
+      toCheck: 0,
+      observed: 0,
+      toProcess: ROWS,
+    });
+
+    await job.process(server.url, await requester(server.url));
+    await until(async () => (await job.counts()).made >= 20, 'the processing');
+    await killServer(server);
+
+    // What the killed server left: each request whole, each named by exactly its row.
+    const before = await job.whole();
     expect(before).toBeGreaterThanOrEqual(20);
     expect(before).toBeLessThan(ROWS);
 
     // Back up: the server resumes the job by itself, and it ends with every row once.
     server = await start(db);
-    child = server.child;
-    await until(async () => (await uploadState()) === 'F');
-    token = await requester(server.url);
-    expect(await progress()).toMatchObject({
+    await until(async () => (await job.state()) === 'F', 'the resumed processing');
+    expect(await job.progress(server.url)).toMatchObject({
       Estado: 'F',
       running: false,
       loaded: ROWS,
@@ -250,6 +219,66 @@ describe.each(DIALECTS)('a bulk job killed half-way on %s', (dialect) => {
       processed: ROWS,
       toProcess: 0,
     });
-    expect(await whole()).toBe(ROWS);
+    expect(await job.whole()).toBe(ROWS);
+  });
+});
+
+describe.skipIf(!DIALECTS.includes('postgres'))('two servers on one PostgreSQL database', () => {
+  let db: TestDatabase | undefined;
+  const servers: ServerProcess[] = [];
+  const folders: string[] = [];
+  afterAll(async () => {
+    for (const server of servers) await killServer(server);
+    for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+    await db?.drop();
+  });
+
+  it('share the files and the jobs: the second finishes the first’s job exactly once when it dies', async () => {
+    db = await createTestDatabase('postgres', 'demo');
+    // Each on a data folder of its own: nothing but the database is shared.
+    for (const name of ['first', 'second']) folders.push(mkdtempSync(join(tmpdir(), `acr-${name}-`)));
+    const first = await start(db, folders[0]);
+    const second = await start(db, folders[1]);
+    servers.push(first, second);
+
+    const job = await upload(db, first.url, 5);
+    await until(async () => (await job.state()) === 'V', 'the check');
+    // Processed through the first, which dies half-way.
+    await job.process(first.url, await requester(first.url));
+    await until(async () => (await job.counts()).made >= 20, 'the processing');
+    await killServer(first);
+    const before = await job.whole();
+    expect(before).toBeLessThan(ROWS);
+
+    // Nobody asks: the second takes the job over once the first's lease runs out, and ends it.
+    await until(async () => (await job.state()) === 'F', 'the taken-over processing');
+    expect(await job.progress(second.url)).toMatchObject({
+      Estado: 'F',
+      running: false,
+      successful: ROWS,
+      processed: ROWS,
+    });
+    expect(await job.whole()).toBe(ROWS);
+
+    // The PDFs uploaded through the first, read through the second, byte for byte.
+    const token = await requester(second.url);
+    const made = (await db.database.db
+      .selectFrom(`${table('request')} as r`)
+      .innerJoin(`${table('request-detail')} as d`, 'd.IdSolicitud', 'r.IdSolicitud')
+      .innerJoin(`${table('person')} as p`, 'p.IdPersona', 'r.IdPersona')
+      .select(['r.IdSolicitud', 'd.IdDetalle', 'p.Documento'])
+      .where('r.CodigoCargaMasiva', '=', job.code)
+      .where('d.ClaveArchivo', 'is not', null)
+      .execute()) as Json[];
+    expect(made).toHaveLength(5);
+    for (const line of made) {
+      const file = await api(
+        second.url,
+        'GET',
+        `/api/acreditacionsolicituddetalle/downloadFileBase64?IdSolicitud=${line.IdSolicitud}&IdFile=${line.IdDetalle}`,
+        token,
+      );
+      expect(Buffer.from(file.file, 'base64').equals(pdf(`SCTR ${line.Documento}`))).toBe(true);
+    }
   });
 });

@@ -3,6 +3,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { inject } from 'vitest';
+import { copyTemplateFolder } from './templates.js';
 
 /** The product under test: this tree's build, or another's (E2E_ROOT), to see a test fail on it. */
 const ROOT = process.env.E2E_ROOT ?? resolve(import.meta.dirname, '../..');
@@ -25,27 +27,33 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/** A server process of the built product, its address, and its output so far. */
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  output: () => string;
+}
+
 /**
- * The real server as `npm start` runs it (the built dist/server/main.js) in production mode on a fresh temporary SQLite database,
- * serving the built console: what a user gets from `npm start`.
+ * Starts the built server (dist/server/main.js) on a free port with `env` over this process's
+ * (DATABASE_URL only when given), and waits until it answers its health check.
  */
-export async function startRealServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function spawnServer(env: NodeJS.ProcessEnv, databaseUrl?: string): Promise<ServerProcess> {
   for (const built of ['dist/client/index.html', 'dist/server/main.js']) {
     if (!existsSync(join(ROOT, built)))
       throw new Error(`The product is not built (${built} is missing): run \`npm run build\` first.`);
   }
   const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'acr-e2e-'));
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
-    NODE_ENV: 'production',
     PORT: String(port),
     HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
     ...env,
   };
-  delete childEnv.DATABASE_URL;
+  if (databaseUrl) childEnv.DATABASE_URL = databaseUrl;
+  else delete childEnv.DATABASE_URL;
+  if (childEnv.NODE_ENV === undefined) delete childEnv.NODE_ENV;
   const child: ChildProcess = spawn(process.execPath, ['dist/server/main.js'], {
     cwd: ROOT,
     env: childEnv,
@@ -66,10 +74,31 @@ export async function startRealServer(env: Record<string, string> = {}): Promise
     if (Date.now() > deadline) throw new Error(`the server did not start within a minute:\n${log}`);
     await new Promise((r) => setTimeout(r, 200));
   }
+  return { url, child, output: () => log };
+}
+
+/** Kills a server process at once (SIGKILL, as a crash) and waits until it is gone. */
+export async function killServer(server: ServerProcess): Promise<void> {
+  if (server.child.exitCode !== null || server.child.signalCode !== null) return;
+  const exited = new Promise((r) => server.child.once('exit', r));
+  server.child.kill('SIGKILL');
+  await exited;
+}
+
+/**
+ * The real server as `npm start` runs it (the built dist/server/main.js) in production mode on a
+ * SQLite database of its own, serving the built console: what a user gets from `npm start`. The
+ * database starts as a copy of the run's prepared demo database (templates.ts), which is what the
+ * server would load into an empty one; another tree's build (E2E_ROOT) loads its own.
+ */
+export async function startRealServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'acr-e2e-'));
+  if (!process.env.E2E_ROOT) copyTemplateFolder(inject('databaseTemplates').folders.sqlite.demo, dataDir);
+  const { url, child, output } = await spawnServer({ NODE_ENV: 'production', DATA_DIR: dataDir, ...env });
   return {
     url,
     dataDir,
-    output: () => log,
+    output,
     stop: async () => {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));

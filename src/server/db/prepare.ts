@@ -1,6 +1,7 @@
 import { ensureAuthTables } from '../auth/tables.js';
 import { ensureAccessTables } from '../features/access/tables.js';
 import type { Registry } from '../registry.js';
+import { ensureFileTables } from '../storage/files.js';
 import type { Database } from './connection.js';
 import { runMigrations } from './migrate.js';
 import { type SyncReport, syncSchema } from './sync.js';
@@ -11,5 +12,6 @@ export async function prepareDatabase(database: Database, registry: Registry): P
   const report = await syncSchema(database, registry);
   await ensureAuthTables(database);
   await ensureAccessTables(database);
+  await ensureFileTables(database);
   return report;
 }

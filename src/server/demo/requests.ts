@@ -98,7 +98,7 @@ export async function seedDemoRequests(
     if (!pdfs.has(id))
       pdfs.set(
         id,
-        await files.put(textPdf(requirement, ['Documento de demostración', 'Demonstration document'])),
+        await files.put(textPdf(requirement, ['Documento de demostración', 'Demonstration document']), db),
       );
     return pdfs.get(id) as string;
   };

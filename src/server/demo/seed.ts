@@ -12,7 +12,7 @@ import { SYSTEM_PRINCIPAL } from '../plugins/auth.js';
 import type { Principal } from '../principal.js';
 import { loadLocations } from '../reference/locations.js';
 import type { Entity, Registry } from '../registry.js';
-import { DiskFileStore, type FileStore } from '../storage/files.js';
+import { type FileStore, fileStoreFor } from '../storage/files.js';
 import {
   BLOOD_TYPES,
   CIVIL_STATUSES,
@@ -250,7 +250,7 @@ export async function seedDemo(
       }
     }
     await staffDemoPeople(trx, registry, clientId);
-    const files = options.files ?? new DiskFileStore(mkdtempSync(join(tmpdir(), 'acr-demo-files-')));
+    const files = options.files ?? fileStoreFor(database, mkdtempSync(join(tmpdir(), 'acr-demo-files-')));
     Object.assign(report, await seedDemoRequests(trx, database.dialect, registry, files, clientId));
     Object.assign(report, await seedDemoMarkings(trx, clientId));
     return report;

@@ -2,6 +2,7 @@ import { requestNumber } from '../../../shared/accreditation.js';
 import { addDays, siteDate } from '../../../shared/dates.js';
 import type { Notifier } from '../../auth/notifier.js';
 import type { Database, Db } from '../../db/connection.js';
+import { holderName, Leases } from '../../jobs/leases.js';
 import type { Registry } from '../../registry.js';
 import { escalateOverdue } from './corrections.js';
 import { activeUsers } from './notices.js';
@@ -113,8 +114,12 @@ export class ExpiryJob {
     private readonly notifier: Notifier,
     private readonly now: () => number = Date.now,
     /** This runner's name in the lease (a process id and a random part). */
-    readonly runner: string = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`,
-  ) {}
+    readonly runner: string = holderName(),
+  ) {
+    this.leases = new Leases(database.db, registry, runner, now, LEASE_MS);
+  }
+
+  private readonly leases: Leases;
 
   private table(name: string): string {
     return this.registry.require(name).table;
@@ -131,31 +136,6 @@ export class ExpiryJob {
     return siteDate(division?.IdPais, this.now());
   }
 
-  /** Takes the client's lease for `today`; false when another runner holds it or the day is done. */
-  private async lease(client: number, today: string): Promise<boolean> {
-    const db = this.database.db;
-    const table = this.table('job-lease');
-    const at = new Date(this.now()).toISOString();
-    await db
-      .insertInto(table)
-      .values({ IdCliente: client, Trabajo: EXPIRY_JOB, IdUsuarioCreacion: 'SISTEMA', FechaCreacion: at })
-      .onConflict((oc) => oc.columns(['IdCliente', 'Trabajo']).doNothing())
-      .execute();
-    const taken = await db
-      .updateTable(table)
-      .set({ Titular: this.runner, VenceArriendo: new Date(this.now() + LEASE_MS).toISOString() })
-      .where('IdCliente', '=', client)
-      .where('Trabajo', '=', EXPIRY_JOB)
-      .where((eb) =>
-        eb.and([
-          eb.or([eb('UltimaFecha', 'is', null), eb('UltimaFecha', '<', today)]),
-          eb.or([eb('Titular', 'is', null), eb('VenceArriendo', '<', at), eb('Titular', '=', this.runner)]),
-        ]),
-      )
-      .executeTakeFirst();
-    return Number(taken.numUpdatedRows) === 1;
-  }
-
   /** Runs the check for every client whose lease this runner takes. */
   async runOnce(): Promise<ExpiryRun> {
     const out: ExpiryRun = { clients: 0, notices: 0, suspended: 0, reinstated: 0, escalated: 0 };
@@ -167,18 +147,11 @@ export class ExpiryJob {
     }>;
     for (const { IdCliente: client } of clients) {
       const today = await this.today(client);
-      if (!(await this.lease(client, today))) continue;
+      if (!(await this.leases.take(client, EXPIRY_JOB, { notDoneOn: today }))) continue;
       const done = await this.database.db.transaction().execute(async (trx) => {
         const result = await this.check(trx, client, today);
-        // The day is done only if this runner still holds the lease.
-        const closed = await trx
-          .updateTable(this.table('job-lease'))
-          .set({ UltimaFecha: today, Titular: null, VenceArriendo: null })
-          .where('IdCliente', '=', client)
-          .where('Trabajo', '=', EXPIRY_JOB)
-          .where('Titular', '=', this.runner)
-          .executeTakeFirst();
-        if (Number(closed.numUpdatedRows) !== 1) throw new Error('expiry lease lost');
+        // The day is done only if this runner still holds the lease (else LeaseLost rolls it back).
+        await this.leases.release(client, EXPIRY_JOB, { doneOn: today, db: trx });
         return result;
       });
       out.clients++;

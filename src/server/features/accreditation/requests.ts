@@ -739,7 +739,7 @@ export class RequestService {
         throw new ApiError('VALIDATION_FAILED', {
           fields: { IdDatoEvaluar: { messageKey: 'accreditation.refusals.unknownDatum' } },
         });
-      const key = await this.files.put(file.bytes);
+      const key = await this.files.put(file.bytes, trx);
       // A new file corrects an observed line, and makes a carried-over one the requester's own.
       if (line.IdSolicitudOrigen) uncarry(line);
       const status: LineStatus | null = line.EstadoAprobacion === 'O' ? 'P' : line.EstadoAprobacion;
@@ -786,7 +786,7 @@ export class RequestService {
         { type: 'UPDATE' },
         { messageKey: REQUEST_REFUSALS.UPDATE },
       );
-      const key = await this.files.put(bytes);
+      const key = await this.files.put(bytes, trx);
       await this.crud
         .within(trx)
         .patch(this.registry.require('request'), id, { ClaveFoto: key }, requester.principal);

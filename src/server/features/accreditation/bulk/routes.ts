@@ -9,6 +9,8 @@ import type { Language } from '../../../../shared/constants.js';
 import type { Row } from '../../../crud/types.js';
 import { ApiError } from '../../../errors.js';
 import { t } from '../../../i18n.js';
+import { Leases } from '../../../jobs/leases.js';
+import { poll } from '../../../jobs/poller.js';
 import { workingPrincipal } from '../../../principal.js';
 import { field, INT32, objectOf, resultResponses } from '../../../routes/responses.js';
 import { type ExportColumn, neutralise, workbookBase64 } from '../../../services/excel.js';
@@ -46,14 +48,39 @@ export default async function bulkRoutes(fastify: FastifyInstance): Promise<void
     fastify.auth.now(),
   );
   const renewals = new RenewalService(database, registry, requests, () => fastify.auth.now());
-  const bulk = new BulkService(database, registry, crud, requests, renewals, fastify.files);
+  const bulk = new BulkService(
+    database,
+    registry,
+    crud,
+    requests,
+    renewals,
+    fastify.files,
+    new Leases(database.db, registry),
+  );
   fastify.addHook('onClose', async () => {
     await bulk.stop();
   });
-  // The jobs a stopped server left (a restart, a crash) go on as their uploaders once it is ready.
-  fastify.addHook('onReady', async () => {
+  const users = registry.require('user').table;
+  const userProfiles = registry.require('user-profile').table;
+  // The jobs nobody holds (a stopped or dead server's, on this or another machine) go on, as their
+  // uploaders if they still may: looked for once ready, then every JOB_POLL_SECONDS.
+  poll(fastify, 'bulk', async () => {
     const resumed = await bulk.resume(async (upload) => {
-      if (upload.IdPerfil === null || upload.IdPerfil === undefined) return undefined;
+      if (upload.IdPerfil === null || upload.IdPerfil === undefined || !upload.IdUsuario) return undefined;
+      const active = await database.db
+        .selectFrom(`${users} as u`)
+        .innerJoin(`${userProfiles} as up`, 'up.IdUsuario', 'u.IdUsuario')
+        .select('u.IdUsuario')
+        .where('u.IdUsuario', '=', upload.IdUsuario)
+        .where('u.Activo', '=', 'S')
+        .where('up.IdPerfil', '=', upload.IdPerfil)
+        .where('up.IdDivision', '=', upload.IdDivision)
+        .where('up.Activo', '=', 'S')
+        .executeTakeFirst();
+      if (!active) {
+        fastify.log.warn({ upload: upload.CodigoCargaMasiva }, 'bulk job waits: its uploader no longer may');
+        return undefined;
+      }
       const who = {
         userId: upload.IdUsuario,
         profileId: upload.IdPerfil,

@@ -8,6 +8,7 @@ import type { Row } from '../../../crud/types.js';
 import type { Database, Db } from '../../../db/connection.js';
 import { ApiError } from '../../../errors.js';
 import { t } from '../../../i18n.js';
+import { LeaseLost, type Leases } from '../../../jobs/leases.js';
 import type { Registry } from '../../../registry.js';
 import type { FileStore } from '../../../storage/files.js';
 import { loadProfile, type ProfileDef } from '../catalogue.js';
@@ -90,6 +91,22 @@ interface PendingRow {
 /** Thrown inside a dry run's transaction so that nothing it wrote stays. */
 class DryRun extends Error {}
 
+/** What a job is told while it runs: that its lease was lost, and how to write under it. */
+interface JobRun {
+  signal: AbortSignal;
+  /** Renews the lease inside `trx`; throws LeaseLost when another process took the job over. */
+  fence(trx: Db): Promise<void>;
+}
+
+interface RunningJob {
+  /** Whether this process took the job (false: another holds it). */
+  taken: Promise<boolean>;
+  done: Promise<void>;
+}
+
+/** An upload's job's name in the lease table. */
+const jobName = (upload: Upload) => `CARGA ${upload.IdCargaMasiva}`;
+
 /**
  * Bulk requests (spec sections 2, 4 and 7: excelformato, cargamasiva, procesarmasivo,
  * excelprocesados). Every row goes through the single request's own `create`: as a dry run in a
@@ -100,7 +117,7 @@ class DryRun extends Error {}
  */
 export class BulkService {
   /** The jobs running in this process, by upload. */
-  private readonly jobs = new Map<number, Promise<void>>();
+  private readonly jobs = new Map<number, RunningJob>();
   private stopping = false;
 
   constructor(
@@ -110,6 +127,8 @@ export class BulkService {
     private readonly requests: RequestService,
     private readonly renewals: RenewalService,
     private readonly files: FileStore,
+    /** The database's leases: one process runs an upload's job at a time, and takes over a dead one's. */
+    private readonly leases: Leases,
     readonly maxRows: number = bulkMaxRows(),
   ) {}
 
@@ -582,7 +601,9 @@ export class BulkService {
   async progress(requester: Requester, code: unknown): Promise<Row> {
     const upload = await this.find(this.db, requester, code);
     this.resumeIfLeft(requester, upload);
-    return { ...upload, ...(await this.counts(upload)), running: this.jobs.has(upload.IdCargaMasiva) };
+    const running =
+      this.jobs.has(upload.IdCargaMasiva) || (await this.leases.held(upload.IdCliente, jobName(upload)));
+    return { ...upload, ...(await this.counts(upload)), running };
   }
 
   /** Recent uploads' headings by upload and language: the screen asks for them with every page of rows. */
@@ -684,10 +705,11 @@ export class BulkService {
   }
 
   /**
-   * At start: the uploads a stopped server left being checked or processed, each resumed as its
-   * uploader (`requesterOf` the principal rebuilt from the upload and its profile's grants). One
-   * whose requester cannot be rebuilt (no profile kept, or no longer a requester's) waits for a
-   * progress read of a requester, as before. Answers how many were resumed.
+   * At start and then every few seconds (jobs/runner.ts): the uploads left being checked or
+   * processed that no live process holds (a stopped or dead server's), each resumed as its
+   * uploader (`requesterOfUpload`: the principal rebuilt from the upload, its user still active
+   * and still holding the profile, with the profile's grants as they are now). One whose uploader
+   * no longer may waits for a progress read of a requester. Answers how many this process took.
    */
   async resume(requesterOfUpload: (upload: Upload) => Promise<Requester | undefined>): Promise<number> {
     const left = (await this.db
@@ -697,11 +719,12 @@ export class BulkService {
       .execute()) as Upload[];
     let resumed = 0;
     for (const upload of left) {
-      if (this.jobs.has(upload.IdCargaMasiva)) continue;
+      if (this.jobs.has(upload.IdCargaMasiva) || this.stopping) continue;
+      if (await this.leases.held(upload.IdCliente, jobName(upload))) continue;
       const requester = await requesterOfUpload(upload).catch(() => undefined);
       if (!requester) continue;
       this.resumeIfLeft(requester, upload);
-      resumed++;
+      if (await this.jobs.get(upload.IdCargaMasiva)?.taken) resumed++;
     }
     return resumed;
   }
@@ -718,28 +741,47 @@ export class BulkService {
   }
 
   /**
-   * Runs one of an upload's jobs in the background. One that fails leaves the upload in its state,
-   * for the next progress read (or the next start) to pick it up again.
+   * Runs one of an upload's jobs in the background, holding the upload's lease in the database:
+   * when another process holds it, this one does nothing. One that fails leaves the upload in its
+   * state, for the next progress read (or another process, once the lease runs out) to pick it up.
    */
-  private launch(upload: Upload, work: () => Promise<void>): void {
-    const job = work()
-      .catch(() => {})
-      .finally(() => this.jobs.delete(upload.IdCargaMasiva));
+  private launch(upload: Upload, work: (run: JobRun) => Promise<void>): void {
+    if (this.jobs.has(upload.IdCargaMasiva)) return;
+    const name = jobName(upload);
+    let taken!: (yes: boolean) => void;
+    const job: RunningJob = {
+      taken: new Promise<boolean>((resolve) => {
+        taken = resolve;
+      }),
+      done: this.leases
+        .hold(upload.IdCliente, name, async (signal) => {
+          taken(true);
+          await work({
+            signal,
+            fence: (trx) => this.leases.fence(upload.IdCliente, name, trx),
+          });
+        })
+        .catch(() => {})
+        .finally(() => {
+          taken(false);
+          this.jobs.delete(upload.IdCargaMasiva);
+        }),
+    };
     this.jobs.set(upload.IdCargaMasiva, job);
   }
 
   /** Runs the processing in the background; marks the upload processing until it ends. */
   private start(requester: Requester, upload: Upload): void {
-    this.launch(upload, async () => {
+    this.launch(upload, async (run) => {
       await this.setState(upload, 'R');
-      if (await this.runJob(requester, upload)) await this.setState(upload, 'F');
+      if (await this.runJob(requester, upload, run)) await this.setState(upload, 'F');
     });
   }
 
   /** Runs the dry run of an upload's rows in the background; marks the upload checked when it ends. */
   private startCheck(requester: Requester, upload: Upload): void {
-    this.launch(upload, async () => {
-      if (await this.runCheck(requester, upload)) await this.setState(upload, 'V', 'C');
+    this.launch(upload, async (run) => {
+      if (await this.runCheck(requester, upload, run)) await this.setState(upload, 'V', 'C');
     });
   }
 
@@ -749,7 +791,7 @@ export class BulkService {
    */
   async stop(): Promise<void> {
     this.stopping = true;
-    await Promise.all(this.jobs.values());
+    await Promise.all([...this.jobs.values()].map((job) => job.done));
   }
 
   /** What an upload's jobs read its rows with (`columns`, `keys`, `base`) and make them into (`target`). */
@@ -768,10 +810,12 @@ export class BulkService {
   /**
    * Runs `each` on an upload's rows in `state`, in order: read a hundred at a time with their kept
    * PDFs, `width` at once, the event loop given a turn between. `each` must move its row out of
-   * `state`. Answers false when it stopped before the end (the server is closing).
+   * `state`. Answers false when it stopped before the end (the server is closing, or the lease
+   * was lost to another process).
    */
   private async eachRow(
     upload: Upload,
+    run: JobRun,
     state: 'P' | 'V',
     width: number,
     each: (row: PendingRow, files?: ReadonlyMap<number, KeptFile>) => Promise<void>,
@@ -792,7 +836,7 @@ export class BulkService {
         batch.map((r) => r.IdFila),
       );
       for (let i = 0; i < batch.length; i += width) {
-        if (this.stopping) return false;
+        if (this.stopping || run.signal.aborted) return false;
         await yieldTurn();
         await Promise.all(batch.slice(i, i + width).map((row) => each(row, files.get(row.IdFila))));
       }
@@ -804,11 +848,11 @@ export class BulkService {
    * a transaction rolled back; its errors (with those found when the file was read) and its state
    * (V or E) stored. PostgreSQL checks a few rows at a time on pooled connections; SQLite one.
    */
-  private async runCheck(requester: Requester, upload: Upload): Promise<boolean> {
+  private async runCheck(requester: Requester, upload: Upload, run: JobRun): Promise<boolean> {
     const rowsTable = this.table('bulk-upload-row');
     const { columns, keys, base, target } = await this.jobContext(requester, upload);
     const width = this.database.dialect === 'postgres' ? DRY_RUN_CONCURRENCY : 1;
-    return this.eachRow(upload, 'P', width, async (row, files) => {
+    return this.eachRow(upload, run, 'P', width, async (row, files) => {
       const read = this.toBody(columns, JSON.parse(row.Datos), base);
       const errors: RowErrors = { ...(row.Errores ? (JSON.parse(row.Errores) as RowErrors) : {}) };
       for (const [key, problem] of Object.entries(read.errors)) errors[key] ??= problem;
@@ -822,12 +866,15 @@ export class BulkService {
           for (const [key, problem] of Object.entries(this.errorsOf(error, keys))) errors[key] ??= problem;
       }
       const bad = Object.keys(errors).length > 0;
-      await this.db
-        .updateTable(rowsTable)
-        .set({ Estado: bad ? 'E' : 'V', Errores: bad ? JSON.stringify(errors) : null })
-        .where('IdFila', '=', row.IdFila)
-        .where('Estado', '=', 'P')
-        .execute();
+      await this.db.transaction().execute(async (trx) => {
+        await run.fence(trx);
+        await trx
+          .updateTable(rowsTable)
+          .set({ Estado: bad ? 'E' : 'V', Errores: bad ? JSON.stringify(errors) : null })
+          .where('IdFila', '=', row.IdFila)
+          .where('Estado', '=', 'P')
+          .execute();
+      });
     });
   }
 
@@ -835,10 +882,10 @@ export class BulkService {
    * The processing: each valid row, in order, made a request in its own transaction with its
    * row's state.
    */
-  private async runJob(requester: Requester, upload: Upload): Promise<boolean> {
+  private async runJob(requester: Requester, upload: Upload, run: JobRun): Promise<boolean> {
     const rowsTable = this.table('bulk-upload-row');
     const { columns, keys, base, target } = await this.jobContext(requester, upload);
-    return this.eachRow(upload, 'V', 1, async (row, files) => {
+    return this.eachRow(upload, run, 'V', 1, async (row, files) => {
       const { body } = this.toBody(columns, JSON.parse(row.Datos), base);
       try {
         await this.db.transaction().execute(async (trx) => {
@@ -850,6 +897,8 @@ export class BulkService {
             .where('Estado', '=', 'V')
             .executeTakeFirst();
           if (Number(claimed.numUpdatedRows) !== 1) return;
+          // Only while this process still holds the job: one presumed dead writes nothing more.
+          await run.fence(trx);
           const made = await this.make(requester, target, trx, body, upload.CodigoCargaMasiva, files);
           await trx
             .updateTable(rowsTable)
@@ -858,6 +907,7 @@ export class BulkService {
             .execute();
         });
       } catch (error) {
+        if (error instanceof LeaseLost) throw error;
         // The row no longer holds (another request was made meanwhile, the contract ended…).
         await this.db
           .updateTable(rowsTable)

@@ -1,0 +1,40 @@
+import { DEMO_PASSWORD } from '../../src/server/demo/security.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
+type Json = any;
+
+/** Calls a server's API and answers its `result`; any answer but a 2xx throws with the body. */
+export async function api(
+  url: string,
+  method: string,
+  path: string,
+  token?: string,
+  body?: object | FormData,
+) {
+  const res = await fetch(`${url}${path}`, {
+    method,
+    headers: {
+      'accept-language': 'es',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body && !(body instanceof FormData) ? { 'content-type': 'application/json' } : {}),
+    },
+    body: body instanceof FormData ? body : body ? JSON.stringify(body) : undefined,
+  });
+  const json = (await res.json()) as Json;
+  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(json)}`);
+  return json.result;
+}
+
+/** The demo requester's session token in the south division, signed in through `url`. */
+export async function requester(url: string): Promise<string> {
+  const login = await api(url, 'POST', '/api/usuario/authenticate', undefined, {
+    username: 'SOLICITANTE',
+    password: DEMO_PASSWORD,
+  });
+  const division = login.division.find((d: Json) => d.Division === 'UNIDAD MINERA SAN GABRIEL');
+  const session = await api(url, 'POST', '/api/usuario/refreshTokenbyperfil', login.accessToken, {
+    idPerfil: division.IdPerfil,
+    idDivision: division.IdDivision,
+  });
+  return session.accessToken;
+}
