@@ -7,7 +7,7 @@ import type { WidgetProps } from '@rjsf/utils';
 import { format, isValid, parseISO } from 'date-fns';
 import { enGB } from 'date-fns/locale/en-GB';
 import { es } from 'date-fns/locale/es';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { useInput, useLocale, useResourceContext, useTranslate } from 'react-admin';
 
 /** Dates read and are typed as the spec displays them (section 9), in either language. */
@@ -97,7 +97,12 @@ export function DateTimeWidget(props: WidgetProps) {
   );
 }
 
-/** A list filter on a date, with the same picker; applied when a whole, valid date is typed or chosen. */
+/**
+ * A list filter on a date, with the same picker; applied when a whole, valid date is typed or
+ * chosen. What is being typed is the picker's own until then: the filter form, which resets its
+ * values whenever the list's filters change (another filter added, a debounced one applied), does
+ * not wipe a half-typed date; only another date (or none) coming from the list replaces it.
+ */
 export function DateFilterInput({
   source,
   label,
@@ -109,15 +114,20 @@ export function DateFilterInput({
   const translate = useTranslate();
   const resource = useResourceContext();
   const { field, id } = useInput({ source });
+  const applied = typeof field.value === 'string' ? field.value : '';
+  const [typed, setTyped] = useState<Date | null>(() => toDate(applied));
+  useEffect(() => {
+    setTyped((now) => (fromDate(now) === (applied || undefined) ? now : toDate(applied)));
+  }, [applied]);
   return (
     <DatePicker
       label={label ?? translate(`resources.${resource}.fields.${source}`, { _: source })}
-      value={toDate(field.value)}
+      value={typed}
       format={DATE_FORMAT}
       onChange={(date, context) => {
+        setTyped(date);
         // A date is applied once typed whole: while the year is being typed (0002, 0020, 0202)
-        // the picker refuses it as before its earliest date, and the list is not filtered by it
-        // (a filter applied half-typed would come back from the address and undo the typing).
+        // the picker refuses it as before its earliest date, and the list is not filtered by it.
         if (context.validationError) return;
         const next = fromDate(date);
         if (next !== NOT_A_DATE) field.onChange(next ?? '');
