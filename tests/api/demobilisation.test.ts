@@ -334,6 +334,23 @@ describe.each(DIALECTS)('demobilisation on %s', (dialect) => {
     });
     expect(made.status, JSON.stringify(made.body)).toBe(200);
     const id = made.body.result.Solicitudes[0].IdSolicitud;
+    // Not through the calls of another kind: the mobilisation's and the renewal's evaluations do
+    // not know it, and nothing changes.
+    for (const other of [
+      '/api/acreditacionsolicitud/actualizarsolicitanteautorizador',
+      '/api/acreditacionrequisitosolicitud/actualizarautorizador',
+    ]) {
+      const wrong = await as('authoriser', 'POST', other, {
+        IdSolicitud: id,
+        Accion: 'APROBAR',
+        Detalle: [],
+      });
+      expect(wrong.status, `${other}: ${JSON.stringify(wrong.body)}`).toBe(404);
+    }
+    const kept = (await rest('admin', 'accreditation', { IdVehiculo: row.IdVehiculo })).find(
+      (a: Json) => a.IdAcreditacion === row.IdAcreditacion,
+    );
+    expect(kept.Estado).toBe('A');
     const approved = await as('authoriser', 'POST', `${BASE}/actualizarautorizador`, {
       IdSolicitud: id,
       Accion: 'APROBAR',

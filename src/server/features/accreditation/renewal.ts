@@ -218,8 +218,7 @@ export class RenewalService {
 
   /** actualizarautorizador: one renewal evaluated with the request service (lines and decision). */
   async evaluate(authoriser: Authoriser, body: Body): Promise<Row> {
-    await this.load(authoriser, body.IdSolicitud);
-    return this.requests.evaluate(authoriser, body);
+    return this.requests.evaluate(authoriser, body, 'A');
   }
 
   /**

@@ -843,11 +843,18 @@ export class RequestService {
    * actualizarsolicitanteautorizador: an authoriser's evaluation of a pending request, line by
    * line (each change asked of the approval machine), and optionally its decision: approve,
    * observe, reject or return (asked of the request machine). An approval grants the
-   * accreditation in the same transaction.
+   * accreditation in the same transaction. It decides only requests of its `kind` (a
+   * mobilisation, or through the renewal's call a requirement update): another kind's request
+   * is not found here, for its decision (and what that ends or grants) is its own call's.
    */
-  async evaluate(authoriser: Authoriser, body: Body): Promise<Row> {
+  async evaluate(authoriser: Authoriser, body: Body, kind: 'M' | 'A' = 'M'): Promise<Row> {
     const id = idOf(body.IdSolicitud, 'IdSolicitud');
-    const result = await this.transaction((trx) => this.evaluateWithin(trx, authoriser, body));
+    const result = await this.transaction(async (trx) => {
+      const request = await this.load(trx, authoriser, id);
+      if (request.TipoSolicitud !== kind)
+        throw new ApiError('NOT_FOUND', { params: { resource: 'request', id } });
+      return this.evaluateWithin(trx, authoriser, body);
+    });
     await this.notices.evaluated(result.request, result.reason);
     if (result.request.EstadoAprobacion === 'P')
       for (const order of result.newlyReady) await this.notices.turn(result.request, order);
