@@ -268,6 +268,39 @@ describe.each(DIALECTS)('demobilisation on %s', (dialect) => {
     expect(dash[1].find((r: Json) => r.ESTADO === 'A').TOTAL).toBeGreaterThanOrEqual(2);
   });
 
+  it('reads no multipart body before the caller may make the call, and no more files than the call takes', async () => {
+    const calls = [`${BASE}/crear`, '/api/acreditacionrequisitosolicitud/crear'];
+    // A body cut short after its first part: read, it would be refused as such; the authoriser is
+    // refused for who it is, before a byte of it is read.
+    const cut = {
+      payload:
+        '------acrcut\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n\r\n%PDF-1.4',
+      headers: { 'content-type': 'multipart/form-data; boundary=----acrcut' },
+    };
+    for (const url of calls) {
+      const res = await call(t.app, { method: 'POST', url, token: tokens.authoriser, ...cut });
+      expect(res.status, `${url}: ${JSON.stringify(res.body)}`).toBe(403);
+    }
+    // A requester's demobilisation carries one letter: a second file is refused, nothing made.
+    const [row] = (await candidates('T')).filter((r) => r.Estado === 'A');
+    const before = (await as('requester', 'POST', `${BASE}/FiltrarSolicitante`, { take: 1000 })).body.result
+      .totalCount;
+    const two = await upload(
+      t.app,
+      tokens.requester,
+      `${BASE}/crear`,
+      { IdEntidad: 'T', IdAcreditacion: row.IdAcreditacion, Observacion: 'Fin de contrato' },
+      [
+        { name: 'carta.pdf', bytes: pdf('UNA'), type: 'application/pdf', field: 'file' },
+        { name: 'otra.pdf', bytes: pdf('OTRA'), type: 'application/pdf', field: 'file2' },
+      ],
+    );
+    expect(two.status, JSON.stringify(two.body)).toBe(413);
+    expect(
+      (await as('requester', 'POST', `${BASE}/FiltrarSolicitante`, { take: 1000 })).body.result.totalCount,
+    ).toBe(before);
+  });
+
   it('takes multipart with a letter every request carries; a file that is not a PDF makes nothing', async () => {
     const rows = (await candidates('T')).filter((r) => r.Estado === 'A').slice(-2);
     expect(rows).toHaveLength(2);

@@ -49,7 +49,7 @@ export default async function demobilisationRoutes(fastify: FastifyInstance): Pr
   const lists = new RequestLists(database, registry);
   const tags = ['accreditation'];
   const base = '/acreditaciondesmovilizacion';
-  await fastify.register(multipart, { limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 20, fields: 40 } });
+  await fastify.register(multipart, { limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: 20 } });
 
   /** Demobilisation is for workers and vehicles (spec section 2): a visit's kind is refused. */
   const kindOf = (value: unknown) => {
@@ -135,7 +135,8 @@ export default async function demobilisationRoutes(fastify: FastifyInstance): Pr
         },
         response: result('{ Solicitudes: [{ IdSolicitud, IdAcreditacion, EstadoAprobacion }] }'),
       },
-      preValidation: acceptMultipart,
+      // A requester's only, with at most its one letter.
+      preValidation: acceptMultipart({ allowed: (principal) => requesterOf(principal), files: 1 }),
     },
     async (request) => {
       const requester = requesterOf(request.principal, kindOf(request.body?.IdEntidad));

@@ -15,6 +15,8 @@ import { RequestViews } from './views.js';
 type Query = Record<string, unknown>;
 const result = (description: string) => resultResponses(description, [400, 401, 403, 404, 409]);
 const id = field.id();
+/** The most files one renewal may carry: one for each datum of the requirement renewed. */
+const RENEWAL_FILES = 10;
 const entity = { type: 'string', enum: ['T', 'V'] };
 const months = PERIOD;
 const listQuery = objectOf({
@@ -45,7 +47,9 @@ export default async function renewalRoutes(fastify: FastifyInstance): Promise<v
   const lists = new RequestLists(database, registry);
   const tags = ['accreditation'];
   const base = '/acreditacionrequisitosolicitud';
-  await fastify.register(multipart, { limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 20, fields: 40 } });
+  await fastify.register(multipart, {
+    limits: { fileSize: UPLOAD_LIMIT_BYTES, files: RENEWAL_FILES, fields: 20 },
+  });
 
   const viewer = (request: FastifyRequest, kind?: unknown) => {
     if (kind === 'P') throw new ApiError('FORBIDDEN');
@@ -102,7 +106,11 @@ export default async function renewalRoutes(fastify: FastifyInstance): Promise<v
         },
         response: result('{ IdSolicitud, EstadoAprobacion, SolicitudCompleta }'),
       },
-      preValidation: acceptMultipart,
+      // A requester's only, with at most a file for each datum of the one requirement renewed.
+      preValidation: acceptMultipart({
+        allowed: (principal) => requesterOf(principal),
+        files: RENEWAL_FILES,
+      }),
     },
     async (request) => {
       const requester = requesterOf(request.principal, request.body.IdEntidad);

@@ -41,13 +41,36 @@ const uploadsOf = new WeakMap<FastifyRequest, Record<string, { bytes: Buffer; na
  * (multipart)"): its text fields become the body, checked by the call's schema as JSON would be (a
  * field holding a JSON array, such as Acreditaciones or Detalle, is read as one), and its files wait
  * for the handler (`uploadedFiles`). Needs @fastify/multipart registered on the plugin.
+ *
+ * Nothing of the body is read before `allowed` has passed on the caller's principal (it throws,
+ * FORBIDDEN, for a caller who may not make the call), and no more than `files` files and `fields`
+ * fields are read: what the call needs, not what a sender claims.
  */
-export async function acceptMultipart(request: FastifyRequest): Promise<void> {
-  if (!request.isMultipart()) return;
+export function acceptMultipart({
+  allowed,
+  files: maxFiles,
+  fields: maxFields = 20,
+}: {
+  allowed: (principal: Principal) => unknown;
+  files: number;
+  fields?: number;
+}) {
+  return async (request: FastifyRequest): Promise<void> => {
+    allowed(request.principal);
+    if (!request.isMultipart()) return;
+    await readMultipartBody(request, maxFiles, maxFields);
+  };
+}
+
+async function readMultipartBody(
+  request: FastifyRequest,
+  maxFiles: number,
+  maxFields: number,
+): Promise<void> {
   const body: Record<string, unknown> = {};
   const files: Record<string, { bytes: Buffer; name: string }> = {};
   for await (const part of request.parts({
-    limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 20, fields: 40 },
+    limits: { fileSize: UPLOAD_LIMIT_BYTES, files: maxFiles, fields: maxFields },
   })) {
     if (part.type === 'file')
       files[part.fieldname] = { bytes: await part.toBuffer(), name: part.filename || 'archivo' };
