@@ -14,15 +14,16 @@ export interface Device {
 
 const hashOf = (key: string) => createHash('sha256').update(key).digest('hex');
 
-/** How long a verified key is trusted without asking the database again (another process's revocation). */
+/** How long a verified key is still trusted while the database does not answer. */
 const TRUST_MS = 30_000;
 
 /**
  * Per-equipment keys: a device sends `Authorization: Device <key>`. Only the SHA-256 of a key is
  * stored (a key is 32 random bytes, so a plain hash suffices); the key itself is shown once, when
  * issued. Issuing a key revokes the equipment's previous ones (rotation); revoking stops them all.
- * Verified keys are remembered for 30 s so that a gate keeps an honest answer (deny, with the
- * reason) while the database does not answer; this process forgets a key at once when it revokes it.
+ * Every call asks the database, so a key revoked or an equipment switched off (by this process or
+ * another) stops on the next call. Verified keys are remembered for 30 s only for when the database
+ * does not answer: the gate then keeps an honest answer (deny, with the reason).
  */
 export class DeviceKeys {
   private readonly trusted = new Map<string, { device: Device; until: number }>();
@@ -89,21 +90,27 @@ export class DeviceKeys {
    */
   async verify(key: string): Promise<Device | undefined> {
     const hash = hashOf(key);
-    const known = this.trusted.get(hash);
     const at = this.now();
-    if (known && known.until > at) return known.device;
-    const row = (await this.db
+    const known = this.trusted.get(hash);
+    const recent = known && known.until > at ? known.device : undefined;
+    const asked = this.db
       .selectFrom(`${ACCESS_TABLES.deviceKey} as k`)
       .innerJoin('system_equipment as e', 'e.IdEquipo', 'k.IdEquipo')
       .select(['e.IdEquipo', 'e.IdCliente', 'e.IdDivision', 'e.DiferenciaHoraria', 'e.Funcion', 'e.Activo'])
       .where('k.Hash', '=', hash)
       .where('k.RevocadoEn', 'is', null)
-      .executeTakeFirst()) as (Device & { Activo: string }) | undefined;
+      .executeTakeFirst() as Promise<(Device & { Activo: string }) | undefined>;
+    let row: (Device & { Activo: string }) | undefined;
+    try {
+      row = await asked;
+    } catch (error) {
+      if (recent) return recent;
+      throw error;
+    }
     if (row?.Activo !== 'S') {
       this.trusted.delete(hash);
       return undefined;
     }
-    if (!row) return undefined;
     const device: Device = {
       IdEquipo: Number(row.IdEquipo),
       IdCliente: Number(row.IdCliente),
