@@ -100,6 +100,8 @@ export interface RequestRecord extends Record<string, unknown> {
   IdSolicitud: number;
   NumeroSolicitud: string;
   IdEntidad: EntityCode;
+  /** M mobilisation, A requirement update (renewal): each is decided through its own call. */
+  TipoSolicitud?: string;
   IdContrato: number;
   IdPerfilAcreditacion: number;
   EstadoAprobacion: RequestStatus;
@@ -285,13 +287,24 @@ export const accreditationApi = {
     ),
   uploadPhoto: (id: number, file: File) =>
     upload<Summary>('POST', `${BASE}/crearsolicitantefoto`, { IdSolicitud: id }, file),
-  evaluate: (body: {
-    IdSolicitud: number;
-    Detalle: LineEvaluation[];
-    Accion?: RequestAction;
-    MotivoRechazo?: string;
-    IndisciplinaRechazo?: 'S' | 'N';
-  }) => apiCall<Summary>('POST', `${BASE}/actualizarsolicitanteautorizador`, body),
+  /** An evaluation, through the call of the request's kind (a renewal's is the renewal's own). */
+  evaluate: (
+    body: {
+      IdSolicitud: number;
+      Detalle: LineEvaluation[];
+      Accion?: RequestAction;
+      MotivoRechazo?: string;
+      IndisciplinaRechazo?: 'S' | 'N';
+    },
+    kind?: string,
+  ) =>
+    apiCall<Summary>(
+      'POST',
+      kind === 'A'
+        ? '/api/acreditacionrequisitosolicitud/actualizarautorizador'
+        : `${BASE}/actualizarsolicitanteautorizador`,
+      body,
+    ),
   exportCompanies: (body: Record<string, unknown>) =>
     apiCall<{ fileBase64: string; fileName: string }>('POST', `${BASE}/exportarExcelCompaniaResumen`, body),
   exportRequests: (body: Record<string, unknown>) =>

@@ -256,13 +256,16 @@ function Evaluation({
     if (!check()) return;
     setBusy(true);
     try {
-      const answer = await accreditationApi.evaluate({
-        IdSolicitud: record.IdSolicitud,
-        Detalle: lines(),
-        ...(action ? { Accion: action } : {}),
-        ...(action && action !== 'APROBAR' ? { MotivoRechazo: reason.trim() } : {}),
-        ...(action === 'RECHAZAR' ? { IndisciplinaRechazo: indiscipline ? 'S' : 'N' } : {}),
-      });
+      const answer = await accreditationApi.evaluate(
+        {
+          IdSolicitud: record.IdSolicitud,
+          Detalle: lines(),
+          ...(action ? { Accion: action } : {}),
+          ...(action && action !== 'APROBAR' ? { MotivoRechazo: reason.trim() } : {}),
+          ...(action === 'RECHAZAR' ? { IndisciplinaRechazo: indiscipline ? 'S' : 'N' } : {}),
+        },
+        record.TipoSolicitud,
+      );
       setAsking(undefined);
       notify(action ? `accreditation.evaluation.done.${action}` : 'accreditation.evaluation.saved', {
         type: 'success',
