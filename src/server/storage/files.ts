@@ -168,7 +168,8 @@ export class PostgresFileStore implements FileStore {
     return key;
   }
 
-  private async size(key: string): Promise<{ Partes: number } | undefined> {
+  /** How many parts a kept file has; undefined when there is no such file. */
+  private async partsOf(key: string): Promise<{ Partes: number } | undefined> {
     if (!KEY.test(key)) return undefined;
     return (await this.db
       .selectFrom(FILE_TABLES.file)
@@ -178,7 +179,7 @@ export class PostgresFileStore implements FileStore {
   }
 
   async stream(key: string): Promise<AsyncIterable<Uint8Array> | undefined> {
-    const found = await this.size(key);
+    const found = await this.partsOf(key);
     if (!found) return undefined;
     const db = this.db;
     return (async function* () {

@@ -93,16 +93,15 @@ export class DeviceKeys {
     const at = this.now();
     const known = this.trusted.get(hash);
     const recent = known && known.until > at ? known.device : undefined;
-    const asked = this.db
-      .selectFrom(`${ACCESS_TABLES.deviceKey} as k`)
-      .innerJoin('system_equipment as e', 'e.IdEquipo', 'k.IdEquipo')
-      .select(['e.IdEquipo', 'e.IdCliente', 'e.IdDivision', 'e.DiferenciaHoraria', 'e.Funcion', 'e.Activo'])
-      .where('k.Hash', '=', hash)
-      .where('k.RevocadoEn', 'is', null)
-      .executeTakeFirst() as Promise<(Device & { Activo: string }) | undefined>;
     let row: (Device & { Activo: string }) | undefined;
     try {
-      row = await asked;
+      row = (await this.db
+        .selectFrom(`${ACCESS_TABLES.deviceKey} as k`)
+        .innerJoin('system_equipment as e', 'e.IdEquipo', 'k.IdEquipo')
+        .select(['e.IdEquipo', 'e.IdCliente', 'e.IdDivision', 'e.DiferenciaHoraria', 'e.Funcion', 'e.Activo'])
+        .where('k.Hash', '=', hash)
+        .where('k.RevocadoEn', 'is', null)
+        .executeTakeFirst()) as (Device & { Activo: string }) | undefined;
     } catch (error) {
       if (recent) return recent;
       throw error;

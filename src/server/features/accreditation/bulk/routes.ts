@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { Language } from '../../../../shared/constants.js';
+import { Accounts } from '../../../auth/accounts.js';
 import type { Row } from '../../../crud/types.js';
 import { ApiError } from '../../../errors.js';
 import { t } from '../../../i18n.js';
@@ -60,23 +61,18 @@ export default async function bulkRoutes(fastify: FastifyInstance): Promise<void
   fastify.addHook('onClose', async () => {
     await bulk.stop();
   });
-  const users = registry.require('user').table;
-  const userProfiles = registry.require('user-profile').table;
+  const accounts = new Accounts(database.db, registry);
   // The jobs nobody holds (a stopped or dead server's, on this or another machine) go on, as their
   // uploaders if they still may: looked for once ready, then every JOB_POLL_SECONDS.
   poll(fastify, 'bulk', async () => {
     const resumed = await bulk.resume(async (upload) => {
       if (upload.IdPerfil === null || upload.IdPerfil === undefined || !upload.IdUsuario) return undefined;
-      const active = await database.db
-        .selectFrom(`${users} as u`)
-        .innerJoin(`${userProfiles} as up`, 'up.IdUsuario', 'u.IdUsuario')
-        .select('u.IdUsuario')
-        .where('u.IdUsuario', '=', upload.IdUsuario)
-        .where('u.Activo', '=', 'S')
-        .where('up.IdPerfil', '=', upload.IdPerfil)
-        .where('up.IdDivision', '=', upload.IdDivision)
-        .where('up.Activo', '=', 'S')
-        .executeTakeFirst();
+      // Still active, and still holding the upload's profile in its division, as sign-in reads them.
+      const active =
+        (await accounts.user(upload.IdUsuario))?.Activo === 'S' &&
+        (await accounts.assignments(upload.IdUsuario)).some(
+          (a) => a.IdPerfil === upload.IdPerfil && a.IdDivision === upload.IdDivision,
+        );
       if (!active) {
         fastify.log.warn({ upload: upload.CodigoCargaMasiva }, 'bulk job waits: its uploader no longer may');
         return undefined;

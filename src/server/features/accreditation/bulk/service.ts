@@ -601,8 +601,11 @@ export class BulkService {
   async progress(requester: Requester, code: unknown): Promise<Row> {
     const upload = await this.find(this.db, requester, code);
     this.resumeIfLeft(requester, upload);
+    // Another process may run it only while it is being checked or processed.
     const running =
-      this.jobs.has(upload.IdCargaMasiva) || (await this.leases.held(upload.IdCliente, jobName(upload)));
+      this.jobs.has(upload.IdCargaMasiva) ||
+      ((upload.Estado === 'C' || upload.Estado === 'R') &&
+        (await this.leases.held(upload.IdCliente, jobName(upload))));
     return { ...upload, ...(await this.counts(upload)), running };
   }
 
