@@ -18,18 +18,34 @@ export interface Upload {
   file?: { bytes: Buffer; name: string };
 }
 
+/**
+ * Reads a multipart body with `read`; a body that is not one (cut short, malformed) is a 400, a
+ * refusal of the reader's own (too large, too many parts) keeps its status.
+ */
+async function readingMultipart(read: () => Promise<void>): Promise<void> {
+  try {
+    await read();
+  } catch (error) {
+    const status = (error as { statusCode?: number }).statusCode;
+    if (error instanceof ApiError || (status !== undefined && status < 500)) throw error;
+    throw new ApiError('BAD_REQUEST');
+  }
+}
+
 /** A multipart body: its text fields and its one file (the first), within the upload limit. */
 export async function readUpload(request: FastifyRequest): Promise<Upload> {
   if (!request.isMultipart()) throw new ApiError('UNSUPPORTED_MEDIA_TYPE');
   const out: Upload = { fields: {} };
-  for await (const part of request.parts({
-    limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: 20 },
-  })) {
-    if (part.type === 'file') {
-      const bytes = await part.toBuffer();
-      if (!out.file) out.file = { bytes, name: part.filename || 'archivo' };
-    } else if (typeof part.value === 'string') out.fields[part.fieldname] = part.value;
-  }
+  await readingMultipart(async () => {
+    for await (const part of request.parts({
+      limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: 20 },
+    })) {
+      if (part.type === 'file') {
+        const bytes = await part.toBuffer();
+        if (!out.file) out.file = { bytes, name: part.filename || 'archivo' };
+      } else if (typeof part.value === 'string') out.fields[part.fieldname] = part.value;
+    }
+  });
   return out;
 }
 
@@ -69,24 +85,26 @@ async function readMultipartBody(
 ): Promise<void> {
   const body: Record<string, unknown> = {};
   const files: Record<string, { bytes: Buffer; name: string }> = {};
-  for await (const part of request.parts({
-    limits: { fileSize: UPLOAD_LIMIT_BYTES, files: maxFiles, fields: maxFields },
-  })) {
-    if (part.type === 'file')
-      files[part.fieldname] = { bytes: await part.toBuffer(), name: part.filename || 'archivo' };
-    else if (typeof part.value === 'string') {
-      const value = part.value.trim();
-      let parsed: unknown = value;
-      if (value.startsWith('[')) {
-        try {
-          parsed = JSON.parse(value);
-        } catch {
-          parsed = value;
+  await readingMultipart(async () => {
+    for await (const part of request.parts({
+      limits: { fileSize: UPLOAD_LIMIT_BYTES, files: maxFiles, fields: maxFields },
+    })) {
+      if (part.type === 'file')
+        files[part.fieldname] = { bytes: await part.toBuffer(), name: part.filename || 'archivo' };
+      else if (typeof part.value === 'string') {
+        const value = part.value.trim();
+        let parsed: unknown = value;
+        if (value.startsWith('[')) {
+          try {
+            parsed = JSON.parse(value);
+          } catch {
+            parsed = value;
+          }
         }
+        body[part.fieldname] = parsed;
       }
-      body[part.fieldname] = parsed;
     }
-  }
+  });
   request.body = body;
   uploadsOf.set(request, files);
 }
