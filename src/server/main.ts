@@ -20,6 +20,10 @@ async function prepare(): Promise<void> {
   try {
     const sync = await prepareDatabase(database, registry);
     console.log(JSON.stringify({ msg: 'database ready', database: database.location, ...sync }));
+    for (const refused of sync.refusedIndexes)
+      console.warn(
+        JSON.stringify({ msg: 'unique index not made: rows already stored break it', ...refused }),
+      );
     if (config.demo && (await isEmpty(database, registry))) {
       console.log(
         JSON.stringify({

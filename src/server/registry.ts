@@ -12,6 +12,7 @@ import type {
   ResourceMeta,
   Scope,
   SortOrder,
+  UniqueWhen,
 } from '../shared/schema/types.js';
 import { SCHEMAS_DIR } from './paths.js';
 
@@ -55,6 +56,8 @@ export interface Entity {
   defaultSort: { field: string; order: SortOrder };
   perPage: number;
   unique: string[][];
+  /** Partial unique indexes (x-uniqueWhen): unique among the records that match `when`. */
+  uniqueWhen: UniqueWhen[];
   indexes: string[][];
   /** Tenancy: the property of each scope dimension the records carry ({} when global). */
   scope: Scope;
@@ -293,6 +296,16 @@ function checkConsistency(file: SchemaFile, schema: EntitySchema): string[] {
   }
   for (const set of [...(schema['x-unique'] ?? []), ...(schema['x-indexes'] ?? [])])
     expectFields('x-unique/x-indexes', set);
+  for (const rule of schema['x-uniqueWhen'] ?? []) {
+    expectFields('x-uniqueWhen', [...rule.fields, ...Object.keys(rule.when)]);
+    for (const [field, values] of Object.entries(rule.when)) {
+      const allowed = props[field]?.enum;
+      const kind = props[field]?.type;
+      for (const value of values)
+        if (allowed ? !allowed.includes(value) : kind !== (typeof value === 'number' ? 'integer' : 'string'))
+          problems.push(`x-uniqueWhen: ${field} cannot hold ${JSON.stringify(value)}`);
+    }
+  }
   for (const field of schema['x-search'] ?? []) {
     if (has(field) && props[field].type !== 'string')
       problems.push(`x-search field ${field} is not a string`);
@@ -331,6 +344,8 @@ function checkConsistency(file: SchemaFile, schema: EntitySchema): string[] {
   noArrays('x-sortable', schema['x-sortable']);
   for (const set of [...(schema['x-unique'] ?? []), ...(schema['x-indexes'] ?? [])])
     noArrays('x-unique/x-indexes', set);
+  for (const rule of schema['x-uniqueWhen'] ?? [])
+    noArrays('x-uniqueWhen', [...rule.fields, ...Object.keys(rule.when)]);
   noArrays('x-primaryKey', [pk]);
   for (const { start, end } of schema['x-after'] ?? []) expectFields('x-after', [start, end]);
   const access = schema['x-lookupAccess'];
@@ -473,6 +488,7 @@ function toEntity(file: SchemaFile, schema: EntitySchema, ajv: ReturnType<typeof
     defaultSort: schema['x-defaultSort'] ?? { field: pk, order: 'ASC' },
     perPage: schema['x-perPage'] ?? DEFAULT_PER_PAGE,
     unique: schema['x-unique'] ?? [],
+    uniqueWhen: schema['x-uniqueWhen'] ?? [],
     indexes: schema['x-indexes'] ?? [],
     scope: scopeDimensions(schema),
     companyThrough: schema['x-scope']?.companyThrough ?? [],

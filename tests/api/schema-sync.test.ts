@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { brokenUniqueWhen } from '../../src/server/db/errors.js';
 import { runMigrations } from '../../src/server/db/migrate.js';
 import { prepareDatabase } from '../../src/server/db/prepare.js';
 import { syncSchema } from '../../src/server/db/sync.js';
@@ -34,6 +35,40 @@ const withNewEntity = (): SchemaFile[] => [
         IdMoneda: { type: 'string', maxLength: 3 },
         Moneda: { type: 'string', maxLength: 50 },
         IdPais: { type: 'string', 'x-ref': { resource: 'country' } },
+      },
+    },
+  },
+];
+
+/** A table of tickets, of which a holder may have one pending (Estado P) of a kind at a time, or as many as it likes. */
+const withTickets = (partial: boolean): SchemaFile[] => [
+  ...files,
+  {
+    path: 'schemas/system/currency.schema.json',
+    module: 'system',
+    name: 'test-ticket',
+    schema: {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      title: 'TicketPrueba',
+      type: 'object',
+      'x-module': 'system',
+      'x-primaryKey': 'IdTicket',
+      'x-label': ['IdTicket'],
+      'x-list': ['IdTicket'],
+      ...(partial
+        ? {
+            'x-uniqueWhen': [
+              { fields: ['Titular', 'Tipo'], when: { Estado: ['P'] }, messageKey: 'ticket.openTwice' },
+            ],
+          }
+        : {}),
+      required: ['Titular', 'Tipo', 'Estado'],
+      additionalProperties: false,
+      properties: {
+        IdTicket: { type: 'integer', 'x-generated': true },
+        Titular: { type: 'integer' },
+        Tipo: { type: 'string', maxLength: 1 },
+        Estado: { type: 'string', enum: ['P', 'R'], 'x-enum': 'requestStatus' },
       },
     },
   },
@@ -105,6 +140,44 @@ describe.each(DIALECTS)('schema sync and migrations on %s', (dialect) => {
         .values({ IdMoneda: 'XXX', Moneda: 'X', IdPais: 'ZZ' })
         .execute(),
     ).rejects.toThrow();
+  });
+
+  it('makes a partial unique index of x-uniqueWhen; rows already breaking it leave it unmade and named, until they are gone', async () => {
+    await syncSchema(t.database, buildRegistry(withTickets(false)));
+    const db = t.database.db;
+    const ticket = (Titular: number, Estado: string, Tipo = 'X') =>
+      db.insertInto('system_test_ticket').values({ Titular, Tipo, Estado }).execute();
+    await ticket(1, 'P');
+    await ticket(1, 'P');
+    const registry = buildRegistry(withTickets(true));
+    const refused = await syncSchema(t.database, registry);
+    expect(refused.refusedIndexes).toEqual([
+      { index: expect.stringMatching(/^uq_system_test_ticket_titular_tipo_w/), reason: expect.any(String) },
+    ]);
+    await db.deleteFrom('system_test_ticket').where('IdTicket', '=', 2).execute();
+    const made = await syncSchema(t.database, registry);
+    expect(made.refusedIndexes).toEqual([]);
+    // Closed ones repeat, and a pending one of another kind; a second pending one of a kind is refused.
+    await ticket(1, 'R');
+    await ticket(1, 'R');
+    await ticket(1, 'P', 'Y');
+    const error = await ticket(1, 'P').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeDefined();
+    expect(brokenUniqueWhen(registry, error)).toMatchObject({ messageKey: 'ticket.openTwice' });
+    expect(brokenUniqueWhen(registry, new Error('other'))).toBeUndefined();
+    const open = await db
+      .selectFrom('system_test_ticket')
+      .select(['Titular', 'Tipo'])
+      .where('Estado', '=', 'P')
+      .orderBy('IdTicket')
+      .execute();
+    expect(open).toEqual([
+      { Titular: 1, Tipo: 'X' },
+      { Titular: 1, Tipo: 'Y' },
+    ]);
   });
 
   it('runs a frozen migration once and records it', async () => {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { ColumnDataType, CreateTableBuilder } from 'kysely';
+import { type ColumnDataType, type CreateTableBuilder, sql } from 'kysely';
+import type { UniqueWhen } from '../../shared/schema/types.js';
 import type { Entity, Link, Registry } from '../registry.js';
 import type { Database, DialectName } from './connection.js';
 
@@ -7,6 +8,11 @@ export interface SyncReport {
   createdTables: string[];
   addedColumns: string[];
   createdIndexes: number;
+  /**
+   * Partial unique indexes (x-uniqueWhen) the rows already stored break: not made, named with
+   * why; the services' own checks still refuse new duplicates, and the next start tries again.
+   */
+  refusedIndexes: Array<{ index: string; reason: string }>;
 }
 
 const AUDIT_COLUMNS: Array<[string, 'user' | 'instant']> = [
@@ -49,6 +55,14 @@ export function indexName(table: string, fields: string[], unique: boolean): str
   return `${base.slice(0, 51)}_${hash}`;
 }
 
+/** The name of a partial unique index: its table, its fields and a digest of its condition. */
+export function uniqueWhenName(table: string, rule: UniqueWhen): string {
+  const digest = createHash('sha1').update(JSON.stringify(rule.when)).digest('hex').slice(0, 6);
+  return indexName(table, [...rule.fields, `w${digest}`], true);
+}
+
+const UNIQUE_VIOLATIONS = new Set(['23505', 'SQLITE_CONSTRAINT_UNIQUE']);
+
 /**
  * Sets of columns worth an index: references, filters, sort keys and declared composites. Every
  * query of a scoped entity says its client (and division), so those lead each index: a count or an
@@ -88,7 +102,7 @@ function indexSets(entity: Entity): string[][] {
  */
 export async function syncSchema(database: Database, registry: Registry): Promise<SyncReport> {
   const { db, dialect } = database;
-  const report: SyncReport = { createdTables: [], addedColumns: [], createdIndexes: 0 };
+  const report: SyncReport = { createdTables: [], addedColumns: [], createdIndexes: 0, refusedIndexes: [] };
   const existing = new Map<string, Set<string>>();
   for (const table of await db.introspection.getTables()) {
     if (dialect === 'postgres' && table.schema !== 'public') continue;
@@ -116,6 +130,20 @@ export async function syncSchema(database: Database, registry: Registry): Promis
         .unique()
         .execute();
       report.createdIndexes++;
+    }
+    for (const rule of entity.uniqueWhen) {
+      const name = uniqueWhenName(entity.table, rule);
+      let builder = db.schema.createIndex(name).ifNotExists().on(entity.table).columns(rule.fields).unique();
+      for (const [field, values] of Object.entries(rule.when))
+        builder = builder.where(sql.ref(field), 'in', values);
+      try {
+        await builder.execute();
+        report.createdIndexes++;
+      } catch (error) {
+        // Rows written before the index existed (two open requests of one holder, say) stop it.
+        if (!UNIQUE_VIOLATIONS.has(String((error as { code?: unknown }).code))) throw error;
+        report.refusedIndexes.push({ index: name, reason: (error as Error).message });
+      }
     }
     for (const fields of indexSets(entity)) {
       await db.schema

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import type { Language } from '../../shared/constants.js';
 import { type ApiErrorBody, type FieldError, type MessageParams, messageKeyOf } from '../../shared/errors.js';
+import { brokenUniqueWhen, uniqueWhenRefusal } from '../db/errors.js';
 import { ApiError } from '../errors.js';
 import { languageOf, resourceName, t } from '../i18n.js';
 
@@ -90,7 +91,9 @@ async function errors(fastify: FastifyInstance): Promise<void> {
     request.language = languageOf(request.headers['accept-language']);
   });
   fastify.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    const known = toApiError(error);
+    // A row a partial unique index refused (two writers raced past the service's own check).
+    const rule = fastify.registry ? brokenUniqueWhen(fastify.registry, error) : undefined;
+    const known = rule ? uniqueWhenRefusal(rule) : toApiError(error);
     if (!known) request.log.error({ err: error }, 'unhandled error');
     const apiError = known ?? new ApiError('INTERNAL');
     return reply.status(apiError.status).send(errorBody(apiError, request.language));

@@ -1549,7 +1549,7 @@ export interface Acreditacion {
 }
 
 /**
- * An accreditation request (spec section 3 'Accreditation request', 'Request header', 'Request record'): a contractor's requester asks for a worker (IdPersona), a vehicle (IdVehiculo) or a visit (its host, reason and visitors) to be let onto the client's site for a contract, a period and an accreditation profile, with the requirement values and files of the profile (its detail lines). Its status (EstadoAprobacion: I incomplete, P pending, O observed, R rejected, A approved) changes only through the request workflow (workflows/request.machine.ts), so the generic API lists and shows requests and the accreditation calls write them.
+ * An accreditation request (spec section 3 'Accreditation request', 'Request header', 'Request record'): a contractor's requester asks for a worker (IdPersona), a vehicle (IdVehiculo) or a visit (its host, reason and visitors) to be let onto the client's site for a contract, a period and an accreditation profile, with the requirement values and files of the profile (its detail lines). Its status (EstadoAprobacion: I incomplete, P pending, O observed, R rejected, A approved) changes only through the request workflow (workflows/request.machine.ts), so the generic API lists and shows requests and the accreditation calls write them. A holder has at most one open request (I, P or O) of each kind: one mobilisation and one demobilisation per contract, one extension and one contract change, one requirement update per requirement (x-uniqueWhen, held by the database whoever writes at the same time).
  */
 export interface Solicitud {
   IdSolicitud?: number;
@@ -1564,6 +1564,10 @@ export interface Solicitud {
    */
   IdContratoAnterior?: number;
   IdPerfilAcreditacion: number;
+  /**
+   * A requirement update's (TipoSolicitud A) requirement: the one it renews.
+   */
+  IdRequisitoRenovado?: number;
   IdPersona?: number;
   IdVehiculo?: number;
   /**

@@ -85,6 +85,16 @@ export interface RequiredWhen {
   else?: { required: string[] };
 }
 
+/**
+ * A partial unique index (x-uniqueWhen): no two records matching `when` (each property named there
+ * holding one of the values listed) share `fields`; a record the index refuses answers messageKey.
+ */
+export interface UniqueWhen {
+  fields: string[];
+  when: Record<string, Array<string | number>>;
+  messageKey: string;
+}
+
 export interface EntitySchema {
   $schema: string;
   $id?: string;
@@ -112,6 +122,7 @@ export interface EntitySchema {
   'x-perPage'?: number;
   'x-unique'?: string[][];
   'x-indexes'?: string[][];
+  'x-uniqueWhen'?: UniqueWhen[];
   'x-scope'?: ScopeSpec;
   'x-readOnly'?: true;
   'x-workflow'?: string;
@@ -141,6 +152,7 @@ export const X_KEYWORDS = [
   'x-perPage',
   'x-unique',
   'x-indexes',
+  'x-uniqueWhen',
   'x-scope',
   'x-readOnly',
   'x-workflow',

@@ -9,6 +9,7 @@ import { writeAudit } from '../../crud/audit.js';
 import type { CrudService } from '../../crud/service.js';
 import type { Row } from '../../crud/types.js';
 import type { Database, Db } from '../../db/connection.js';
+import { settlingRace } from '../../db/errors.js';
 import { ApiError } from '../../errors.js';
 import type { Principal } from '../../principal.js';
 import type { Registry } from '../../registry.js';
@@ -92,6 +93,14 @@ export class DemobilisationService {
     /** The request type this service files and evaluates: D demobilisation, E contract extension, C contract change. */
     readonly kind: 'D' | 'E' | 'C' = 'D',
   ) {}
+
+  /**
+   * A transaction that makes requests: a second open request of a holder's kind is refused even
+   * when both are written at once (the database's index, then the check again: settlingRace).
+   */
+  private creating<T>(fn: (trx: Db) => Promise<T>): Promise<T> {
+    return settlingRace(this.registry, () => this.database.db.transaction().execute(fn));
+  }
 
   private table(name: string): string {
     return this.registry.require(name).table;
@@ -212,7 +221,7 @@ export class DemobilisationService {
     if (new Set(selected).size !== selected.length)
       problems.Acreditaciones = { messageKey: 'demobilisation.refusals.selectedTwice' };
     if (Object.keys(problems).length) throw new ApiError('VALIDATION_FAILED', { fields: problems });
-    const created = await this.database.db.transaction().execute(async (trx) => {
+    const created = await this.creating(async (trx) => {
       const today = await this.today(trx, principal);
       const date = body.FechaDesmovilizacion === undefined ? today : String(body.FechaDesmovilizacion);
       if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || date < today)
@@ -643,7 +652,7 @@ export class DemobilisationService {
       .trim()
       .toLocaleUpperCase('es')
       .slice(0, 500);
-    const created = await this.database.db.transaction().execute(async (trx) => {
+    const created = await this.creating(async (trx) => {
       const today = await this.today(trx, principal);
       const contracts = this.table('contract');
       const contractOf = async (id: number) =>

@@ -1,6 +1,7 @@
 import type { FieldProblem } from '../../../shared/validation.js';
 import type { Row } from '../../crud/types.js';
 import type { Database, Db } from '../../db/connection.js';
+import { settlingRace } from '../../db/errors.js';
 import { ApiError } from '../../errors.js';
 import type { Registry } from '../../registry.js';
 import { divisionToday } from '../../site.js';
@@ -105,8 +106,13 @@ export class RenewalService {
     const requirement = idOf(body.IdRequisito, 'IdRequisito');
     const inputs = parseDetail(body.Detalle, 200);
     const { principal } = requester;
+    // A second open renewal of the requirement is refused even when both are written at once.
     const run = <T>(fn: (trx: Db) => Promise<T>) =>
-      within ? fn(within.trx) : this.database.db.transaction().execute(fn);
+      settlingRace(
+        this.registry,
+        () => (within ? fn(within.trx) : this.database.db.transaction().execute(fn)),
+        !within,
+      );
     const id = await run(async (trx) => {
       const accreditation = await this.accreditation(trx, requester, entity, holder);
       if (within && accreditation.IdContrato !== within.contract)
@@ -164,6 +170,7 @@ export class RenewalService {
           IdEntidad: entity,
           IdContrato: accreditation.IdContrato,
           IdPerfilAcreditacion: origin.IdPerfilAcreditacion,
+          IdRequisitoRenovado: requirement,
           [column]: holder,
           FechaInicio: today,
           FechaFin: accreditation.FechaFin < today ? today : accreditation.FechaFin,

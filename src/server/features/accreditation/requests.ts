@@ -24,6 +24,7 @@ import { writeAudit } from '../../crud/audit.js';
 import type { CrudService } from '../../crud/service.js';
 import type { Row } from '../../crud/types.js';
 import type { Database, Db } from '../../db/connection.js';
+import { settlingRace } from '../../db/errors.js';
 import { ApiError } from '../../errors.js';
 import type { Principal } from '../../principal.js';
 import type { Entity, Registry } from '../../registry.js';
@@ -528,8 +529,13 @@ export class RequestService {
     if (!requester.entities.includes(entity)) throw new ApiError('FORBIDDEN');
     const { principal } = requester;
     const inputs = parseDetail(body.Detalle);
+    // A second open mobilisation of the holder is refused even when both are written at once.
     const run = <T>(fn: (trx: Db, crud: CrudService) => Promise<T>) =>
-      within ? fn(within.trx, this.crud.within(within.trx)) : this.transaction(fn);
+      settlingRace(
+        this.registry,
+        () => (within ? fn(within.trx, this.crud.within(within.trx)) : this.transaction(fn)),
+        !within,
+      );
     const id = await run(async (trx, crud) => {
       const header: Row = { ...pick(body, HEADER_FIELDS), TipoSolicitud: 'M' };
       const profile = await loadProfile(
