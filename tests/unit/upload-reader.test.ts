@@ -4,9 +4,12 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Attachments } from '../../src/server/features/accreditation/bulk/attachments.js';
 import { readSheet } from '../../src/server/features/accreditation/bulk/upload-reader.js';
+import { widenedWorkbook, zipOf } from '../support/hostile-files.js';
 
 const ROWS = 30;
+const COLUMNS = ['Documento', 'Apellido', 'FechaInicio'];
 
 /** A workbook laid out as the template: keys and signature, headers, then the rows. */
 async function workbook(rows: number): Promise<Buffer> {
@@ -57,7 +60,7 @@ const save = async (name: string, bytes: Buffer) => {
   return path;
 };
 const refusal = (path: string, maxRows = 100) =>
-  readSheet(path, maxRows).then(
+  readSheet(path, maxRows, COLUMNS).then(
     () => 'read',
     (error: { messageKey?: string }) => error.messageKey,
   );
@@ -81,7 +84,7 @@ describe('reading an uploaded workbook', () => {
       const path = await save(`${name}.xlsx`, layout);
       // Many reads at once, each opening its own entries: none may lose or mix up another's.
       for (let round = 0; round < 10; round++) {
-        const reads = await Promise.all(Array.from({ length: 20 }, () => readSheet(path, 100)));
+        const reads = await Promise.all(Array.from({ length: 20 }, () => readSheet(path, 100, COLUMNS)));
         for (const read of reads) {
           expect(read.signature).toBe('ACRBULK:7:3');
           expect(read.keys).toEqual(['Documento', 'Apellido', 'FechaInicio']);
@@ -123,5 +126,91 @@ describe('reading an uploaded workbook', () => {
     for (let i = 0; i < 5; i++) expect(await refusal(path, 10)).toBe('bulk.errors.tooManyRows');
     const added = (await readdir(tmpdir())).filter((name) => !before.has(name) && name.startsWith('tmp-'));
     expect(added).toEqual([]);
+  });
+
+  it('keeps only the template’s columns, cuts a long cell, and holds the kept text to its budget', async () => {
+    const values = (r: number) => ({ Documento: String(45_000_000 + r), Apellido: 'QUISPE' });
+    // 300 rows of 100 extra cells, each under a key of its own, all pointing at 100 000 characters.
+    const wide = widenedWorkbook({
+      keys: COLUMNS,
+      signature: 'ACRBULK:7:3',
+      rows: 300,
+      values,
+      extra: 100,
+      long: 100_000,
+    });
+    const read = await readSheet(await save('wide.xlsx', wide), 300, COLUMNS);
+    expect(read.keys).toEqual(COLUMNS);
+    expect(read.rows).toHaveLength(300);
+    expect(read.rows[0].cells).toEqual({ Documento: '45000000', Apellido: 'QUISPE' });
+    // A template column holding the long string keeps 2 000 characters of it (its check refuses it).
+    const long = 'L'.repeat(100_000);
+    const cut = widenedWorkbook({
+      keys: COLUMNS,
+      signature: 'ACRBULK:7:3',
+      rows: 2,
+      values: () => ({ Apellido: long }),
+      extra: 0,
+      long: 10,
+    });
+    const cutRead = await readSheet(await save('cut-cell.xlsx', cut), 300, COLUMNS);
+    expect(cutRead.rows[0].cells.Apellido).toBe('L'.repeat(2000));
+    // 600 rows of 2 000 kept characters are more than the budget of 600 rows of 3 columns (1 M).
+    const heavy = widenedWorkbook({
+      keys: COLUMNS,
+      signature: 'ACRBULK:7:3',
+      rows: 600,
+      values: () => ({ Apellido: long }),
+      extra: 0,
+      long: 10,
+    });
+    expect(await refusal(await save('heavy.xlsx', heavy), 600)).toBe('bulk.errors.tooMuchText');
+  });
+
+  it('refuses shared strings beyond their bound before reading them', async () => {
+    // 9 M characters of shared strings are beyond the 8 MB a workbook of 100 rows may hold.
+    const strings = widenedWorkbook({
+      keys: COLUMNS,
+      signature: 'ACRBULK:7:3',
+      rows: 1,
+      values: () => ({ Documento: '45000000' }),
+      extra: 1,
+      long: 9_000_000,
+    });
+    expect(await refusal(await save('strings.xlsx', strings))).toBe('bulk.errors.tooLarge');
+  });
+});
+
+describe('reading an attachments zip', () => {
+  const pdfOf = (bytes: number) => Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(bytes)]);
+  const slots = [{ datum: 1, name: 'sctr', requirement: 'SCTR' }];
+
+  it('refuses many names pointing at one entry (25 of 8 MB, within the size bound), before inflating anything', async () => {
+    const aliases = Array.from({ length: 25 }, (_, i) => ({ name: `${45_000_000 + i}.pdf`, of: 'big.pdf' }));
+    const path = await save(
+      'aliases.zip',
+      zipOf([{ name: 'big.pdf', data: pdfOf(8 * 1024 * 1024) }], aliases),
+    );
+    await expect(Attachments.open(path, slots)).rejects.toMatchObject({
+      messageKey: 'bulk.errors.attachmentsCorrupt',
+    });
+  });
+
+  it('refuses a zip that would inflate to more than 32 times its size (and 256 MB)', async () => {
+    const parts = Array.from({ length: 40 }, (_, i) => ({
+      name: `${45_000_000 + i}.pdf`,
+      data: pdfOf(7 * 1024 * 1024),
+    }));
+    const path = await save('dense.zip', zipOf(parts));
+    await expect(Attachments.open(path, slots)).rejects.toMatchObject({
+      messageKey: 'bulk.errors.attachmentsTooLarge',
+    });
+    // The same PDFs, fewer of them, are read, each once.
+    const fewer = await save('fewer.zip', zipOf(parts.slice(0, 3)));
+    const attachments = await Attachments.open(fewer, slots);
+    const kept: number[] = [];
+    const keep = async (bytes: Buffer) => String(kept.push(bytes.length));
+    expect(await attachments.forHolder('45000000', 10 * 1024 * 1024, keep)).toHaveLength(1);
+    expect(kept).toEqual([7 * 1024 * 1024 + 9]);
   });
 });

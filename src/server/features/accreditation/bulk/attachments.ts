@@ -6,6 +6,8 @@
  * matter. The zip is opened by its central directory and an entry is inflated only when a row
  * claims it, one at a time and never beyond the size it declares.
  */
+
+import { stat } from 'node:fs/promises';
 import { fileKindOf } from '../../../../shared/accreditation.js';
 import type { FieldProblem } from '../../../../shared/validation.js';
 import { ApiError } from '../../../errors.js';
@@ -14,6 +16,13 @@ import { entryBytes, headOf, isZip, type ZipEntry, type ZipRefusals, zipEntries 
 
 /** The most the entries of an attachments zip may add up to once inflated. */
 export const ATTACHMENTS_INFLATED_LIMIT = 4 * 1024 * 1024 * 1024 - 1;
+/**
+ * What one attachments zip may inflate to: 32 times its own size (scanned PDFs hardly compress;
+ * a bomb compresses a thousand times), at least 256 MB, at most ATTACHMENTS_INFLATED_LIMIT. Each
+ * entry is inflated at most once, so this bounds the work of the whole upload.
+ */
+export const attachmentsInflatedLimit = (zipBytes: number) =>
+  Math.min(ATTACHMENTS_INFLATED_LIMIT, Math.max(256 * 1024 * 1024, 32 * zipBytes));
 /** The most entries an attachments zip may hold. */
 export const ATTACHMENTS_MAX_ENTRIES = 60_000;
 
@@ -68,6 +77,8 @@ export type Found = { datum: number; key: string; name: string } | { datum: numb
 /** An uploaded attachments zip: its PDFs by the name they are matched by. */
 export class Attachments {
   private readonly used = new Set<string>();
+  /** The entries inflated so far (by where their data starts): each is inflated once at most. */
+  private readonly inflated = new Set<number>();
 
   private constructor(
     private readonly path: string,
@@ -78,7 +89,7 @@ export class Attachments {
   /** Opens the zip on disk; one that is no zip, damaged, encrypted or a zip bomb is refused. */
   static async open(path: string, slots: AttachmentSlot[]): Promise<Attachments> {
     if (!isZip(await headOf(path))) throw refuse('bulk.errors.attachmentsNotZip');
-    const entries = await zipEntries(path, ATTACHMENTS_INFLATED_LIMIT, refusals);
+    const entries = await zipEntries(path, attachmentsInflatedLimit((await stat(path)).size), refusals);
     if (entries.size > ATTACHMENTS_MAX_ENTRIES)
       throw refuse('bulk.errors.attachmentsTooMany', { max: ATTACHMENTS_MAX_ENTRIES });
     const byName = new Map<string, ZipEntry>();
@@ -106,8 +117,9 @@ export class Attachments {
       const stems = this.slots.length === 1 ? [holder, `${holder}-${slot.name}`] : [`${holder}-${slot.name}`];
       const wanted = stems.find((stem) => this.byName.has(stem));
       const entry = wanted === undefined ? undefined : this.byName.get(wanted);
-      if (wanted === undefined || !entry) continue;
+      if (wanted === undefined || !entry || this.inflated.has(entry.start)) continue;
       this.used.add(wanted);
+      this.inflated.add(entry.start);
       const name = entry.name.split('/').pop() ?? entry.name;
       if (entry.size > maxBytes) {
         found.push({

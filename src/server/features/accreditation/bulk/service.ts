@@ -401,7 +401,12 @@ export class BulkService {
   ): Promise<Upload & { attached: number; unusedFiles: string[] }> {
     const requirement = input.requirement ?? null;
     const profile = await this.profile(requester, input.contract, input.profile, requirement);
-    const sheet = await readSheet(input.path, this.maxRows);
+    const columns = await this.readingColumns(requester, profile, requirement);
+    const sheet = await readSheet(
+      input.path,
+      this.maxRows,
+      columns.map((c) => c.key),
+    );
     if (sheet.signature !== signature(input.contract, input.profile, requirement))
       throw new ApiError('VALIDATION_FAILED', {
         messageKey: 'bulk.errors.otherTemplate',
@@ -415,7 +420,6 @@ export class BulkService {
     const attachments = input.attachments
       ? await Attachments.open(input.attachments, attachmentSlots(this.scoped(profile, requirement)))
       : undefined;
-    const columns = await this.readingColumns(requester, profile, requirement);
     const base = requestBase(profile.IdEntidad, input.contract, input.profile, requirement);
     const code = `CM-${new Date().toISOString().slice(0, 10).replaceAll('-', '')}-${randomUUID().slice(0, 8).toUpperCase()}`;
     const firstOf = new Map<string, number>();

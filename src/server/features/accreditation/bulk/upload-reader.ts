@@ -50,6 +50,7 @@ class UploadReader extends ExcelJS.stream.xlsx.WorkbookReader {
   constructor(
     private readonly path: string,
     private readonly entries: Map<string, ZipEntry>,
+    private readonly budget: ReadBudget,
     options: Partial<ExcelJS.stream.xlsx.WorkbookStreamReaderOptions>,
   ) {
     super(path, options);
@@ -58,28 +59,30 @@ class UploadReader extends ExcelJS.stream.xlsx.WorkbookReader {
   override async *parse(): AsyncGenerator<ReaderEvent> {
     const parts = this as unknown as ReaderParts;
     const opened: Readable[] = [];
-    const read = (name: string): Readable | null => {
+    // Each part is inflated once, and no more than its own bound allows (the sheet streams).
+    const read = (name: string, limit: number): Readable | null => {
       const entry = this.entries.get(name);
       if (!entry) return null;
+      if (entry.size > limit) throw refuse('bulk.errors.tooLarge');
       const stream = entryStream(this.path, entry, refusals);
       opened.push(stream);
       return stream;
     };
     try {
-      const rels = read('xl/_rels/workbook.xml.rels');
-      const workbook = read('xl/workbook.xml');
+      const rels = read('xl/_rels/workbook.xml.rels', PART_LIMIT);
+      const workbook = read('xl/workbook.xml', PART_LIMIT);
       if (!rels || !workbook) throw refuse('bulk.errors.corrupt');
       await parts._parseRels(rels);
       await parts._parseWorkbook(workbook);
-      const strings = read('xl/sharedStrings.xml');
+      const strings = read('xl/sharedStrings.xml', this.budget.sharedStrings);
       if (strings) yield* parts._parseSharedStrings(strings);
-      const styles = read('xl/styles.xml');
+      const styles = read('xl/styles.xml', PART_LIMIT);
       if (styles) await parts._parseStyles(styles);
       for (const sheet of parts.model?.sheets ?? []) {
         const target = parts.workbookRels?.find((rel) => rel.Id === sheet.rId)?.Target ?? '';
         const name = target.startsWith('/') ? target.slice(1) : `xl/${target}`;
         const number = /^xl\/worksheets\/sheet(\d+)\.xml$/.exec(name)?.[1];
-        const stream = number ? read(name) : null;
+        const stream = number ? read(name, this.budget.sheet) : null;
         if (number && stream) yield* parts._parseWorksheet(stream, number);
       }
     } finally {
@@ -88,11 +91,47 @@ class UploadReader extends ExcelJS.stream.xlsx.WorkbookReader {
   }
 }
 
-/** What a workbook may hold once inflated: room for the row limit's rows, and never less than 64 MB. */
-export const inflatedLimit = (maxRows: number) => Math.max(64 * 1024 * 1024, maxRows * 20 * 1024);
+/** The most a workbook's small parts (its sheets list, relationships, styles) may inflate to. */
+const PART_LIMIT = 4 * 1024 * 1024;
+
+/**
+ * What reading one uploaded workbook may cost, whatever the file claims (README, "Bulk
+ * uploads"). Only the parts the reader needs are inflated, each once and within its own bound:
+ * the sheet is read as a stream and never held (room for `maxRows` rows of 8 KB, 64 MB at
+ * least); the shared strings are held while reading (2 KB a row, 8 MB at least); the rest 4 MB
+ * each. Of the sheet only the template's own columns are kept, each cell's text cut at
+ * CELL_TEXT_MAX characters, and all the text kept for an upload at most `kept` characters (100 a
+ * cell on average, 16 M at most): a file beyond any bound is refused as too large.
+ */
+export interface ReadBudget {
+  sheet: number;
+  sharedStrings: number;
+  kept: number;
+}
+
+export const readBudget = (maxRows: number, columns: number): ReadBudget => ({
+  sheet: Math.max(64 * 1024 * 1024, maxRows * 8 * 1024),
+  sharedStrings: Math.max(8 * 1024 * 1024, maxRows * 2 * 1024),
+  kept: Math.min(16 * 1024 * 1024, Math.max(1024 * 1024, maxRows * Math.max(columns, 1) * 100)),
+});
+
+/** What a workbook may hold once inflated, all parts together: the sheet, the strings, and the rest. */
+export const inflatedLimit = (maxRows: number) => {
+  const budget = readBudget(maxRows, 0);
+  return budget.sheet + budget.sharedStrings + 4 * PART_LIMIT;
+};
 
 /** The longest text kept from a cell: longer than any field takes, so its check still refuses it. */
 const CELL_TEXT_MAX = 2000;
+
+/**
+ * A text as kept: cut at CELL_TEXT_MAX characters and copied, so that a cell never holds on to
+ * the long string it was cut from (a slice would keep it alive).
+ */
+function kept(text: string): string {
+  if (text.length <= CELL_TEXT_MAX) return text;
+  return Buffer.from(text.slice(0, CELL_TEXT_MAX), 'utf8').toString('utf8');
+}
 
 /** A cell's value as read: text, a number, a date (ISO), or nothing. */
 export type CellValue = string | number | null;
@@ -102,17 +141,18 @@ function cellValue(value: ExcelJS.CellValue): CellValue {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString().slice(0, 10);
   if (typeof value === 'number') return value;
   if (typeof value === 'boolean') return value ? 'S' : 'N';
-  if (typeof value === 'string') return value.trim() === '' ? null : value.slice(0, CELL_TEXT_MAX);
-  if (typeof value === 'object' && 'richText' in value)
-    return (
-      value.richText
-        .map((r) => r.text)
-        .join('')
-        .slice(0, CELL_TEXT_MAX) || null
-    );
-  if (typeof value === 'object' && 'text' in value) return String(value.text);
+  if (typeof value === 'string') return value.trim() === '' ? null : kept(value);
+  if (typeof value === 'object' && 'richText' in value) {
+    let text = '';
+    for (const run of value.richText) {
+      text += run.text;
+      if (text.length > CELL_TEXT_MAX) break;
+    }
+    return kept(text) || null;
+  }
+  if (typeof value === 'object' && 'text' in value) return kept(String(value.text));
   if (typeof value === 'object' && 'error' in value) return null;
-  return String(value);
+  return kept(String(value));
 }
 
 export interface ReadSheet {
@@ -124,15 +164,23 @@ export interface ReadSheet {
 
 /**
  * Reads the first sheet of an uploaded workbook from disk as a stream, a row at a time: its keys
- * row, the signature beside it, and the data rows. A file that is not a zip, an encrypted one, a
- * damaged one, one that would inflate beyond what `maxRows` rows need (a zip bomb), a cell holding
- * a formula or more rows than `maxRows` is refused with its message.
+ * row, the signature beside it, and the data rows, keeping only the columns whose key is one of
+ * `columns` (the template's own; a column is read once, by its first key). A file that is not a
+ * zip, an encrypted one, a damaged one, one beyond its reading budget (a zip bomb, more text than
+ * `maxRows` rows of these columns take), a cell holding a formula or more rows than `maxRows` is
+ * refused with its message.
  */
-export async function readSheet(path: string, maxRows: number): Promise<ReadSheet> {
+export async function readSheet(
+  path: string,
+  maxRows: number,
+  columns: readonly string[],
+): Promise<ReadSheet> {
   await checkKind(path);
+  const budget = readBudget(maxRows, columns.length);
   const entries = await zipEntries(path, inflatedLimit(maxRows), refusals);
   const out: ReadSheet = { keys: [], signature: null, rows: [] };
-  const reader = new UploadReader(path, entries, {
+  const wanted = new Set(columns);
+  const reader = new UploadReader(path, entries, budget, {
     sharedStrings: 'cache',
     hyperlinks: 'ignore',
     styles: 'cache',
@@ -140,17 +188,17 @@ export async function readSheet(path: string, maxRows: number): Promise<ReadShee
     entries: 'ignore',
   });
   let sheets = 0;
+  let held = 0;
   try {
     for await (const sheet of reader) {
       if (sheets++ > 0) break;
       for await (const row of sheet as AsyncIterable<ExcelJS.Row>) {
         if (row.number === 1) {
-          const values = row.values as ExcelJS.CellValue[];
-          for (let i = 1; i < values.length; i++) {
-            const v = cellValue(values[i]);
+          row.eachCell({ includeEmpty: false }, (cell, col) => {
+            const v = cellValue(cell.value);
             if (typeof v === 'string' && v.startsWith('ACRBULK:')) out.signature = v;
-            else out.keys[i - 1] = v === null ? '' : String(v);
-          }
+            else if (typeof v === 'string' && wanted.delete(v)) out.keys[col - 1] = v;
+          });
           continue;
         }
         if (row.number < FIRST_ROW) continue;
@@ -162,10 +210,12 @@ export async function readSheet(path: string, maxRows: number): Promise<ReadShee
           const key = out.keys[col - 1];
           if (!key) return;
           const v = cellValue(cell.value);
-          if (v !== null) {
-            cells[key] = v;
-            any = true;
-          }
+          if (v === null) return;
+          held += typeof v === 'string' ? v.length : 8;
+          if (held > budget.kept)
+            throw refuse('bulk.errors.tooMuchText', { max: Math.round(budget.kept / 1024 / 1024) });
+          cells[key] = v;
+          any = true;
         });
         if (!any) continue;
         if (out.rows.length >= maxRows) throw refuse('bulk.errors.tooManyRows', { max: maxRows });

@@ -43,7 +43,9 @@ export const isZip = (head: Buffer) => head.length >= 4 && head.readUInt32LE(0) 
 /**
  * The zip's entries, from its central directory. A zip bomb is refused before anything is
  * inflated: the uncompressed sizes must add up to at most `limit` bytes (an entry too large for
- * 32 bits counts as too large), and no entry may inflate beyond the size it declares.
+ * 32 bits counts as too large), no entry may inflate beyond the size it declares, and no two
+ * entries may share their bytes (many names pointing at one large entry would inflate it once
+ * per name): a zip whose entries overlap is refused as damaged, as no zip tool writes one.
  */
 export async function zipEntries(
   path: string,
@@ -73,6 +75,7 @@ export async function zipEntries(
     const local = Buffer.alloc(30);
     let total = 0;
     let at = 0;
+    const spans: Array<[number, number]> = [];
     for (let n = 0; n < count; n++) {
       if (at + 46 > directory.length || directory.readUInt32LE(at) !== 0x02014b50) throw refuse.corrupt();
       const uncompressed = directory.readUInt32LE(at + 24);
@@ -92,9 +95,12 @@ export async function zipEntries(
         encrypted: (directory.readUInt16LE(at + 8) & 1) === 1,
       };
       if (entry.start + entry.compressedSize > size) throw refuse.corrupt();
+      spans.push([offset, entry.start + entry.compressedSize]);
       entries.set(name.replace(/^\/+/, ''), entry);
       at += 46 + nameLength + directory.readUInt16LE(at + 30) + directory.readUInt16LE(at + 32);
     }
+    spans.sort((a, b) => a[0] - b[0]);
+    for (let i = 1; i < spans.length; i++) if (spans[i][0] < spans[i - 1][1]) throw refuse.corrupt();
     return entries;
   } finally {
     await handle.close();
