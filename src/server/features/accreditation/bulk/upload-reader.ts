@@ -178,6 +178,17 @@ export async function readSheet(
   await checkKind(path);
   const budget = readBudget(maxRows, columns.length);
   const entries = await zipEntries(path, inflatedLimit(maxRows), refusals);
+  // Every part the reader may inflate, within its bound, before any is (others are never inflated).
+  for (const [name, entry] of entries) {
+    const limit = /^xl\/worksheets\/[^/]+\.xml$/.test(name)
+      ? budget.sheet
+      : name === 'xl/sharedStrings.xml'
+        ? budget.sharedStrings
+        : ['xl/workbook.xml', 'xl/_rels/workbook.xml.rels', 'xl/styles.xml'].includes(name)
+          ? PART_LIMIT
+          : Number.POSITIVE_INFINITY;
+    if (entry.size > limit) throw refuse('bulk.errors.tooLarge');
+  }
   const out: ReadSheet = { keys: [], signature: null, rows: [] };
   const wanted = new Set(columns);
   const reader = new UploadReader(path, entries, budget, {
