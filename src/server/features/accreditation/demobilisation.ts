@@ -409,6 +409,15 @@ export class DemobilisationService {
   ) {
     const { principal } = authoriser;
     const request = await this.load(trx, authoriser, id, true);
+    // Ending or moving an accreditation whole is for an approver of every requirement type.
+    if (request.EstadoAprobacion === 'P')
+      this.requests.requireWholeDecision(
+        authoriser,
+        request as never,
+        null,
+        [],
+        await this.requests.approvers(trx, request as never),
+      );
     const event = (type === 'APPROVE' ? { type } : { type, reason }) as RequestEvent;
     const status = requireTransition(
       requestMachine,

@@ -18,6 +18,7 @@ import {
   PERSON_FIELDS,
   VEHICLE_FIELDS,
 } from '../../../shared/accreditation.js';
+import { wholeDecision } from '../../../shared/approvals.js';
 import { addDays, daysBetween } from '../../../shared/dates.js';
 import type { FieldProblem } from '../../../shared/validation.js';
 import { writeAudit } from '../../crud/audit.js';
@@ -26,6 +27,7 @@ import type { Row } from '../../crud/types.js';
 import type { Database, Db } from '../../db/connection.js';
 import { settlingRace } from '../../db/errors.js';
 import { ApiError } from '../../errors.js';
+import { checkInput } from '../../plugins/input.js';
 import type { Principal } from '../../principal.js';
 import type { Entity, Registry } from '../../registry.js';
 import { INT32 } from '../../routes/responses.js';
@@ -92,6 +94,8 @@ export function parseDetail(raw: unknown, max = 2000): LineInput[] {
     } catch {
       throw new ApiError('VALIDATION_FAILED', { fields: { Detalle: { messageKey: 'validation.invalid' } } });
     }
+    // Checked as a JSON body is: an escaped NUL (\u0000) or a 1e400 inside is refused likewise.
+    checkInput(value, 'body');
   }
   if (!Array.isArray(value) || value.length > max || value.some((v) => typeof v !== 'object' || v === null))
     throw new ApiError('VALIDATION_FAILED', { fields: { Detalle: { messageKey: 'validation.invalid' } } });
@@ -846,6 +850,32 @@ export class RequestService {
   }
 
   /**
+   * Refuses a whole-request decision (approve, observe, reject, return) that is not the
+   * authoriser's, or not yet (src/shared/approvals.ts): 403 when some line of the request belongs
+   * to another approver's requirement type, 400 while an earlier order's lines are open.
+   */
+  requireWholeDecision(
+    authoriser: Authoriser,
+    request: Stored,
+    profile: ProfileDef | null,
+    lines: Line[],
+    approvers: Array<{ Orden: number; IdTipoRequisito: number | null }>,
+  ): void {
+    const typeOf = new Map(profile?.requirements.map((r) => [r.IdRequisito, r.IdTipoRequisito]));
+    const verdict = wholeDecision(
+      authoriser.rows.filter((r) => r.IdEntidad === request.IdEntidad),
+      approvers,
+      lines
+        .filter((line) => line.IdDetalle)
+        .map((line) => ({ type: typeOf.get(line.IdRequisito), status: line.EstadoAprobacion })),
+    );
+    if (verdict === 'notYours')
+      throw new ApiError('FORBIDDEN', { messageKey: 'accreditation.refusals.notYourDecision' });
+    if (verdict === 'notYourTurn')
+      throw new ApiError('BUSINESS_RULE', { messageKey: 'accreditation.refusals.notYourTurn' });
+  }
+
+  /**
    * actualizarsolicitanteautorizador: an authoriser's evaluation of a pending request, line by
    * line (each change asked of the approval machine), and optionally its decision: approve,
    * observe, reject or return (asked of the request machine). An approval grants the
@@ -971,6 +1001,7 @@ export class RequestService {
         .toLocaleUpperCase('es')
         .slice(0, 500);
       if (action) {
+        this.requireWholeDecision(authoriser, request, profile, lines, approvers);
         const type = ACTIONS[action];
         const event = (type === 'APPROVE' ? { type } : { type, reason }) as RequestEvent;
         const facts = requestFacts(lines, { complete: true, datesValid: true });
