@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, siteDate } from '../../src/shared/dates.js';
-import { pdf, upload, valuesFor } from '../support/accreditation.js';
+import { pdf, png, upload, valuesFor } from '../support/accreditation.js';
 import { call, signIn, startTestApp, type TestApp } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
 
@@ -338,5 +338,83 @@ describe.each(DIALECTS)('decision rights on %s', (dialect) => {
           .where('IdAutorizador', '=', row.IdAutorizador)
           .execute();
     }
+  });
+
+  it('the requester’s calls of one kind change no request of another kind', async () => {
+    // Every request is observed now (the test before), so each kind's own calls could change it.
+    for (const id of Object.values(pending)) expect(await stateOf(id)).toBe('O');
+    const header = async (id: number) =>
+      (await db()
+        .selectFrom(table('request'))
+        .select(['FechaInicio', 'FechaFin', 'IdContrato', 'EstadoAprobacion'])
+        .where('IdSolicitud', '=', id)
+        .executeTakeFirstOrThrow()) as Json;
+    const attempts: Array<{
+      name: string;
+      kinds: Kind[];
+      run: (id: number) => Promise<{ status: number; body: Json }>;
+    }> = [
+      {
+        name: 'actualizarsolicitante',
+        kinds: ['D', 'E', 'C'],
+        run: (id) =>
+          as('requester', 'POST', `${REQUESTS}/actualizarsolicitante`, {
+            IdSolicitud: id,
+            FechaFin: addDays(today, 20),
+          }),
+      },
+      {
+        name: 'cerrarsolicitud',
+        kinds: ['D', 'E', 'C'],
+        run: (id) => as('requester', 'POST', `${REQUESTS}/cerrarsolicitud`, { IdSolicitud: id }),
+      },
+      {
+        name: 'UploadSolicitanteArchivo',
+        kinds: ['D', 'E', 'C'],
+        run: (id) =>
+          upload(
+            t.app,
+            tokens.requester,
+            `${REQUESTS}/UploadSolicitanteArchivo`,
+            { IdSolicitud: id, IdDatoEvaluar: 1 },
+            { name: 'a.pdf', bytes: pdf('OTRO'), type: 'application/pdf' },
+          ),
+      },
+      {
+        name: 'crearsolicitantefoto',
+        kinds: ['A', 'D', 'E', 'C'],
+        run: (id) =>
+          upload(
+            t.app,
+            tokens.requester,
+            `${REQUESTS}/crearsolicitantefoto`,
+            { IdSolicitud: id },
+            {
+              name: 'foto.png',
+              bytes: png(150, 160),
+              type: 'image/png',
+            },
+          ),
+      },
+      {
+        name: 'mobilisation eliminar',
+        kinds: ['A', 'D', 'E', 'C'],
+        run: (id) => as('requester', 'DELETE' as never, `${REQUESTS}/eliminar?IdSolicitud=${id}`),
+      },
+      {
+        name: 'renewal eliminar',
+        kinds: ['M', 'D', 'E', 'C'],
+        run: (id) => as('requester', 'DELETE' as never, `${RENEWALS}/eliminar?IdSolicitud=${id}`),
+      },
+    ];
+    for (const attempt of attempts)
+      for (const kind of attempt.kinds) {
+        const id = pending[kind];
+        const before = await header(id);
+        const res = await attempt.run(id);
+        const what = `${attempt.name} on a ${kind}: ${JSON.stringify(res.body)}`;
+        expect(res.status, what).toBe(404);
+        expect(await header(id), what).toEqual(before);
+      }
   });
 });

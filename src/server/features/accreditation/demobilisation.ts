@@ -351,10 +351,7 @@ export class DemobilisationService {
 
   /** A demobilisation the caller may see (a requester its company's, an authoriser its division's): else 404. */
   private async load(db: Db, who: Requester | Authoriser, id: number, forChange = false) {
-    const request = await this.requests.load(db, who, id, forChange);
-    if (request.TipoSolicitud !== this.kind)
-      throw new ApiError('NOT_FOUND', { params: { resource: 'request', id } });
-    return request;
+    return this.requests.load(db, who, id, forChange, [this.kind]);
   }
 
   /** The accreditation a demobilisation ends: its holder's on the contract in the division. */

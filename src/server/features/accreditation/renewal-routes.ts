@@ -132,7 +132,7 @@ export default async function renewalRoutes(fastify: FastifyInstance): Promise<v
             await requests.attach(requester, { IdSolicitud: made.IdSolicitud, IdDatoEvaluar: datum }, pdf)
           ).SolicitudCompleta;
       } catch (error) {
-        await requests.remove(requester, made.IdSolicitud);
+        await requests.remove(requester, made.IdSolicitud, 'A');
         throw error;
       }
       return { result: { ...made, SolicitudCompleta: complete } };
@@ -301,7 +301,7 @@ export default async function renewalRoutes(fastify: FastifyInstance): Promise<v
     async (request) => {
       const requester = requesterOf(request.principal);
       await service.load(requester, request.query.IdSolicitud);
-      return { result: await requests.remove(requester, request.query.IdSolicitud) };
+      return { result: await requests.remove(requester, request.query.IdSolicitud, 'A') };
     },
   );
 

@@ -217,10 +217,7 @@ export class RenewalService {
   /** A renewal the caller may see: else 404. */
   async load(who: Requester | Authoriser, rawId: unknown) {
     const id = idOf(rawId, 'IdSolicitud');
-    const request = await this.requests.load(this.database.db, who, id);
-    if (request.TipoSolicitud !== 'A')
-      throw new ApiError('NOT_FOUND', { params: { resource: 'request', id } });
-    return request;
+    return this.requests.load(this.database.db, who, id, false, ['A']);
   }
 
   /** actualizarautorizador: one renewal evaluated with the request service (lines and decision). */
@@ -249,9 +246,7 @@ export class RenewalService {
       const out: Row[] = [];
       for (const [index, id] of ids.entries()) {
         try {
-          const request = await this.requests.load(trx, authoriser, id, true);
-          if (request.TipoSolicitud !== 'A')
-            throw new ApiError('NOT_FOUND', { params: { resource: 'request', id } });
+          const request = await this.requests.load(trx, authoriser, id, true, ['A']);
           const lines = await this.requests.lines(trx, id);
           const profile = await this.requests.profileOf(trx, request);
           const evaluable = this.requests.evaluable(

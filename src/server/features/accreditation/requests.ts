@@ -129,6 +129,13 @@ export function idOf(value: unknown, field: string): number {
 }
 
 /**
+ * The request types the requester's editing calls (actualizarsolicitante, UploadSolicitanteArchivo,
+ * cerrarsolicitud) handle: a mobilisation, and a requirement update, which is filled and sent as
+ * one. A demobilisation, extension or contract change has its own calls.
+ */
+const EDITED_KINDS = ['M', 'A'] as const;
+
+/**
  * The requests of the accreditation module, end to end: a requester makes, saves, attaches to
  * and sends them; authorisers evaluate them line by line and observe, reject, return or approve
  * them. Every status change is asked of the request machine and every line change of the
@@ -158,9 +165,17 @@ export class RequestService {
   /**
    * A request the caller may see: a requester its company's, of the kinds its menu reaches; an
    * authoriser its division's, of the kinds it approves, once sent. Anything else is a 404.
-   * `forChange`: in the caller's transaction, the row locked until it commits.
+   * `forChange`: in the caller's transaction, the row locked until it commits. `kinds`: the
+   * request types the caller's call handles; a request of another type is not found either (a
+   * demobilisation, an extension or a contract change is changed only through its own calls).
    */
-  async load(db: Db, who: Requester | Authoriser, id: number, forChange = false): Promise<Stored> {
+  async load(
+    db: Db,
+    who: Requester | Authoriser,
+    id: number,
+    forChange = false,
+    kinds?: readonly string[],
+  ): Promise<Stored> {
     const { principal } = who;
     let qb = db
       .selectFrom(this.table('request'))
@@ -175,7 +190,8 @@ export class RequestService {
     // writer), so a status never moves twice from the same reading.
     if (forChange && this.database.dialect === 'postgres') qb = qb.forUpdate();
     const row = (await qb.executeTakeFirst()) as Stored | undefined;
-    if (!row) throw new ApiError('NOT_FOUND', { params: { resource: 'request', id } });
+    if (!row || (kinds && !kinds.includes(row.TipoSolicitud)))
+      throw new ApiError('NOT_FOUND', { params: { resource: 'request', id } });
     return row;
   }
 
@@ -586,7 +602,7 @@ export class RequestService {
     const { principal } = requester;
     const inputs = parseDetail(body.Detalle);
     await this.transaction(async (trx, crud) => {
-      const request = await this.load(trx, requester, id, true);
+      const request = await this.load(trx, requester, id, true, EDITED_KINDS);
       requireTransition(
         requestMachine,
         {
@@ -646,7 +662,7 @@ export class RequestService {
   async send(requester: Requester, rawId: unknown): Promise<Row> {
     const id = idOf(rawId, 'IdSolicitud');
     const request = await this.transaction(async (trx) => {
-      const request = await this.load(trx, requester, id, true);
+      const request = await this.load(trx, requester, id, true, EDITED_KINDS);
       const { facts, lines, profile, dates } = await this.facts(trx, request, requester.principal);
       if (request.EstadoAprobacion === 'I' || request.EstadoAprobacion === 'O') {
         if (!facts.complete)
@@ -687,11 +703,18 @@ export class RequestService {
     return this.summary(id);
   }
 
-  /** DELETE eliminar: an incomplete request removed with its lines, visitors and history. */
-  async remove(requester: Requester, rawId: unknown): Promise<{ IdSolicitud: number }> {
+  /**
+   * DELETE eliminar: an incomplete request removed with its lines, visitors and history; a
+   * mobilisation through the mobilisation's call, a requirement update through the renewal's (`kind`).
+   */
+  async remove(
+    requester: Requester,
+    rawId: unknown,
+    kind: 'M' | 'A' = 'M',
+  ): Promise<{ IdSolicitud: number }> {
     const id = idOf(rawId, 'IdSolicitud');
     await this.transaction(async (trx) => {
-      const request = await this.load(trx, requester, id, true);
+      const request = await this.load(trx, requester, id, true, [kind]);
       requireTransition(
         requestMachine,
         {
@@ -726,7 +749,7 @@ export class RequestService {
         ? null
         : idOf(target.IdVisitaPersona, 'IdVisitaPersona');
     return this.transaction(async (trx) => {
-      const request = await this.load(trx, requester, id, true);
+      const request = await this.load(trx, requester, id, true, EDITED_KINDS);
       requireTransition(
         requestMachine,
         {
@@ -786,7 +809,7 @@ export class RequestService {
   async photo(requester: Requester, rawId: unknown, bytes: Uint8Array): Promise<Row> {
     const id = idOf(rawId, 'IdSolicitud');
     return this.transaction(async (trx) => {
-      const request = await this.load(trx, requester, id, true);
+      const request = await this.load(trx, requester, id, true, ['M']);
       requireTransition(
         requestMachine,
         {
@@ -886,9 +909,7 @@ export class RequestService {
   async evaluate(authoriser: Authoriser, body: Body, kind: 'M' | 'A' = 'M'): Promise<Row> {
     const id = idOf(body.IdSolicitud, 'IdSolicitud');
     const result = await this.transaction(async (trx) => {
-      const request = await this.load(trx, authoriser, id);
-      if (request.TipoSolicitud !== kind)
-        throw new ApiError('NOT_FOUND', { params: { resource: 'request', id } });
+      await this.load(trx, authoriser, id, false, [kind]);
       return this.evaluateWithin(trx, authoriser, body);
     });
     await this.notices.evaluated(result.request, result.reason);
