@@ -63,7 +63,7 @@ export function zipOf(parts: ZipPart[], aliases: Array<{ name: string; of: strin
   return Buffer.concat([...locals, directoryBytes, end]);
 }
 
-const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const xmlText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 function column(index: number): string {
   let out = '';
@@ -117,7 +117,7 @@ export function widenedWorkbook(input: {
     sheet.push(`<row r="${row}">${own}${extras(row)}</row>`);
   }
   sheet.push('</sheetData></worksheet>');
-  const stringsXml = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="${strings.length}" uniqueCount="${strings.length}">${strings.map((s) => `<si><t>${escape(s)}</t></si>`).join('')}</sst>`;
+  const stringsXml = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="${strings.length}" uniqueCount="${strings.length}">${strings.map((s) => `<si><t>${xmlText(s)}</t></si>`).join('')}</sst>`;
   return zipOf([
     {
       name: '[Content_Types].xml',

@@ -178,8 +178,16 @@ export class CrudService {
       }
       await checkReferences(this.checks(trx), entity, data, principal);
       await checkRules(this.checks(trx), entity, data, principal);
-      await checkUnique(trx, entity, data);
       const ctx: WriteContext = { db: trx, entity, principal, operation: 'create' };
+      const claimed = await hooks?.claim?.({ ...ctx, data });
+      if (claimed !== undefined) {
+        const existing = await this.find(trx, entity, claimed);
+        if (!existing) throw new ApiError('NOT_FOUND', { params: { resource: entity.name, id: claimed } });
+        await attachLinks(trx, entity, [existing]);
+        await checkUnique(trx, entity, data, claimed);
+        return this.replace(trx, entity, claimed, data, principal, existing);
+      }
+      await checkUnique(trx, entity, data);
       await hooks?.beforeWrite?.({ ...ctx, data });
       const row = (await trx
         .insertInto(entity.table)
@@ -204,7 +212,6 @@ export class CrudService {
       });
     }
     stamp(entity, data, principal);
-    const hooks = this.hooks[entity.name];
     const row = await this.transaction(async (trx) => {
       const existing = await this.find(trx, entity, id, principal);
       if (!existing) throw new ApiError('NOT_FOUND', { params: { resource: entity.name, id } });
@@ -213,38 +220,54 @@ export class CrudService {
       await checkReferences(this.checks(trx), entity, data, principal);
       await checkRules(this.checks(trx), entity, data, principal, existing);
       await checkUnique(trx, entity, data, id);
-      const ctx: WriteContext = { db: trx, entity, principal, operation: 'update', existing };
-      await hooks?.beforeWrite?.({ ...ctx, data });
-      // A PUT replaces the record: a writable field left out is cleared.
-      const values: Row = columns(
-        entity,
-        Object.fromEntries(
-          entity.writable.filter((f) => f !== entity.primaryKey).map((f) => [f, data[f] ?? null]),
-        ),
-      );
-      for (const { field } of entity.computed) values[field] = data[field] ?? null;
-      // A secret is never sent back, so a form saves it empty: empty keeps the stored one.
-      for (const field of entity.secrets)
-        if (data[field] === undefined || data[field] === null || data[field] === '')
-          values[field] = existing[field];
-      for (const [field, value] of scopeOf(entity, principal)) values[field] = value;
-      const row = (await trx
-        .updateTable(entity.table)
-        .set({
-          ...values,
-          IdUsuarioModificacion: principal.userId,
-          FechaModificacion: new Date().toISOString(),
-        })
-        .where(entity.primaryKey, '=', id)
-        .returningAll()
-        .executeTakeFirstOrThrow()) as Row;
-      await writeLinks(trx, entity, id, data);
-      await attachLinks(trx, entity, [row]);
-      await writeAudit(trx, this.registry, entity, 'U', principal, id, existing, row);
-      await hooks?.afterWrite?.({ ...ctx, row });
-      return row;
+      return this.replace(trx, entity, id, data, principal, existing);
     }).catch(foreignKeyAs('MISSING_REFERENCE'));
     return toRecord(entity, row);
+  }
+
+  /**
+   * Writes `data` over the record `id` (`existing` as stored) in the caller's transaction, as a
+   * PUT does: the update's own writing, and a create's that takes over an existing record.
+   */
+  private async replace(
+    trx: Db,
+    entity: Entity,
+    id: RecordId,
+    data: Row,
+    principal: Principal,
+    existing: Row,
+  ): Promise<Row> {
+    const hooks = this.hooks[entity.name];
+    const ctx: WriteContext = { db: trx, entity, principal, operation: 'update', existing };
+    await hooks?.beforeWrite?.({ ...ctx, data });
+    // A PUT replaces the record: a writable field left out is cleared.
+    const values: Row = columns(
+      entity,
+      Object.fromEntries(
+        entity.writable.filter((f) => f !== entity.primaryKey).map((f) => [f, data[f] ?? null]),
+      ),
+    );
+    for (const { field } of entity.computed) values[field] = data[field] ?? null;
+    // A secret is never sent back, so a form saves it empty: empty keeps the stored one.
+    for (const field of entity.secrets)
+      if (data[field] === undefined || data[field] === null || data[field] === '')
+        values[field] = existing[field];
+    for (const [field, value] of scopeOf(entity, principal)) values[field] = value;
+    const row = (await trx
+      .updateTable(entity.table)
+      .set({
+        ...values,
+        IdUsuarioModificacion: principal.userId,
+        FechaModificacion: new Date().toISOString(),
+      })
+      .where(entity.primaryKey, '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow()) as Row;
+    await writeLinks(trx, entity, id, data);
+    await attachLinks(trx, entity, [row]);
+    await writeAudit(trx, this.registry, entity, 'U', principal, id, existing, row);
+    await hooks?.afterWrite?.({ ...ctx, row });
+    return row;
   }
 
   async remove(entity: Entity, id: RecordId, principal: Principal): Promise<ApiRecord> {

@@ -21,6 +21,13 @@ export interface WriteContext {
 
 /** Business rules an entity adds to the generic writes; they run inside the write's transaction. */
 export interface EntityHooks {
+  /**
+   * Before a create is written: the key of an existing record the create takes over instead (a
+   * person registered before, by another company, now registered by the company they move to),
+   * which the create's data then replace as an update would; or undefined for a new record. May
+   * refuse (throw an ApiError). Runs with the unscoped database: what it finds is not shown.
+   */
+  claim?(ctx: WriteContext & { data: Row }): Promise<RecordId | undefined>;
   /** After validation, before the row is written: may refuse (throw an ApiError) or adjust `data`. */
   beforeWrite?(ctx: WriteContext & { data: Row }): Promise<void>;
   /** After the row is written. */

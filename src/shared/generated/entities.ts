@@ -540,6 +540,19 @@ export interface Adenda {
 }
 
 /**
+ * A person's employment by a company of the client, with its dates: a person is registered once per client and document, and works for one company at a time (Vigente S, held by the database), after others. The server writes these rows as the person's company changes: registering a person ceased (or free) by another company opens a new employment and ends the previous one at its cessation date, without showing the new company anything the previous one recorded. Each company sees its own employments.
+ */
+export interface EmpleoPersona {
+  IdEmpleo?: number;
+  IdCliente?: number;
+  IdPersona: number;
+  IdCompania: number;
+  FechaInicio: string;
+  FechaFin?: string;
+  Vigente: 'S' | 'N';
+}
+
+/**
  * Category of a company (client, contractor, subcontractor, supplier...).
  */
 export interface CategoriaCompania {
@@ -1817,6 +1830,7 @@ export interface ResourceTypes {
   'contract': Contrato;
   'person': Persona;
   'addendum': Adenda;
+  'person-employment': EmpleoPersona;
   'company-category': CategoriaCompania;
   'ubigeo': Ubigeo;
   'additional-data': DatoAdicional;

@@ -1,8 +1,15 @@
 import type { Feature } from '../feature.js';
+import { backfill } from './employment.js';
 import { administrationHooks } from './hooks.js';
 
 /** Administration screens: people, contracts, companies. */
 export const administration: Feature = {
   name: 'administration',
   hooks: ({ registry }) => administrationHooks(registry),
+  // Who reaches the people's screens reads their employments (its company's, by the scope).
+  grants: [{ routePrefix: '/person', read: ['person-employment'] }],
+  routes: async (api) => {
+    // People registered before employments were kept get theirs once the server is ready.
+    api.addHook('onReady', () => backfill(api.database, api.registry));
+  },
 };
