@@ -6,7 +6,9 @@
  * same person (no duplicate) with its own data, and the employments say who employed them when.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { siteDate } from '../../src/shared/dates.js';
+import { backfill } from '../../src/server/features/administration/employment.js';
+import { addDays, siteDate } from '../../src/shared/dates.js';
+import { catalogue } from '../support/accreditation.js';
 import { call, signIn, startTestApp, type TestApp } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
 
@@ -194,5 +196,61 @@ describe.each(DIALECTS)('a worker moving between contractors on %s', (dialect) =
     );
     // Every demo person has one once the server is ready (the moved one has two).
     expect(await count()).toBe(persons + 1);
+    // Run again (a second server starting), nobody gets another.
+    await backfill(t.db.database, t.registry);
+    expect(await count()).toBe(persons + 1);
+  });
+
+  it('moves a ceased worker named in a mobilisation request too, and refuses a current one there', async () => {
+    const document = '72900011';
+    const theirs = await as('admin', 'POST', '/api/rest/person', {
+      ...person(other, { Direccion: 'Jr. Puno 456' }),
+      Documento: document,
+    });
+    expect(theirs.status, JSON.stringify(theirs.body)).toBe(201);
+    const id = theirs.body.IdPersona;
+    const cat = await catalogue(t.app, tokens.admin);
+    const contract = (await cat.list('contract')).find(
+      (c: Json) => c.NumeroContrato === 'CT-2026-001',
+    ).IdContrato;
+    const request = {
+      IdEntidad: 'T',
+      IdContrato: contract,
+      IdPerfilAcreditacion: cat.worker,
+      FechaInicio: today,
+      FechaFin: addDays(today, 60),
+      IdTipoDocumento: dni,
+      Documento: document,
+      Apellido: 'Ticona Flores',
+      Nombre: 'Marco',
+      Sexo: 'M',
+      FechaNacimiento: '1989-09-09',
+      IdPaisNacimiento: 'PE',
+      IdPaisResidencia: 'PE',
+      TelefonoMovil: '987650010',
+    };
+    const refused = await as('requester', 'POST', '/api/acreditacionsolicitud/crearsolicitante', request);
+    expect(refused.status, JSON.stringify(refused.body)).toBe(400);
+    expect(refused.body.errors.Documento.messageKey).toBe('rules.personEmployedElsewhere');
+    expect(JSON.stringify(refused.body)).not.toContain('PUNO');
+    const stored = (await as('admin', 'GET', `/api/rest/person/${id}`)).body;
+    const reason = ((await as('admin', 'GET', '/api/rest/cessation-reason?range=[0,9]')).body as Json[])[0];
+    const ceased = await as('admin', 'PUT', `/api/rest/person/${id}`, {
+      ...stored,
+      Condicion: 'C',
+      FechaCese: today,
+      IdMotivoCese: reason.IdMotivo ?? reason.IdMotivoCese ?? reason.id,
+    });
+    expect(ceased.status, JSON.stringify(ceased.body)).toBe(200);
+    const made = await as('requester', 'POST', '/api/acreditacionsolicitud/crearsolicitante', request);
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    expect(made.body.result.IdPersona).toBe(id);
+    const now = (await as('requester', 'GET', `/api/rest/person/${id}`)).body;
+    expect(now).toMatchObject({ IdCompania: mine, Apellido: 'TICONA FLORES', Condicion: 'T' });
+    expect(now.Direccion ?? null).toBeNull();
+    expect((await employments(id)).map((e) => [e.IdCompania, e.Vigente])).toEqual([
+      [other, 'N'],
+      [mine, 'S'],
+    ]);
   });
 });
