@@ -2,6 +2,7 @@ import { MAX_PAGE_SIZE } from '../../shared/constants.js';
 import { isIsoDate } from '../../shared/dates.js';
 import type { SortOrder } from '../../shared/schema/types.js';
 import { badQuery } from '../errors.js';
+import { queryJson } from '../plugins/input.js';
 import { type Entity, INTEGER_RANGE } from '../registry.js';
 
 export type FilterValue = string | number | null;
@@ -32,11 +33,7 @@ export const MAX_FILTER_VALUES = 1000;
 function parseJson(parameter: string, raw: unknown): unknown {
   if (raw === undefined || raw === '') return undefined;
   if (typeof raw !== 'string') throw badQuery(parameter, 'query.repeated');
-  try {
-    return JSON.parse(raw);
-  } catch {
-    throw badQuery(parameter, 'query.invalidJson');
-  }
+  return queryJson(parameter, raw);
 }
 
 /** The fields a list may be filtered by with equality: declared filters, references and the key. */

@@ -57,11 +57,28 @@ const DB_CODES: Record<string, ApiError['code']> = {
   '23502': 'VALIDATION_FAILED',
 };
 
+/**
+ * Values PostgreSQL refuses that a check upstream missed: a NUL character (22021 in text, 22P05 in
+ * JSON), a number beyond its column (22003), text that is no number or date (22P02, 22007, 22008).
+ * SQLite would have taken them; they are the caller's input, so a 400 on both.
+ */
+const POSTGRES_BAD_INPUT: Record<string, () => ApiError> = {
+  '22021': () =>
+    new ApiError('BAD_REQUEST', { messageKey: 'validation.nulCharacter', params: { where: 'body' } }),
+  '22P05': () =>
+    new ApiError('BAD_REQUEST', { messageKey: 'validation.nulCharacter', params: { where: 'body' } }),
+  '22003': () => new ApiError('BAD_REQUEST', { messageKey: 'validation.numberOutOfRange' }),
+  '22P02': () => new ApiError('BAD_REQUEST'),
+  '22007': () => new ApiError('BAD_REQUEST'),
+  '22008': () => new ApiError('BAD_REQUEST'),
+};
+
 /** Maps anything thrown to the one error shape; never leaks a stack trace or SQL. */
 export function toApiError(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
   const e = error as Partial<FastifyError> & { code?: string };
   if (e.code && DB_CODES[e.code]) return new ApiError(DB_CODES[e.code]);
+  if (e.code && POSTGRES_BAD_INPUT[e.code]) return POSTGRES_BAD_INPUT[e.code]();
   switch (e.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ApiError('PAYLOAD_TOO_LARGE');

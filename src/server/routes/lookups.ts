@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MAX_PAGE_SIZE } from '../../shared/constants.js';
 import { filterableFields, type ListQuery, parseFilterValues } from '../crud/list-query.js';
 import { ApiError, badQuery } from '../errors.js';
+import { queryJson } from '../plugins/input.js';
 import type { Entity } from '../registry.js';
 import { field, INT32, resultResponses } from './responses.js';
 
@@ -99,11 +100,7 @@ export function gridQuery(entity: Entity, query: Record<string, unknown>): ListQ
     const raw = query[name];
     if (raw === undefined || raw === '') return undefined;
     if (typeof raw !== 'string') throw badQuery(name, 'query.repeated');
-    try {
-      return JSON.parse(raw);
-    } catch {
-      throw badQuery(name, 'query.invalidJson');
-    }
+    return queryJson(name, raw);
   };
   const skip = query.skip === undefined ? 0 : Number(query.skip);
   const take = query.take === undefined ? entity.perPage : Number(query.take);

@@ -10,6 +10,8 @@ export const AJV_OPTIONS: Options = {
   strict: true,
   // A condition's "then" names fields the schema's properties define, not its own.
   strictRequired: false,
+  // NaN and Infinity (JSON's 1e400) are no numbers.
+  strictNumbers: true,
   keywords: [...X_KEYWORDS],
 };
 

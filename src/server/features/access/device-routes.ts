@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.js';
 import { t } from '../../i18n.js';
 import { requireGrant } from '../../routes/guards.js';
-import { field, objectOf, resultResponses } from '../../routes/responses.js';
+import { field, INT32, objectOf, resultResponses } from '../../routes/responses.js';
 import { allowList, signingKeys } from './allow-list.js';
 import type { Decision, Presented } from './decision.js';
 import { type Device, DeviceKeys } from './device-keys.js';
@@ -306,7 +306,7 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
     },
   );
 
-  fastify.get<{ Querystring: { puntoControl?: string; version?: string } }>(
+  fastify.get<{ Querystring: { puntoControl?: number; version?: number } }>(
     '/acceso/listapermitidos',
     {
       config: { public: true },
@@ -320,8 +320,9 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
         querystring: {
           type: 'object',
           properties: {
-            puntoControl: field.text(12, { pattern: '^[0-9]+$' }),
-            version: field.text(12, { pattern: '^[0-9]+$' }),
+            // Numbers the database's columns hold: a larger one is a 400, never a driver error.
+            puntoControl: field.id(),
+            version: field.integer(0, INT32.max),
           },
           required: ['puntoControl'],
         },
@@ -330,8 +331,7 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
     },
     async (request) => {
       const device = await authenticate(request);
-      const since = request.query.version === undefined ? undefined : Number(request.query.version);
-      const list = await allowList(db, device, Number(request.query.puntoControl), since);
+      const list = await allowList(db, device, Number(request.query.puntoControl), request.query.version);
       if (!list) throw new ApiError('BAD_REQUEST', { messageKey: 'gate.controlPointNotOfDevice' });
       return { result: list };
     },

@@ -4,6 +4,7 @@ import { siteDate } from '../../../shared/dates.js';
 import type { Db } from '../../db/connection.js';
 import { ApiError, badQuery } from '../../errors.js';
 import { t } from '../../i18n.js';
+import { queryJson } from '../../plugins/input.js';
 import type { Principal } from '../../principal.js';
 import { requesterOf } from '../accreditation/roles.js';
 import { ACCESS_TABLES } from './tables.js';
@@ -284,11 +285,7 @@ export class Headcount {
     const json = (name: string): unknown => {
       const raw = query[name];
       if (raw === undefined || raw === '') return undefined;
-      try {
-        return JSON.parse(String(raw));
-      } catch {
-        throw badQuery(name, 'query.invalidJson');
-      }
+      return queryJson(name, String(raw));
     };
     const skip = query.skip === undefined ? 0 : Number(query.skip);
     const take = query.take === undefined ? HEADCOUNT_PAGE : Number(query.take);

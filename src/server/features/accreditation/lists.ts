@@ -4,6 +4,7 @@ import { MAX_PAGE_SIZE } from '../../../shared/constants.js';
 import type { Row } from '../../crud/types.js';
 import type { Database } from '../../db/connection.js';
 import { badQuery } from '../../errors.js';
+import { queryJson } from '../../plugins/input.js';
 import type { Registry } from '../../registry.js';
 import { monthsOf } from './counts.js';
 import type { Span } from './period.js';
@@ -69,11 +70,7 @@ export function requestQuery(
   const json = (name: string): unknown => {
     const raw = query[name];
     if (raw === undefined || raw === '') return undefined;
-    try {
-      return JSON.parse(String(raw));
-    } catch {
-      throw badQuery(name, 'query.invalidJson');
-    }
+    return queryJson(name, String(raw));
   };
   const skip = query.skip === undefined ? 0 : Number(query.skip);
   const take = query.take === undefined ? 10 : Number(query.take);

@@ -7,7 +7,7 @@ import { dashboardRoutes, PERIOD } from './dashboard-routes.js';
 import { entityParam, REQUEST_COLUMNS, RequestLists, requestQuery } from './lists.js';
 import { Notices } from './notices.js';
 import { periodOf } from './period.js';
-import { RequestService } from './requests.js';
+import { parseDetail, RequestService } from './requests.js';
 import { approverRows, authoriserOf, requesterOf, viewerOf } from './roles.js';
 import { checkPdf, checkPhoto, readUpload, UPLOAD_LIMIT_BYTES } from './uploads.js';
 import { RequestViews } from './views.js';
@@ -568,16 +568,11 @@ export default async function requestRoutes(fastify: FastifyInstance): Promise<v
     },
     async (request) => {
       const body = request.body;
-      const detail =
-        typeof body.Detalle === 'string' ? JSON.parse(body.Detalle || '[]') : (body.Detalle ?? []);
-      if (!Array.isArray(detail))
-        throw new ApiError('VALIDATION_FAILED', {
-          fields: { Detalle: { messageKey: 'validation.invalid' } },
-        });
+      const detail = parseDetail(body.Detalle);
       return {
         result: await requests.update(requesterOf(request.principal, 'P'), {
           IdSolicitud: body.IdSolicitud,
-          Detalle: detail.map((d: Query) => ({ ...d, IdVisitaPersona: body.IdVisitaPersona })),
+          Detalle: detail.map((d) => ({ ...d, IdVisitaPersona: body.IdVisitaPersona })),
         }),
       };
     },

@@ -5,6 +5,7 @@ import { PHOTO } from '../../../shared/constants.js';
 import { checkPhotoSize, photoLimits } from '../../../shared/photo.js';
 import type { Db } from '../../db/connection.js';
 import { ApiError } from '../../errors.js';
+import { checkInput } from '../../plugins/input.js';
 import type { Principal } from '../../principal.js';
 import type { Registry } from '../../registry.js';
 import { numericParameter, parameter } from './parameters.js';
@@ -105,6 +106,8 @@ async function readMultipartBody(
       }
     }
   });
+  // What a field held as JSON is checked as a JSON body is (no NUL, no Infinity, not too deep).
+  checkInput(body, 'body');
   request.body = body;
   uploadsOf.set(request, files);
 }
