@@ -11,6 +11,44 @@ type DriverError = {
   cause?: unknown;
 };
 
+/** Where a database cannot be reached: nothing listens, the connection was cut or never made. */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+]);
+/**
+ * PostgreSQL's own: the server shutting down or restarting (57P01 to 57P03), a connection
+ * exception (class 08), too many connections (53300).
+ */
+const POSTGRES_UNAVAILABLE = new Set(['57P01', '57P02', '57P03', '53300']);
+/** What the pg client says of a connection that went away or could not be had in time. */
+const CLIENT_MESSAGES =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed)/;
+
+/**
+ * Whether an error says the database is out of reach for now (down, restarting, its connections
+ * cut, or on SQLite its file held by another writer beyond the busy timeout), as opposed to the
+ * query or the data being wrong: the call may be made again later.
+ */
+export function databaseUnavailable(error: unknown, depth = 0): boolean {
+  if (typeof error !== 'object' || error === null || depth > 3) return false;
+  const e = error as DriverError;
+  const code = typeof e.code === 'string' ? e.code : '';
+  if (NETWORK_CODES.has(code) || POSTGRES_UNAVAILABLE.has(code) || /^08[0-9A-Z]{3}$/.test(code)) return true;
+  if (code.startsWith('SQLITE_BUSY')) return true;
+  if (typeof e.message === 'string' && !code && CLIENT_MESSAGES.test(e.message)) return true;
+  // Node's connection attempts to each address of a name fail together (AggregateError).
+  if (Array.isArray(e.errors) && e.errors.some((inner) => databaseUnavailable(inner, depth + 1))) return true;
+  return e.cause !== undefined && databaseUnavailable(e.cause, depth + 1);
+}
+
 const rulesByIndex = new WeakMap<Registry, Map<string, UniqueWhen>>();
 
 /** Every x-uniqueWhen rule by its index's name, and by its table and columns as SQLite names them. */

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import type { Language } from '../../shared/constants.js';
 import { type ApiErrorBody, type FieldError, type MessageParams, messageKeyOf } from '../../shared/errors.js';
-import { brokenUniqueWhen, uniqueWhenRefusal } from '../db/errors.js';
+import { brokenUniqueWhen, databaseUnavailable, uniqueWhenRefusal } from '../db/errors.js';
 import { ApiError } from '../errors.js';
 import { languageOf, resourceName, t } from '../i18n.js';
 
@@ -57,6 +57,9 @@ const DB_CODES: Record<string, ApiError['code']> = {
   '23502': 'VALIDATION_FAILED',
 };
 
+/** Seconds a caller is asked to wait (Retry-After) while the database is out of reach. */
+export const RETRY_AFTER_SECONDS = 5;
+
 /**
  * Values PostgreSQL refuses that a check upstream missed: a NUL character (22021 in text, 22P05 in
  * JSON), a number beyond its column (22003), text that is no number or date (22P02, 22007, 22008).
@@ -77,6 +80,7 @@ const POSTGRES_BAD_INPUT: Record<string, () => ApiError> = {
 export function toApiError(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
   const e = error as Partial<FastifyError> & { code?: string };
+  if (databaseUnavailable(error)) return new ApiError('SERVICE_UNAVAILABLE');
   if (e.code && DB_CODES[e.code]) return new ApiError(DB_CODES[e.code]);
   if (e.code && POSTGRES_BAD_INPUT[e.code]) return POSTGRES_BAD_INPUT[e.code]();
   switch (e.code) {
@@ -113,6 +117,10 @@ async function errors(fastify: FastifyInstance): Promise<void> {
     const known = rule ? uniqueWhenRefusal(rule) : toApiError(error);
     if (!known) request.log.error({ err: error }, 'unhandled error');
     const apiError = known ?? new ApiError('INTERNAL');
+    if (apiError.code === 'SERVICE_UNAVAILABLE') {
+      request.log.warn({ err: error }, 'database unavailable');
+      reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+    }
     return reply.status(apiError.status).send(errorBody(apiError, request.language));
   });
 }
