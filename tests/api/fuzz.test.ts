@@ -1,11 +1,14 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signIn, startTestApp, type TestApp } from '../support/app.js';
+import { multipart, pdf, png } from '../support/accreditation.js';
+import { call, signIn, startTestApp, type TestApp } from '../support/app.js';
 import { unlockUser } from '../support/auth.js';
 import { DIALECTS } from '../support/databases.js';
 
 /** Cases per database: every POST, PUT and GET-with-query of the OpenAPI document. */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 10_000);
+/** Cases per database for the multipart calls and the device calls. */
+const UPLOAD_RUNS = Number(process.env.FUZZ_UPLOAD_RUNS ?? 3_000);
 
 // biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document as JSON
 type Doc = any;
@@ -15,6 +18,7 @@ interface Operation {
   query: string[];
   body: string[];
   public: boolean;
+  multipart: boolean;
 }
 
 /** The operations a caller can feed input to, from the document the server publishes. */
@@ -29,7 +33,11 @@ function operationsOf(doc: Doc): Operation[] {
       const body = Object.keys(bodySchema?.properties ?? {});
       if (upper === 'GET' && !query.length && !path.includes('{')) continue;
       if (upper !== 'GET' && upper !== 'POST' && upper !== 'PUT') continue;
-      out.push({ method: upper, path, query, body, public: (op.security ?? null) !== null });
+      // A multipart call says so: its body's content type, or (a body read by the call) its description.
+      const multipart =
+        Boolean(op.requestBody?.content?.['multipart/form-data']) ||
+        /multipart/i.test(`${op.summary ?? ''} ${op.description ?? ''}`);
+      out.push({ method: upper, path, query, body, public: (op.security ?? null) !== null, multipart });
     }
   }
   return out;
@@ -80,9 +88,74 @@ function queryValue(value: unknown): string {
   return typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
 }
 
+/** The text fields the multipart calls read, and names no call reads. */
+const multipartField = fc.oneof(
+  fc.constantFrom(
+    'IdSolicitud',
+    'IdDatoEvaluar',
+    'IdVisitaPersona',
+    'IdEntidad',
+    'IdPersona',
+    'IdVehiculo',
+    'IdRequisito',
+    'IdContrato',
+    'IdPerfilAcreditacion',
+    'IdAcreditacion',
+    'Acreditaciones',
+    'Observacion',
+    'FechaDesmovilizacion',
+    'Detalle',
+  ),
+  prototypeKey,
+  fc.constantFrom('Nota\u0000', ''),
+  fc.string({ maxLength: 20 }),
+);
+/** A multipart text: a bad scalar or value as text, JSON-looking text, or a plausible id. */
+const multipartText = fc.oneof(
+  badValue.map((v) => queryValue(v).slice(0, 20_000)),
+  fc.constantFrom(
+    '[1e400]',
+    '[1,2,"x"]',
+    '[{"IdDatoEvaluar":1e400}]',
+    '[{"Valor":"A\\u0000"}]',
+    '[',
+    '1',
+    'T',
+  ),
+  fc.nat(50).map(String),
+);
+const upload = fc.record({
+  field: fc.oneof(fc.constantFrom('file', 'adjuntos', 'Archivo1', '1', 'foto'), fc.string({ maxLength: 10 })),
+  name: fc.oneof(
+    fc.constantFrom(
+      'carta.pdf',
+      'a\u0000.pdf',
+      '../../x.pdf',
+      '',
+      'ñandú.xlsx',
+      'x'.repeat(400),
+      'adjuntos.zip',
+    ),
+    fc.string({ maxLength: 30 }),
+  ),
+  bytes: fc.oneof(
+    fc.constant(Buffer.from(pdf('FUZZ'))),
+    fc.constant(png(150, 160)),
+    fc.constant(Buffer.alloc(0)),
+    fc.uint8Array({ maxLength: 2048 }).map((a) => Buffer.from(a)),
+    fc
+      .uint8Array({ maxLength: 512 })
+      .map((a) => Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.from(a)])),
+    fc.uint8Array({ maxLength: 512 }).map((a) => Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.from(a)])),
+  ),
+  type: fc.constantFrom('application/pdf', 'image/png', 'application/octet-stream', 'text/plain'),
+});
+
 describe.each(DIALECTS)('fuzzing every input of the API on %s', (dialect) => {
   let t: TestApp;
   let token: string;
+  let requester: string;
+  let deviceKey: string;
   let operations: Operation[];
 
   beforeAll(async () => {
@@ -92,7 +165,10 @@ describe.each(DIALECTS)('fuzzing every input of the API on %s', (dialect) => {
       auth: { throttle: { perUser: 1e6, perAddress: 1e6, windowMs: 60_000 } },
     });
     token = (await signIn(t.app, 'ADMIN')).accessToken;
+    requester = (await signIn(t.app, 'SOLICITANTE')).accessToken;
     operations = operationsOf((await t.app.inject({ url: '/api/docs/json' })).json());
+    const issued = await call(t.app, { method: 'POST', url: '/api/acceso/equipo/1/clave', token });
+    deviceKey = issued.body.result.key;
   });
   afterAll(async () => {
     await t?.close();
@@ -179,5 +255,131 @@ describe.each(DIALECTS)('fuzzing every input of the API on %s', (dialect) => {
     );
     // The cases reached most of the document's operations.
     expect(seen.size).toBeGreaterThan(operations.length * 0.9);
+  }, 600_000);
+
+  /** An answer that must be a 4xx (or a success) in the one error shape, never a 5xx or a trace. */
+  const expectHandled = (
+    res: { statusCode: number; body: string; headers: Record<string, unknown> },
+    what: string,
+  ) => {
+    expect(res.statusCode, `${what}: ${res.body.slice(0, 300)}`).toBeLessThan(500);
+    expect(res.body, what).not.toMatch(/\n\s+at [\w.<]+ \(|node_modules|\.ts:\d+/);
+    if (res.statusCode >= 400 && String(res.headers['content-type']).includes('json'))
+      expect(JSON.parse(res.body), what).toMatchObject({ status: res.statusCode, code: expect.any(String) });
+  };
+
+  it(`answers ${UPLOAD_RUNS} bad multipart bodies (fields, file names, files, cut short) with a 4xx, never a 5xx`, async () => {
+    const calls = operations.filter((op) => op.multipart);
+    expect(calls.map((op) => `${op.method} ${op.path}`)).toEqual(
+      expect.arrayContaining([
+        'POST /api/acreditacionsolicitud/UploadSolicitanteArchivo',
+        'POST /api/acreditacionsolicitud/crearsolicitantefoto',
+        'POST /api/acreditacionsolicitud/cargamasiva',
+        'POST /api/acreditaciondesmovilizacion/crear',
+        'POST /api/acreditacionrequisitosolicitud/crear',
+        'PUT /api/acreditacionvisitapersonadetalle/actualizararchivo',
+      ]),
+    );
+    const seen = new Set<string>();
+    const input = fc.record({
+      call: fc.integer({ min: 0, max: calls.length - 1 }),
+      who: fc.constantFrom('requester', 'requester', 'admin', 'nobody'),
+      fields: fc.array(fc.tuple(multipartField, multipartText), { maxLength: 6 }),
+      files: fc.array(upload, { maxLength: 2 }),
+      // The body whole, cut short at some byte, or under another boundary than the one announced.
+      cut: fc.oneof(fc.constant(undefined), fc.double({ min: 0, max: 1, noNaN: true })),
+      boundary: fc.constantFrom('same', 'same', 'same', 'other', 'none'),
+    });
+    await fc.assert(
+      fc.asyncProperty(input, async (c) => {
+        const op = calls[c.call];
+        const body = multipart(Object.fromEntries(c.fields), c.files);
+        const payload =
+          c.cut === undefined
+            ? body.payload
+            : body.payload.subarray(0, Math.floor(body.payload.length * c.cut));
+        const contentType =
+          c.boundary === 'same'
+            ? body.headers['content-type']
+            : c.boundary === 'other'
+              ? 'multipart/form-data; boundary=----otra'
+              : 'multipart/form-data';
+        const bearer = c.who === 'requester' ? requester : c.who === 'admin' ? token : undefined;
+        const res = await t.app.inject({
+          method: op.method,
+          url: op.path,
+          payload,
+          headers: {
+            'content-type': contentType,
+            'accept-language': 'en',
+            ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
+          },
+        });
+        seen.add(op.path);
+        expectHandled(res, `${op.method} ${op.path} ${JSON.stringify(c.fields).slice(0, 200)}`);
+      }),
+      { numRuns: UPLOAD_RUNS, seed: Number(process.env.FUZZ_SEED ?? 20261123), endOnFailure: true },
+    );
+    expect(seen.size).toBe(calls.length);
+  }, 600_000);
+
+  it(`answers ${UPLOAD_RUNS} bad device calls (decisions, batches, allow-lists) with a 4xx, never a 5xx`, async () => {
+    const presented = fc.dictionary(
+      fc.oneof(
+        fc.constantFrom('IdPuerta', 'Funcion', 'Credencial', 'Documento', 'Placa', 'FechaHora', 'IdMarca'),
+        prototypeKey,
+      ),
+      fc.oneof(badValue, fc.constantFrom(1, 2, 'E', 'S', 'FC-000245', '40000000', new Date().toISOString())),
+      { maxKeys: 6 },
+    );
+    const input = fc.record({
+      call: fc.constantFrom('decidir', 'marcaciones', 'listapermitidos'),
+      key: fc.oneof(
+        fc.constant('valid'),
+        fc.constantFrom('', 'eq1.nope', 'x'.repeat(500), 'A\u0000'),
+        fc.string(),
+      ),
+      body: fc.oneof(
+        { weight: 4, arbitrary: presented },
+        { weight: 1, arbitrary: badValue },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom('{', '{"IdPuerta":1e400}', '{"Marcas":[{"IdMarca":1e400}]}'),
+        },
+      ),
+      batch: fc.array(presented, { maxLength: 5 }),
+      query: fc.dictionary(fc.constantFrom('puntoControl', 'version', 'x'), badValue, { maxKeys: 3 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(input, async (c) => {
+        const authorization = `Device ${c.key === 'valid' ? deviceKey : c.key}`;
+        let res: Awaited<ReturnType<typeof t.app.inject>>;
+        if (c.call === 'listapermitidos') {
+          const params = new URLSearchParams();
+          for (const [name, value] of Object.entries(c.query))
+            params.append(name, queryValue(value).slice(0, 500));
+          if (!('puntoControl' in c.query)) params.append('puntoControl', '1');
+          res = await t.app.inject({
+            url: `/api/acceso/listapermitidos?${params}`,
+            headers: { authorization, 'accept-language': 'en' },
+          });
+        } else {
+          const payload =
+            typeof c.body === 'string' && c.body.startsWith('{')
+              ? c.body
+              : JSON.stringify(
+                  c.call === 'marcaciones' && typeof c.body === 'object' ? { Marcas: c.batch } : c.body,
+                );
+          res = await t.app.inject({
+            method: 'POST',
+            url: `/api/acceso/${c.call}`,
+            payload,
+            headers: { authorization, 'content-type': 'application/json', 'accept-language': 'en' },
+          });
+        }
+        expectHandled(res, `${c.call} ${JSON.stringify(c).slice(0, 300)}`);
+      }),
+      { numRuns: UPLOAD_RUNS, seed: Number(process.env.FUZZ_SEED ?? 20261123), endOnFailure: true },
+    );
   }, 600_000);
 });
