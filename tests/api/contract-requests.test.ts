@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, siteDate } from '../../src/shared/dates.js';
+import { copyContract } from '../support/accreditation.js';
 import { call, signIn, startTestApp, type TestApp } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
 
@@ -126,17 +127,7 @@ describe.each(DIALECTS)('contract extension and change on %s', (dialect) => {
   it('moves an accreditation to another contract of the company; refuses the same contract and another division’s row', async () => {
     const row = rows[1];
     // A second contract of the company in the division (a copy of the worker's, numbered apart).
-    const table = t.registry.require('contract').table;
-    const source = (await t.db.database.db
-      .selectFrom(table)
-      .selectAll()
-      .where('IdContrato', '=', row.IdContrato)
-      .executeTakeFirstOrThrow()) as Json;
-    const { IdContrato: _, ...copy } = source;
-    await t.db.database.db
-      .insertInto(table)
-      .values({ ...copy, NumeroContrato: `${source.NumeroContrato}-B`, Activo: 'S' })
-      .execute();
+    await copyContract(t.db.database.db, t.registry, row.IdContrato, '-B');
     contracts = (await as('requester', 'GET', '/api/rest/contract?range=[0,999]')).body as Json[];
     const other = contracts.find(
       (c) =>

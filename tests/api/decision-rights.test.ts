@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, siteDate } from '../../src/shared/dates.js';
-import { pdf, png, upload, valuesFor } from '../support/accreditation.js';
+import { copyContract, pdf, png, sendRenewal, upload } from '../support/accreditation.js';
 import { call, signIn, startTestApp, type TestApp } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
 
@@ -88,29 +88,37 @@ describe.each(DIALECTS)('decision rights on %s', (dialect) => {
   const refusalOf = (res: { body: Json }) =>
     res.body.errors?.['Solicitudes.0']?.messageKey ?? res.body.messageKey ?? res.body.code;
 
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    tokens.requester = (await signIn(t.app, 'SOLICITANTE', { division: SOUTH })).accessToken;
-    tokens.authoriser = (await signIn(t.app, 'AUTORIZADOR', { division: SOUTH })).accessToken;
-    tokens.supervisor = (await signIn(t.app, 'SUPERVISOR', { division: SOUTH })).accessToken;
-
-    const south = (await db()
-      .selectFrom(table('division'))
-      .select('IdDivision')
-      .where('Division', '=', SOUTH)
-      .executeTakeFirstOrThrow()) as Json;
-    // A mobilisation of a worker the demo left pending.
-    pending.M = (
+  let south: number;
+  /** A worker's mobilisation the demo left pending in the division (other than `except`). */
+  const pendingMobilisation = async (division: number, except = 0) =>
+    (
       (await db()
         .selectFrom(table('request'))
         .select('IdSolicitud')
         .where('TipoSolicitud', '=', 'M')
         .where('EstadoAprobacion', '=', 'P')
         .where('IdEntidad', '=', 'T')
-        .where('IdDivision', '=', south.IdDivision)
+        .where('IdDivision', '=', division)
+        .where('IdSolicitud', '!=', except)
         .orderBy('IdSolicitud')
         .executeTakeFirstOrThrow()) as Json
-    ).IdSolicitud;
+    ).IdSolicitud as number;
+
+  beforeAll(async () => {
+    t = await startTestApp(dialect);
+    tokens.requester = (await signIn(t.app, 'SOLICITANTE', { division: SOUTH })).accessToken;
+    tokens.authoriser = (await signIn(t.app, 'AUTORIZADOR', { division: SOUTH })).accessToken;
+    tokens.supervisor = (await signIn(t.app, 'SUPERVISOR', { division: SOUTH })).accessToken;
+
+    south = (
+      (await db()
+        .selectFrom(table('division'))
+        .select('IdDivision')
+        .where('Division', '=', SOUTH)
+        .executeTakeFirstOrThrow()) as Json
+    ).IdDivision;
+    // A mobilisation of a worker the demo left pending.
+    pending.M = await pendingMobilisation(south);
 
     const rows = (
       await as('requester', 'POST', `${DEMOBILISATIONS}/filtrarNuevoSolicitante`, { IdEntidad: 'T' })
@@ -177,26 +185,7 @@ describe.each(DIALECTS)('decision rights on %s', (dialect) => {
     });
     expect(made.status, JSON.stringify(made.body)).toBe(200);
     pending.A = made.body.result.IdSolicitud;
-    const read = await as('requester', 'GET', `${RENEWALS}/obtener?IdSolicitud=${pending.A}`);
-    const [items, , , lists] = read.body.result.detalle;
-    const saved = await as('requester', 'POST', `${REQUESTS}/actualizarsolicitante`, {
-      IdSolicitud: pending.A,
-      Detalle: JSON.stringify(valuesFor(items, lists, addDays(today, 200).replaceAll('-', ''))),
-    });
-    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
-    for (const item of items.filter((i: Json) => i.AdjuntarArchivo === 'S' && i.TipoRequisito === 'S')) {
-      const res = await upload(
-        t.app,
-        tokens.requester,
-        `${REQUESTS}/UploadSolicitanteArchivo`,
-        { IdSolicitud: pending.A, IdDatoEvaluar: item.IdDatoEvaluar },
-        { name: 'sctr.pdf', bytes: pdf('SCTR RENOVADO'), type: 'application/pdf' },
-      );
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-    }
-    expect(
-      (await as('requester', 'POST', `${REQUESTS}/cerrarsolicitud`, { IdSolicitud: pending.A })).status,
-    ).toBe(200);
+    await sendRenewal(t.app, tokens.requester, pending.A, addDays(today, 200));
 
     // A demobilisation.
     const demobilisation = await as('requester', 'POST', `${DEMOBILISATIONS}/crear`, {
@@ -221,23 +210,7 @@ describe.each(DIALECTS)('decision rights on %s', (dialect) => {
     pending.E = extension.body.result.Solicitudes[0].IdSolicitud;
 
     // A change to a second contract of the company (a copy of the worker's, numbered apart).
-    const source = (await db()
-      .selectFrom(table('contract'))
-      .selectAll()
-      .where('IdContrato', '=', moved.IdContrato)
-      .executeTakeFirstOrThrow()) as Json;
-    const { IdContrato: _, ...copy } = source;
-    await db()
-      .insertInto(table('contract'))
-      .values({ ...copy, NumeroContrato: `${source.NumeroContrato}-R`, Activo: 'S' })
-      .execute();
-    const other = (
-      (await db()
-        .selectFrom(table('contract'))
-        .select('IdContrato')
-        .where('NumeroContrato', '=', `${source.NumeroContrato}-R`)
-        .executeTakeFirstOrThrow()) as Json
-    ).IdContrato;
+    const other = await copyContract(db(), t.registry, moved.IdContrato, '-R');
     const change = await as('requester', 'POST', `${CONTRACTS}/cambiar`, {
       Acreditaciones: [moved.IdAcreditacion],
       IdContrato: other,
@@ -307,17 +280,7 @@ describe.each(DIALECTS)('decision rights on %s', (dialect) => {
       .where('IdUsuario', '=', 'SUPERVISOR')
       .execute();
     try {
-      const id = (
-        (await db()
-          .selectFrom(table('request'))
-          .select('IdSolicitud')
-          .where('TipoSolicitud', '=', 'M')
-          .where('EstadoAprobacion', '=', 'P')
-          .where('IdEntidad', '=', 'T')
-          .where('IdSolicitud', '!=', pending.M)
-          .orderBy('IdSolicitud')
-          .executeTakeFirstOrThrow()) as Json
-      ).IdSolicitud;
+      const id = await pendingMobilisation(south, pending.M);
       for (const action of ['RECHAZAR', 'OBSERVAR', 'DEVOLVER']) {
         const res = await as('supervisor', 'POST', `${REQUESTS}/actualizarsolicitanteautorizador`, {
           IdSolicitud: id,

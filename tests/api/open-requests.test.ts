@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, siteDate } from '../../src/shared/dates.js';
-import { catalogue } from '../support/accreditation.js';
+import { catalogue, copyContract } from '../support/accreditation.js';
 import { call, signIn, startTestApp, type TestApp } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
 
@@ -218,20 +218,10 @@ describe.each(DIALECTS)(
       expect(await open(extended, 'E')).toEqual([extensionMade.IdSolicitud]);
 
       // A second contract of the company in the division (a copy of the worker's, numbered apart).
-      const source = (await db()
-        .selectFrom(table('contract'))
-        .selectAll()
-        .where('IdContrato', '=', moved.IdContrato)
-        .executeTakeFirstOrThrow()) as Json;
-      const { IdContrato: _, ...copy } = source;
-      const other = (await db()
-        .insertInto(table('contract'))
-        .values({ ...copy, NumeroContrato: `${source.NumeroContrato}-R`, Activo: 'S' })
-        .returning('IdContrato')
-        .executeTakeFirstOrThrow()) as Json;
+      const other = await copyContract(db(), t.registry, moved.IdContrato, '-R');
       const change = await race('/api/acreditacioncontrato/cambiar', {
         Acreditaciones: [moved.IdAcreditacion],
-        IdContrato: other.IdContrato,
+        IdContrato: other,
         FechaFin: addDays(today, 40),
       });
       const [changeMade] = change.won.Solicitudes as Json[];

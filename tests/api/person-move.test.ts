@@ -58,6 +58,19 @@ describe.each(DIALECTS)('a worker moving between contractors on %s', (dialect) =
     ...extra,
   });
 
+  /** The person's company records their cessation, today. */
+  const cease = async (id: number) => {
+    const reason = ((await as('admin', 'GET', '/api/rest/cessation-reason?range=[0,9]')).body as Json[])[0];
+    const stored = (await as('admin', 'GET', `/api/rest/person/${id}`)).body;
+    const ceased = await as('admin', 'PUT', `/api/rest/person/${id}`, {
+      ...stored,
+      Condicion: 'C',
+      FechaCese: today,
+      IdMotivoCese: reason.IdMotivo ?? reason.IdMotivoCese ?? reason.id,
+    });
+    expect(ceased.status, JSON.stringify(ceased.body)).toBe(200);
+  };
+
   beforeAll(async () => {
     t = await startTestApp(dialect);
     const admin = await signIn(t.app, 'ADMIN', { division: SOUTH });
@@ -104,15 +117,7 @@ describe.each(DIALECTS)('a worker moving between contractors on %s', (dialect) =
     expect(await people()).toMatchObject([{ IdPersona: id, IdCompania: other }]);
 
     // The other company records the cessation; its employment ends on that date.
-    const reason = ((await as('admin', 'GET', '/api/rest/cessation-reason?range=[0,9]')).body as Json[])[0];
-    const stored = (await as('admin', 'GET', `/api/rest/person/${id}`)).body;
-    const ceased = await as('admin', 'PUT', `/api/rest/person/${id}`, {
-      ...stored,
-      Condicion: 'C',
-      FechaCese: today,
-      IdMotivoCese: reason.IdMotivo ?? reason.IdMotivoCese ?? reason.id,
-    });
-    expect(ceased.status, JSON.stringify(ceased.body)).toBe(200);
+    await cease(id);
     expect(await employments(id)).toMatchObject([{ IdCompania: other, Vigente: 'N', FechaFin: today }]);
 
     // Now the requester's company registers her: the same person, with its own data only.
@@ -233,15 +238,7 @@ describe.each(DIALECTS)('a worker moving between contractors on %s', (dialect) =
     expect(refused.status, JSON.stringify(refused.body)).toBe(400);
     expect(refused.body.errors.Documento.messageKey).toBe('rules.personEmployedElsewhere');
     expect(JSON.stringify(refused.body)).not.toContain('PUNO');
-    const stored = (await as('admin', 'GET', `/api/rest/person/${id}`)).body;
-    const reason = ((await as('admin', 'GET', '/api/rest/cessation-reason?range=[0,9]')).body as Json[])[0];
-    const ceased = await as('admin', 'PUT', `/api/rest/person/${id}`, {
-      ...stored,
-      Condicion: 'C',
-      FechaCese: today,
-      IdMotivoCese: reason.IdMotivo ?? reason.IdMotivoCese ?? reason.id,
-    });
-    expect(ceased.status, JSON.stringify(ceased.body)).toBe(200);
+    await cease(id);
     const made = await as('requester', 'POST', '/api/acreditacionsolicitud/crearsolicitante', request);
     expect(made.status, JSON.stringify(made.body)).toBe(200);
     expect(made.body.result.IdPersona).toBe(id);

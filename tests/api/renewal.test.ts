@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, siteDate } from '../../src/shared/dates.js';
-import { pdf, upload, valuesFor } from '../support/accreditation.js';
+import { pdf, sendRenewal, upload, valuesFor } from '../support/accreditation.js';
 import { call, signIn, startTestApp, type TestApp } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
 
@@ -41,28 +41,9 @@ describe.each(DIALECTS)('requirement update (renewal) on %s', (dialect) => {
     });
     expect(made.status, JSON.stringify(made.body)).toBe(200);
     const id = made.body.result.IdSolicitud as number;
-    const read = await as('requester', 'GET', `${BASE}/obtener?IdSolicitud=${id}`);
-    const [items, , , lists] = read.body.result.detalle;
+    const items = await sendRenewal(t.app, tokens.requester, id, newExpiry);
     // Only the renewed requirement's data are asked.
     expect(new Set(items.map((i: Json) => i.IdRequisito))).toEqual(new Set([sctr.IdRequisito]));
-    const saved = await as('requester', 'POST', `${REQUESTS}/actualizarsolicitante`, {
-      IdSolicitud: id,
-      Detalle: JSON.stringify(valuesFor(items, lists, newExpiry.replaceAll('-', ''))),
-    });
-    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
-    for (const item of items.filter((i: Json) => i.AdjuntarArchivo === 'S' && i.TipoRequisito === 'S')) {
-      const res = await upload(
-        t.app,
-        tokens.requester,
-        `${REQUESTS}/UploadSolicitanteArchivo`,
-        { IdSolicitud: id, IdDatoEvaluar: item.IdDatoEvaluar },
-        { name: 'sctr.pdf', bytes: pdf('SCTR RENOVADO'), type: 'application/pdf' },
-      );
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-    }
-    const sent = await as('requester', 'POST', `${REQUESTS}/cerrarsolicitud`, { IdSolicitud: id });
-    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
-    expect(sent.body.result.EstadoAprobacion).toBe('P');
     return { id, sctr };
   };
 

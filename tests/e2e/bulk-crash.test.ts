@@ -16,7 +16,7 @@ import { addDays, siteDate } from '../../src/shared/dates.js';
 import { pdf } from '../support/accreditation.js';
 import { excelDate, openTemplate } from '../support/bulk.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/databases.js';
-import { api, requester } from '../support/processes.js';
+import { api, demoBulkTemplate, requester } from '../support/processes.js';
 import { killServer, type ServerProcess, spawnServer } from '../support/server.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
@@ -56,22 +56,7 @@ async function until(done: () => Promise<boolean>, what: string) {
  */
 async function upload(db: TestDatabase, url: string, withFiles = 0) {
   const token = await requester(url);
-  const rest = async (resource: string) =>
-    (await (
-      await fetch(`${url}/api/rest/${resource}?range=[0,99]`, {
-        headers: { authorization: `Bearer ${token}` },
-      })
-    ).json()) as Json[];
-  const contract = (await rest('contract')).find((c) => c.NumeroContrato === 'CT-2026-001').IdContrato;
-  const profile = (await rest('accreditation-profile')).find(
-    (p) => p.Descripcion === 'TRABAJADOR CONTRATISTA',
-  ).IdPerfilAcreditacion;
-  const template = await api(
-    url,
-    'GET',
-    `/api/acreditacionsolicitud/excelformato?IdContrato=${contract}&IdPerfilAcreditacion=${profile}`,
-    token,
-  );
+  const { contract, profile, template } = await demoBulkTemplate(url, token);
   const tpl = await openTemplate(template.fileBase64);
   const today = siteDate('PE');
   const documents = Array.from({ length: ROWS }, (_, i) => String(71_000_000 + i));

@@ -11,7 +11,7 @@ import { pdf } from '../support/accreditation.js';
 import { excelDate, openTemplate } from '../support/bulk.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/databases.js';
 import { widenedWorkbook, zipOf } from '../support/hostile-files.js';
-import { api, requester } from '../support/processes.js';
+import { demoBulkTemplate, requester } from '../support/processes.js';
 import { killServer, type ServerProcess, spawnServer } from '../support/server.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
@@ -41,22 +41,7 @@ describe.each(DIALECTS)('hostile uploads on %s', (dialect) => {
     const { url, child } = server;
     const pid = child.pid as number;
     const token = await requester(url);
-    const rest = async (resource: string) =>
-      (await (
-        await fetch(`${url}/api/rest/${resource}?range=[0,99]`, {
-          headers: { authorization: `Bearer ${token}` },
-        })
-      ).json()) as Json[];
-    const contract = (await rest('contract')).find((c) => c.NumeroContrato === 'CT-2026-001').IdContrato;
-    const profile = (await rest('accreditation-profile')).find(
-      (p) => p.Descripcion === 'TRABAJADOR CONTRATISTA',
-    ).IdPerfilAcreditacion;
-    const template = await api(
-      url,
-      'GET',
-      `/api/acreditacionsolicitud/excelformato?IdContrato=${contract}&IdPerfilAcreditacion=${profile}`,
-      token,
-    );
+    const { contract, profile, template } = await demoBulkTemplate(url, token);
     const tpl = await openTemplate(template.fileBase64);
     const send = async (file: Buffer, attachments?: Buffer) => {
       const form = new FormData();

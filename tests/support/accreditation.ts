@@ -1,5 +1,7 @@
 /** What the accreditation tests share: the demo's catalogue, multipart uploads, small files. */
 import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../src/server/db/connection.js';
+import type { Registry } from '../../src/server/registry.js';
 import { textPdf } from '../../src/server/services/pdf.js';
 import { call } from './app.js';
 
@@ -102,4 +104,52 @@ export function valuesFor(items: Json[], lists: Json[], expiry: string): Json[] 
                 ? '2'
                 : `VAL-${item.IdDatoEvaluar}`,
     }));
+}
+
+/**
+ * A renewal filled as its requester would (every value of the renewed requirement, its PDFs
+ * attached, expiring on `expiry`, yyyy-mm-dd) and sent: answers the items it asked for.
+ */
+export async function sendRenewal(app: FastifyInstance, token: string, id: number, expiry: string) {
+  const as = (method: 'GET' | 'POST', url: string, payload?: object) =>
+    call(app, { method, url, token, payload });
+  const read = await as('GET', `/api/acreditacionrequisitosolicitud/obtener?IdSolicitud=${id}`);
+  if (read.status !== 200) throw new Error(`the renewal ${id} was not read: ${JSON.stringify(read.body)}`);
+  const [items, , , lists] = read.body.result.detalle;
+  const saved = await as('POST', '/api/acreditacionsolicitud/actualizarsolicitante', {
+    IdSolicitud: id,
+    Detalle: JSON.stringify(valuesFor(items, lists, expiry.replaceAll('-', ''))),
+  });
+  if (saved.status !== 200) throw new Error(`the renewal ${id} was not saved: ${JSON.stringify(saved.body)}`);
+  for (const item of items.filter((i: Json) => i.AdjuntarArchivo === 'S' && i.TipoRequisito === 'S')) {
+    const res = await upload(
+      app,
+      token,
+      '/api/acreditacionsolicitud/UploadSolicitanteArchivo',
+      { IdSolicitud: id, IdDatoEvaluar: item.IdDatoEvaluar },
+      { name: 'sctr.pdf', bytes: pdf('SCTR RENOVADO'), type: 'application/pdf' },
+    );
+    if (res.status !== 200) throw new Error(`the renewal's PDF was refused: ${JSON.stringify(res.body)}`);
+  }
+  const sent = await as('POST', '/api/acreditacionsolicitud/cerrarsolicitud', { IdSolicitud: id });
+  if (sent.status !== 200 || sent.body.result.EstadoAprobacion !== 'P')
+    throw new Error(`the renewal ${id} was not sent: ${JSON.stringify(sent.body)}`);
+  return items as Json[];
+}
+
+/** A second contract of the company: a copy of contract `id`, numbered with `suffix`; answers its id. */
+export async function copyContract(db: Db, registry: Registry, id: number, suffix: string): Promise<number> {
+  const table = registry.require('contract').table;
+  const source = (await db
+    .selectFrom(table)
+    .selectAll()
+    .where('IdContrato', '=', id)
+    .executeTakeFirstOrThrow()) as Json;
+  const { IdContrato: _, ...copy } = source;
+  const made = (await db
+    .insertInto(table)
+    .values({ ...copy, NumeroContrato: `${source.NumeroContrato}${suffix}`, Activo: 'S' })
+    .returning('IdContrato')
+    .executeTakeFirstOrThrow()) as Json;
+  return made.IdContrato as number;
 }

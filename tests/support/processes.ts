@@ -38,3 +38,28 @@ export async function requester(url: string): Promise<string> {
   });
   return session.accessToken;
 }
+
+/**
+ * The demo contract CT-2026-001 and worker profile a requester's bulk upload uses through `url`,
+ * with that contract and profile's template (base64, as excelformato answers it).
+ */
+export async function demoBulkTemplate(url: string, token: string) {
+  const rest = async (resource: string) =>
+    (await (
+      await fetch(`${url}/api/rest/${resource}?range=[0,99]`, {
+        headers: { authorization: `Bearer ${token}` },
+      })
+    ).json()) as Json[];
+  const contract = (await rest('contract')).find((c) => c.NumeroContrato === 'CT-2026-001')
+    .IdContrato as number;
+  const profile = (await rest('accreditation-profile')).find(
+    (p) => p.Descripcion === 'TRABAJADOR CONTRATISTA',
+  ).IdPerfilAcreditacion as number;
+  const template = await api(
+    url,
+    'GET',
+    `/api/acreditacionsolicitud/excelformato?IdContrato=${contract}&IdPerfilAcreditacion=${profile}`,
+    token,
+  );
+  return { contract, profile, template: template as { fileBase64: string; fileName: string } };
+}
