@@ -241,6 +241,29 @@ describe.each(DIALECTS)('demobilisation on %s', (dialect) => {
       const credentials = await rest('admin', 'credential', { IdPersona: row.IdPersona });
       for (const c of credentials.filter((x: Json) => g.includes(`credential:${x.IdCredencial}`)))
         expect(c.IdMotivoInactivacion).toBeTruthy();
+      // Each revoked item by its name: the contract, the access profile, the credential's number,
+      // the cost category.
+      const named = Object.fromEntries(
+        done.revocados.map((r: Json) => [`${r.Recurso}:${r.IdRegistro}`, r.Descripcion]),
+      );
+      expect(named[`accreditation:${row.IdAcreditacion}`]).toBe(row.NumeroContrato);
+      const names = {
+        'person-access': async (x: Json) =>
+          (await rest('admin', 'access-profile')).find((p: Json) => p.IdPerfilAcceso === x.IdPerfilAcceso)
+            .Descripcion,
+        credential: async (x: Json) => x.Numero,
+        'person-cost-category': async (x: Json) =>
+          (await rest('admin', 'cost-category')).find((c: Json) => c.IdCategoriaCosto === x.IdCategoriaCosto)
+            .Descripcion,
+      } as Record<string, (x: Json) => Promise<string>>;
+      for (const [resource, key] of [
+        ['person-access', 'IdAccesoPersona'],
+        ['credential', 'IdCredencial'],
+        ['person-cost-category', 'IdCategoriaCostoPersona'],
+      ])
+        for (const x of await rest('admin', resource, { IdPersona: row.IdPersona }))
+          if (g.includes(`${resource}:${x[key]}`))
+            expect(named[`${resource}:${x[key]}`]).toBe(await names[resource](x));
     }
     // The requester reads what was revoked, with the history.
     const read = await as(

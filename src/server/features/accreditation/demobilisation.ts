@@ -388,8 +388,22 @@ export class DemobilisationService {
       .where('IdSolicitud', '=', id)
       .orderBy('IdRevocacion')
       .execute();
+    // Whom it is for, as the lists name them.
+    const holder = request.IdPersona
+      ? ((await db
+          .selectFrom(this.table('person'))
+          .select(['Apellido', 'Nombre', 'Documento'])
+          .where('IdPersona', '=', request.IdPersona as number)
+          .executeTakeFirst()) as Row | undefined)
+      : ((await db
+          .selectFrom(this.table('vehicle'))
+          .select(['Placa'])
+          .where('IdVehiculo', '=', request.IdVehiculo as number)
+          .executeTakeFirst()) as Row | undefined);
     return {
       ...request,
+      Nombres: holder ? (holder.Placa ?? `${holder.Apellido} ${holder.Nombre}`) : null,
+      Documento: holder ? (holder.Placa ?? holder.Documento) : null,
       acreditacion: (await this.accreditationOf(db, request)) ?? null,
       historial: history,
       revocados: revoked,
@@ -512,10 +526,21 @@ export class DemobilisationService {
       .set(ended)
       .where('IdAcreditacion', '=', accreditation.IdAcreditacion)
       .execute();
+    /** A referenced record's name (an access profile's, a cost category's), as its label says. */
+    const nameOf = async (resource: string, id: unknown, field: string): Promise<string | null> => {
+      if (id === null || id === undefined) return null;
+      const entity = this.registry.require(resource);
+      const found = (await trx
+        .selectFrom(entity.table)
+        .select(field)
+        .where(entity.primaryKey, '=', id as number)
+        .executeTakeFirst()) as Row | undefined;
+      return found?.[field] === undefined || found[field] === null ? null : String(found[field]);
+    };
     await record(
       'accreditation',
       accreditation.IdAcreditacion,
-      null,
+      await nameOf('contract', accreditation.IdContrato, 'NumeroContrato'),
       accreditation as never,
       {
         ...accreditation,
@@ -534,8 +559,17 @@ export class DemobilisationService {
       .where('Estado', 'in', ['A', 'S'])
       .where('IdAcreditacion', '<>', accreditation.IdAcreditacion)
       .execute()) as Array<{ IdAcreditacion: number; IdDivision: number }>;
-    /** Deactivates the active rows of one resource, ending their period on the date when it is later. */
-    const deactivate = async (resource: string, key: string, scope: [string, number], extra: Row = {}) => {
+    /**
+     * Deactivates the active rows of one resource, ending their period on the date when it is
+     * later; each is recorded under the name `name` gives it.
+     */
+    const deactivate = async (
+      resource: string,
+      key: string,
+      scope: [string, number],
+      name: (row: Row) => Promise<string | null>,
+      extra: Row = {},
+    ) => {
       const entity = this.registry.require(resource);
       const rows = (await trx
         .selectFrom(entity.table)
@@ -555,7 +589,7 @@ export class DemobilisationService {
         if (typeof row.FechaFin === 'string' && row.FechaFin > date && String(row.FechaInicio) <= date)
           change.FechaFin = date;
         await trx.updateTable(entity.table).set(change).where(key, '=', row[key]).execute();
-        await record(resource, row[key] as number, null, row, { ...row, ...change });
+        await record(resource, row[key] as number, await name(row), row, { ...row, ...change });
       }
     };
     if (!others.some((o) => o.IdDivision === accreditation.IdDivision))
@@ -563,6 +597,7 @@ export class DemobilisationService {
         worker ? 'person-access' : 'vehicle-access',
         worker ? 'IdAccesoPersona' : 'IdAccesoVehiculo',
         ['IdDivision', accreditation.IdDivision],
+        (row) => nameOf('access-profile', row.IdPerfilAcceso, 'Descripcion'),
       );
     if (worker && !others.length) {
       const reasons = (await trx
@@ -579,9 +614,12 @@ export class DemobilisationService {
         'credential',
         'IdCredencial',
         client,
+        async (row) => (row.Numero === null || row.Numero === undefined ? null : String(row.Numero)),
         cessation ? { IdMotivoInactivacion: cessation.IdMotivo } : {},
       );
-      await deactivate('person-cost-category', 'IdCategoriaCostoPersona', client);
+      await deactivate('person-cost-category', 'IdCategoriaCostoPersona', client, (row) =>
+        nameOf('cost-category', row.IdCategoriaCosto, 'Descripcion'),
+      );
     }
     return revoked;
   }

@@ -1,4 +1,5 @@
 import {
+  Alert,
   Button,
   Card,
   CardContent,
@@ -14,16 +15,28 @@ import {
   Stack,
   TextField,
 } from '@mui/material';
+import { DatePicker } from '@mui/x-date-pickers/DatePicker';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { format } from 'date-fns';
 import { useState } from 'react';
 import { useTranslate } from 'react-admin';
 import { useParams } from 'react-router-dom';
 import type { RequestStatus } from '../../../../../workflows/request.machine.js';
+import { requestNumber } from '../../../../shared/accreditation.js';
+import { formatDate } from '../../../format.js';
+import { DATE_FORMAT, DatesProvider, fromDate, toDate } from '../../../resources/form/dates.js';
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
+import type { RequestRow } from '../api.js';
 import { StatusChip } from '../status.js';
 import { afterApi, KIND_OF_SEGMENT } from './api.js';
 import { MassDecision, Refusal } from './MassDecision.js';
 import { AccreditedTable, RequestTable, toggled } from './tables.js';
+
+/** An authoriser's decision once made: its action and whom it was for, with their dates. */
+interface Decided {
+  action: string;
+  rows: Array<{ name: string; date: string }>;
+}
 
 /**
  * Demobilisation (spec section 2): the requester selects accredited workers or vehicles of its
@@ -40,6 +53,11 @@ export default function DemobilisationScreen({ side }: { side: 'solicitante' | '
   const [picked, setPicked] = useState<number[]>([]);
   const [observation, setObservation] = useState('');
   const [shown, setShown] = useState<number | undefined>();
+  // The demobilisation's date: today unless another (today or later, within the accreditation).
+  const today = format(new Date(), 'yyyy-MM-dd');
+  const [date, setDate] = useState<string | undefined>(today);
+  /** What the last call did, said once it is done. */
+  const [done, setDone] = useState<{ filed?: { count: number; date: string }; decided?: Decided }>({});
   const candidates = useQuery({
     queryKey: ['demobilisation', 'candidates', entity],
     queryFn: () => afterApi.candidates(entity),
@@ -56,22 +74,40 @@ export default function DemobilisationScreen({ side }: { side: 'solicitante' | '
   });
   const refresh = () => client.invalidateQueries({ queryKey: ['demobilisation'] });
   const file = useMutation({
-    mutationFn: () => afterApi.demobilise(entity, selected, observation),
+    mutationFn: () => afterApi.demobilise(entity, selected, observation, date),
     onSuccess: () => {
+      setDone({ filed: { count: selected.length, date: date ?? today } });
       setSelected([]);
       setObservation('');
       void refresh();
     },
   });
+  const rows = requests.data?.data ?? [];
+  const nameOf = (row: RequestRow) => `${row.Nombres ?? ''} (${row.Documento ?? ''})`;
   const decide = useMutation({
     mutationFn: (action: string) => afterApi.decideDemobilisations(picked, action, observation),
-    onSuccess: () => {
+    onSuccess: (_answer, action) => {
+      setDone({
+        decided: {
+          action,
+          rows: rows
+            .filter((r) => picked.includes(r.IdSolicitud))
+            .map((r) => ({ name: nameOf(r), date: r.FechaFin })),
+        },
+      });
       setPicked([]);
       setObservation('');
       void refresh();
     },
   });
-  const pending = (requests.data?.data ?? []).filter((r) => r.EstadoAprobacion === 'P');
+  const pending = rows.filter((r) => r.EstadoAprobacion === 'P');
+  // The latest the date may be: the earliest end of the accreditations chosen.
+  const chosenEnds = (candidates.data ?? [])
+    .filter((c) => selected.includes(c.IdAcreditacion))
+    .map((c) => c.FechaFin);
+  const latest = chosenEnds.length ? chosenEnds.sort()[0] : undefined;
+  const dateWrong =
+    !date || date === 'invalid-date' || date < today || (latest !== undefined && date > latest);
   return (
     <Stack spacing={2} sx={{ mt: 1 }} data-testid={`demobilisation-${side}`}>
       {side === 'solicitante' && (
@@ -96,11 +132,40 @@ export default function DemobilisationScreen({ side }: { side: 'solicitante' | '
               sx={{ mt: 2 }}
               inputProps={{ maxLength: 500 }}
             />
+            <DatesProvider>
+              <DatePicker
+                label={translate('demobilisation.date')}
+                format={DATE_FORMAT}
+                value={toDate(date)}
+                minDate={toDate(today) ?? undefined}
+                maxDate={toDate(latest) ?? undefined}
+                onChange={(value) => setDate(fromDate(value))}
+                slotProps={{
+                  textField: {
+                    required: true,
+                    id: 'demobilisation-date',
+                    sx: { mt: 2, maxWidth: { sm: 300 } },
+                    error: dateWrong,
+                    helperText: latest
+                      ? translate('demobilisation.dateHelpUntil', { date: formatDate(latest) })
+                      : translate('demobilisation.dateHelp'),
+                  },
+                }}
+              />
+            </DatesProvider>
             <Refusal error={file.error} />
+            {done.filed && !file.error && (
+              <Alert severity="success" sx={{ mt: 2 }} data-testid="demobilisation-filed">
+                {translate('demobilisation.filed', {
+                  smart_count: done.filed.count,
+                  date: formatDate(done.filed.date),
+                })}
+              </Alert>
+            )}
             <Button
               sx={{ mt: 2 }}
               variant="contained"
-              disabled={!selected.length || !observation.trim() || file.isPending}
+              disabled={!selected.length || !observation.trim() || dateWrong || file.isPending}
               onClick={() => file.mutate()}
             >
               {translate('demobilisation.file', { smart_count: selected.length })}
@@ -115,7 +180,7 @@ export default function DemobilisationScreen({ side }: { side: 'solicitante' | '
           <RequestTable
             rows={requests.data?.data ?? []}
             label={translate('demobilisation.requests')}
-            endLabel={translate('accreditation.columns.FechaFin')}
+            endLabel={translate('demobilisation.date')}
             testId="demobilisation"
             picked={side === 'autorizador' ? picked : undefined}
             onToggle={(id) => setPicked((list) => toggled(list, id))}
@@ -134,17 +199,47 @@ export default function DemobilisationScreen({ side }: { side: 'solicitante' | '
               multiline
               pending={pending.map((r) => r.IdSolicitud)}
               onPick={setPicked}
+              confirmApproval={{
+                title: translate('demobilisation.confirmTitle', { smart_count: picked.length }),
+                consequence: translate('demobilisation.confirmConsequence'),
+                names: rows
+                  .filter((r) => picked.includes(r.IdSolicitud))
+                  .map((r) => `${nameOf(r)} · ${formatDate(r.FechaFin)}`),
+              }}
             />
+          )}
+          {side === 'autorizador' && done.decided && !decide.error && (
+            <Alert severity="success" sx={{ mt: 2 }} data-testid="demobilisation-decided">
+              {translate(`demobilisation.decided.${done.decided.action}`, {
+                smart_count: done.decided.rows.length,
+              })}
+              {done.decided.action === 'APROBAR' && (
+                <ul>
+                  {done.decided.rows.map((r) => (
+                    <li key={r.name}>
+                      {translate('demobilisation.demobilisedOn', { name: r.name, date: formatDate(r.date) })}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </Alert>
           )}
         </CardContent>
       </Card>
       <Dialog open={shown !== undefined} onClose={() => setShown(undefined)} fullWidth maxWidth="sm">
-        <DialogTitle>{record.data?.NumeroSolicitud ?? translate('demobilisation.record')}</DialogTitle>
+        <DialogTitle>
+          {translate('demobilisation.record')}
+          {shown !== undefined && ` ${requestNumber(shown)}`}
+        </DialogTitle>
         <DialogContent>
           {record.isFetching && <LinearProgress aria-label={translate('ra.page.loading')} />}
           {record.data && (
             <>
               <StatusChip status={record.data.EstadoAprobacion as RequestStatus} />
+              <p>
+                {record.data.Nombres} ({record.data.Documento}) · {translate('demobilisation.date')}:{' '}
+                {formatDate(record.data.FechaFin)}
+              </p>
               <p>{record.data.Observacion}</p>
               {record.data.ObservacionAutorizador && <p>{record.data.ObservacionAutorizador}</p>}
               <strong>{translate('demobilisation.revoked')}</strong>
@@ -158,7 +253,7 @@ export default function DemobilisationScreen({ side }: { side: 'solicitante' | '
                   <ListItem key={`${r.Recurso}-${r.IdRegistro}`}>
                     <ListItemText
                       primary={translate(`resources.${r.Recurso}.name`, { smart_count: 1 })}
-                      secondary={`#${r.IdRegistro}`}
+                      secondary={r.Descripcion}
                     />
                   </ListItem>
                 ))}

@@ -1,5 +1,19 @@
-import { Alert, Button, Stack, TextField } from '@mui/material';
+import {
+  Alert,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  List,
+  ListItem,
+  ListItemText,
+  Stack,
+  TextField,
+} from '@mui/material';
 import type { UseMutationResult } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslate } from 'react-admin';
 import { ApiRequestError } from '../../../session/http.js';
 
@@ -30,9 +44,17 @@ export function Refusal({ error }: { error: unknown }) {
   );
 }
 
+/** What approving ends, asked before it is done: a title, the people or vehicles, and what ends for them. */
+export interface ApprovalQuestion {
+  title: string;
+  names: string[];
+  consequence: string;
+}
+
 /**
  * The authoriser's decision on the requests it picked (demobilisations, renewals): approve,
- * or observe or reject with the observation, all together or none.
+ * or observe or reject with the observation, all together or none. With `confirmApproval`, an
+ * approval is asked first, naming whom it ends.
  */
 export function MassDecision({
   picked,
@@ -42,6 +64,7 @@ export function MassDecision({
   multiline = false,
   pending,
   onPick,
+  confirmApproval,
 }: {
   picked: number;
   observation: string;
@@ -51,8 +74,10 @@ export function MassDecision({
   /** The pending requests listed: a button picks them all. */
   pending?: number[];
   onPick?(ids: number[]): void;
+  confirmApproval?: ApprovalQuestion;
 }) {
   const translate = useTranslate();
+  const [asking, setAsking] = useState(false);
   const needsReason = !picked || !observation.trim() || decide.isPending;
   return (
     <>
@@ -72,7 +97,7 @@ export function MassDecision({
           variant="contained"
           color="success"
           disabled={!picked || decide.isPending}
-          onClick={() => decide.mutate('APROBAR')}
+          onClick={() => (confirmApproval ? setAsking(true) : decide.mutate('APROBAR'))}
         >
           {translate('demobilisation.approve', { smart_count: picked })}
         </Button>
@@ -93,6 +118,34 @@ export function MassDecision({
           </Button>
         )}
       </Stack>
+      {confirmApproval && (
+        <Dialog open={asking} onClose={() => setAsking(false)} aria-labelledby="approval-question">
+          <DialogTitle id="approval-question">{confirmApproval.title}</DialogTitle>
+          <DialogContent>
+            <DialogContentText>{confirmApproval.consequence}</DialogContentText>
+            <List dense data-testid="approval-names">
+              {confirmApproval.names.map((name) => (
+                <ListItem key={name} disableGutters>
+                  <ListItemText primary={name} />
+                </ListItem>
+              ))}
+            </List>
+          </DialogContent>
+          <DialogActions>
+            <Button onClick={() => setAsking(false)}>{translate('ra.action.cancel')}</Button>
+            <Button
+              variant="contained"
+              color="success"
+              onClick={() => {
+                setAsking(false);
+                decide.mutate('APROBAR');
+              }}
+            >
+              {translate('demobilisation.confirmApprove', { smart_count: picked })}
+            </Button>
+          </DialogActions>
+        </Dialog>
+      )}
     </>
   );
 }

@@ -96,11 +96,16 @@ export const afterApi = {
     apiCall<DashboardAnswer>('GET', `${baseOf(kind)}/dashboardAutorizador?${query({ CantMeses: months })}`),
   candidates: (entity: EntityCode) =>
     apiCall<Candidate[]>('POST', `${DEMOBILISATION}/filtrarNuevoSolicitante`, { IdEntidad: entity }),
-  demobilise: (entity: EntityCode, ids: number[], observation: string) =>
+  demobilise: (entity: EntityCode, ids: number[], observation: string, date?: string) =>
     apiCall<{ Solicitudes: Array<{ IdSolicitud: number; EstadoAprobacion: string }> }>(
       'POST',
       `${DEMOBILISATION}/crear`,
-      { IdEntidad: entity, Acreditaciones: ids, Observacion: observation },
+      {
+        IdEntidad: entity,
+        Acreditaciones: ids,
+        Observacion: observation,
+        ...(date ? { FechaDesmovilizacion: date } : {}),
+      },
     ),
   demobilisations: (entity: EntityCode, status?: string) =>
     apiCall<Page<RequestRow>>('POST', `${DEMOBILISATION}/FiltrarSolicitante`, {
