@@ -4,9 +4,11 @@
  * authoriser's writes. Every answer comes inside `result`; a refusal is an ApiRequestError with
  * the server's message key and per-field problems.
  */
+
 import type { RequestFacts, RequestStatus } from '../../../../workflows/request.machine.js';
 import type { LineStatus } from '../../../../workflows/requirement-approval.machine.js';
 import { ENTITY_CODES, type EntityCode, OVERDUE_NAMES, requestRoute } from '../../../shared/accreditation.js';
+import type { WholeDecision } from '../../../shared/approvals.js';
 import type { FieldError } from '../../../shared/errors.js';
 import { ApiRequestError, apiCall, apiFetch } from '../../session/http.js';
 
@@ -102,6 +104,8 @@ export interface RequestRecord extends Record<string, unknown> {
   IdEntidad: EntityCode;
   /** M mobilisation, A requirement update (renewal): each is decided through its own call. */
   TipoSolicitud?: string;
+  /** For an authoriser, of a pending request: whether deciding it whole is theirs (src/shared/approvals.ts). */
+  Decision?: WholeDecision;
   IdContrato: number;
   IdPerfilAcreditacion: number;
   EstadoAprobacion: RequestStatus;
@@ -157,6 +161,8 @@ export interface Item {
   IdSolicitudOrigen?: number | null;
   /** For an authoriser: the states the line may take now. */
   opciones: LineStatus[];
+  /** For an authoriser: the lines (requirement · datum) its own line waits for before approval. */
+  Espera?: string[];
   readOnly: boolean;
 }
 export interface Group {

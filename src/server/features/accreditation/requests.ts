@@ -18,7 +18,7 @@ import {
   PERSON_FIELDS,
   VEHICLE_FIELDS,
 } from '../../../shared/accreditation.js';
-import { wholeDecision } from '../../../shared/approvals.js';
+import { type WholeDecision, wholeDecision } from '../../../shared/approvals.js';
 import { addDays, daysBetween } from '../../../shared/dates.js';
 import type { FieldProblem } from '../../../shared/validation.js';
 import { writeAudit } from '../../crud/audit.js';
@@ -852,30 +852,73 @@ export class RequestService {
     lines: Line[],
     approvers: Array<{ IdUsuario: string; Orden: number; IdTipoRequisito: number | null }>,
   ): Set<number> {
+    return this.turns(authoriser, request, profile, lines, approvers).evaluable;
+  }
+
+  /**
+   * The lines the authoriser may change now (`evaluable`), and for each of its own lines it may
+   * not approve yet the lines it waits for (`waits`): an earlier order's open lines, or for an
+   * authoriser-type line the requester-type lines not approved yet (spec section 5).
+   */
+  turns(
+    authoriser: Authoriser,
+    request: Stored,
+    profile: ProfileDef,
+    lines: Line[],
+    approvers: Array<{ Orden: number; IdTipoRequisito: number | null }>,
+  ): { evaluable: Set<number>; waits: Map<number, Line[]> } {
     const typeOf = new Map(profile.requirements.map((r) => [r.IdRequisito, r.IdTipoRequisito]));
     const covers = (row: { IdTipoRequisito: number | null }, line: Line) =>
       row.IdTipoRequisito === null || row.IdTipoRequisito === typeOf.get(line.IdRequisito);
     const orderOf = (line: Line) =>
       Math.min(...approvers.filter((a) => covers(a, line)).map((a) => a.Orden), Number.POSITIVE_INFINITY);
     const mine = authoriser.rows.filter((r) => r.IdEntidad === request.IdEntidad);
-    const out = new Set<number>();
+    const open = (line: Line) => line.EstadoAprobacion !== null && line.EstadoAprobacion !== 'A';
+    const evaluable = new Set<number>();
+    const waits = new Map<number, Line[]>();
     for (const line of lines) {
       if (!line.IdDetalle || line.EstadoAprobacion === null) continue;
       const row = mine.find((r) => covers(r, line));
       if (!row) continue;
-      const earlierOpen = lines.some(
-        (other) =>
-          other.EstadoAprobacion !== null && other.EstadoAprobacion !== 'A' && orderOf(other) < row.Orden,
-      );
-      if (!earlierOpen) out.add(line.IdDetalle);
+      const earlier = lines.filter((other) => open(other) && orderOf(other) < row.Orden);
+      if (earlier.length) {
+        waits.set(line.IdDetalle, earlier);
+        continue;
+      }
+      evaluable.add(line.IdDetalle);
+      if (line.TipoRequisito === 'A' && open(line)) {
+        const requester = lines.filter((other) => other.TipoRequisito === 'S' && open(other));
+        if (requester.length) waits.set(line.IdDetalle, requester);
+      }
     }
-    return out;
+    return { evaluable, waits };
   }
 
   /**
-   * Refuses a whole-request decision (approve, observe, reject, return) that is not the
-   * authoriser's, or not yet (src/shared/approvals.ts): 403 when some line of the request belongs
-   * to another approver's requirement type, 400 while an earlier order's lines are open.
+   * Whether the authoriser may decide the request as a whole (approve, observe, reject, return):
+   * src/shared/approvals.ts, on the request's lines as they stand in `lines`.
+   */
+  wholeDecisionOf(
+    authoriser: Authoriser,
+    request: Stored,
+    profile: ProfileDef | null,
+    lines: Line[],
+    approvers: Array<{ Orden: number; IdTipoRequisito: number | null }>,
+  ): WholeDecision {
+    const typeOf = new Map(profile?.requirements.map((r) => [r.IdRequisito, r.IdTipoRequisito]));
+    return wholeDecision(
+      authoriser.rows.filter((r) => r.IdEntidad === request.IdEntidad),
+      approvers,
+      lines
+        .filter((line) => line.IdDetalle)
+        .map((line) => ({ type: typeOf.get(line.IdRequisito), status: line.EstadoAprobacion })),
+    );
+  }
+
+  /**
+   * Refuses a whole-request decision that is not the authoriser's, or not yet: 403 when some line
+   * of the request belongs to another approver's requirement type, 400 while an earlier order's
+   * lines are open.
    */
   requireWholeDecision(
     authoriser: Authoriser,
@@ -884,14 +927,7 @@ export class RequestService {
     lines: Line[],
     approvers: Array<{ Orden: number; IdTipoRequisito: number | null }>,
   ): void {
-    const typeOf = new Map(profile?.requirements.map((r) => [r.IdRequisito, r.IdTipoRequisito]));
-    const verdict = wholeDecision(
-      authoriser.rows.filter((r) => r.IdEntidad === request.IdEntidad),
-      approvers,
-      lines
-        .filter((line) => line.IdDetalle)
-        .map((line) => ({ type: typeOf.get(line.IdRequisito), status: line.EstadoAprobacion })),
-    );
+    const verdict = this.wholeDecisionOf(authoriser, request, profile, lines, approvers);
     if (verdict === 'notYours')
       throw new ApiError('FORBIDDEN', { messageKey: 'accreditation.refusals.notYourDecision' });
     if (verdict === 'notYourTurn')

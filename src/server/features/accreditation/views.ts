@@ -63,7 +63,18 @@ export class RequestViews {
         : request.IdEntidad === 'V'
           ? await this.one('vehicle', 'IdVehiculo', request.IdVehiculo, ['IdVehiculo', ...VEHICLE_FIELDS])
           : undefined;
-    const { facts } = await this.requests.facts(this.db, request, who.principal);
+    const { facts, profile: evaluated, lines } = await this.requests.facts(this.db, request, who.principal);
+    // For an authoriser, whether the request as a whole is its to decide (and why not).
+    const decision =
+      'companyId' in who || request.EstadoAprobacion !== 'P'
+        ? undefined
+        : this.requests.wholeDecisionOf(
+            who,
+            request,
+            evaluated,
+            lines,
+            await this.requests.approvers(this.db, request),
+          );
     const history = await this.db
       .selectFrom(this.table('request-history'))
       .select(['Fecha', 'IdUsuario', 'Evento', 'EstadoAnterior', 'EstadoNuevo', 'Motivo'])
@@ -84,6 +95,7 @@ export class RequestViews {
       FechaInicioContrato: contract?.FechaInicio ?? null,
       FechaFinContrato: contract?.FechaFin ?? null,
       hechos: facts,
+      Decision: decision,
       historial: history,
     };
   }
@@ -99,9 +111,15 @@ export class RequestViews {
     const profile = await this.requests.profileOf(this.db, request);
     const lines = await this.requests.lines(this.db, id);
     const asAuthoriser = !('companyId' in who);
-    const evaluable = asAuthoriser
-      ? this.requests.evaluable(who, request, profile, lines, await this.requests.approvers(this.db, request))
-      : new Set<number>();
+    const { evaluable, waits } = asAuthoriser
+      ? this.requests.turns(who, request, profile, lines, await this.requests.approvers(this.db, request))
+      : { evaluable: new Set<number>(), waits: new Map<number, Line[]>() };
+    // A line named as a person reads it: its requirement and datum.
+    const names = new Map(
+      profile.requirements.flatMap((r) =>
+        r.data.map((d) => [d.IdDatoEvaluar, `${r.Requisito} · ${d.DatoEvaluar}`]),
+      ),
+    );
     const editable = request.EstadoAprobacion === 'I' || request.EstadoAprobacion === 'O';
     const items = (type: 'S' | 'A') => {
       const out: Row[] = [];
@@ -138,6 +156,15 @@ export class RequestViews {
               FechaLimiteCorreccion: line.FechaLimiteCorreccion ?? null,
               IdSolicitudOrigen: line.IdSolicitudOrigen ?? null,
               opciones: options,
+              // The lines this authoriser's line waits for before it may be approved.
+              Espera:
+                asAuthoriser && request.EstadoAprobacion === 'P'
+                  ? [
+                      ...new Set(
+                        (waits.get(line.IdDetalle as number) ?? []).map((w) => names.get(w.IdDatoEvaluar)),
+                      ),
+                    ]
+                  : [],
               readOnly: asAuthoriser
                 ? options.length <= 1 && !(type === 'A' && evaluable.has(line.IdDetalle as number))
                 : !editable ||

@@ -23,7 +23,7 @@ import { DATE_FORMAT, DatesProvider, fromDate, toDate } from '../../../resources
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
 import { afterApi, type ContractKind, KIND_OF_SEGMENT } from './api.js';
 import { MassDecision, Refusal } from './MassDecision.js';
-import { AccreditedTable, RequestTable, toggled } from './tables.js';
+import { AccreditedTable, candidateNames, RequestTable, toggled } from './tables.js';
 
 const KINDS: ContractKind[] = ['E', 'C'];
 
@@ -156,7 +156,7 @@ export default function ContractScreen({ side }: { side: 'solicitante' | 'autori
               sx={{ mt: 2 }}
               slotProps={{ htmlInput: { maxLength: 500 } }}
             />
-            <Refusal error={file.error} />
+            <Refusal error={file.error} names={candidateNames(candidates.data ?? [], selected)} />
             <Button sx={{ mt: 2 }} variant="contained" disabled={!ready} onClick={() => file.mutate()}>
               {translate(`contractRequest.file.${kind}`, { smart_count: selected.length })}
             </Button>
@@ -177,7 +177,8 @@ export default function ContractScreen({ side }: { side: 'solicitante' | 'autori
           />
           {side === 'autorizador' && (
             <MassDecision
-              picked={picked.length}
+              picked={picked}
+              rows={requests.data?.data ?? []}
               observation={observation}
               onObservation={setObservation}
               decide={decide}

@@ -30,7 +30,7 @@ import type { RequestRow } from '../api.js';
 import { StatusChip } from '../status.js';
 import { afterApi, KIND_OF_SEGMENT } from './api.js';
 import { MassDecision, Refusal } from './MassDecision.js';
-import { AccreditedTable, RequestTable, toggled } from './tables.js';
+import { AccreditedTable, candidateNames, RequestTable, toggled } from './tables.js';
 
 /** An authoriser's decision once made: its action and whom it was for, with their dates. */
 interface Decided {
@@ -153,7 +153,7 @@ export default function DemobilisationScreen({ side }: { side: 'solicitante' | '
                 }}
               />
             </DatesProvider>
-            <Refusal error={file.error} />
+            <Refusal error={file.error} names={candidateNames(candidates.data ?? [], selected)} />
             {done.filed && !file.error && (
               <Alert severity="success" sx={{ mt: 2 }} data-testid="demobilisation-filed">
                 {translate('demobilisation.filed', {
@@ -192,7 +192,8 @@ export default function DemobilisationScreen({ side }: { side: 'solicitante' | '
           />
           {side === 'autorizador' && (
             <MassDecision
-              picked={picked.length}
+              picked={picked}
+              rows={rows}
               observation={observation}
               onObservation={setObservation}
               decide={decide}

@@ -15,10 +15,19 @@ import {
 import type { UseMutationResult } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslate } from 'react-admin';
+import { ReasonButton } from '../../../components/ReasonButton.js';
 import { ApiRequestError } from '../../../session/http.js';
+import type { RequestRow } from '../api.js';
 
-/** The refusal a call answered, with the rows that stopped a mass action. */
-export function Refusal({ error }: { error: unknown }) {
+/** A request as a refusal names it: its number and whom it is for. */
+export const requestName = (row: RequestRow) =>
+  `${row.NumeroSolicitud} · ${row.Nombres ?? ''} (${row.Documento ?? ''})`;
+
+/**
+ * The refusal a call answered, in words: its message, and for a call on several rows each row
+ * that stopped it, by name (`names[i]` for the field `<list>.<i>`) and with its rule's message.
+ */
+export function Refusal({ error, names = [] }: { error: unknown; names?: string[] }) {
   const translate = useTranslate();
   if (!error) return null;
   const known = error instanceof ApiRequestError ? error : undefined;
@@ -28,6 +37,11 @@ export function Refusal({ error }: { error: unknown }) {
       { message?: string }
     >,
   );
+  const rowName = (field: string) => {
+    const index = /\.(\d+)$/.exec(field)?.[1];
+    if (index === undefined) return undefined;
+    return names[Number(index)] ?? translate('accreditation.refusals.rowNumber', { n: Number(index) + 1 });
+  };
   return (
     <Alert severity="error" data-testid="refusal">
       {known?.messageKey ? translate(known.messageKey, known.params) : String((error as Error).message)}
@@ -35,7 +49,8 @@ export function Refusal({ error }: { error: unknown }) {
         <ul>
           {rows.map(([field, problem]) => (
             <li key={field}>
-              {field}: {problem.message}
+              {rowName(field) ? `${rowName(field)}: ` : ''}
+              {problem.message}
             </li>
           ))}
         </ul>
@@ -57,7 +72,8 @@ export interface ApprovalQuestion {
  * approval is asked first, naming whom it ends.
  */
 export function MassDecision({
-  picked,
+  picked: ids,
+  rows,
   observation,
   onObservation,
   decide,
@@ -66,7 +82,9 @@ export function MassDecision({
   onPick,
   confirmApproval,
 }: {
-  picked: number;
+  /** The requests picked, in the order they are sent, among `rows`. */
+  picked: number[];
+  rows: RequestRow[];
   observation: string;
   onObservation(value: string): void;
   decide: UseMutationResult<unknown, Error, string>;
@@ -78,7 +96,14 @@ export function MassDecision({
 }) {
   const translate = useTranslate();
   const [asking, setAsking] = useState(false);
-  const needsReason = !picked || !observation.trim() || decide.isPending;
+  const picked = ids.length;
+  const names = ids.map((id) => {
+    const row = rows.find((r) => r.IdSolicitud === id);
+    return row ? requestName(row) : String(id);
+  });
+  // Why a decision cannot be taken yet, said on the button (hover and keyboard focus).
+  const pickFirst = picked ? undefined : translate('demobilisation.pickFirst');
+  const reasonFirst = pickFirst ?? (observation.trim() ? undefined : translate('demobilisation.reasonFirst'));
   return (
     <>
       <TextField
@@ -91,27 +116,34 @@ export function MassDecision({
         sx={{ mt: 2 }}
         inputProps={{ maxLength: 500 }}
       />
-      <Refusal error={decide.error} />
+      <Refusal error={decide.error} names={names} />
       <Stack direction="row" spacing={1} useFlexGap sx={{ mt: 2, flexWrap: 'wrap' }}>
-        <Button
+        <ReasonButton
           variant="contained"
           color="success"
-          disabled={!picked || decide.isPending}
+          disabled={decide.isPending}
+          reason={pickFirst}
           onClick={() => (confirmApproval ? setAsking(true) : decide.mutate('APROBAR'))}
         >
           {translate('demobilisation.approve', { smart_count: picked })}
-        </Button>
-        <Button variant="outlined" disabled={needsReason} onClick={() => decide.mutate('OBSERVAR')}>
+        </ReasonButton>
+        <ReasonButton
+          variant="outlined"
+          disabled={decide.isPending}
+          reason={reasonFirst}
+          onClick={() => decide.mutate('OBSERVAR')}
+        >
           {translate('demobilisation.observe')}
-        </Button>
-        <Button
+        </ReasonButton>
+        <ReasonButton
           variant="outlined"
           color="error"
-          disabled={needsReason}
+          disabled={decide.isPending}
+          reason={reasonFirst}
           onClick={() => decide.mutate('RECHAZAR')}
         >
           {translate('demobilisation.reject')}
-        </Button>
+        </ReasonButton>
         {pending && (
           <Button disabled={!pending.length} onClick={() => onPick?.(pending)}>
             {translate('demobilisation.selectPending')}

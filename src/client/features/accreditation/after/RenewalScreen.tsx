@@ -155,7 +155,8 @@ export default function RenewalScreen({ side }: { side: 'solicitante' | 'autoriz
           />
           {!requester && (
             <MassDecision
-              picked={picked.length}
+              picked={picked}
+              rows={renewals.data?.data ?? []}
               observation={observation}
               onObservation={setObservation}
               decide={decide}

@@ -11,6 +11,17 @@ import type { Candidate } from './api.js';
 export const toggled = (list: number[], id: number) =>
   list.includes(id) ? list.filter((x) => x !== id) : [...list, id];
 
+/** An accredited worker or vehicle as the screens name it: the plate, or the name and document. */
+export const candidateName = (row: Candidate) =>
+  row.Placa ?? `${row.Apellido ?? ''} ${row.Nombre ?? ''} (${row.Documento ?? ''})`;
+
+/** The names of the picked accreditations, in the order they are sent (for a refusal's rows). */
+export const candidateNames = (rows: Candidate[], ids: number[]) =>
+  ids.map((id) => {
+    const row = rows.find((r) => r.IdAcreditacion === id);
+    return row ? candidateName(row) : String(id);
+  });
+
 /** The requester's accredited workers or vehicles to pick from (demobilisation, contract requests). */
 export function AccreditedTable({
   rows,
@@ -49,9 +60,7 @@ export function AccreditedTable({
                   }}
                 />
               </TableCell>
-              <TableCell>
-                {row.Placa ?? `${row.Apellido ?? ''} ${row.Nombre ?? ''} (${row.Documento ?? ''})`}
-              </TableCell>
+              <TableCell>{candidateName(row)}</TableCell>
               <TableCell>{row.NumeroContrato}</TableCell>
               <TableCell>{formatDate(row.FechaFin)}</TableCell>
             </TableRow>

@@ -29,10 +29,15 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { type RequestEvent, requestMachine } from '../../../../../workflows/request.machine.js';
+import {
+  REQUEST_REFUSALS,
+  type RequestEvent,
+  requestMachine,
+} from '../../../../../workflows/request.machine.js';
 import type { LineStatus } from '../../../../../workflows/requirement-approval.machine.js';
 import type { EntityCode } from '../../../../shared/accreditation.js';
 import { OBSERVATION_MAX_LENGTH } from '../../../../shared/constants.js';
+import { ReasonButton } from '../../../components/ReasonButton.js';
 import { formatDate } from '../../../format.js';
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
 import { ApiRequestError } from '../../../session/http.js';
@@ -222,6 +227,23 @@ function Evaluation({
   };
   const allowed = (action: RequestAction, withReason: boolean) =>
     can({ type: EVENTS[action], ...(withReason ? { reason: 'x' } : {}) } as RequestEvent);
+  /**
+   * Why a whole-request action cannot be taken now, in words (none when it can): the decision is
+   * another approver's or not yet this one's turn, or the lines do not allow it (approving waits
+   * for every line to be approved).
+   */
+  const whyNot = (action: RequestAction): string | undefined => {
+    if (record.Decision === 'notYours') return translate('accreditation.refusals.notYourDecision');
+    if (record.Decision === 'notYourTurn') return translate('accreditation.refusals.notYourTurn');
+    if (allowed(action, action !== 'APROBAR')) return undefined;
+    if (action === 'APROBAR')
+      return translate('accreditation.evaluation.approveWaits', {
+        pending: count('P'),
+        observed: count('O'),
+        rejected: count('R'),
+      });
+    return translate(REQUEST_REFUSALS[EVENTS[action]]);
+  };
 
   const lines = (): LineEvaluation[] =>
     items
@@ -284,7 +306,13 @@ function Evaluation({
   };
 
   const evaluation = (item: Item) => {
-    if (!pending || item.opciones.length === 0) return null;
+    const waits =
+      pending && item.Espera?.length ? (
+        <Typography variant="body2" color="text.secondary" data-waits={item.IdSecuencial}>
+          {translate('accreditation.evaluation.waitsFor', { lines: item.Espera.join('; ') })}
+        </Typography>
+      ) : null;
+    if (!pending || item.opciones.length === 0) return waits;
     const change = changes[item.IdSecuencial];
     const status = stateOf(item) as LineStatus;
     const set = (next: Partial<Change>) =>
@@ -320,6 +348,7 @@ function Evaluation({
             ))}
           </Select>
         </FormControl>
+        {waits}
         {(status === 'O' || status === 'R' || change?.Observacion) && (
           <TextField
             size="small"
@@ -393,46 +422,47 @@ function Evaluation({
               >
                 {translate('accreditation.evaluation.save')}
               </Button>
-              <Button
+              <ReasonButton
                 startIcon={<AssignmentReturnIcon />}
                 onClick={() => setAsking('DEVOLVER')}
-                disabled={busy || !allowed('DEVOLVER', true)}
+                disabled={busy}
+                reason={whyNot('DEVOLVER')}
                 data-action="DEVOLVER"
               >
                 {translate('accreditation.evaluation.actions.DEVOLVER')}
-              </Button>
-              <Button
+              </ReasonButton>
+              <ReasonButton
                 color="error"
                 startIcon={<BlockIcon />}
                 onClick={() => setAsking('RECHAZAR')}
-                disabled={busy || !allowed('RECHAZAR', true)}
+                disabled={busy}
+                reason={whyNot('RECHAZAR')}
                 data-action="RECHAZAR"
               >
                 {translate('accreditation.evaluation.actions.RECHAZAR')}
-              </Button>
-              <Button
+              </ReasonButton>
+              <ReasonButton
                 color="warning"
                 variant="outlined"
                 startIcon={<ReportProblemIcon />}
                 onClick={() => (allowed('OBSERVAR', false) ? submit('OBSERVAR') : setAsking('OBSERVAR'))}
-                disabled={busy || !allowed('OBSERVAR', true)}
+                disabled={busy}
+                reason={whyNot('OBSERVAR')}
                 data-action="OBSERVAR"
               >
                 {translate('accreditation.evaluation.actions.OBSERVAR')}
-              </Button>
-              <Button
+              </ReasonButton>
+              <ReasonButton
                 variant="contained"
                 color="success"
                 startIcon={<CheckCircleIcon />}
                 onClick={() => submit('APROBAR')}
-                disabled={busy || !allowed('APROBAR', false)}
+                disabled={busy}
+                reason={whyNot('APROBAR')}
                 data-action="APROBAR"
-                title={
-                  allowed('APROBAR', false) ? undefined : translate('ACCREDITATION.MESSAGE.APPROVALSTATUS')
-                }
               >
                 {translate('accreditation.evaluation.actions.APROBAR')}
-              </Button>
+              </ReasonButton>
             </>
           )}
         </Box>
