@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import es from '../../locales/es.json' with { type: 'json' };
 import { addDays, siteDate } from '../../src/shared/dates.js';
 import { pdf } from '../support/accreditation.js';
 import { launchBrowser } from '../support/browser.js';
@@ -192,6 +193,15 @@ describe('accreditation requests in a real browser', () => {
     expect(red).toBeGreaterThan(150);
     expect(Math.max(green, blue)).toBeLessThan(80);
     await shot(requester, 'worker-observed-es');
+    // A file that is no PDF is refused on its own line, not only in a toast.
+    await requester.locator(`input[data-attach="${observed}"]`).setInputFiles({
+      name: 'constancia.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('no es un pdf'),
+    });
+    const refusedFile = requester.locator(`[data-file-problem="${observed}"]`);
+    await refusedFile.waitFor();
+    expect(await refusedFile.textContent()).toBe(`constancia.txt: ${es.accreditation.files.notPdf}`);
     await requester.locator(`input[data-attach="${observed}"]`).setInputFiles({
       name: 'constancia-corregida.pdf',
       mimeType: 'application/pdf',
@@ -202,6 +212,7 @@ describe('accreditation requests in a real browser', () => {
         requester.locator(`.requirement-item[data-item="${observed}"]`).getAttribute('data-line-status'),
       )
       .toBe('P');
+    expect(await refusedFile.count()).toBe(0);
     await sendRequest(requester);
 
     // The authoriser approves every line, then the request.

@@ -11,7 +11,7 @@ import es from '../../locales/es.json' with { type: 'json' };
 import { launchBrowser } from '../support/browser.js';
 import { signInThroughConsole } from '../support/console.js';
 import { mailText, startMailServer } from '../support/mail.js';
-import { asUser } from '../support/request-screens.js';
+import { asUser, setLine } from '../support/request-screens.js';
 import { type RunningServer, startRealServer } from '../support/server.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
@@ -126,6 +126,22 @@ describe('refusals in a real browser', () => {
     expect(text).not.toMatch(/\b\d{3,}\b/);
     await waits.scrollIntoViewIfNeeded();
     await page.screenshot({ path: 'test-results/refusals-phone-waits.png' });
+    // A line observed without its observation: saving marks the observation and takes the user there.
+    const line = (await page
+      .locator('.requirement-item[data-kind="S"] .evaluation')
+      .first()
+      .getAttribute('data-evaluate')) as string;
+    await setLine(page, line, 'O');
+    await page.getByTestId('save-evaluation').click();
+    const observation = page.locator(`[data-observation="${line}"]`);
+    await expect.poll(() => observation.getAttribute('aria-invalid')).toBe('true');
+    expect(await observation.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(
+      await observation.evaluate((el) => {
+        const box = el.getBoundingClientRect();
+        return box.top >= 0 && box.bottom <= window.innerHeight;
+      }),
+    ).toBe(true);
     await approve.scrollIntoViewIfNeeded();
     await page.screenshot({ path: 'test-results/refusals-phone-approve.png' });
     expect(problems).toEqual([]);
@@ -150,6 +166,12 @@ describe('refusals in a real browser', () => {
     const approve = authoriser.getByRole('button', { name: /^Aprobar 0$/ });
     expect(await approve.getAttribute('data-reason')).toBe(es.demobilisation.pickFirst);
     await authoriser.locator(`[data-testid="demobilisation-${id}"] input[type="checkbox"]`).check();
+    // Observing without a reason marks the reason's field and takes the user to it.
+    await authoriser.getByRole('button', { name: 'Observar' }).click();
+    const reasonField = authoriser.getByLabel('Observación o motivo');
+    await expect.poll(() => reasonField.getAttribute('aria-invalid')).toBe('true');
+    expect(await reasonField.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await authoriser.getByText(es.demobilisation.reasonFirst).count()).toBe(1);
     // Meanwhile someone else rejects it.
     await api(authoriser, 'POST', '/api/acreditaciondesmovilizacion/actualizarautorizador', {
       IdSolicitud: id,

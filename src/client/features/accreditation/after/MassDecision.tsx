@@ -13,7 +13,7 @@ import {
   TextField,
 } from '@mui/material';
 import type { UseMutationResult } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslate } from 'react-admin';
 import { ReasonButton } from '../../../components/ReasonButton.js';
 import { ApiRequestError } from '../../../session/http.js';
@@ -103,13 +103,29 @@ export function MassDecision({
   });
   // Why a decision cannot be taken yet, said on the button (hover and keyboard focus).
   const pickFirst = picked ? undefined : translate('demobilisation.pickFirst');
-  const reasonFirst = pickFirst ?? (observation.trim() ? undefined : translate('demobilisation.reasonFirst'));
+  // Observing or rejecting without a reason marks the reason's field and takes the user there.
+  const reasonField = useRef<HTMLInputElement>(null);
+  const [reasonMissing, setReasonMissing] = useState(false);
+  const withReason = (action: string) => {
+    if (observation.trim()) {
+      decide.mutate(action);
+      return;
+    }
+    setReasonMissing(true);
+    reasonField.current?.scrollIntoView({ block: 'center' });
+    reasonField.current?.focus();
+  };
   return (
     <>
       <TextField
         label={translate('demobilisation.reason')}
         value={observation}
         onChange={(event) => onObservation(event.target.value)}
+        inputRef={reasonField}
+        error={reasonMissing && !observation.trim()}
+        helperText={
+          reasonMissing && !observation.trim() ? translate('demobilisation.reasonFirst') : undefined
+        }
         multiline={multiline}
         minRows={multiline ? 2 : undefined}
         fullWidth
@@ -130,8 +146,8 @@ export function MassDecision({
         <ReasonButton
           variant="outlined"
           disabled={decide.isPending}
-          reason={reasonFirst}
-          onClick={() => decide.mutate('OBSERVAR')}
+          reason={pickFirst}
+          onClick={() => withReason('OBSERVAR')}
         >
           {translate('demobilisation.observe')}
         </ReasonButton>
@@ -139,8 +155,8 @@ export function MassDecision({
           variant="outlined"
           color="error"
           disabled={decide.isPending}
-          reason={reasonFirst}
-          onClick={() => decide.mutate('RECHAZAR')}
+          reason={pickFirst}
+          onClick={() => withReason('RECHAZAR')}
         >
           {translate('demobilisation.reject')}
         </ReasonButton>

@@ -271,6 +271,21 @@ function Evaluation({
     }
     setProblems(found);
     if (Object.keys(found).length) notify('accreditation.form.stepInvalid', { type: 'warning' });
+    // The first line observed or rejected without its observation: its field, in view and focused.
+    const missing = items.find((item) => {
+      const change = changes[item.IdSecuencial];
+      return (
+        change &&
+        (change.EstadoAprobacion === 'O' || change.EstadoAprobacion === 'R') &&
+        !change.Observacion.trim()
+      );
+    });
+    const field =
+      missing && document.querySelector<HTMLElement>(`[data-observation="${missing.IdSecuencial}"]`);
+    if (field) {
+      field.scrollIntoView({ block: 'center' });
+      field.focus();
+    }
     return Object.keys(found).length === 0;
   };
 
@@ -357,6 +372,18 @@ function Evaluation({
             value={change?.Observacion ?? item.Observacion ?? ''}
             onChange={(event) => set({ Observacion: event.target.value.toLocaleUpperCase('es') })}
             required={status === 'O' || status === 'R'}
+            error={
+              (status === 'O' || status === 'R') &&
+              !(change?.Observacion ?? '').trim() &&
+              Boolean(problems[itemKey(item)])
+            }
+            helperText={
+              (status === 'O' || status === 'R') &&
+              !(change?.Observacion ?? '').trim() &&
+              problems[itemKey(item)]
+                ? problems[itemKey(item)]
+                : undefined
+            }
             slotProps={{
               htmlInput: { maxLength: OBSERVATION_MAX_LENGTH, 'data-observation': item.IdSecuencial },
             }}

@@ -59,7 +59,7 @@ import {
 import { History } from './History.js';
 import PdfPreview, { type PreviewFile } from './PdfPreview.js';
 import { RequestHeading } from './RequestHeading.js';
-import { itemKey, missingItems, Requirements, shownValue, valueProblem } from './Requirements.js';
+import { fileKey, itemKey, missingItems, Requirements, shownValue, valueProblem } from './Requirements.js';
 import { VISITOR_FIELDS, Visitors } from './Visitors.js';
 
 type Data = Record<string, unknown>;
@@ -462,14 +462,16 @@ function RequestForm({ entity, record, detail }: FormProps) {
     setBusy(`attach:${itemKey(item)}`);
     try {
       await accreditationApi.attach(record.IdSolicitud, item.IdDatoEvaluar, file, item.IdVisitaPersona);
-      setProblems(({ [itemKey(item)]: _gone, ...rest }) => rest);
+      setProblems(({ [itemKey(item)]: _gone, [fileKey(item)]: _refused, ...rest }) => rest);
       await client.invalidateQueries({
         queryKey: ['accreditation', 'detail', 'solicitante', record.IdSolicitud],
       });
     } catch (error) {
-      notify(error instanceof ApiRequestError ? error.message : 'ra.notification.http_error', {
-        type: 'error',
-      });
+      const message =
+        error instanceof ApiRequestError ? error.message : translate('ra.notification.http_error');
+      // Said on the line the file was for, as well as in the toast.
+      setProblems((all) => ({ ...all, [fileKey(item)]: `${file.name}: ${message}` }));
+      notify(message, { type: 'error' });
     } finally {
       setBusy(undefined);
     }

@@ -24,6 +24,9 @@ import type { Choice, Detail, Group, Item } from '../api.js';
 import { StatusChip } from '../status.js';
 
 /** The key of an item's value: its visitor (0 for a worker or vehicle) and its datum. */
+/** The key under which a line's refused file is said (apart from its value's problem). */
+export const fileKey = (item: Item) => `file:${itemKey(item)}`;
+
 export const itemKey = (item: Pick<Item, 'IdVisitaPersona' | 'IdDatoEvaluar'>) =>
   `${item.IdVisitaPersona ?? 0}:${item.IdDatoEvaluar}`;
 
@@ -280,6 +283,7 @@ export function Requirements({
                             value={shownValue(item, edits)}
                             choices={choices}
                             problem={problems[itemKey(item)]}
+                            fileProblem={problems[fileKey(item)]}
                             disabled={!editable || !canType(item)}
                             onChange={(value) => onEdit(itemKey(item), value)}
                             onAttach={editable && !item.readOnly ? onAttach : undefined}
@@ -305,6 +309,7 @@ function ItemRow({
   value,
   choices,
   problem,
+  fileProblem,
   disabled,
   onChange,
   onAttach,
@@ -316,6 +321,8 @@ function ItemRow({
   value: string;
   choices: Choice[];
   problem?: string;
+  /** Why the last file attached to the line was refused. */
+  fileProblem?: string;
   disabled: boolean;
   onChange(value: string | null): void;
   onAttach?(item: Item, file: File): Promise<void>;
@@ -419,6 +426,11 @@ function ItemRow({
             </>
           )}
         </Stack>
+        {fileProblem && (
+          <Typography variant="body2" color="error" role="alert" data-file-problem={item.IdSecuencial}>
+            {fileProblem}
+          </Typography>
+        )}
         {item.Observacion && (item.EstadoAprobacion === 'O' || item.EstadoAprobacion === 'R') && (
           <Typography variant="body2" color="error" className="line-observation" sx={{ fontWeight: 500 }}>
             {item.Observacion}
