@@ -185,9 +185,25 @@ describe('accreditation requests in a real browser', () => {
     // The requester sees the observation in red, replaces the file and sends again.
     await go(requester, `/movilizacion/solicitante/persona/${id}`, lang);
     await requester.locator('[data-testid="request-form"][data-status="O"]').waitFor();
-    await requester.locator('[data-step="requirements"]').click();
+    // It opens on the requirements, the observation in view.
+    await requester.locator('[data-step="requirements"][aria-selected="true"]').waitFor();
     const note = requester.locator(`.requirement-item[data-item="${observed}"] .line-observation`);
     expect(await note.textContent()).toBe('CONSTANCIA ILEGIBLE');
+    await expect
+      .poll(() =>
+        note.evaluate((el) => {
+          const box = el.getBoundingClientRect();
+          return box.top >= 0 && box.bottom <= window.innerHeight;
+        }),
+      )
+      .toBe(true);
+    // Finalise names what is still to correct, and Send waits for it.
+    await requester.locator('[data-step="finalise"]').click();
+    const uncorrected = requester.getByTestId('uncorrected');
+    expect(await uncorrected.textContent()).toContain('CONSTANCIA ILEGIBLE');
+    expect(await requester.getByText(es.accreditation.form.ready).count()).toBe(0);
+    expect(await requester.getByTestId('send-request').getAttribute('aria-disabled')).toBe('true');
+    await requester.locator('[data-step="requirements"]').click();
     const [red, green, blue] =
       (await note.evaluate((el) => getComputedStyle(el).color)).match(/\d+/g)?.map(Number) ?? [];
     expect(red).toBeGreaterThan(150);
@@ -213,6 +229,10 @@ describe('accreditation requests in a real browser', () => {
       )
       .toBe('P');
     expect(await refusedFile.count()).toBe(0);
+    await requester.locator('[data-step="finalise"]').click();
+    await requester.getByText(es.accreditation.form.ready).waitFor();
+    expect(await requester.getByTestId('uncorrected').count()).toBe(0);
+    expect(await requester.getByTestId('send-request').getAttribute('aria-disabled')).toBeNull();
     await sendRequest(requester);
 
     // The authoriser approves every line, then the request.

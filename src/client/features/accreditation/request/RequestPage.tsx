@@ -37,6 +37,7 @@ import { TOAST_MS } from '../../../../shared/constants.js';
 import type { FieldError } from '../../../../shared/errors.js';
 import type { FieldRule } from '../../../../shared/rules.js';
 import type { ResourceMeta } from '../../../../shared/schema/types.js';
+import { ReasonButton } from '../../../components/ReasonButton.js';
 import { dataUrlFile } from '../../../files.js';
 import { formatDate } from '../../../format.js';
 import { useMeta } from '../../../providers/meta.js';
@@ -249,10 +250,21 @@ function RequestForm({ entity, record, detail }: FormProps) {
   const [snapshot, sendWizard] = useMachine(wizardMachine, { input: { mode: isNew ? 'new' : 'edit' } });
   const step = snapshot.value as WizardStep;
   const opened = (location.state as { step?: WizardStep } | null)?.step;
+  // An observed request opens on what must be corrected: the requirements, the first observation in view.
+  const observedOnOpen = status === 'O' && (detail?.[0] ?? []).some((item) => item.EstadoAprobacion === 'O');
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, on the step a new request was created from
   useEffect(() => {
     if (opened) sendWizard({ type: 'GOTO', step: opened });
+    else if (observedOnOpen) sendWizard({ type: 'GOTO', step: 'requirements' });
   }, []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once the requirements first show
+  useEffect(() => {
+    if (!observedOnOpen || step !== 'requirements') return;
+    const first = document.querySelector<HTMLElement>(
+      '.requirement-item[data-line-status="O"] .line-observation',
+    );
+    first?.scrollIntoView({ block: 'center' });
+  }, [step === 'requirements']);
 
   const [header, setHeader] = useState<Data>(() => ({ ...pick(record, HEADER_FIELDS), IdEntidad: entity }));
   const [holder, setHolder] = useState<Data>(() =>
@@ -490,6 +502,11 @@ function RequestForm({ entity, record, detail }: FormProps) {
 
   const last = step === WIZARD_STEPS[WIZARD_STEPS.length - 1];
   const missing = detail ? missingItems(detail[0], edits) : [];
+  // Observed lines not corrected yet: no new value typed, no new file (a new file makes it pending).
+  const uncorrected =
+    status === 'O' && detail
+      ? detail[0].filter((item) => item.EstadoAprobacion === 'O' && !(itemKey(item) in edits))
+      : [];
   const holderLabel =
     entity === 'P'
       ? (record?.MotivoVisita as string | undefined)
@@ -643,18 +660,34 @@ function RequestForm({ entity, record, detail }: FormProps) {
             <Stack spacing={2} data-testid="finalise">
               {editable &&
                 record &&
-                (missing.length ? (
-                  <Alert severity="warning" data-testid="missing">
-                    {translate('accreditation.form.missing', { smart_count: missing.length })}
-                    <Box component="ul" sx={{ m: 0, pl: 3 }}>
-                      {missing.map((item) => (
-                        <li key={item.IdSecuencial}>
-                          {item.Requisito} · {item.Text}
-                          {item.IdVisitaPersona ? ` (${visitorNames[item.IdVisitaPersona] ?? ''})` : ''}
-                        </li>
-                      ))}
-                    </Box>
-                  </Alert>
+                (missing.length || uncorrected.length ? (
+                  <>
+                    {missing.length > 0 && (
+                      <Alert severity="warning" data-testid="missing">
+                        {translate('accreditation.form.missing', { smart_count: missing.length })}
+                        <Box component="ul" sx={{ m: 0, pl: 3 }}>
+                          {missing.map((item) => (
+                            <li key={item.IdSecuencial}>
+                              {item.Requisito} · {item.Text}
+                              {item.IdVisitaPersona ? ` (${visitorNames[item.IdVisitaPersona] ?? ''})` : ''}
+                            </li>
+                          ))}
+                        </Box>
+                      </Alert>
+                    )}
+                    {uncorrected.length > 0 && (
+                      <Alert severity="warning" data-testid="uncorrected">
+                        {translate('accreditation.form.uncorrected', { smart_count: uncorrected.length })}
+                        <Box component="ul" sx={{ m: 0, pl: 3 }}>
+                          {uncorrected.map((item) => (
+                            <li key={item.IdSecuencial}>
+                              {item.Requisito} · {item.Text}: {item.Observacion}
+                            </li>
+                          ))}
+                        </Box>
+                      </Alert>
+                    )}
+                  </>
                 ) : (
                   <Alert severity="success">{translate('accreditation.form.ready')}</Alert>
                 ))}
@@ -720,15 +753,21 @@ function RequestForm({ entity, record, detail }: FormProps) {
             </Button>
           )}
           {last && record && editable && (
-            <Button
+            <ReasonButton
               variant="contained"
               startIcon={<SendIcon />}
               onClick={submit}
-              disabled={Boolean(busy) || missing.length > 0}
+              disabled={Boolean(busy)}
+              reason={(missing.length
+                ? translate('accreditation.form.missing', { smart_count: missing.length })
+                : uncorrected.length
+                  ? translate('accreditation.form.uncorrected', { smart_count: uncorrected.length })
+                  : undefined
+              )?.replace(/:\s*$/, '.')}
               data-testid="send-request"
             >
               {translate('accreditation.form.send')}
-            </Button>
+            </ReasonButton>
           )}
           {last && !(record && editable) && (
             <Button variant="contained" component={Link} to={screenPath('solicitante', entity)}>
