@@ -183,6 +183,50 @@ describe.each(DIALECTS)('requirement update (renewal) on %s', (dialect) => {
     expect(mobilisationSummary[0].Total).not.toBe(all);
   });
 
+  it('keeps a renewal’s contract, profile and dates: a change to them is refused, field by field', async () => {
+    const worker = workers[workers.length - 1];
+    const sctr = await sctrOf(worker.IdPersona);
+    const made = await as('requester', 'POST', `${BASE}/crear`, {
+      IdEntidad: 'T',
+      IdPersona: worker.IdPersona,
+      IdRequisito: sctr.IdRequisito,
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const id = made.body.result.IdSolicitud as number;
+    const stored = (await as('requester', 'GET', `${REQUESTS}/obtenersolicitud?IdSolicitud=${id}`)).body
+      .result;
+    for (const [field, value] of [
+      ['FechaFin', addDays(stored.FechaFin, -1)],
+      ['FechaInicio', addDays(stored.FechaInicio, 1)],
+      ['IdPerfilAcreditacion', stored.IdPerfilAcreditacion + 1],
+      ['IdContrato', stored.IdContrato + 1],
+    ] as const) {
+      const changed = await as('requester', 'POST', `${REQUESTS}/actualizarsolicitante`, {
+        IdSolicitud: id,
+        [field]: value,
+      });
+      expect(changed.status, `${field}: ${JSON.stringify(changed.body)}`).toBe(400);
+      expect(changed.body.errors[field].messageKey).toBe('renewal.refusals.fixed');
+    }
+    // The same values, and a note, are taken.
+    const same = await as('requester', 'POST', `${REQUESTS}/actualizarsolicitante`, {
+      IdSolicitud: id,
+      FechaInicio: stored.FechaInicio,
+      FechaFin: stored.FechaFin,
+      IdContrato: stored.IdContrato,
+      Observacion: 'Renovación mensual',
+    });
+    expect(same.status, JSON.stringify(same.body)).toBe(200);
+    const after = (await as('requester', 'GET', `${REQUESTS}/obtenersolicitud?IdSolicitud=${id}`)).body
+      .result;
+    expect([after.FechaInicio, after.FechaFin, after.IdContrato]).toEqual([
+      stored.FechaInicio,
+      stored.FechaFin,
+      stored.IdContrato,
+    ]);
+    expect((await as('requester', 'DELETE', `${BASE}/eliminar?IdSolicitud=${id}`)).status).toBe(200);
+  });
+
   it('refuses a requirement the worker does not hold, a holder who is not accredited, and a visit', async () => {
     const worker = workers[1];
     const soat = (

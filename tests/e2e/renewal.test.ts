@@ -80,9 +80,28 @@ describe('requirement update in a real browser', () => {
     await requester.locator('[role="combobox"][aria-labelledby="renewal-requirement"]').click();
     await requester.getByRole('option', { name: /SCTR SALUD/ }).click();
     await button(requester, /^Renovar$/).click();
-    await requester.waitForURL(/\/movilizacion\/solicitante\/persona\/\d+$/);
+    // It opens as a renewal: under its own area, naming the requirement and the worker, on its data.
+    await requester.waitForURL(/\/requisito\/solicitante\/persona\/\d+$/);
     const id = Number(requester.url().split('/').pop());
     await requester.locator('[data-testid="request-form"][data-status="I"]').waitFor();
+    await requester.locator('[data-step="requirements"][aria-selected="true"]').waitFor();
+    expect(await requester.getByTestId('request-title').textContent()).toBe(
+      `Actualización de requisito N.º ${String(id).padStart(8, '0')}`,
+    );
+    const renews = await requester.getByTestId('renewal-of').textContent();
+    expect(renews).toContain('«SCTR SALUD»');
+    expect(renews).toContain(worker.Apellido);
+    expect(await requester.getByTestId('breadcrumb').textContent()).toMatch(/Actualización de requisitos/);
+    await requester.screenshot({ path: 'test-results/renewal-requester-es.png' });
+    // The contract, profile and dates are shown, not edited.
+    await requester.locator('[data-step="general"]').click();
+    const dates = requester.locator('[data-testid="request-form"] input:visible');
+    expect(await dates.count()).toBeGreaterThan(0);
+    expect(
+      await dates.evaluateAll((inputs) =>
+        inputs.every((i) => (i as HTMLInputElement).disabled || (i as HTMLInputElement).readOnly),
+      ),
+    ).toBe(true);
     await requester.locator('[data-step="requirements"]').click();
     await fillRequirements(requester, today);
     await requester.locator('[data-testid="save-request"]').click();

@@ -19,8 +19,16 @@ export type Side = 'solicitante' | 'autorizador';
 /** The route segment of each kind and back. */
 export const KIND_OF_SEGMENT: Record<string, EntityCode> = { persona: 'T', vehiculo: 'V', visita: 'P' };
 
-export function screenPath(side: Side, entity: EntityCode, id?: number | 'nueva'): string {
-  return id === undefined ? requestRoute(side, entity) : `${requestRoute(side, entity)}/${id}`;
+/**
+ * A request screen's path: the list of a side and kind, or one request. `type` A (a requirement
+ * update) lives under the renewal's area, /requisito/…, with its own breadcrumb.
+ */
+export function screenPath(side: Side, entity: EntityCode, id?: number | 'nueva', type?: string): string {
+  const base = requestRoute(side, entity).replace(
+    /^\/movilizacion\//,
+    type === 'A' ? '/requisito/' : '/movilizacion/',
+  );
+  return id === undefined ? base : `${base}/${id}`;
 }
 
 /** A status row of a dashboard card (spec section 3, "Dashboard rows"). */

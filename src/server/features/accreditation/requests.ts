@@ -129,6 +129,32 @@ export function idOf(value: unknown, field: string): number {
 }
 
 /**
+ * A requirement update's request fields (contract, profile, dates, the rest of the header) are
+ * those of the accreditation it renews: a body that changes any is refused, field by field.
+ */
+function refuseRenewalChanges(request: Row, body: Body): void {
+  const same = (a: unknown, b: unknown) =>
+    String(a ?? '')
+      .trim()
+      .toLocaleUpperCase('es') ===
+    String(b ?? '')
+      .trim()
+      .toLocaleUpperCase('es');
+  const changed = HEADER_FIELDS.filter(
+    (field) =>
+      field !== 'IdEntidad' &&
+      field !== 'Observacion' &&
+      body[field] !== undefined &&
+      !same(body[field], request[field]),
+  );
+  if (changed.length)
+    throw new ApiError('VALIDATION_FAILED', {
+      messageKey: 'renewal.refusals.fixed',
+      fields: Object.fromEntries(changed.map((field) => [field, { messageKey: 'renewal.refusals.fixed' }])),
+    });
+}
+
+/**
  * The request types the requester's editing calls (actualizarsolicitante, UploadSolicitanteArchivo,
  * cerrarsolicitud) handle: a mobilisation, and a requirement update, which is filled and sent as
  * one. A demobilisation, extension or contract change has its own calls.
@@ -612,6 +638,8 @@ export class RequestService {
         { type: 'UPDATE' },
         { messageKey: REQUEST_REFUSALS.UPDATE },
       );
+      // A requirement update renews one requirement's data and file: the rest is its accreditation's.
+      if (request.TipoSolicitud === 'A') refuseRenewalChanges(request, body);
       const header: Row = {
         ...pick(request, HEADER_FIELDS),
         ...pick(body, HEADER_FIELDS),
@@ -623,7 +651,17 @@ export class RequestService {
       const profile = await this.profileOf(trx, request);
       Object.assign(
         header,
-        await this.holder(crud, requester, request.IdEntidad, body, request.IdPersona ?? request.IdVehiculo),
+        request.TipoSolicitud === 'A'
+          ? request.IdPersona
+            ? { IdPersona: request.IdPersona }
+            : { IdVehiculo: request.IdVehiculo }
+          : await this.holder(
+              crud,
+              requester,
+              request.IdEntidad,
+              body,
+              request.IdPersona ?? request.IdVehiculo,
+            ),
       );
       const checked = this.crud.prepare(this.registry.require('request'), header);
       const dates = await this.checkDates(trx, principal, checked as never, profile);

@@ -61,7 +61,7 @@ export default function RenewalScreen({ side }: { side: 'solicitante' | 'autoriz
   });
   const renew = useMutation({
     mutationFn: () => afterApi.renew(entity, holder as number, requirement as number),
-    onSuccess: (made) => navigate(screenPath('solicitante', entity, made.IdSolicitud)),
+    onSuccess: (made) => navigate(screenPath('solicitante', entity, made.IdSolicitud, 'A')),
   });
   const decide = useMutation({
     mutationFn: (action: string) => afterApi.decideRenewals(picked, action, observation),
@@ -148,7 +148,7 @@ export default function RenewalScreen({ side }: { side: 'solicitante' | 'autoriz
             label={translate('renewal.requests')}
             endLabel={translate('accreditation.columns.FechaSolicitud')}
             date={(row) => row.FechaSolicitud}
-            link={(row) => screenPath(side, entity, row.IdSolicitud)}
+            link={(row) => screenPath(side, entity, row.IdSolicitud, 'A')}
             testId="renewal-request"
             picked={requester ? undefined : picked}
             onToggle={(id) => setPicked((list) => toggled(list, id))}

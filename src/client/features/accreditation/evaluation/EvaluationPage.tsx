@@ -310,7 +310,7 @@ function Evaluation({
       });
       await client.invalidateQueries({ queryKey: ['accreditation'] });
       if (action || answer.EstadoAprobacion !== 'P')
-        navigate(`${screenPath('autorizador', entity)}?estado=P`);
+        navigate(`${screenPath('autorizador', entity, undefined, record.TipoSolicitud)}?estado=P`);
     } catch (error) {
       notify(error instanceof ApiRequestError ? error.message : 'ra.notification.http_error', {
         type: 'error',
@@ -404,7 +404,7 @@ function Evaluation({
   const dirty = Object.keys(changes).length > 0 || Object.keys(edits).length > 0;
   return (
     <Stack spacing={2} sx={{ mt: 1 }} data-testid="evaluation" data-status={record.EstadoAprobacion}>
-      <RequestHeading entity={entity} record={record} holder={holder} />
+      <RequestHeading entity={entity} record={record} holder={holder} detail={detail} />
       {!pending && <Alert severity="info">{translate('accreditation.evaluation.notPending')}</Alert>}
       <Holder entity={entity} record={record} />
       <Card>
@@ -436,7 +436,11 @@ function Evaluation({
           />
         </CardContent>
         <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, p: 2, pt: 0, justifyContent: 'flex-end' }}>
-          <Button component={Link} to={screenPath('autorizador', entity)} sx={{ mr: 'auto' }}>
+          <Button
+            component={Link}
+            to={screenPath('autorizador', entity, undefined, record.TipoSolicitud)}
+            sx={{ mr: 'auto' }}
+          >
             {translate('ra.action.back')}
           </Button>
           {pending && (

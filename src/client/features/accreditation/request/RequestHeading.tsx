@@ -2,7 +2,7 @@ import { Alert, Box, Card, CardContent, Stack, Typography } from '@mui/material'
 import { useTranslate } from 'react-admin';
 import type { EntityCode } from '../../../../shared/accreditation.js';
 import { formatDate, formatDateTime } from '../../../format.js';
-import type { RequestRecord } from '../api.js';
+import type { Detail, RequestRecord } from '../api.js';
 import { StatusChip } from '../status.js';
 
 /**
@@ -14,13 +14,18 @@ export function RequestHeading({
   entity,
   record,
   holder,
+  detail,
 }: {
   entity: EntityCode;
   record?: RequestRecord;
   holder?: string;
+  /** The request's lines: a renewal names the requirement it renews from them. */
+  detail?: Detail;
 }) {
   const translate = useTranslate();
   const kind = translate(`accreditation.entities.${entity}`);
+  const renewal = record?.TipoSolicitud === 'A';
+  const renewed = renewal ? [...new Set((detail?.[0] ?? []).map((item) => item.Requisito))].join(', ') : '';
   const context: Array<[string, string | null | undefined]> = record
     ? [
         ['CompaniaContratista', record.CompaniaContratista],
@@ -43,7 +48,7 @@ export function RequestHeading({
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, alignItems: 'center' }}>
         <Typography variant="h5" component="h1" data-testid="request-title">
           {record
-            ? `${translate('accreditation.form.request')} ${translate('accreditation.form.number')} ${record.NumeroSolicitud}`
+            ? `${translate(renewal ? 'renewal.record' : 'accreditation.form.request')} ${translate('accreditation.form.number')} ${record.NumeroSolicitud}`
             : `${translate('accreditation.form.new')} · ${kind}`}
         </Typography>
         {record && <StatusChip status={record.EstadoAprobacion} size="medium" />}
@@ -53,6 +58,11 @@ export function RequestHeading({
           </Typography>
         )}
       </Box>
+      {renewal && (
+        <Alert severity="info" data-testid="renewal-of">
+          {translate('renewal.renews', { requirement: renewed, holder: holder ?? '' })}
+        </Alert>
+      )}
       {record?.ObservacionAutorizador && record.EstadoAprobacion !== 'P' && (
         <Alert
           severity="warning"

@@ -252,10 +252,12 @@ function RequestForm({ entity, record, detail }: FormProps) {
   const opened = (location.state as { step?: WizardStep } | null)?.step;
   // An observed request opens on what must be corrected: the requirements, the first observation in view.
   const observedOnOpen = status === 'O' && (detail?.[0] ?? []).some((item) => item.EstadoAprobacion === 'O');
+  // A renewal changes one requirement's data and file: the rest of the request is shown, not edited.
+  const renewal = record?.TipoSolicitud === 'A';
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, on the step a new request was created from
   useEffect(() => {
     if (opened) sendWizard({ type: 'GOTO', step: opened });
-    else if (observedOnOpen) sendWizard({ type: 'GOTO', step: 'requirements' });
+    else if (observedOnOpen || renewal) sendWizard({ type: 'GOTO', step: 'requirements' });
   }, []);
   // biome-ignore lint/correctness/useExhaustiveDependencies: once the requirements first show
   useEffect(() => {
@@ -445,7 +447,7 @@ function RequestForm({ entity, record, detail }: FormProps) {
       await accreditationApi.send(record.IdSolicitud);
       notify('accreditation.form.sentDone', { type: 'success' });
       await refresh();
-      navigate(screenPath('solicitante', entity));
+      navigate(screenPath('solicitante', entity, undefined, record?.TipoSolicitud));
     } catch (error) {
       refused(error);
     } finally {
@@ -461,7 +463,7 @@ function RequestForm({ entity, record, detail }: FormProps) {
       await accreditationApi.remove(record.IdSolicitud);
       notify('accreditation.form.deleted', { type: 'success' });
       await refresh();
-      navigate(screenPath('solicitante', entity));
+      navigate(screenPath('solicitante', entity, undefined, record?.TipoSolicitud));
     } catch (error) {
       refused(error);
     } finally {
@@ -518,11 +520,11 @@ function RequestForm({ entity, record, detail }: FormProps) {
     return <Alert severity="error">{translate('accreditation.form.noAccess')}</Alert>;
   if (requestRules.isPending || holderRules.isPending)
     return <LinearProgress aria-label={translate('ra.page.loading')} />;
-  const disabled = !editable || Boolean(busy);
+  const disabled = !editable || Boolean(busy) || renewal;
 
   return (
     <Stack spacing={2} sx={{ mt: 1 }} data-testid="request-form" data-status={status ?? 'new'}>
-      <RequestHeading entity={entity} record={record} holder={holderLabel} />
+      <RequestHeading entity={entity} record={record} holder={holderLabel} detail={detail} />
       <Card>
         <Tabs
           value={step}
@@ -717,7 +719,7 @@ function RequestForm({ entity, record, detail }: FormProps) {
               {translate('ra.action.delete')}
             </Button>
           )}
-          <Button component={Link} to={screenPath('solicitante', entity)}>
+          <Button component={Link} to={screenPath('solicitante', entity, undefined, record?.TipoSolicitud)}>
             {translate('ra.action.cancel')}
           </Button>
           <Button
@@ -770,7 +772,11 @@ function RequestForm({ entity, record, detail }: FormProps) {
             </ReasonButton>
           )}
           {last && !(record && editable) && (
-            <Button variant="contained" component={Link} to={screenPath('solicitante', entity)}>
+            <Button
+              variant="contained"
+              component={Link}
+              to={screenPath('solicitante', entity, undefined, record?.TipoSolicitud)}
+            >
               {translate('accreditation.form.return')}
             </Button>
           )}
