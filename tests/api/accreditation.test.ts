@@ -463,6 +463,32 @@ describe.each(DIALECTS)('mobilisation requests on %s', (dialect) => {
     );
     expect(late.status).toBe(400);
     expect(late.body.errors.FechaFin.messageKey).toBe('accreditation.refusals.outsideContract');
+    // Its message writes the contract's dates as the screens do.
+    expect(late.body.errors.FechaFin.message).toMatch(/\d{2}\/\d{2}\/\d{4} to \d{2}\/\d{2}\/\d{4}/);
+    const backwards = await as(
+      'requester',
+      'POST',
+      `${BASE}/crearsolicitante`,
+      worker('70112234', { FechaInicio: addDays(today, 10), FechaFin: addDays(today, 5) }),
+    );
+    expect(backwards.status).toBe(400);
+    expect(backwards.body.errors.FechaFin.messageKey).toBe('accreditation.refusals.endBeforeStart');
+    const unborn = await as(
+      'requester',
+      'POST',
+      `${BASE}/crearsolicitante`,
+      worker('70112234', { FechaNacimiento: addDays(today, 1) }),
+    );
+    expect(unborn.status).toBe(400);
+    expect(unborn.body.errors.FechaNacimiento.messageKey).toBe('accreditation.refusals.birthNotPast');
+    const young = await as(
+      'requester',
+      'POST',
+      `${BASE}/crearsolicitante`,
+      worker('70112234', { FechaNacimiento: addDays(today, -365 * 17) }),
+    );
+    expect(young.status).toBe(400);
+    expect(young.body.errors.FechaNacimiento.messageKey).toBe('accreditation.refusals.underWorkingAge');
     const kind = await as(
       'requester',
       'POST',

@@ -113,8 +113,26 @@ describe('accreditation requests in a real browser', () => {
     await requester.locator('#general_IdContrato').waitFor();
     await choose(requester, 'general_IdContrato', 'CT-2026');
     await choose(requester, 'general_IdPerfilAcreditacion', 'TRABAJADOR');
+    // Dates the server would refuse are refused on this step, under their fields, dd/MM/yyyy.
+    const dmy = (iso: string) => iso.split('-').reverse().join('/');
+    await typeDate(requester, 'general_FechaInicio-label', addDays(today, -1));
+    await typeDate(requester, 'general_FechaFin-label', '2031-01-01');
+    await button(requester, /Siguiente/).click();
+    const startError = requester.locator('#general_FechaInicio__error');
+    const endError = requester.locator('#general_FechaFin__error');
+    await expect
+      .poll(() => startError.textContent())
+      .toBe(`La fecha de inicio debe ser hoy (${dmy(today)}) o posterior.`);
+    expect(await endError.textContent()).toMatch(
+      /^Las fechas deben estar dentro del contrato \(\d{2}\/\d{2}\/\d{4} a \d{2}\/\d{2}\/\d{4}\)\.$/,
+    );
+    expect(await requester.locator('[data-step="general"][aria-selected="true"]').count()).toBe(1);
+    await shot(requester, 'worker-general-dates-es');
+    // Fixed, each message goes at once.
     await typeDate(requester, 'general_FechaInicio-label', today);
+    await expect.poll(() => startError.count()).toBe(0);
     await typeDate(requester, 'general_FechaFin-label', addDays(today, 120));
+    await expect.poll(() => endError.count()).toBe(0);
     await shot(requester, 'worker-general-es');
     await button(requester, /Siguiente/).click();
 
@@ -132,10 +150,18 @@ describe('accreditation requests in a real browser', () => {
     await requester.locator('#personal_Apellido').fill('Quispe Mamani');
     await requester.locator('#personal_Nombre').fill('Rosa Elena');
     await select(requester, 'personal_Sexo', /Femenino/);
-    await typeDate(requester, 'personal_FechaNacimiento-label', '1992-03-08');
+    await typeDate(requester, 'personal_FechaNacimiento-label', addDays(today, -365 * 16));
     await choose(requester, 'personal_IdPaisNacimiento', 'PER');
     await choose(requester, 'personal_IdPaisResidencia', 'PER');
     await requester.locator('#personal_TelefonoMovil').fill('987654321');
+    // Too young to work: said under the birth date, and the request is not made.
+    await button(requester, /Guardar y continuar/).click();
+    const birthError = requester.locator('#personal_FechaNacimiento__error');
+    await expect
+      .poll(() => birthError.textContent())
+      .toBe('La persona debe tener al menos 18 años, la edad legal para trabajar.');
+    await typeDate(requester, 'personal_FechaNacimiento-label', '1992-03-08');
+    await expect.poll(() => birthError.count()).toBe(0);
     await shot(requester, 'worker-personal-es');
     await button(requester, /Guardar y continuar/).click();
     await requester.waitForURL(/\/movilizacion\/solicitante\/persona\/\d+$/);

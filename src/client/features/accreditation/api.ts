@@ -324,3 +324,10 @@ export const accreditationApi = {
   exportRequests: (body: Record<string, unknown>) =>
     apiCall<{ fileBase64: string; fileName: string }>('POST', `${BASE}/exportarExcelSolicitudPersonas`, body),
 };
+
+/** One record of the generic API (a contract's dates, a profile's longest visit). */
+export async function restRecord<T>(resource: string, id: number): Promise<T> {
+  const response = await apiFetch(`/api/rest/${resource}/${id}`);
+  if (!response.ok) throw new ApiRequestError(response.statusText, response.status, undefined);
+  return (await response.json()) as T;
+}

@@ -4,6 +4,7 @@ import {
   type RequestStatus,
   requestMachine,
 } from '../../../../workflows/request.machine.js';
+import { dmy } from '../../../shared/request-dates.js';
 import type { FieldProblem } from '../../../shared/validation.js';
 import { writeAudit } from '../../crud/audit.js';
 import type { CrudService } from '../../crud/service.js';
@@ -226,7 +227,12 @@ export class DemobilisationService {
       const date = body.FechaDesmovilizacion === undefined ? today : String(body.FechaDesmovilizacion);
       if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || date < today)
         throw new ApiError('VALIDATION_FAILED', {
-          fields: { FechaDesmovilizacion: { messageKey: 'accreditation.refusals.startBeforeToday' } },
+          fields: {
+            FechaDesmovilizacion: {
+              messageKey: 'accreditation.refusals.startBeforeToday',
+              params: { today: dmy(today) },
+            },
+          },
         });
       const rows = (await trx
         .selectFrom(this.table('accreditation'))
@@ -263,7 +269,7 @@ export class DemobilisationService {
         else if (date > row.FechaFin)
           rowProblems[field] = {
             messageKey: 'accreditation.refusals.outsideContract',
-            params: { start: row.FechaInicio, end: row.FechaFin },
+            params: { start: dmy(row.FechaInicio), end: dmy(row.FechaFin) },
           };
         else {
           const twin = open.find(
@@ -771,7 +777,7 @@ export class DemobilisationService {
         else if (contract && (end > contract.FechaFin || end < today || end < contract.FechaInicio))
           problems[field] = {
             messageKey: 'accreditation.refusals.outsideContract',
-            params: { start: contract.FechaInicio, end: contract.FechaFin },
+            params: { start: dmy(contract.FechaInicio), end: dmy(contract.FechaFin) },
           };
         else {
           const twin = open.find(

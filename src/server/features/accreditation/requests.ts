@@ -19,7 +19,8 @@ import {
   VEHICLE_FIELDS,
 } from '../../../shared/accreditation.js';
 import { type WholeDecision, wholeDecision } from '../../../shared/approvals.js';
-import { addDays, daysBetween } from '../../../shared/dates.js';
+import { addDays } from '../../../shared/dates.js';
+import { requestDateProblems } from '../../../shared/request-dates.js';
 import type { FieldProblem } from '../../../shared/validation.js';
 import { writeAudit } from '../../crud/audit.js';
 import type { CrudService } from '../../crud/service.js';
@@ -127,6 +128,10 @@ export function idOf(value: unknown, field: string): number {
     throw new ApiError('VALIDATION_FAILED', { fields: { [field]: { messageKey: 'validation.required' } } });
   return n;
 }
+
+/** A worker's birth date as the body sends it, to be checked with the request's dates. */
+const birthOf = (entity: string, body: Body): string | undefined =>
+  entity === 'T' && typeof body.FechaNacimiento === 'string' ? body.FechaNacimiento : undefined;
 
 /**
  * A requirement update's request fields (contract, profile, dates, the rest of the header) are
@@ -302,7 +307,7 @@ export class RequestService {
   private async checkDates(
     db: Db,
     principal: Principal,
-    header: { FechaInicio: string; FechaFin: string; IdContrato: number },
+    header: { FechaInicio: string; FechaFin: string; IdContrato: number; FechaNacimiento?: string | null },
     profile: ProfileDef,
   ): Promise<Record<string, FieldProblem>> {
     const problems: Record<string, FieldProblem> = {};
@@ -322,27 +327,25 @@ export class RequestService {
       .where('IdContrato', '=', header.IdContrato)
       .executeTakeFirst()) as { FechaInicio: string; FechaFin: string; Activo: string } | undefined;
     const today = await this.siteToday(db, principal.divisionId as number);
-    if (header.FechaInicio < today)
-      problems.FechaInicio = { messageKey: 'accreditation.refusals.startBeforeToday' };
-    if (contract) {
-      if (contract.Activo !== 'S')
-        problems.IdContrato = { messageKey: 'accreditation.refusals.contractInactive' };
-      if (header.FechaInicio < contract.FechaInicio || header.FechaFin > contract.FechaFin)
-        problems.FechaFin ??= {
-          messageKey: 'accreditation.refusals.outsideContract',
-          params: { start: contract.FechaInicio, end: contract.FechaFin },
-        };
-    }
-    if (profile.IdEntidad === 'P') {
-      const longest =
-        profile.MaxDiasVisita ??
-        (Number((await parameter(db, this.registry, principal, 'MAXDIASVISITA'))?.Valor1) || undefined);
-      if (longest && daysBetween(header.FechaInicio, header.FechaFin) + 1 > longest)
-        problems.FechaFin ??= {
-          messageKey: 'accreditation.refusals.visitTooLong',
-          params: { days: longest },
-        };
-    }
+    if (contract && contract.Activo !== 'S')
+      problems.IdContrato = { messageKey: 'accreditation.refusals.contractInactive' };
+    const longestVisit =
+      profile.IdEntidad === 'P'
+        ? (profile.MaxDiasVisita ??
+          (Number((await parameter(db, this.registry, principal, 'MAXDIASVISITA'))?.Valor1) || undefined))
+        : undefined;
+    // The same rules the wizard checks as the dates are typed (src/shared/request-dates.ts).
+    Object.assign(
+      problems,
+      requestDateProblems(
+        {
+          FechaInicio: header.FechaInicio,
+          FechaFin: header.FechaFin,
+          FechaNacimiento: header.FechaNacimiento,
+        },
+        { today, contract, longestVisit },
+      ),
+    );
     return problems;
   }
 
@@ -597,7 +600,12 @@ export class RequestService {
       Object.assign(header, await this.holder(crud, requester, entity, body));
       const resource = this.registry.require('request');
       const checked = this.crud.prepare(resource, header);
-      const dates = await this.checkDates(trx, principal, checked as never, profile);
+      const dates = await this.checkDates(
+        trx,
+        principal,
+        { ...(checked as Row), FechaNacimiento: birthOf(entity, body) } as never,
+        profile,
+      );
       if (Object.keys(dates).length) throw new ApiError('VALIDATION_FAILED', { fields: dates });
       await this.refuseSecondOpen(trx, checked, undefined, principal);
       const created = (await crud.create(resource, header, principal, {
@@ -664,7 +672,12 @@ export class RequestService {
             ),
       );
       const checked = this.crud.prepare(this.registry.require('request'), header);
-      const dates = await this.checkDates(trx, principal, checked as never, profile);
+      const dates = await this.checkDates(
+        trx,
+        principal,
+        { ...(checked as Row), FechaNacimiento: birthOf(request.IdEntidad, body) } as never,
+        profile,
+      );
       if (Object.keys(dates).length) throw new ApiError('VALIDATION_FAILED', { fields: dates });
       await this.refuseSecondOpen(trx, checked, id, principal);
       await crud.update(this.registry.require('request'), id, header, principal);

@@ -34,7 +34,9 @@ import {
   VEHICLE_FIELDS,
 } from '../../../../shared/accreditation.js';
 import { TOAST_MS } from '../../../../shared/constants.js';
+import { siteDate } from '../../../../shared/dates.js';
 import type { FieldError } from '../../../../shared/errors.js';
+import { requestDateProblems } from '../../../../shared/request-dates.js';
 import type { FieldRule } from '../../../../shared/rules.js';
 import type { ResourceMeta } from '../../../../shared/schema/types.js';
 import { ReasonButton } from '../../../components/ReasonButton.js';
@@ -46,6 +48,7 @@ import { useFieldRules } from '../../../resources/form/parts.js';
 import { PhotoPicker } from '../../../resources/form/widgets/ImageWidget.js';
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
 import { ApiRequestError } from '../../../session/http.js';
+import { session } from '../../../session/store.js';
 import {
   accreditationApi,
   type Detail,
@@ -54,6 +57,7 @@ import {
   KIND_OF_SEGMENT,
   type Known,
   type RequestRecord,
+  restRecord,
   screenPath,
   type Visitor,
 } from '../api.js';
@@ -111,6 +115,9 @@ const pick = (record: Data | undefined, fields: readonly string[]): Data =>
   Object.fromEntries(
     fields.filter((f) => record?.[f] !== undefined && record?.[f] !== null).map((f) => [f, record?.[f]]),
   );
+
+/** The fields whose dates the wizard checks as the server does. */
+const DATE_FIELDS = ['FechaInicio', 'FechaFin', 'FechaNacimiento'] as const;
 
 /** /movilizacion/solicitante/:kind/:id (or /nueva): a request made or edited step by step. */
 export default function RequestPage() {
@@ -289,7 +296,45 @@ function RequestForm({ entity, record, detail }: FormProps) {
   const [edits, setEdits] = useState<Record<string, string | null>>({});
   const [problems, setProblems] = useState<Record<string, string>>({});
   const [photo, setPhoto] = useState<string>();
-  const [errors, setErrors] = useState<Record<string, FieldError>>({});
+  const [serverErrors, setErrors] = useState<Record<string, FieldError>>({});
+  // The request's dates, checked as the server checks them (src/shared/request-dates.ts): on the
+  // step where they are, under the field, once the step is left or the dates were refused; a
+  // problem goes as soon as the value is fixed.
+  const contractDates = useQuery({
+    queryKey: ['accreditation', 'contract-dates', header.IdContrato],
+    queryFn: () =>
+      restRecord<{ FechaInicio: string; FechaFin: string }>('contract', header.IdContrato as number),
+    enabled: typeof header.IdContrato === 'number',
+  });
+  const profileDays = useQuery({
+    queryKey: ['accreditation', 'profile-days', header.IdPerfilAcreditacion],
+    queryFn: () =>
+      restRecord<{ MaxDiasVisita?: number | null }>(
+        'accreditation-profile',
+        header.IdPerfilAcreditacion as number,
+      ),
+    enabled: entity === 'P' && typeof header.IdPerfilAcreditacion === 'number',
+  });
+  const dateProblems = requestDateProblems(
+    {
+      FechaInicio: header.FechaInicio as string | undefined,
+      FechaFin: header.FechaFin as string | undefined,
+      FechaNacimiento: entity === 'T' ? (holder.FechaNacimiento as string | undefined) : undefined,
+    },
+    {
+      today: siteDate(session.profile()?.current.IdPais),
+      contract: contractDates.data,
+      longestVisit: profileDays.data?.MaxDiasVisita ?? undefined,
+    },
+  );
+  const [datesShown, setDatesShown] = useState<string[]>([]);
+  const errors: Record<string, FieldError> = { ...serverErrors };
+  for (const field of DATE_FIELDS) {
+    const problem = dateProblems[field];
+    if (datesShown.includes(field) || serverErrors[field])
+      if (problem) errors[field] = { ...problem, message: translate(problem.messageKey, problem.params) };
+      else delete errors[field];
+  }
   const [busy, setBusy] = useState<string>();
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [preview, setPreview] = useState<PreviewFile>();
@@ -326,9 +371,18 @@ function RequestForm({ entity, record, detail }: FormProps) {
   ) as Record<number, string>;
 
   /** Checks the step's values; the requirements by their types, with the server's own check. */
+  /** The date problems of a step's fields, shown from now on; whether there were none. */
+  const datesHold = (fields: readonly string[]) => {
+    setDatesShown((shown) => [...new Set([...shown, ...fields])]);
+    return fields.every((field) => !dateProblems[field]);
+  };
   const validate = (at: WizardStep): boolean => {
-    if (at === 'general') return forms.general.current?.validate() ?? true;
-    if (at === 'personal') return forms.personal.current?.validate() ?? true;
+    if (at === 'general')
+      return [forms.general.current?.validate() ?? true, datesHold(['FechaInicio', 'FechaFin'])].every(
+        Boolean,
+      );
+    if (at === 'personal')
+      return [forms.personal.current?.validate() ?? true, datesHold(['FechaNacimiento'])].every(Boolean);
     if (at === 'additional')
       return [forms.additionalHolder, forms.additional].every((f) => f.current?.validate() ?? true);
     if (at === 'requirements' && detail) {
