@@ -158,7 +158,7 @@ export default function ResourceList() {
         empty={<ListEmpty meta={meta} canWrite={canWrite} />}
         // A table wider than the screen scrolls in its own box; the page keeps the screen's width.
         sx={{ '& .RaDataTable-tableWrapper': { overflowX: 'auto', contain: 'inline-size' } }}
-        pagination={<Pagination rowsPerPageOptions={LIST_PAGE_SIZE_OPTIONS} />}
+        pagination={<ListPagination />}
         exporter={false}
       >
         <ScreenTitle kind="list" />
@@ -179,4 +179,17 @@ export default function ResourceList() {
       </List>
     </DatesProvider>
   );
+}
+
+/**
+ * The lists' pager, its buttons named for screen readers in the user's language (react-admin
+ * names them on a desktop, but leaves a phone's compact pager to MUI's English: the name is
+ * passed through to MUI's own pager).
+ */
+function ListPagination() {
+  const translate = useTranslate();
+  const named = {
+    getItemAriaLabel: (type: string) => translate(`ra.navigation.${type === 'previous' ? 'previous' : type}`),
+  };
+  return <Pagination rowsPerPageOptions={LIST_PAGE_SIZE_OPTIONS} {...(named as object)} />;
 }

@@ -11,7 +11,6 @@ import {
   TableCell,
   TableContainer,
   TableHead,
-  TablePagination,
   TableRow,
   TableSortLabel,
   type Theme,
@@ -20,6 +19,7 @@ import {
 } from '@mui/material';
 import { type ReactNode, useState } from 'react';
 import { useTranslate } from 'react-admin';
+import { Pager } from './Pager.js';
 
 /** A grid's sort as the spec's list calls take it: [{ selector, desc }]. */
 export interface GridSort {
@@ -108,19 +108,13 @@ export function Grid<T>({
       },
     });
   const paginator = (
-    <TablePagination
-      component="div"
+    <Pager
       count={total ?? 0}
       page={state.page}
       rowsPerPage={state.perPage}
       rowsPerPageOptions={pageSizes}
       onPageChange={(_event, page) => onState({ ...state, page })}
       onRowsPerPageChange={(event) => onState({ ...state, page: 0, perPage: Number(event.target.value) })}
-      labelRowsPerPage={translate('ra.navigation.page_rows_per_page')}
-      labelDisplayedRows={({ from, to, count }) =>
-        translate('ra.navigation.page_range_info', { offsetBegin: from, offsetEnd: to, total: count })
-      }
-      getItemAriaLabel={(type) => translate(`ra.navigation.${type === 'previous' ? 'previous' : type}`)}
     />
   );
   const nothing = !loading && rows !== undefined && rows.length === 0;

@@ -17,7 +17,6 @@ import {
   TableBody,
   TableCell,
   TableHead,
-  TablePagination,
   TableRow,
   Typography,
 } from '@mui/material';
@@ -25,6 +24,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useLocale, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
+import { Pager } from '../../../components/grid/Pager.js';
 import { formatDateTime, formatStay } from '../../../format.js';
 import { apiCall } from '../../../session/http.js';
 
@@ -121,8 +121,7 @@ function HeadcountPopup({ kind, state, onClose }: { kind: Kind; state: State; on
             </TableBody>
           </Table>
         </Box>
-        <TablePagination
-          component="div"
+        <Pager
           count={rows.data?.totalCount ?? 0}
           page={page}
           onPageChange={(_e, p) => setPage(p)}

@@ -18,7 +18,6 @@ import {
   TableBody,
   TableCell,
   TableHead,
-  TablePagination,
   TableRow,
   Tabs,
   TextField,
@@ -28,6 +27,7 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useState } from 'react';
 import { useGetList, useNotify, useTranslate } from 'react-admin';
 import { Link as RouterLink, useSearchParams } from 'react-router-dom';
+import { Pager } from '../../../components/grid/Pager.js';
 import { saveWorkbook } from '../../../files.js';
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
 import { screenPath } from '../api.js';
@@ -124,17 +124,12 @@ function Rows({
           </TableBody>
         </Table>
       </Box>
-      <TablePagination
-        component="div"
+      <Pager
         count={data?.total ?? 0}
         page={page}
         rowsPerPage={take}
         rowsPerPageOptions={[take]}
         onPageChange={(_, p) => setPage(p)}
-        labelDisplayedRows={({ from, to, count }) =>
-          translate('ra.navigation.page_range_info', { offsetBegin: from, offsetEnd: to, total: count })
-        }
-        getItemAriaLabel={(type) => translate(`ra.navigation.${type === 'previous' ? 'previous' : type}`)}
       />
     </Box>
   );
