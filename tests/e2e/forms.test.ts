@@ -215,6 +215,16 @@ describe('forms and lists in a real browser', () => {
     expect(await label.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
     await item.hover();
     await expect.poll(() => page.getByRole('tooltip').textContent()).toBe('Contratistas y personal');
+    // From the keyboard too: focused, the whole label shows.
+    await page.mouse.move(700, 500);
+    await page.getByRole('tooltip').waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Administración', exact: true }).focus();
+    await page.keyboard.press('Tab');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent))
+      .toBe('Contratistas y personal');
+    await expect.poll(() => page.getByRole('tooltip').textContent()).toBe('Contratistas y personal');
+    await page.keyboard.press('Escape');
     // A label that fits has none.
     await page.mouse.move(700, 500);
     await page.locator('.side-menu').getByRole('link', { name: 'Inicio' }).hover();
