@@ -203,6 +203,30 @@ describe.each(DIALECTS)('gate device calls on %s', (dialect) => {
       payload: { IdPuerta: ENTRY_DOOR, Credencial: CARD },
     });
     expect(user.status).toBe(401);
+    // Said in a device's terms, and before the body is judged: an empty or malformed body without a
+    // key is a 401 too, on every device call.
+    expect(none.body.messageKey).toBe('gate.deviceKeyMissing');
+    expect(none.body.message).not.toMatch(/session/i);
+    for (const [method, url] of [
+      ['POST', '/api/acceso/decidir'],
+      ['POST', '/api/acceso/marcaciones'],
+      ['GET', '/api/acceso/listapermitidos?puntoControl=abc'],
+    ] as const) {
+      const keyless = await call(t.app, {
+        method,
+        url,
+        ...(method === 'POST'
+          ? { payload: '{"broken', headers: { 'content-type': 'application/json' } }
+          : {}),
+      });
+      expect(keyless.status, url).toBe(401);
+      expect(keyless.body.messageKey, url).toBe('gate.deviceKeyMissing');
+    }
+    const unknown = await decidir({ IdPuerta: ENTRY_DOOR, Credencial: CARD }, 'eq1.not-a-key', 'es');
+    expect(unknown.body.messageKey).toBe('gate.deviceKeyInvalid');
+    expect(unknown.body.message).toBe(
+      'La clave del equipo no es válida, fue revocada o el equipo está desactivado.',
+    );
   });
 
   it('only an administrator with the equipment grant issues keys, and the key is never shown again', async () => {

@@ -93,18 +93,29 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
     const header = request.headers.authorization ?? '';
     return header.startsWith('Device ') ? header.slice(7).trim() : '';
   };
+  /** A device's refusal, in a device's words (not a person's "your session ended"). */
+  const unknownDevice = (messageKey: string) => new ApiError('UNAUTHORIZED', { messageKey });
   const authenticate = async (request: FastifyRequest): Promise<Device> => {
     const key = keyOf(request);
-    if (!key || key.length > 200) throw new ApiError('UNAUTHORIZED');
+    if (!key || key.length > 200) throw unknownDevice('gate.deviceKeyMissing');
     const device = await keys.verify(key);
-    if (!device) throw new ApiError('UNAUTHORIZED');
+    if (!device) throw unknownDevice('gate.deviceKeyInvalid');
     return device;
+  };
+  /**
+   * Before a device call's body is read: without a device key of a plausible shape, the call is
+   * answered 401 at once (its body, however large or malformed, is neither read nor judged).
+   */
+  const keyFirst = async (request: FastifyRequest) => {
+    const key = keyOf(request);
+    if (!key || key.length > 200) throw unknownDevice('gate.deviceKeyMissing');
   };
 
   fastify.post<{ Body: Presentable }>(
     '/acceso/decidir',
     {
       config: { public: true },
+      onRequest: keyFirst,
       schema: {
         tags: ['access'],
         summary: 'A device asks whether what was presented at a door may pass; the marking is written',
@@ -192,6 +203,7 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
     '/acceso/marcaciones',
     {
       config: { public: true },
+      onRequest: keyFirst,
       bodyLimit: 512 * 1024,
       schema: {
         tags: ['access'],
@@ -310,6 +322,7 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
     '/acceso/listapermitidos',
     {
       config: { public: true },
+      onRequest: keyFirst,
       schema: {
         tags: ['access'],
         summary: 'The signed offline allow-list of a control point (who may pass which door, when)',
