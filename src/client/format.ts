@@ -1,3 +1,6 @@
+import { siteDateTime, stayText } from '../shared/dates.js';
+import { session } from './session/store.js';
+
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** yyyy-mm-dd as dd/MM/yyyy (spec section 9 display format), without time-zone shifts. */
@@ -7,16 +10,16 @@ export function formatDate(value: unknown): string {
   return match ? `${match[3]}/${match[2]}/${match[1]}` : value;
 }
 
-/** An instant as dd/MM/yyyy HH:mm:ss in the browser's time zone. */
+/**
+ * An instant as dd/MM/yyyy HH:mm:ss as the site's clocks read it (the division's country's time
+ * zone, wherever the browser is), as the exports write it too.
+ */
 export function formatDateTime(value: unknown): string {
   if (typeof value !== 'string') return '';
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return value;
-  return `${pad(date.getDate())}/${pad(date.getMonth() + 1)}/${date.getFullYear()} ${pad(date.getHours())}:${pad(
-    date.getMinutes(),
-  )}:${pad(date.getSeconds())}`;
+  const instant = Date.parse(value);
+  if (Number.isNaN(instant)) return value;
+  return siteDateTime(session.profile()?.current.IdPais, instant);
 }
 
 /** A stay on site in minutes, as "12 h 04 min". */
-export const formatStay = (minutes: number): string =>
-  `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;
+export const formatStay = stayText;

@@ -1,4 +1,4 @@
-import { siteDate } from '../shared/dates.js';
+import { siteDate, timeZoneOf } from '../shared/dates.js';
 import type { Db } from './db/connection.js';
 import type { Registry } from './registry.js';
 
@@ -15,4 +15,19 @@ export async function divisionToday(
     .where('IdDivision', '=', divisionId)
     .executeTakeFirst()) as { IdPais: string | null } | undefined;
   return siteDate(division?.IdPais, now);
+}
+
+/** The time zone of a division's site (its country's), for the times its exports write. */
+export async function divisionTimeZone(
+  db: Db,
+  registry: Registry,
+  divisionId: number | undefined,
+): Promise<string> {
+  if (divisionId === undefined) return timeZoneOf(undefined);
+  const division = (await db
+    .selectFrom(registry.require('division').table)
+    .select('IdPais')
+    .where('IdDivision', '=', divisionId)
+    .executeTakeFirst()) as { IdPais: string | null } | undefined;
+  return timeZoneOf(division?.IdPais);
 }

@@ -55,3 +55,50 @@ export function daysBetween(from: string, to: string): number {
 export function addDays(isoDate: string, days: number): string {
   return new Date(Date.parse(`${isoDate}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 }
+
+const offsetFormats = new Map<string, Intl.DateTimeFormat>();
+/** Offsets already worked out, by zone and hour (they change at most twice a year). */
+const offsets = new Map<string, number>();
+
+/**
+ * A zone's offset from UTC, in milliseconds, at an instant: what its clocks read minus UTC
+ * (Lima: -5 h). Worked out once per zone and hour, so that an export of a million times stays fast.
+ */
+export function zoneOffset(timeZone: string, instant: number): number {
+  const hour = Math.floor(instant / 3_600_000);
+  const key = `${timeZone}:${hour}`;
+  const known = offsets.get(key);
+  if (known !== undefined) return known;
+  let format = offsetFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    offsetFormats.set(timeZone, format);
+  }
+  const at = hour * 3_600_000;
+  const part = Object.fromEntries(format.formatToParts(at).map((p) => [p.type, Number(p.value)]));
+  const wall = Date.UTC(part.year, part.month - 1, part.day, part.hour, part.minute, part.second);
+  const offset = wall - at;
+  if (offsets.size > 10_000) offsets.clear();
+  offsets.set(key, offset);
+  return offset;
+}
+
+/** An instant's date and time as a site's clocks read them: dd/MM/yyyy HH:mm:ss. */
+export function siteDateTime(countryId: string | null | undefined, instant: number): string {
+  const wall = new Date(instant + zoneOffset(timeZoneOf(countryId), instant));
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${pad(wall.getUTCDate())}/${pad(wall.getUTCMonth() + 1)}/${wall.getUTCFullYear()} ${pad(wall.getUTCHours())}:${pad(wall.getUTCMinutes())}:${pad(wall.getUTCSeconds())}`;
+}
+
+/** A stay on site in minutes, as "12 h 04 min" (on the screens and in the exports). */
+export const stayText = (minutes: number): string =>
+  `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;

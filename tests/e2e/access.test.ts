@@ -22,8 +22,13 @@ describe('headcount and roll call in a real browser', () => {
   let browser: Browser;
   const problems: string[] = [];
 
-  async function newPage(): Promise<Page> {
-    const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+  async function newPage(timezoneId?: string): Promise<Page> {
+    const page = await (
+      await browser.newContext({
+        viewport: { width: 1400, height: 900 },
+        ...(timezoneId ? { timezoneId } : {}),
+      })
+    ).newPage();
     page.setDefaultTimeout(15_000);
     page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
     page.on('console', (message) => {
@@ -80,7 +85,8 @@ describe('headcount and roll call in a real browser', () => {
   }, 60_000);
 
   it('gives the security office the evacuation roll call of the division', async () => {
-    const page = await newPage();
+    // A browser far from the site: the times shown and exported are still the site's.
+    const page = await newPage('Asia/Tokyo');
     await signInThroughConsole(page, `${server.url}`, 'ADMIN', { division: SOUTH });
     // From the side menu: Acceso › Gestión de accesos › Lista de evacuación.
     // One click each, as fast as the browser allows: the second group opens while the first is
@@ -101,6 +107,56 @@ describe('headcount and roll call in a real browser', () => {
     const inside = Number(heading?.split(':').pop());
     expect(inside).toBeGreaterThan(0);
     expect(await roll.locator('tbody tr').count()).toBe(inside);
+
+    // The export writes each entry's time as the screen shows it: the site's (Lima's) clock.
+    const first = roll.locator('tbody tr').first();
+    const cells = await first.locator('td').allTextContents();
+    const shownAt = cells.find((c) => /^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}$/.test(c));
+    expect(shownAt).toBeDefined();
+    const file = await page.evaluate(async () => {
+      const token = JSON.parse(localStorage.getItem('acreditacion.auth') ?? '{}').accessToken;
+      const res = await fetch('/api/acceso/evacuacion?formato=xlsx', {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      return (await res.json()).result.fileBase64 as string;
+    });
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(Buffer.from(file, 'base64') as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0];
+    const exported: string[] = [];
+    sheet.eachRow((row) =>
+      row.eachCell((cell) => {
+        if (cell.value instanceof Date) {
+          const d = cell.value;
+          const pad = (n: number) => String(n).padStart(2, '0');
+          exported.push(
+            `${pad(d.getUTCDate())}/${pad(d.getUTCMonth() + 1)}/${d.getUTCFullYear()} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`,
+          );
+        }
+      }),
+    );
+    expect(exported).toContain(shownAt);
+    // The time on site in hours and minutes, as the screen writes it.
+    const stays: string[] = [];
+    sheet.eachRow((r) =>
+      r.eachCell(
+        (cell) =>
+          typeof cell.value === 'string' && / h \d{2} min$/.test(cell.value) && stays.push(cell.value),
+      ),
+    );
+    expect(stays.length).toBe(inside);
+    expect(cells.some((c) => /^\d+ h \d{2} min$/.test(c))).toBe(true);
+    // And that is Lima's clock, not the browser's (Tokyo is 14 hours ahead).
+    const row = (await page.evaluate(async () => {
+      const token = JSON.parse(localStorage.getItem('acreditacion.auth') ?? '{}').accessToken;
+      const res = await fetch('/api/acceso/evacuacion', { headers: { authorization: `Bearer ${token}` } });
+      return (await res.json()).result;
+    })) as Array<{ FechaMarca: string }>;
+    const lima = new Date(Date.parse(row[0].FechaMarca) - 5 * 3_600_000);
+    const pad = (n: number) => String(n).padStart(2, '0');
+    expect(shownAt).toBe(
+      `${pad(lima.getUTCDate())}/${pad(lima.getUTCMonth() + 1)}/${lima.getUTCFullYear()} ${pad(lima.getUTCHours())}:${pad(lima.getUTCMinutes())}:${pad(lima.getUTCSeconds())}`,
+    );
     expect(problems).toEqual([]);
   }, 60_000);
 

@@ -6,6 +6,7 @@ import { ApiError } from '../errors.js';
 import { resourceName } from '../i18n.js';
 import type { Entity } from '../registry.js';
 import { exportBatches, exportColumns, writeWorkbook } from '../services/excel.js';
+import { divisionTimeZone } from '../site.js';
 
 /** OpenAPI view of a property: its JSON Schema without the x- keywords, nullable on output. */
 function documented(prop: PropertySchema, nullable: boolean): Record<string, unknown> {
@@ -151,6 +152,11 @@ function registerEntity(fastify: FastifyInstance, entity: Entity): void {
           `attachment; filename="${entity.name}-${stamp}.xlsx"; filename*=UTF-8''${encodeURIComponent(`${name} ${stamp}.xlsx`)}`,
         );
       const sheetColumns = exportColumns(entity, language, columns === 'all');
+      const timeZone = await divisionTimeZone(
+        fastify.database.db,
+        fastify.registry,
+        request.principal.divisionId,
+      );
       writeWorkbook(
         stream,
         sheetColumns,
@@ -163,6 +169,9 @@ function registerEntity(fastify: FastifyInstance, entity: Entity): void {
           request.principal,
           sheetColumns.flatMap((c) => (c.field ? [c.field] : [])),
         ),
+        'data',
+        undefined,
+        timeZone,
       ).catch((error: unknown) => {
         request.log.error({ err: error }, 'export failed');
         stream.destroy(error as Error);

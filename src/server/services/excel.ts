@@ -9,6 +9,7 @@ import { once } from 'node:events';
 import { PassThrough, type Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { Language } from '../../shared/constants.js';
+import { zoneOffset } from '../../shared/dates.js';
 import type { PropertySchema } from '../../shared/schema/types.js';
 import type { ListQuery } from '../crud/list-query.js';
 import type { CrudService } from '../crud/service.js';
@@ -72,13 +73,19 @@ function columnLetters(index: number): string {
   return out;
 }
 
-/** Days since 1899-12-30, the spreadsheet's date serial, of an ISO date or instant (UTC). */
-export function dateSerial(iso: string): number | null {
-  const ms =
-    iso.length === 10
-      ? Date.UTC(Number(iso.slice(0, 4)), Number(iso.slice(5, 7)) - 1, Number(iso.slice(8, 10)))
-      : Date.parse(iso);
-  return Number.isNaN(ms) ? null : ms / 86_400_000 + 25569;
+/**
+ * Days since 1899-12-30, the spreadsheet's date serial, of an ISO date, or of an instant as the
+ * clocks of `timeZone` read it (the site's: a spreadsheet has no time zones, so its times are
+ * written as the screens show them).
+ */
+export function dateSerial(iso: string, timeZone?: string): number | null {
+  if (iso.length === 10) {
+    const ms = Date.UTC(Number(iso.slice(0, 4)), Number(iso.slice(5, 7)) - 1, Number(iso.slice(8, 10)));
+    return Number.isNaN(ms) ? null : ms / 86_400_000 + 25569;
+  }
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return null;
+  return (ms + (timeZone ? zoneOffset(timeZone, ms) : 0)) / 86_400_000 + 25569;
 }
 
 /**
@@ -95,6 +102,8 @@ export async function writeWorkbook(
   batches: AsyncIterable<Row[]>,
   sheetName = 'data',
   title?: string,
+  /** The site's time zone, in which its instants are written. */
+  timeZone?: string,
 ): Promise<number> {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
     stream,
@@ -145,7 +154,9 @@ export async function writeWorkbook(
         const value = columns[i].value(row);
         const cell = `<c r="${letters[i]}${number}" s="`;
         const serial =
-          typeof value === 'string' && (kind === 'date' || kind === 'datetime') ? dateSerial(value) : null;
+          typeof value === 'string' && (kind === 'date' || kind === 'datetime')
+            ? dateSerial(value, timeZone)
+            : null;
         if (value === null || value === '') {
           xml += `${cell}${s.text}"/>`;
         } else if (typeof value === 'number') {
@@ -390,7 +401,12 @@ class Labels {
 }
 
 /** A whole small workbook in memory, base64 (the spec's { fileBase64, fileName } exports). */
-export async function workbookBase64(columns: ExportColumn[], rows: Row[], title?: string): Promise<string> {
+export async function workbookBase64(
+  columns: ExportColumn[],
+  rows: Row[],
+  title?: string,
+  timeZone?: string,
+): Promise<string> {
   const chunks: Buffer[] = [];
   const sink = new PassThrough();
   sink.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -403,6 +419,7 @@ export async function workbookBase64(columns: ExportColumn[], rows: Row[], title
     })(),
     'data',
     title,
+    timeZone,
   );
   await done;
   return Buffer.concat(chunks).toString('base64');

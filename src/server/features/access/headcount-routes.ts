@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import { stayText } from '../../../shared/dates.js';
 import { t } from '../../i18n.js';
 import { field, INT32, resultResponses } from '../../routes/responses.js';
 import { type ExportColumn, workbookBase64 } from '../../services/excel.js';
-import { divisionToday } from '../../site.js';
+import { divisionTimeZone, divisionToday } from '../../site.js';
 import { Headcount, headcountScope } from './headcount.js';
 import { blockedByRequirements } from './requirement-report.js';
 
@@ -110,16 +111,22 @@ export default async function headcountRoutes(fastify: FastifyInstance): Promise
         },
         {
           header: t(language, 'headcount.columns.Permanencia'),
-          kind: 'number',
-          width: 12,
-          value: (row) => (row.Permanencia as number) ?? null,
+          kind: 'text',
+          width: 14,
+          // Hours and minutes, as the screen writes it.
+          value: (row) => (typeof row.Permanencia === 'number' ? stayText(row.Permanencia) : null),
         },
       ];
       const title = t(language, 'headcount.rollCall');
       const stamp = new Date().toISOString().slice(0, 16).replace(/[-:T]/g, '');
       return {
         result: {
-          fileBase64: await workbookBase64(columns, rows, title),
+          fileBase64: await workbookBase64(
+            columns,
+            rows,
+            title,
+            await divisionTimeZone(fastify.database.db, fastify.registry, request.principal.divisionId),
+          ),
           fileName: `${title} ${stamp}.xlsx`,
         },
       };

@@ -2,6 +2,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.js';
 import { field, INT32, objectOf, resultResponses } from '../../routes/responses.js';
+import { divisionTimeZone } from '../../site.js';
 import { dashboardRoutes, PERIOD } from './dashboard-routes.js';
 import { DemobilisationService } from './demobilisation.js';
 import { entityParam, REQUEST_COLUMNS, RequestLists, requestQuery } from './lists.js';
@@ -200,7 +201,14 @@ export default async function demobilisationRoutes(fastify: FastifyInstance): Pr
       const q = request.body ?? {};
       const { data } = await listOf({ ...q, skip: 0, take: 1000 }, request);
       const { requestsWorkbook } = await import('./export.js');
-      return { result: await requestsWorkbook(data, request.language, q) };
+      return {
+        result: await requestsWorkbook(
+          data,
+          request.language,
+          q,
+          await divisionTimeZone(db, fastify.registry, request.principal.divisionId),
+        ),
+      };
     },
   );
 

@@ -9,6 +9,8 @@ export async function requestsWorkbook(
   rows: Row[],
   language: Language,
   options: { Titulo?: unknown; NombreArchivo?: unknown },
+  /** The site's time zone, in which the request's instants are written. */
+  timeZone?: string,
 ) {
   const text = (key: string, width = 16, value?: (row: Row) => string | null): ExportColumn => ({
     header: t(language, `accreditation.columns.${key}`),
@@ -45,5 +47,8 @@ export async function requestsWorkbook(
       ? options.NombreArchivo
       : t(language, 'accreditation.requests')
   ).replace(/[\\/:*?"<>|]/g, '');
-  return { fileBase64: await workbookBase64(columns, rows, title), fileName: `${base} ${stamp}.xlsx` };
+  return {
+    fileBase64: await workbookBase64(columns, rows, title, timeZone),
+    fileName: `${base} ${stamp}.xlsx`,
+  };
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ENTITY_CODES } from '../../../shared/accreditation.js';
 import { ApiError } from '../../errors.js';
 import { field, INT32, objectOf, resultResponses } from '../../routes/responses.js';
+import { divisionTimeZone } from '../../site.js';
 import { dashboardRoutes, PERIOD } from './dashboard-routes.js';
 import { entityParam, REQUEST_COLUMNS, RequestLists, requestQuery } from './lists.js';
 import { Notices } from './notices.js';
@@ -433,7 +434,14 @@ export default async function requestRoutes(fastify: FastifyInstance): Promise<v
       const who = await viewer(request, entityParam(q.IdEntidad));
       const { data } = await lists.list(who, requestQuery({ ...q, take: 1000 }));
       const { requestsWorkbook } = await import('./export.js');
-      return { result: await requestsWorkbook(data, request.language, q) };
+      return {
+        result: await requestsWorkbook(
+          data,
+          request.language,
+          q,
+          await divisionTimeZone(db, fastify.registry, request.principal.divisionId),
+        ),
+      };
     },
   );
 
