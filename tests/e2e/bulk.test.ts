@@ -224,7 +224,9 @@ describe('bulk requests in a real browser', () => {
     await page.waitForURL(new RegExp(`/${ids[1]}$`));
     await expect
       .poll(() =>
-        page.getByRole('heading', { name: `Solicitud N.º ${String(ids[1]).padStart(8, '0')}` }).count(),
+        page
+          .getByRole('heading', { name: `Actualización de requisito N.º ${String(ids[1]).padStart(8, '0')}` })
+          .count(),
       )
       .toBe(1);
     await page.getByRole('tab', { name: /Requisitos/ }).click();

@@ -224,7 +224,10 @@ describe('sign-in, session and shell in a real browser', () => {
     // The page's clock is the test's: a minute without activity passes at once.
     await page.clock.install();
     await signInThroughConsole(page, server.url, 'AUTORIZADOR');
-    await page.waitForTimeout(300);
+    // The shell is up (its header shows), so its idle watch has started: only then does the
+    // minute pass (under load the shell can mount after the sign-in's page change).
+    await page.getByTestId('client-division').waitFor();
+    await page.getByTestId('splash').waitFor({ state: 'detached' });
     expect(await page.getByTestId('lock-screen').count()).toBe(0);
     await page.clock.runFor(61_000);
     await page.getByTestId('lock-screen').waitFor({ timeout: 15_000 });

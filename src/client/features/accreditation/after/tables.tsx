@@ -36,7 +36,8 @@ export function AccreditedTable({
 }) {
   const translate = useTranslate();
   return (
-    <Box sx={{ overflowX: 'auto' }}>
+    // A table wider than a phone scrolls in its own box, which the keyboard reaches too.
+    <Box sx={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={label}>
       <Table size="small" aria-label={label}>
         <TableHead>
           <TableRow>
@@ -101,7 +102,8 @@ export function RequestTable({
   const translate = useTranslate();
   const columns = 4 + (picked ? 1 : 0) + (action ? 1 : 0);
   return (
-    <Box sx={{ overflowX: 'auto' }}>
+    // A table wider than a phone scrolls in its own box, which the keyboard reaches too.
+    <Box sx={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={label}>
       <Table size="small" aria-label={label}>
         <TableHead>
           <TableRow>

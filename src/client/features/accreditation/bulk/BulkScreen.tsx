@@ -58,11 +58,14 @@ function Counts({ progress }: { progress: BulkProgress }) {
 function Rows({
   code,
   entity,
+  type,
   states,
   version,
 }: {
   code: string;
   entity: 'T' | 'V';
+  /** The requests' type: M mobilisations, A requirement updates (opened under their own area). */
+  type: 'M' | 'A';
   states?: string;
   version: string;
 }) {
@@ -106,7 +109,10 @@ function Rows({
                 </TableCell>
                 <TableCell>
                   {row.IdSolicitud ? (
-                    <Link component={RouterLink} to={screenPath('solicitante', entity, row.IdSolicitud)}>
+                    <Link
+                      component={RouterLink}
+                      to={screenPath('solicitante', entity, row.IdSolicitud, type)}
+                    >
                       {String(row.IdSolicitud).padStart(8, '0')}
                     </Link>
                   ) : (
@@ -467,7 +473,12 @@ export default function BulkScreen() {
                 </Button>
                 <Button onClick={() => setTab(1)}>{translate('bulk.upload')}</Button>
               </Stack>
-              <Rows code={code} entity={current.IdEntidad} version={version} />
+              <Rows
+                code={code}
+                entity={current.IdEntidad}
+                type={current.IdRequisito ? 'A' : 'M'}
+                version={version}
+              />
             </Stack>
           )}
           {tab === 3 && code && current && (
@@ -487,7 +498,13 @@ export default function BulkScreen() {
                   {translate('bulk.export')}
                 </Button>
               </Stack>
-              <Rows code={code} entity={current.IdEntidad} states="S,F" version={version} />
+              <Rows
+                code={code}
+                entity={current.IdEntidad}
+                type={current.IdRequisito ? 'A' : 'M'}
+                states="S,F"
+                version={version}
+              />
             </Stack>
           )}
         </Box>
