@@ -1,7 +1,6 @@
 import { siteDateTime, stayText } from '../shared/dates.js';
 import { session } from './session/store.js';
 
-
 /** yyyy-mm-dd as dd/MM/yyyy (spec section 9 display format), without time-zone shifts. */
 export function formatDate(value: unknown): string {
   if (typeof value !== 'string') return '';
