@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, siteDate } from '../../src/shared/dates.js';
-import { launchBrowser } from '../support/browser.js';
+import { launchBrowser, PHONE } from '../support/browser.js';
 import { signInThroughConsole } from '../support/console.js';
 import { asUser, typeDate } from '../support/request-screens.js';
 import { type RunningServer, startRealServer } from '../support/server.js';
@@ -264,11 +264,7 @@ describe('demobilisation in a real browser', () => {
 
   it('on a phone, in English: the date, the question naming whom approval ends, what was revoked by name', async () => {
     const phone = async (user: string) => {
-      const context = await browser.newContext({
-        viewport: { width: 390, height: 844 },
-        isMobile: true,
-        hasTouch: true,
-      });
+      const context = await browser.newContext(PHONE);
       const page = await context.newPage();
       page.setDefaultTimeout(20_000);
       page.on('pageerror', (error) => problems.push(`${user} pageerror: ${error.message}`));

@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../locales/en.json' with { type: 'json' };
 import es from '../../locales/es.json' with { type: 'json' };
-import { launchBrowser } from '../support/browser.js';
+import { launchBrowser, PHONE } from '../support/browser.js';
 import { signInThroughConsole } from '../support/console.js';
 import { mailText, startMailServer } from '../support/mail.js';
 import { asUser, setLine } from '../support/request-screens.js';
@@ -28,9 +28,7 @@ describe('refusals in a real browser', () => {
 
   const open = async (user: string, device: 'desktop' | 'phone') => {
     const context = await browser.newContext(
-      device === 'phone'
-        ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }
-        : { viewport: { width: 1400, height: 900 } },
+      device === 'phone' ? PHONE : { viewport: { width: 1400, height: 900 } },
     );
     const page = await context.newPage();
     page.setDefaultTimeout(20_000);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import es from '../../locales/es.json';
 import type { ResourceMeta } from '../../src/shared/schema/types.js';
 import { seriousAxeFindings } from '../support/axe.js';
-import { launchBrowser } from '../support/browser.js';
+import { launchBrowser, PHONE } from '../support/browser.js';
 import { signInThroughConsole } from '../support/console.js';
 import { mailTo, startMailServer } from '../support/mail.js';
 import { kindSample } from '../support/screen-kinds.js';
@@ -20,7 +20,7 @@ type User = keyof typeof USERS;
 
 const DEVICES = {
   desktop: { viewport: { width: 1400, height: 900 } },
-  phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
+  phone: PHONE,
 } as const;
 type Device = keyof typeof DEVICES;
 

@@ -15,3 +15,6 @@ export async function launchBrowser(): Promise<Browser> {
     ],
   });
 }
+
+/** The phone every browser test looks through: 390×844, touch, a mobile browser. */
+export const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } as const;
