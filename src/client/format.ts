@@ -16,7 +16,7 @@ export function formatDateTime(value: unknown): string {
   if (typeof value !== 'string') return '';
   const instant = Date.parse(value);
   if (Number.isNaN(instant)) return value;
-  return siteDateTime(session.profile()?.current.IdPais, instant);
+  return siteDateTime(session.siteCountry(), instant);
 }
 
 /** A stay on site in minutes, as "12 h 04 min". */

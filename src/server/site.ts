@@ -2,6 +2,16 @@ import { siteDate, timeZoneOf } from '../shared/dates.js';
 import type { Db } from './db/connection.js';
 import type { Registry } from './registry.js';
 
+/** The country of a division's site (its time zone follows it). */
+async function divisionCountry(db: Db, registry: Registry, divisionId: number): Promise<string | null> {
+  const division = (await db
+    .selectFrom(registry.require('division').table)
+    .select('IdPais')
+    .where('IdDivision', '=', divisionId)
+    .executeTakeFirst()) as { IdPais: string | null } | undefined;
+  return division?.IdPais ?? null;
+}
+
 /** The date at a division's site now (its country's time zone): what "today" means for its rules. */
 export async function divisionToday(
   db: Db,
@@ -9,12 +19,7 @@ export async function divisionToday(
   divisionId: number,
   now: number,
 ): Promise<string> {
-  const division = (await db
-    .selectFrom(registry.require('division').table)
-    .select('IdPais')
-    .where('IdDivision', '=', divisionId)
-    .executeTakeFirst()) as { IdPais: string | null } | undefined;
-  return siteDate(division?.IdPais, now);
+  return siteDate(await divisionCountry(db, registry, divisionId), now);
 }
 
 /** The time zone of a division's site (its country's), for the times its exports write. */
@@ -23,11 +28,5 @@ export async function divisionTimeZone(
   registry: Registry,
   divisionId: number | undefined,
 ): Promise<string> {
-  if (divisionId === undefined) return timeZoneOf(undefined);
-  const division = (await db
-    .selectFrom(registry.require('division').table)
-    .select('IdPais')
-    .where('IdDivision', '=', divisionId)
-    .executeTakeFirst()) as { IdPais: string | null } | undefined;
-  return timeZoneOf(division?.IdPais);
+  return timeZoneOf(divisionId === undefined ? undefined : await divisionCountry(db, registry, divisionId));
 }

@@ -47,7 +47,25 @@ function read<T>(key: string): T | undefined {
   }
 }
 
+/** The profile's site country, parsed again only when the stored profile changes. */
+let countryOf: { raw: string | null; country: string | null } = { raw: null, country: null };
+
 export const session = {
+  /**
+   * The country of the current division's site, whose clock the screens write times in. Cheap
+   * enough for every cell of a grid: the stored profile is parsed once per change, not per call.
+   */
+  siteCountry(): string | null {
+    let raw: string | null = null;
+    try {
+      raw = window.localStorage.getItem(PROFILE_KEY);
+    } catch {
+      return null;
+    }
+    if (raw !== countryOf.raw)
+      countryOf = { raw, country: raw ? (read<ProfileState>(PROFILE_KEY)?.current.IdPais ?? null) : null };
+    return countryOf.country;
+  },
   auth: (): AuthState | undefined => read<AuthState>(AUTH_KEY),
   profile: (): ProfileState | undefined => read<ProfileState>(PROFILE_KEY),
   saveAuth(auth: AuthState): void {

@@ -26,11 +26,10 @@ import { requestNumber } from '../../../../shared/accreditation.js';
 import { formatDate } from '../../../format.js';
 import { DATE_FORMAT, DatesProvider, fromDate, toDate } from '../../../resources/form/dates.js';
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
-import type { RequestRow } from '../api.js';
 import { StatusChip } from '../status.js';
 import { afterApi, KIND_OF_SEGMENT } from './api.js';
 import { MassDecision, Refusal } from './MassDecision.js';
-import { AccreditedTable, candidateNames, RequestTable, toggled } from './tables.js';
+import { AccreditedTable, candidateNames, holderName, RequestTable, toggled } from './tables.js';
 
 /** An authoriser's decision once made: its action and whom it was for, with their dates. */
 interface Decided {
@@ -83,7 +82,6 @@ export default function DemobilisationScreen({ side }: { side: 'solicitante' | '
     },
   });
   const rows = requests.data?.data ?? [];
-  const nameOf = (row: RequestRow) => `${row.Nombres ?? ''} (${row.Documento ?? ''})`;
   const decide = useMutation({
     mutationFn: (action: string) => afterApi.decideDemobilisations(picked, action, observation),
     onSuccess: (_answer, action) => {
@@ -92,7 +90,7 @@ export default function DemobilisationScreen({ side }: { side: 'solicitante' | '
           action,
           rows: rows
             .filter((r) => picked.includes(r.IdSolicitud))
-            .map((r) => ({ name: nameOf(r), date: r.FechaFin })),
+            .map((r) => ({ name: holderName(r), date: r.FechaFin })),
         },
       });
       setPicked([]);
@@ -205,7 +203,7 @@ export default function DemobilisationScreen({ side }: { side: 'solicitante' | '
                 consequence: translate('demobilisation.confirmConsequence'),
                 names: rows
                   .filter((r) => picked.includes(r.IdSolicitud))
-                  .map((r) => `${nameOf(r)} · ${formatDate(r.FechaFin)}`),
+                  .map((r) => `${holderName(r)} · ${formatDate(r.FechaFin)}`),
               }}
             />
           )}

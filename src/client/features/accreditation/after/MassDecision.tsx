@@ -18,10 +18,10 @@ import { useTranslate } from 'react-admin';
 import { ReasonButton } from '../../../components/ReasonButton.js';
 import { ApiRequestError } from '../../../session/http.js';
 import type { RequestRow } from '../api.js';
+import { holderName } from './tables.js';
 
 /** A request as a refusal names it: its number and whom it is for. */
-export const requestName = (row: RequestRow) =>
-  `${row.NumeroSolicitud} · ${row.Nombres ?? ''} (${row.Documento ?? ''})`;
+export const requestName = (row: RequestRow) => `${row.NumeroSolicitud} · ${holderName(row)}`;
 
 /**
  * The refusal a call answered, in words: its message, and for a call on several rows each row

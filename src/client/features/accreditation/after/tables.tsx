@@ -11,6 +11,9 @@ import type { Candidate } from './api.js';
 export const toggled = (list: number[], id: number) =>
   list.includes(id) ? list.filter((x) => x !== id) : [...list, id];
 
+/** Whom a request is for, as the screens name it: the holder's name and document. */
+export const holderName = (row: RequestRow) => `${row.Nombres ?? ''} (${row.Documento ?? ''})`;
+
 /** An accredited worker or vehicle as the screens name it: the plate, or the name and document. */
 export const candidateName = (row: Candidate) =>
   row.Placa ?? `${row.Apellido ?? ''} ${row.Nombre ?? ''} (${row.Documento ?? ''})`;
@@ -136,9 +139,7 @@ export function RequestTable({
               <TableCell>
                 {link ? <Link to={link(row)}>{row.NumeroSolicitud}</Link> : row.NumeroSolicitud}
               </TableCell>
-              <TableCell>
-                {row.Nombres} ({row.Documento})
-              </TableCell>
+              <TableCell>{holderName(row)}</TableCell>
               <TableCell>{formatDate(date(row))}</TableCell>
               <TableCell>
                 <StatusChip status={row.EstadoAprobacion as RequestStatus} />

@@ -322,7 +322,7 @@ function RequestForm({ entity, record, detail }: FormProps) {
       FechaNacimiento: entity === 'T' ? (holder.FechaNacimiento as string | undefined) : undefined,
     },
     {
-      today: siteDate(session.profile()?.current.IdPais),
+      today: siteDate(session.siteCountry()),
       contract: contractDates.data,
       longestVisit: profileDays.data?.MaxDiasVisita ?? undefined,
     },
