@@ -473,6 +473,56 @@ describe.each(DIALECTS)('gate device calls on %s', (dialect) => {
     expect(await presence()).toEqual(before);
   });
 
+  it('answers an offline batch with what it stored: the device’s own result, the server’s view beside it', async () => {
+    const before = await presence();
+    const soon = (minutes: number) => new Date(Date.now() - 5 * 60_000 + minutes * 1000).toISOString();
+    const marks = [
+      // The gate refused a worker the server lets in: a refusal, and nobody counted present by it.
+      { IdMarca: 'propio-1', IdPuerta: CAMP_DOOR, Credencial: CARD, FechaHora: soon(1), Resultado: 'D' },
+      // It let an unknown card through: let through, and the server's refusal said beside it.
+      {
+        IdMarca: 'propio-2',
+        IdPuerta: CAMP_DOOR,
+        Credencial: 'DESCONOCIDA-2',
+        FechaHora: soon(2),
+        Resultado: 'P',
+      },
+    ];
+    const first = await batch(marks);
+    expect(first.status).toBe(200);
+    const [refused, let_] = first.body.result.markings;
+    expect(refused).toMatchObject({ IdMarca: 'propio-1', Resultado: 'D', allow: false, serverAllow: true });
+    expect(let_).toMatchObject({
+      IdMarca: 'propio-2',
+      Resultado: 'P',
+      allow: true,
+      serverAllow: false,
+      reason: 'UNKNOWN',
+    });
+    const stored = Object.fromEntries(
+      (await markings({ IdEquipo: 1 }))
+        .filter((r) => String(r.IdMarcaDispositivo).startsWith('propio-'))
+        .map((r) => [r.IdMarcaDispositivo, r]),
+    );
+    expect(stored['propio-1']).toMatchObject({ Resultado: 'D', IdMarcacion: refused.IdMarcacion });
+    expect(stored['propio-2']).toMatchObject({ Resultado: 'P', IdMarcacion: let_.IdMarcacion });
+    expect(await presence()).toEqual(before);
+    // Sent again, each is answered as it was stored: same marking, result and direction.
+    const again = await batch(marks);
+    expect(again.body.result).toMatchObject({ added: 0, duplicates: 2 });
+    for (const [i, m] of again.body.result.markings.entries()) {
+      const was = first.body.result.markings[i];
+      expect(m).toMatchObject({
+        duplicate: true,
+        IdMarcacion: was.IdMarcacion,
+        Resultado: was.Resultado,
+        allow: was.allow,
+        direction: was.direction,
+        reason: was.reason,
+      });
+    }
+  });
+
   it('keeps nothing of a malformed batch (400) or an oversized one (413)', async () => {
     const before = (await markings()).length;
     const fine = {

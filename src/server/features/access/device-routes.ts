@@ -312,6 +312,13 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
             direction: recorded.direction,
             doubtful: p.doubtful,
             ...answer(recorded.decision, request.language),
+            // What the stored marking says happened, which the device decided while offline: a
+            // worker it let through is on site (and counted) even where the server would refuse.
+            Resultado: recorded.result,
+            allow: recorded.result === 'P',
+            ...(recorded.result !== (recorded.decision.allow ? 'P' : 'D') && {
+              serverAllow: recorded.decision.allow,
+            }),
           })),
         },
       };

@@ -8,6 +8,8 @@ import {
   type Holder,
   markingClock,
   type Presented,
+  type ReasonCode,
+  reasonMessageKey,
   type SiteAccess,
 } from './decision.js';
 import type { Device } from './device-keys.js';
@@ -32,8 +34,11 @@ export interface Presentation {
 }
 
 export interface Recorded {
+  /** The server's view of the presentation; `result` may differ when an offline device decided. */
   decision: Decision;
   direction: Direction;
+  /** What the stored marking says happened: P let through, D refused. */
+  result: 'P' | 'D';
   /** Undefined when the device had sent this marking already (same equipment and device id). */
   IdMarcacion?: number;
   duplicate: boolean;
@@ -404,10 +409,11 @@ export async function recordIn(
     .onConflict((oc) => oc.columns(['IdEquipo', 'IdMarcaDispositivo']).doNothing())
     .returning('IdMarcacion')
     .executeTakeFirst();
-  if (!inserted) return { decision: planned.decision, direction: planned.direction, duplicate: true };
+  const result = planned.values.Resultado as 'P' | 'D';
+  if (!inserted) return { decision: planned.decision, direction: planned.direction, result, duplicate: true };
   const IdMarcacion = Number(inserted.IdMarcacion);
   await movePresence(trx, [{ planned, IdMarcacion, door }]);
-  return { decision: planned.decision, direction: planned.direction, IdMarcacion, duplicate: false };
+  return { decision: planned.decision, direction: planned.direction, result, IdMarcacion, duplicate: false };
 }
 
 /** Markings written per insert statement in a batch. */
@@ -428,16 +434,25 @@ export async function recordBatch(
   siteOf: (p: Presentation) => SiteAccess,
 ): Promise<Recorded[]> {
   const ids = prepared.map((p) => p.deviceMarkId).filter((id): id is string => id !== undefined);
-  const sent = new Set<string>();
+  // The markings this device had sent already, as they were stored: a resent one is answered with them.
+  const sent = new Map<string, Omit<Recorded, 'decision'> & { reason: ReasonCode }>();
   for (let i = 0; i < ids.length; i += 500) {
     const rows = await trx
       .selectFrom(ACCESS_TABLES.marking)
-      .select('IdMarcaDispositivo')
+      .select(['IdMarcaDispositivo', 'IdMarcacion', 'Resultado', 'Funcion', 'CodigoMotivo'])
       .where('IdEquipo', '=', device.IdEquipo)
       .where('IdMarcaDispositivo', 'in', ids.slice(i, i + 500))
       .execute();
-    for (const row of rows) sent.add(String(row.IdMarcaDispositivo));
+    for (const row of rows)
+      sent.set(String(row.IdMarcaDispositivo), {
+        IdMarcacion: Number(row.IdMarcacion),
+        result: row.Resultado as 'P' | 'D',
+        direction: row.Funcion as Direction,
+        reason: row.CodigoMotivo as ReasonCode,
+        duplicate: true,
+      });
   }
+
   const loaded = await Promise.all(prepared.map((p) => loadedOf(p)));
   // The presence of every holder of the batch, by division and holder.
   const presence = new Map<string, { IdZona: unknown; Funcion: unknown; Instante: number }>();
@@ -469,12 +484,19 @@ export async function recordBatch(
   for (const [index, p] of prepared.entries()) {
     const { holder } = loaded[index];
     const site = siteOf(p);
-    if (p.deviceMarkId !== undefined && sent.has(p.deviceMarkId)) {
-      const { decision, direction } = plan(device, p, loaded[index], site, undefined);
-      out.push({ decision, direction, duplicate: true });
+    // (The caller refuses a batch that repeats a device id, so a marking is never its batch's duplicate.)
+    const stored = p.deviceMarkId !== undefined ? sent.get(p.deviceMarkId) : undefined;
+    if (stored) {
+      const { decision } = plan(device, p, loaded[index], site, undefined);
+      const { reason, ...kept } = stored;
+      // The server's view as it was when stored (today's may differ: a credential since expired).
+      const then: Decision =
+        decision.reason === reason
+          ? decision
+          : { allow: reason.startsWith('ALLOWED'), reason, messageKey: reasonMessageKey(reason) };
+      out.push({ ...kept, decision: then });
       continue;
     }
-    if (p.deviceMarkId !== undefined) sent.add(p.deviceMarkId);
     let last: Last;
     const key = holder ? `${p.door.IdDivision}:${holderKey(holder)}` : '';
     if (!givenDirection(device, p) && holder)
@@ -483,14 +505,19 @@ export async function recordBatch(
     if (holder && one.values.Resultado === 'P' && !p.doubtful)
       ownLast.set(key, { IdZona: one.values.IdZona, Funcion: one.values.Funcion, at: p.at.getTime() });
     planned.push({ planned: one, door: p.door, index });
-    out.push({ decision: one.decision, direction: one.direction, duplicate: false });
+    out.push({
+      decision: one.decision,
+      direction: one.direction,
+      result: one.values.Resultado as 'P' | 'D',
+      duplicate: false,
+    });
     const move = one.move;
     const current = presence.get(key);
     if (move && (!current || current.Instante <= move.instant))
       presence.set(key, { IdZona: move.zone, Funcion: move.state, Instante: move.instant });
   }
   // The new markings, a hundred per statement, in order; their ids in the same order.
-  const written: Array<{ planned: Planned; IdMarcacion: number; door: LoadedDoor }> = [];
+  const rowsWritten: Array<{ planned: Planned; IdMarcacion: number; door: LoadedDoor }> = [];
   for (let i = 0; i < planned.length; i += BATCH_INSERT) {
     const chunk = planned.slice(i, i + BATCH_INSERT);
     const rows = await trx
@@ -508,12 +535,12 @@ export async function recordBatch(
         continue;
       }
       out[c.index].IdMarcacion = IdMarcacion;
-      written.push({ planned: c.planned, IdMarcacion, door: c.door });
+      rowsWritten.push({ planned: c.planned, IdMarcacion, door: c.door });
     }
   }
   // Each holder's presence moved once, by its newest marking of the batch.
-  const newest = new Map<string, (typeof written)[number]>();
-  for (const w of written) {
+  const newest = new Map<string, (typeof rowsWritten)[number]>();
+  for (const w of rowsWritten) {
     const move = w.planned.move;
     if (!move) continue;
     const key = `${w.door.IdDivision}:${move.holder}`;
