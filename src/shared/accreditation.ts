@@ -8,11 +8,19 @@ import { REQUEST_NUMBER_DIGITS } from './constants.js';
 export type EntityCode = 'T' | 'V' | 'P';
 export const ENTITY_CODES: readonly EntityCode[] = ['T', 'V', 'P'];
 
-/** A dashboard summary's count of observed requests past a correction deadline, per kind. */
+/**
+ * A dashboard summary's count of observed requests past a correction deadline, per kind: of the
+ * dashboard's months (counted in its Observed row too), and of the months outside them.
+ */
 export const OVERDUE_NAMES: Record<EntityCode, string> = {
   T: 'CORRECCION_VENCIDA_TRABAJADORES',
   V: 'CORRECCION_VENCIDA_VEHICULOS',
   P: 'CORRECCION_VENCIDA_VISITAS',
+};
+export const OVERDUE_ELSEWHEN_NAMES: Record<EntityCode, string> = {
+  T: 'CORRECCION_VENCIDA_OTROS_MESES_TRABAJADORES',
+  V: 'CORRECCION_VENCIDA_OTROS_MESES_VEHICULOS',
+  P: 'CORRECCION_VENCIDA_OTROS_MESES_VISITAS',
 };
 
 /** The route segment of each kind (spec section 2: movilizacion/solicitante/persona, /vehiculo, /visita). */

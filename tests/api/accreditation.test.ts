@@ -290,6 +290,22 @@ describe.each(DIALECTS)('mobilisation requests on %s', (dialect) => {
       .where('IdDetalle', '=', sctr.IdSecuencial)
       .execute();
     expect(await overdue()).toEqual({ requester: before.requester + 1, authoriser: before.authoriser + 1 });
+    // Counted with the months the card shows, it is one of the card's Observed requests; a card of
+    // other months flags it apart, as of other months, never above its own Observed count.
+    const card = async (query: string) => {
+      const [[summary], workers] = (await as('requester', 'GET', `${BASE}/dashboard?${query}`)).body.result;
+      return {
+        observed: workers.find((r: Json) => r.ESTADO === 'O').TOTAL as number,
+        overdue: summary.CORRECCION_VENCIDA_TRABAJADORES as number,
+        other: summary.CORRECCION_VENCIDA_OTROS_MESES_TRABAJADORES as number,
+      };
+    };
+    const now = await card('CantMeses=2');
+    expect(now.overdue).toBeLessThanOrEqual(now.observed);
+    const lastYear = await card(`CantYear=${Number(today.slice(0, 4)) - 1}`);
+    expect(lastYear.overdue).toBeLessThanOrEqual(lastYear.observed);
+    expect(lastYear.other).toBeGreaterThanOrEqual(1);
+    expect(lastYear.overdue + lastYear.other).toBe(now.overdue + now.other);
 
     // The daily job tells the next approvers (here the only order: AUTORIZADOR) once.
     const number = String(id).padStart(8, '0');

@@ -288,6 +288,8 @@ describe('accreditation requests in a real browser', () => {
     await choose(requester, 'general_IdPerfilAcreditacion', 'VEHÍCULO');
     await typeDate(requester, 'general_FechaInicio-label', today);
     await typeDate(requester, 'general_FechaFin-label', addDays(today, 60));
+    // The second step names what it holds: the vehicle, not a person.
+    expect(await requester.locator('[data-step="personal"]').textContent()).toBe('2. Vehicle data');
     await button(requester, /^Next/).click();
     await requester.locator('#personal_Placa').fill('bxk-482');
     await choose(requester, 'personal_IdTipoVehiculo', /CAMIONETA/);
@@ -390,11 +392,21 @@ describe('accreditation requests in a real browser', () => {
   it('flags an observed request past its correction deadline on both dashboards, and leads to it (Spanish)', async () => {
     await go(requester, '/dashboard', 'es');
     // The demo's observed vehicle request of the requester's company lapsed months ago.
-    const flag = requester.locator('[data-overdue="V"]');
-    await expect.poll(() => flag.innerText()).toMatch(/1 observada con plazo de corrección vencido/);
+    const flags = requester.locator('[data-entity="V"] [data-overdue]');
+    await expect.poll(() => flags.count()).toBe(1);
+    const flag = flags.first();
+    // Made in the card's months, it is one of the card's Observed; made in others, it says so.
+    const ofOthers = (await flag.getAttribute('data-overdue')) === 'V-other';
+    expect(await flag.innerText()).toMatch(
+      ofOthers
+        ? /1 observada de otros meses con plazo de corrección vencido/
+        : /1 observada con plazo de corrección vencido/,
+    );
+    const observed = Number(await requester.locator('[data-entity="V"] [data-count="O"]').innerText());
+    expect(observed).toBeGreaterThanOrEqual(ofOthers ? 0 : 1);
     await shot(requester, 'dashboard-overdue-es');
     await flag.getByRole('link', { name: 'Ver' }).click();
-    await requester.waitForURL(/\/movilizacion\/solicitante\/vehiculo\?estado=O/);
+    await requester.waitForURL(/\/movilizacion\/solicitante\/vehiculo\?.*estado=O/);
     const rows = requester.locator('[data-testid="request-grid"] tbody tr');
     await expect.poll(() => rows.count()).toBe(1);
     await rows.first().click();

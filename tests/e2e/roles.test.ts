@@ -204,6 +204,11 @@ describe('every screen as every demo user', () => {
     };
 
     await check({ path: '/dashboard', title: [es.app.menu.home], axe: `dashboard ${user}` });
+    // The footer offers the manual of the user's profile: the requester's or the authoriser's.
+    const manual = user === 'SOLICITANTE' ? es.shell.manualRequester : es.shell.manualAuthoriser;
+    const offered = (await page.locator('[data-testid="manual"]').textContent()) ?? '';
+    if (offered.trim() !== manual)
+      problems.push(`${user} ${device}: the footer offers "${offered}", not "${manual}"`);
     await go('/seguridad/usuarioLogin');
     await check({ path: '/seguridad/usuarioLogin', title: [es.shell.security], axe: 'security' });
 
@@ -241,10 +246,19 @@ describe('every screen as every demo user', () => {
       const opened = new URL(page.url()).pathname;
       const id = decodeURIComponent(opened.slice(list.length + 1).replace(/\/show$/, ''));
       const record = await api<Record<string, unknown>>(`/api/rest/${screen.name}/${encodeURIComponent(id)}`);
-      const label = screen.schema['x-label']
-        .map((f) => record[f])
-        .filter((v) => v !== null && v !== undefined && v !== '')
-        .join(' ');
+      // The record's label, a reference read as its record's own label (a name, not an id).
+      const raw = (of: ResourceMeta, row: Record<string, unknown>) =>
+        of.schema['x-label'].map((f) => row[f]).filter((v) => v !== null && v !== undefined && v !== '');
+      const parts: string[] = [];
+      for (const f of screen.schema['x-label']) {
+        const value = record[f];
+        if (value === null || value === undefined || value === '') continue;
+        const ref = screen.schema.properties[f]['x-ref']?.resource;
+        const target = meta.resources.find((r) => r.name === ref && r.access !== 'form');
+        const row = target && (await api<Record<string, unknown>>(`/api/rest/${target.name}/${value}`));
+        parts.push(target && row ? raw(target, row).join(' ') : String(value));
+      }
+      const label = parts.join(' ');
       const recordTitle = [one, label];
       if (screen.access === 'write') {
         await check({ path: `${list}/${encodeURIComponent(id)}`, title: recordTitle, axe: judge('edit') });

@@ -28,11 +28,12 @@ import {
 import { Link } from 'react-router-dom';
 import { LIST_PAGE_SIZE_OPTIONS } from '../../shared/constants.js';
 import type { ResourceMeta } from '../../shared/schema/types.js';
-import { reachOf, representation, useMeta, useResourceMeta } from '../providers/meta.js';
+import { reachOf, useMeta, useResourceMeta } from '../providers/meta.js';
 import ExportButton from './ExportButton.js';
 import { companyFilter, fieldFor, filtersFor } from './fields.js';
 import { DatesProvider } from './form/dates.js';
 import { ScreenTitle } from './ScreenTitle.js';
+import { useLabeller } from './useLabeller.js';
 
 const ListActions = ({ canWrite }: { canWrite: boolean }) => (
   <TopToolbar sx={{ flexWrap: 'wrap' }}>
@@ -71,8 +72,8 @@ function RecordCards({ meta, canWrite }: { meta: ResourceMeta; canWrite: boolean
   const { data, isPending } = useListContext();
   const createPath = useCreatePath();
   const translate = useTranslate();
+  const label = useLabeller(meta, data ?? []);
   if (isPending) return <LinearProgress sx={{ m: 2 }} aria-label={translate('ra.page.loading')} />;
-  const label = representation(meta);
   const shown = new Set(meta.schema['x-label']);
   const columns = meta.schema['x-list'].filter((field) => !shown.has(field));
   return (
@@ -96,7 +97,7 @@ function RecordCards({ meta, canWrite }: { meta: ResourceMeta; canWrite: boolean
               >
                 <CardContent sx={{ py: 1.5 }}>
                   <Typography variant="subtitle1" component="p" sx={{ fontWeight: 500, mb: 0.5 }}>
-                    {label(record) || String(record.id)}
+                    {label(record)}
                   </Typography>
                   <Box
                     sx={{

@@ -1,6 +1,7 @@
 import { useRecordContext, useResourceContext, useTranslate } from 'react-admin';
-import { representation, useMeta } from '../providers/meta.js';
+import { useMeta } from '../providers/meta.js';
 import { usePageTitle } from '../usePageTitle.js';
+import { useLabeller } from './useLabeller.js';
 
 /** The console's tab title from its translated parts: "<parts> · Acreditación". */
 export function useConsoleTitle(...parts: Array<string | undefined | false>): void {
@@ -17,7 +18,7 @@ export function ScreenTitle({ kind }: { kind: 'list' | 'show' | 'edit' | 'create
   const resource = useResourceContext() ?? '';
   const record = useRecordContext();
   const meta = useMeta().resources.find((r) => r.name === resource);
-  const label = meta && record ? representation(meta)(record) : undefined;
+  const label = useLabeller(meta, [record])(record);
   const name = translate(`resources.${resource}.name`, { smart_count: kind === 'list' ? 2 : 1 });
   useConsoleTitle(
     kind === 'edit' && translate('ra.action.edit'),

@@ -7,7 +7,13 @@
 
 import type { RequestFacts, RequestStatus } from '../../../../workflows/request.machine.js';
 import type { LineStatus } from '../../../../workflows/requirement-approval.machine.js';
-import { ENTITY_CODES, type EntityCode, OVERDUE_NAMES, requestRoute } from '../../../shared/accreditation.js';
+import {
+  ENTITY_CODES,
+  type EntityCode,
+  OVERDUE_ELSEWHEN_NAMES,
+  OVERDUE_NAMES,
+  requestRoute,
+} from '../../../shared/accreditation.js';
 import type { WholeDecision } from '../../../shared/approvals.js';
 import type { FieldError } from '../../../shared/errors.js';
 import { ApiRequestError, apiCall, apiFetch } from '../../session/http.js';
@@ -47,9 +53,19 @@ export function rowsOf(answer: DashboardAnswer | undefined, entity: EntityCode):
   return (answer?.[ENTITY_CODES.indexOf(entity) + 1] ?? []) as CardRow[];
 }
 
-/** How many of a kind's observed requests are past a correction deadline (the answer's summary). */
-export function overdueOf(answer: DashboardAnswer | undefined, entity: EntityCode): number {
-  return Number(answer?.[0]?.[0]?.[OVERDUE_NAMES[entity]] ?? 0);
+/**
+ * How many of a kind's observed requests are past a correction deadline (the answer's summary): of
+ * the dashboard's months (part of its Observed row), and of other months.
+ */
+export function overdueOf(
+  answer: DashboardAnswer | undefined,
+  entity: EntityCode,
+): { count: number; other: number } {
+  const summary = answer?.[0]?.[0];
+  return {
+    count: Number(summary?.[OVERDUE_NAMES[entity]] ?? 0),
+    other: Number(summary?.[OVERDUE_ELSEWHEN_NAMES[entity]] ?? 0),
+  };
 }
 
 export interface ViewPermission {

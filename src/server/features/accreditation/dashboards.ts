@@ -1,4 +1,10 @@
-import { cardIndex, ENTITY_CODES, type EntityCode, OVERDUE_NAMES } from '../../../shared/accreditation.js';
+import {
+  cardIndex,
+  ENTITY_CODES,
+  type EntityCode,
+  OVERDUE_ELSEWHEN_NAMES,
+  OVERDUE_NAMES,
+} from '../../../shared/accreditation.js';
 import type { Language } from '../../../shared/constants.js';
 import type { Db } from '../../db/connection.js';
 import { t } from '../../i18n.js';
@@ -24,6 +30,9 @@ export interface CardRow {
   Index: number;
 }
 
+/** Observed requests past a correction deadline of one kind: of the dashboard's months, and of others. */
+type Overdue = { IdEntidad: EntityCode; n: number | string; other: number | string };
+
 const TOTAL_NAMES: Record<EntityCode, string> = {
   T: 'TOTAL_TRABAJADORES',
   V: 'TOTAL_VEHICULOS',
@@ -47,16 +56,38 @@ export class Dashboards {
   ) {}
 
   /**
-   * Observed requests with a line still observed after its correction deadline, per kind (of any
-   * month: a lapse stays flagged until corrected), in the division and, for a requester, its company.
+   * Observed requests with a line still observed after its correction deadline, per kind, in the
+   * division and, for a requester, its company: `n` of the dashboard's months (a part of its
+   * Observed count) and `other` of any other month (a lapse stays flagged until corrected).
    */
-  private async overdue(principal: Principal, entities: EntityCode[], kind: RequestKind, company?: number) {
+  private async overdue(
+    principal: Principal,
+    entities: EntityCode[],
+    spans: Span[],
+    kind: RequestKind,
+    company?: number,
+  ): Promise<Overdue[]> {
     if (!entities.length) return [];
     const today = await divisionToday(this.db, this.registry, principal.divisionId as number, this.now());
     let qb = this.db
       .selectFrom(`${this.registry.require('request').table} as r`)
       .innerJoin(`${this.registry.require('request-detail').table} as d`, 'd.IdSolicitud', 'r.IdSolicitud')
-      .select(['r.IdEntidad', (eb) => eb.fn.count('r.IdSolicitud').distinct().as('n')])
+      .select((eb) => {
+        const inPeriod = eb.or(
+          spans.map((s) => eb.and([eb('r.FechaSolicitud', '>=', s.from), eb('r.FechaSolicitud', '<', s.to)])),
+        );
+        const when = (yes: boolean) =>
+          eb
+            .case()
+            .when(yes ? inPeriod : eb.not(inPeriod))
+            .then(eb.ref('r.IdSolicitud'))
+            .end();
+        return [
+          'r.IdEntidad',
+          eb.fn.count(when(true)).distinct().as('n'),
+          eb.fn.count(when(false)).distinct().as('other'),
+        ];
+      })
       .where('r.IdCliente', '=', principal.clientId as number)
       .where('r.IdDivision', '=', principal.divisionId as number)
       .where('r.EstadoAprobacion', '=', 'O')
@@ -66,10 +97,7 @@ export class Dashboards {
       .where('d.EstadoAprobacion', '=', 'O')
       .where('d.FechaLimiteCorreccion', '<', today);
     if (company !== undefined) qb = qb.where('r.IdCompania', '=', company);
-    return (await qb.groupBy('r.IdEntidad').execute()) as Array<{
-      IdEntidad: EntityCode;
-      n: number | string;
-    }>;
+    return (await qb.groupBy('r.IdEntidad').execute()) as Overdue[];
   }
 
   /**
@@ -117,13 +145,19 @@ export class Dashboards {
     shown: EntityCode[],
     statuses: string[],
     counts: Array<{ IdEntidad: EntityCode; EstadoAprobacion: string; n: number | string }>,
-    overdue: Array<{ IdEntidad: EntityCode; n: number | string }>,
+    overdue: Overdue[],
   ): [Record<string, number>[], ...CardRow[][]] {
     const count = (entity: EntityCode, status: string) =>
       Number(counts.find((c) => c.IdEntidad === entity && c.EstadoAprobacion === status)?.n ?? 0);
     const summary = Object.fromEntries([
       ...ENTITY_CODES.map((e) => [TOTAL_NAMES[e], statuses.reduce((sum, s) => sum + count(e, s), 0)]),
-      ...ENTITY_CODES.map((e) => [OVERDUE_NAMES[e], Number(overdue.find((o) => o.IdEntidad === e)?.n ?? 0)]),
+      ...ENTITY_CODES.flatMap((e) => {
+        const found = overdue.find((o) => o.IdEntidad === e);
+        return [
+          [OVERDUE_NAMES[e], Number(found?.n ?? 0)],
+          [OVERDUE_ELSEWHEN_NAMES[e], Number(found?.other ?? 0)],
+        ];
+      }),
     ]);
     const rows = ENTITY_CODES.map((entity) =>
       shown.includes(entity)
@@ -163,7 +197,7 @@ export class Dashboards {
   async requester(requester: Requester, spans: Span[], language: Language, kind: RequestKind = 'M') {
     const shown = (await this.shownToRequester(requester, kind)).filter((e) => kind === 'M' || e !== 'P');
     const counts = await this.counts(requester.principal, shown, spans, requester.companyId, kind);
-    const overdue = await this.overdue(requester.principal, shown, kind, requester.companyId);
+    const overdue = await this.overdue(requester.principal, shown, spans, kind, requester.companyId);
     return this.answer(language, shown, REQUESTER_STATUSES, counts, overdue);
   }
 
@@ -171,7 +205,7 @@ export class Dashboards {
     // Demobilisation and requirement update are for workers and vehicles only (spec section 2).
     const shown = authoriser.entities.filter((e) => kind === 'M' || e !== 'P');
     const counts = await this.counts(authoriser.principal, shown, spans, undefined, kind);
-    const overdue = await this.overdue(authoriser.principal, shown, kind);
+    const overdue = await this.overdue(authoriser.principal, shown, spans, kind);
     return this.answer(language, shown, AUTHORISER_STATUSES, counts, overdue);
   }
 }

@@ -88,8 +88,9 @@ export default function AuthoriserDashboard() {
             entity={entity}
             rows={rowsOf(counts.data, entity)}
             overdue={{
-              count: overdueOf(counts.data, entity),
-              to: `${kind === 'M' ? screenPath('autorizador', entity) : areaPath(kind, 'autorizador', entity)}?estado=O&meses=${DASHBOARD.maxMonths}`,
+              ...overdueOf(counts.data, entity),
+              to: link(entity, 'O'),
+              otherTo: `${kind === 'M' ? screenPath('autorizador', entity) : areaPath(kind, 'autorizador', entity)}?estado=O&meses=${DASHBOARD.maxMonths}`,
             }}
             rowLink={(row) => link(entity, row.ESTADO)}
             action={

@@ -86,7 +86,7 @@ export default function RequesterDashboard() {
     if (status) search.set('estado', status);
     return `${kind === 'M' ? screenPath('solicitante', entity) : areaPath(kind, 'solicitante', entity)}?${search}`;
   };
-  // A lapsed correction is flagged whatever its month: its list looks back as far as the filter goes.
+  // A lapsed correction of another month is flagged too: its list looks back as far as the filter goes.
   const overdueLink = (entity: EntityCode) =>
     `${kind === 'M' ? screenPath('solicitante', entity) : areaPath(kind, 'solicitante', entity)}?estado=O&meses=${DASHBOARD.maxMonths}`;
   return (
@@ -169,7 +169,11 @@ export default function RequesterDashboard() {
               key={entity}
               entity={entity}
               rows={rowsOf(counts.data, entity)}
-              overdue={{ count: overdueOf(counts.data, entity), to: overdueLink(entity) }}
+              overdue={{
+                ...overdueOf(counts.data, entity),
+                to: link(entity, 'O'),
+                otherTo: overdueLink(entity),
+              }}
               rowLink={(row) => link(entity, row.ESTADO)}
               action={<CardButton to={link(entity)} label={translate('accreditation.dashboard.open')} />}
             />

@@ -34,8 +34,11 @@ export function StatusCard({
   rows: CardRow[];
   rowLink(row: CardRow): string;
   action?: ReactNode;
-  /** Observed requests past a correction deadline: flagged under the rows, leading to the observed ones. */
-  overdue?: { count: number; to: string };
+  /**
+   * Observed requests past a correction deadline, flagged under the rows: `count` of the card's
+   * months (part of its Observed row), leading to them, and `other` of other months, leading to those.
+   */
+  overdue?: { count: number; to: string; other: number; otherTo: string };
 }) {
   const translate = useTranslate();
   const Icon = ENTITY_ICONS[entity];
@@ -81,20 +84,30 @@ export function StatusCard({
             </ListItem>
           ))}
         </List>
-        {overdue && overdue.count > 0 && (
-          <Alert
-            severity="warning"
-            data-overdue={entity}
-            action={
-              <Button component={Link} to={overdue.to} color="inherit" size="small">
-                {translate('accreditation.dashboard.see')}
-              </Button>
-            }
-            sx={{ mt: 1 }}
-          >
-            {translate('accreditation.dashboard.overdue', { smart_count: overdue.count })}
-          </Alert>
-        )}
+        {overdue &&
+          (
+            [
+              ['overdue', overdue.count, overdue.to],
+              ['overdueElsewhen', overdue.other, overdue.otherTo],
+            ] as const
+          ).map(
+            ([key, count, to]) =>
+              count > 0 && (
+                <Alert
+                  key={key}
+                  severity="warning"
+                  data-overdue={key === 'overdue' ? entity : `${entity}-other`}
+                  action={
+                    <Button component={Link} to={to} color="inherit" size="small">
+                      {translate('accreditation.dashboard.see')}
+                    </Button>
+                  }
+                  sx={{ mt: 1 }}
+                >
+                  {translate(`accreditation.dashboard.${key}`, { smart_count: count })}
+                </Alert>
+              ),
+          )}
       </CardContent>
       {action && <CardActions sx={{ justifyContent: 'flex-end' }}>{action}</CardActions>}
     </Card>

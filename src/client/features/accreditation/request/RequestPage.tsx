@@ -120,6 +120,10 @@ const pick = (record: Data | undefined, fields: readonly string[]): Data =>
 const DATE_FIELDS = ['FechaInicio', 'FechaFin', 'FechaNacimiento'] as const;
 
 /** /movilizacion/solicitante/:kind/:id (or /nueva): a request made or edited step by step. */
+/** A step's name: the second one names what it holds (a worker's person, a vehicle, the visitors). */
+const stepLabel = (step: WizardStep, entity: EntityCode) =>
+  `accreditation.form.step.${step}${step === 'personal' && entity !== 'T' ? `_${entity}` : ''}`;
+
 export default function RequestPage() {
   const { kind = 'persona', id } = useParams();
   const entity = KIND_OF_SEGMENT[kind] as EntityCode;
@@ -591,7 +595,7 @@ function RequestForm({ entity, record, detail }: FormProps) {
             <Tab
               key={s}
               value={s}
-              label={`${index + 1}. ${translate(`accreditation.form.step.${s}`)}`}
+              label={`${index + 1}. ${translate(stepLabel(s, entity))}`}
               disabled={!snapshot.can({ type: 'GOTO', step: s }) && s !== step}
               data-step={s}
             />
