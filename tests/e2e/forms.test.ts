@@ -253,6 +253,28 @@ describe('forms and lists in a real browser', () => {
     expect(await page.getByText(/Aún no hay/).count()).toBe(0);
   });
 
+  it('helps with a field in the user’s language, never in the schema’s own notes', async () => {
+    for (const [lang, help] of [
+      ['es', 'La hora que marcaba el reloj del equipo'],
+      ['en', 'The time the device’s clock showed'],
+    ]) {
+      await page.goto(`${server.url}/marking/1?lang=${lang}`, { waitUntil: 'networkidle' });
+      await expect.poll(() => page.locator('#root_FechaHoraDispositivo__help').textContent()).toContain(help);
+      expect(await page.getByText(/before correction by the equipment/).count()).toBe(0);
+    }
+    // Every list of choices names its buttons in the user's language too (a place's, a person's).
+    const [person] = await people();
+    await page.goto(`${server.url}/person/${person.IdPersona}?lang=es`, { waitUntil: 'networkidle' });
+    await field('IdUbigeoResidencia').waitFor();
+    const named = (name: string) => page.locator(`[aria-label="${name}"], [title="${name}"]`).count();
+    expect(await named('Abrir')).toBeGreaterThan(0);
+    expect({ Open: await named('Open'), Clear: await named('Clear'), Close: await named('Close') }).toEqual({
+      Open: 0,
+      Clear: 0,
+      Close: 0,
+    });
+  });
+
   it('logged no errors or warnings in the browser console', () => {
     expect(problems).toEqual([]);
   });

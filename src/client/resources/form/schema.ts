@@ -12,14 +12,22 @@ export function formFields(meta: ResourceMeta, mode: FormMode): string[] {
     .map(([field]) => field);
 }
 
-/** The JSON Schema handed to the form: the entity's, limited to its fields, without its title. */
+/**
+ * The JSON Schema handed to the form: the entity's, limited to its fields, without its title and
+ * its descriptions (they document the schema, in English; a field's help comes from the locales).
+ */
 export function formSchema(meta: ResourceMeta, mode: FormMode): EntitySchema {
   const fields = formFields(meta, mode);
   const { title: _title, description: _description, ...schema } = meta.schema;
   return {
     ...schema,
     title: '',
-    properties: Object.fromEntries(fields.map((f) => [f, meta.schema.properties[f]])),
+    properties: Object.fromEntries(
+      fields.map((f) => {
+        const { description: _about, ...prop } = meta.schema.properties[f];
+        return [f, prop];
+      }),
+    ),
     required: (meta.schema.required ?? []).filter((f) => fields.includes(f)),
   };
 }
@@ -62,6 +70,9 @@ export function buildUiSchema(
   for (const field of fields) {
     const prop = meta.schema.properties[field];
     const entry: UiSchema = { 'ui:title': translate(`resources.${meta.name}.fields.${field}`) };
+    // A field's help, in the user's language, where the locales give one.
+    const help = translate(`resources.${meta.name}.help.${field}`, { _: '' });
+    if (help) entry['ui:help'] = help;
     const options: Record<string, string | boolean | object> = {};
     const ref = prop['x-ref'];
     if (ref) {

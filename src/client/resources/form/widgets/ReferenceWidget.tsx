@@ -14,6 +14,15 @@ const DEBOUNCE_MS = 300;
 type Data = Record<string, unknown>;
 
 /** The form's current values, which the widgets receive through the form context. */
+/** An autocomplete's own words (its buttons' names, its empty and loading texts) in the user's language. */
+export const autocompleteTexts = (translate: (key: string) => string) => ({
+  noOptionsText: translate('app.form.noOptions'),
+  loadingText: translate('app.form.loading'),
+  openText: translate('ra.action.open'),
+  closeText: translate('ra.action.close'),
+  clearText: translate('ra.action.clear_input_value'),
+});
+
 export function formValues(props: WidgetProps): Data {
   return ((props.registry.formContext as { formData?: Data } | undefined)?.formData ?? {}) as Data;
 }
@@ -134,11 +143,8 @@ function ReferenceSelect(props: WidgetProps) {
     },
     onBlur: () => onBlur(id, value),
     onFocus: () => onFocus(id, value),
+    ...autocompleteTexts(translate),
     noOptionsText: translate(cascade === undefined ? 'app.form.chooseAbove' : 'app.form.noOptions'),
-    loadingText: translate('app.form.loading'),
-    openText: translate('ra.action.open'),
-    closeText: translate('ra.action.close'),
-    clearText: translate('ra.action.clear_input_value'),
     renderInput: (params: object) => (
       <TextField
         {...params}

@@ -4,7 +4,7 @@ import { useTranslate } from 'react-admin';
 import type { PropertySchema } from '../../../../shared/schema/types.js';
 import { useMeta } from '../../../providers/meta.js';
 import { screenProperty, useScreenChoices } from '../../screens.js';
-import { formValues } from './ReferenceWidget.js';
+import { autocompleteTexts, formValues } from './ReferenceWidget.js';
 
 interface Choice {
   id: string;
@@ -23,7 +23,7 @@ function ChoiceSelect(props: WidgetProps & { choices: Choice[] }) {
       getOptionLabel={(c) => c.name}
       isOptionEqualToValue={(a, b) => a.id === b.id}
       onChange={(_event, choice) => onChange(choice?.id)}
-      noOptionsText={translate('app.form.noOptions')}
+      {...autocompleteTexts(translate)}
       renderInput={(params) => (
         <TextField {...params} label={label} required={required} error={(rawErrors?.length ?? 0) > 0} />
       )}

@@ -3,7 +3,7 @@ import type { WidgetProps } from '@rjsf/utils';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslate } from 'react-admin';
 import { fetchLookup } from '../../../providers/lookups.js';
-import { formValues } from './ReferenceWidget.js';
+import { autocompleteTexts, formValues } from './ReferenceWidget.js';
 
 type Location = { IdUbigeo: string; Nombre: string; IdUbigeoPadre: string | null; Nivel: number };
 
@@ -70,7 +70,7 @@ export default function UbigeoWidget(props: WidgetProps) {
         getOptionLabel={(row) => row.Nombre}
         isOptionEqualToValue={(a, b) => a.IdUbigeo === b.IdUbigeo}
         onChange={(_event, row) => onChange(row ? row.IdUbigeo : n > 0 ? chain[n - 1] : undefined)}
-        noOptionsText={translate('app.form.noOptions')}
+        {...autocompleteTexts(translate)}
         renderInput={(params) => (
           <TextField
             {...params}
