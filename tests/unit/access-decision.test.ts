@@ -15,7 +15,7 @@ import {
   reasonMessageKey,
   type ScheduleInterval,
   type Weekday,
-} from '../../src/server/features/access/decision.js';
+} from '../../src/shared/access/decision.js';
 import { lookup, type Messages, translate } from '../../src/shared/i18n.js';
 
 const LIMA = 'America/Lima';

@@ -1,6 +1,6 @@
+import { localTime, markingClock } from '../../shared/access/decision.js';
 import { timeZoneOf } from '../../shared/dates.js';
 import type { Db } from '../db/connection.js';
-import { localTime, markingClock } from '../features/access/decision.js';
 import { ACCESS_TABLES } from '../features/access/tables.js';
 import { t } from '../i18n.js';
 

@@ -1,7 +1,7 @@
 import { createHash, createPrivateKey, generateKeyPairSync, sign } from 'node:crypto';
+import { decide, type ReasonCode } from '../../../shared/access/decision.js';
 import { timeZoneOf } from '../../../shared/dates.js';
 import type { Db } from '../../db/connection.js';
-import { decide, type ReasonCode } from './decision.js';
 import type { Device } from './device-keys.js';
 import { loadHolder, loadSite } from './loader.js';
 import { ACCESS_TABLES } from './tables.js';

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Decision, Presented } from '../../../shared/access/decision.js';
 import { ApiError } from '../../errors.js';
 import { t } from '../../i18n.js';
 import { requireGrant } from '../../routes/guards.js';
 import { field, INT32, objectOf, resultResponses } from '../../routes/responses.js';
 import { allowList, signingKeys } from './allow-list.js';
-import type { Decision, Presented } from './decision.js';
 import { type Device, DeviceKeys } from './device-keys.js';
 import {
   decideAndRecord,

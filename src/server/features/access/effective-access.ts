@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type Door, decide, type Presented } from '../../../shared/access/decision.js';
 import { timeZoneOf } from '../../../shared/dates.js';
 import { ApiError } from '../../errors.js';
 import { t } from '../../i18n.js';
 import { field, objectOf, resultResponses } from '../../routes/responses.js';
-import { type Door, decide, type Presented } from './decision.js';
 import { loadHolder, loadSite } from './loader.js';
 
 /**

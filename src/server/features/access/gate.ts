@@ -1,5 +1,3 @@
-import type { Db } from '../../db/connection.js';
-import { t } from '../../i18n.js';
 import {
   type Credential,
   type Decision,
@@ -11,7 +9,9 @@ import {
   type ReasonCode,
   reasonMessageKey,
   type SiteAccess,
-} from './decision.js';
+} from '../../../shared/access/decision.js';
+import type { Db } from '../../db/connection.js';
+import { t } from '../../i18n.js';
 import type { Device } from './device-keys.js';
 import { type LoadedDoor, loadDoor, loadHolder, loadSite } from './loader.js';
 import { ACCESS_TABLES } from './tables.js';

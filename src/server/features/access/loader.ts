@@ -1,5 +1,3 @@
-import { timeZoneOf } from '../../../shared/dates.js';
-import type { Db } from '../../db/connection.js';
 import type {
   AccessAssignment,
   AccessGroup,
@@ -16,7 +14,9 @@ import type {
   ScheduleInterval,
   SiteAccess,
   Zone,
-} from './decision.js';
+} from '../../../shared/access/decision.js';
+import { timeZoneOf } from '../../../shared/dates.js';
+import type { Db } from '../../db/connection.js';
 
 /** A door with what the marking records besides the decision's columns. */
 export interface LoadedDoor extends Door {

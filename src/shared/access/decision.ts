@@ -29,7 +29,7 @@
  * its start crosses midnight: it belongs to its own day and continues into the next morning.
  */
 
-import type { MessageParams } from '../../../shared/errors.js';
+import type { MessageParams } from '../errors.js';
 import type {
   AccesoPersona,
   Credencial,
@@ -43,7 +43,7 @@ import type {
   Restriccion,
   Vehiculo,
   Zona,
-} from '../../../shared/generated/entities.js';
+} from '../generated/entities.js';
 
 export const REASONS = [
   'ALLOWED',
