@@ -6,6 +6,7 @@ import { requireGrant } from '../../routes/guards.js';
 import { field, INT32, objectOf, resultResponses } from '../../routes/responses.js';
 import { allowList, signingKeys } from './allow-list.js';
 import { type Device, DeviceKeys } from './device-keys.js';
+import { Enrolment } from './enrolment.js';
 import {
   decideAndRecord,
   decisionWriterOf,
@@ -88,6 +89,7 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
   const siteOf = siteCache(db);
   const writer = decisionWriterOf(db, fastify.database.dialect === 'postgres' ? 4 : 1);
   fastify.decorate('deviceKeys', keys);
+  const enrolment = new Enrolment(db, keys);
 
   const keyOf = (request: FastifyRequest) => {
     const header = request.headers.authorization ?? '';
@@ -420,6 +422,54 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
       const id = Number(request.params.id);
       await fastify.crud.getOne(equipment(), id, request.principal);
       return { result: { revoked: await keys.revoke(id) } };
+    },
+  );
+
+  // Enrolment: the equipment's screen shows a one-time code in a QR; the gate app exchanges it.
+  fastify.post<{ Params: { id: string } }>(
+    '/acceso/equipo/:id/enrolamiento',
+    {
+      preHandler: requireGrant('equipment', 'write'),
+      schema: {
+        tags: ['access'],
+        summary:
+          'A one-time enrolment code for the equipment (single use, valid 10 minutes), for the QR a gate app scans',
+        params: objectOf({ id: field.id() }, ['id']),
+        response: resultResponses('{ code, expiresAt }', [401, 403, 404]),
+      },
+    },
+    async (request) => {
+      const id = Number(request.params.id);
+      await fastify.crud.getOne(equipment(), id, request.principal);
+      return { result: await enrolment.create(id, request.principal.userId) };
+    },
+  );
+  fastify.post<{ Body: { codigo: string } }>(
+    '/acceso/enrolar',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['access'],
+        summary: 'A gate app exchanges an enrolment code for a device key, its equipment and control points',
+        description:
+          "The code is used up by this call; the equipment's previous device keys stop working. A code unknown, " +
+          'already used or older than 10 minutes: 400, each with its own message.',
+        body: objectOf({ codigo: field.text(64, { minLength: 1 }) }, ['codigo']),
+        response: resultResponses('{ key, equipment, controlPoints, publicKey }', [400]),
+      },
+    },
+    async (request) => {
+      const enrolled = await enrolment.exchange(request.body.codigo.trim());
+      if ('problem' in enrolled) {
+        const messageKey = {
+          unknown: 'gate.enrolmentUnknown',
+          used: 'gate.enrolmentUsed',
+          expired: 'gate.enrolmentExpired',
+          equipmentInactive: 'gate.enrolmentEquipmentInactive',
+        }[enrolled.problem];
+        throw new ApiError('BAD_REQUEST', { messageKey });
+      }
+      return { result: { ...enrolled, publicKey: (await signingKeys(db)).publicKey } };
     },
   );
 }

@@ -10,6 +10,8 @@ import type { Database } from '../../db/connection.js';
  *   scanning markings;
  * - the Ed25519 key pair that signs the offline allow-lists (made once, like the auth secret), and the
  *   allow-list versions each control point has been served, so a gate asks only for the changes;
+ * - enrolment codes: one-time codes an equipment's screen shows in a QR, exchanged by the gate app for
+ *   a device key; only their SHA-256 hash kept, with when they expire and when they were used;
  * - the marking's device identity (equipment + the device's own sequence or UUID) is unique, which
  *   makes a resent batch add nothing.
  * Instants are epoch milliseconds, compared alike on both dialects.
@@ -20,6 +22,7 @@ export const ACCESS_TABLES = {
   marking: 'access_marking',
   signingKey: 'access_signing_key',
   allowList: 'access_allow_list',
+  enrolment: 'access_enrolment_code',
 } as const;
 
 export async function ensureAccessTables(database: Database): Promise<void> {
@@ -72,6 +75,17 @@ export async function ensureAccessTables(database: Database): Promise<void> {
       .addColumn('Contenido', 'text', (c) => c.notNull())
       .addColumn('CreadoEn', 'bigint', (c) => c.notNull())
       .addPrimaryKeyConstraint('pk_access_allow_list', ['IdPuntoControl', 'Version']),
+  );
+  await table(ACCESS_TABLES.enrolment, (t) =>
+    t
+      .addColumn('Hash', 'text', (c) => c.primaryKey())
+      .addColumn('IdEquipo', 'integer', (c) =>
+        c.references('system_equipment.IdEquipo').onDelete('cascade').notNull(),
+      )
+      .addColumn('IdUsuario', 'text')
+      .addColumn('CreadoEn', 'bigint', (c) => c.notNull())
+      .addColumn('ExpiraEn', 'bigint', (c) => c.notNull())
+      .addColumn('UsadoEn', 'bigint'),
   );
   const index = (name: string, on: string, columns: string[], unique = false) => {
     let builder = db.schema.createIndex(name).ifNotExists().on(on).columns(columns);

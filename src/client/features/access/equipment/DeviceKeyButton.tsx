@@ -12,6 +12,7 @@ import { useState } from 'react';
 import { useNotify, useRecordContext, useTranslate } from 'react-admin';
 import { isApiErrorBody } from '../../../../shared/errors.js';
 import { apiFetch } from '../../../session/http.js';
+import EnrolmentQr from './EnrolmentQr.js';
 
 interface Current {
   prefix: string;
@@ -88,6 +89,7 @@ export default function DeviceKeyButton() {
               />
             </>
           )}
+          <EnrolmentQr equipmentId={record.id} />
         </DialogContent>
         <DialogActions>
           {current && (

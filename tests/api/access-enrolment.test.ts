@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SYSTEM_PRINCIPAL } from '../../src/server/plugins/auth.js';
+import { call, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { DIALECTS } from '../support/databases.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
+type Json = any;
+const SOUTH = 'UNIDAD MINERA SAN GABRIEL';
+const NORTH = 'PROYECTO CORDILLERA NORTE';
+const EQUIPMENT = 1; // turnstile of the south division's main gate
+const TEN_MINUTES = 10 * 60_000;
+
+describe.each(DIALECTS)('gate app enrolment on %s', (dialect) => {
+  let t: TestApp;
+  let admin: string;
+
+  const make = (equipment = EQUIPMENT, token = admin) =>
+    call(t.app, { method: 'POST', url: `/api/acceso/equipo/${equipment}/enrolamiento`, token });
+  const exchange = (codigo: string, language = 'en') =>
+    call(t.app, {
+      method: 'POST',
+      url: '/api/acceso/enrolar',
+      payload: { codigo },
+      headers: { 'accept-language': language },
+    });
+  const allowList = (key: string, point: number) =>
+    call(t.app, {
+      method: 'GET',
+      url: `/api/acceso/listapermitidos?puntoControl=${point}`,
+      headers: { authorization: `Device ${key}` },
+    });
+
+  beforeAll(async () => {
+    t = await startTestApp(dialect);
+    admin = (await signIn(t.app, 'ADMIN', { division: SOUTH })).accessToken;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('exchanges a code once for a device key, the equipment and its control points; the code is kept hashed', async () => {
+    const made = await make();
+    expect(made.status).toBe(200);
+    const { code, expiresAt } = made.body.result;
+    expect(code).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    const lasts = new Date(expiresAt).getTime() - Date.now();
+    expect(lasts).toBeGreaterThan(TEN_MINUTES - 60_000);
+    expect(lasts).toBeLessThanOrEqual(TEN_MINUTES);
+    const stored = (await t.db.database.db
+      .selectFrom('access_enrolment_code')
+      .selectAll()
+      .execute()) as Json[];
+    expect(JSON.stringify(stored)).not.toContain(code);
+
+    const enrolled = await exchange(code);
+    expect(enrolled.status).toBe(200);
+    const { key, equipment, controlPoints, publicKey } = enrolled.body.result;
+    expect(key).toMatch(/^eq1\./);
+    expect(equipment).toMatchObject({ IdEquipo: EQUIPMENT, Funcion: 'E' });
+    expect(controlPoints.length).toBeGreaterThan(0);
+    expect(publicKey).toContain('BEGIN PUBLIC KEY');
+    // The key works at once for the control point's allow-list.
+    const list = await allowList(key, controlPoints[0].IdPuntoControl);
+    expect(list.status).toBe(200);
+    expect(list.body.result.signature).toBeTruthy();
+
+    // Single use: a second exchange of the same code is refused, and the key stays the one issued.
+    const again = await exchange(code);
+    expect(again.status).toBe(400);
+    expect(again.body.messageKey).toBe('gate.enrolmentUsed');
+    expect((await allowList(key, controlPoints[0].IdPuntoControl)).status).toBe(200);
+  });
+
+  it('two exchanges of one code at the same time enrol one device', async () => {
+    const { code } = (await make()).body.result;
+    const answers = await Promise.all([exchange(code), exchange(code), exchange(code)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400, 400]);
+  });
+
+  it('refuses a code after ten minutes, and a wrong one, each with its own message', async () => {
+    const { code } = (await make()).body.result;
+    await t.db.database.db
+      .updateTable('access_enrolment_code')
+      .set({ ExpiraEn: Date.now() - 1 })
+      .where('UsadoEn', 'is', null)
+      .execute();
+    const late = await exchange(code, 'es');
+    expect(late.status).toBe(400);
+    expect(late.body.messageKey).toBe('gate.enrolmentExpired');
+    expect(late.body.message).toBe(
+      'El código de enrolamiento venció (dura 10 minutos): genere otro en la pantalla del equipo.',
+    );
+    const wrong = await exchange('AAAAAAAAAAAAAAAAAAAAAA');
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.messageKey).toBe('gate.enrolmentUnknown');
+    expect((await exchange('')).status).toBe(400);
+    // An altered code (one character changed) is as wrong as any other.
+    const fresh = (await make()).body.result.code as string;
+    const altered = `${fresh.slice(0, -1)}${fresh.endsWith('A') ? 'B' : 'A'}`;
+    expect((await exchange(altered)).body.messageKey).toBe('gate.enrolmentUnknown');
+    expect((await exchange(fresh)).status).toBe(200);
+  });
+
+  it('only an administrator with the equipment grant, of its client and division, makes a code', async () => {
+    const requester = (await signIn(t.app, 'SOLICITANTE', { division: SOUTH })).accessToken;
+    expect((await make(EQUIPMENT, requester)).status).toBe(403);
+    expect(
+      (await call(t.app, { method: 'POST', url: `/api/acceso/equipo/${EQUIPMENT}/enrolamiento` })).status,
+    ).toBe(401);
+    // The same administrator signed into the other division: the equipment is not found (tenancy).
+    const north = (await signIn(t.app, 'ADMIN', { division: NORTH })).accessToken;
+    expect((await make(EQUIPMENT, north)).status).toBe(404);
+    expect((await make(7)).status).toBe(404);
+
+    // An administrator of another client, with the equipment screen, cannot reach this equipment.
+    const crud = t.app.crud;
+    const client = await crud.create(
+      t.registry.require('client'),
+      { Cliente: 'MINERA DEL PACÍFICO NORTE S.A.', IdPais: 'CH' },
+      SYSTEM_PRINCIPAL,
+    );
+    const at = { userId: 'SISTEMA', clientId: client.id as number };
+    const division = await crud.create(
+      t.registry.require('division'),
+      { Division: 'FAENA ESCONDIDA SUR', IdPais: 'CH' },
+      at,
+    );
+    const profile = await crud.create(t.registry.require('profile'), { Perfil: 'ADMINISTRADOR' }, at);
+    const menu = (await t.db.database.db
+      .selectFrom('security_menu')
+      .select('IdMenu')
+      .where('Ruta', '=', '/equipment')
+      .executeTakeFirstOrThrow()) as Json;
+    await crud.create(t.registry.require('menu-profile'), { IdPerfil: profile.id, IdMenu: menu.IdMenu }, at);
+    await crud.create(
+      t.registry.require('user'),
+      {
+        IdUsuario: 'ADMINCHILE',
+        Nombre: 'ANA',
+        Apellido: 'SOTO',
+        Correo: 'ana@pacificonorte.cl',
+        PrimeraClaveCambiada: 'S',
+      },
+      at,
+    );
+    await t.app.auth.passwords.initialPassword('ADMINCHILE', 'Atacama#Norte1', 'S');
+    await crud.create(
+      t.registry.require('user-profile'),
+      { IdUsuario: 'ADMINCHILE', IdPerfil: profile.id, IdDivision: division.id },
+      at,
+    );
+    const chile = (await signIn(t.app, 'ADMINCHILE', { password: 'Atacama#Norte1' })).accessToken;
+    expect((await make(EQUIPMENT, chile)).status).toBe(404);
+    expect(
+      (await t.db.database.db.selectFrom('access_enrolment_code').select('IdUsuario').execute()).every(
+        (r: Json) => r.IdUsuario === 'ADMIN',
+      ),
+    ).toBe(true);
+  });
+});
