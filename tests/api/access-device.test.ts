@@ -635,6 +635,15 @@ describe.each(DIALECTS)('gate device calls on %s', (dialect) => {
     expect(mine.Credenciales).toContain(CARD);
     expect(mine.Puertas.map((d: Json) => d.IdPuerta)).toEqual([ENTRY_DOOR, EXIT_DOOR]);
     expect(mine.Puertas[0].Intervalos).toContainEqual({ Dia: 1, HoraInicio: '00:00', HoraFin: '23:59' });
+    // What a gate app needs to decide alone: the holder's name, the doors, the client, the age limits.
+    expect(mine.Nombre).toMatch(/^[^,]+, .+/);
+    expect(mine.Hasta >= today && mine.Desde <= today).toBe(true);
+    expect(list).toMatchObject({ cliente: 1, division: 1, avisoHoras: 24, limiteHoras: 72 });
+    expect(list.puertas.map((d: Json) => [d.IdPuerta, d.Sentido])).toEqual([
+      [ENTRY_DOOR, 'E'],
+      [EXIT_DOOR, 'S'],
+    ]);
+    expect(list.denegados.some((d: Json) => d.Titular === `P:${personId}`)).toBe(false);
     // Nothing changed: the same version, no changes.
     const same = JSON.parse((await get(`puntoControl=1&version=${version}`)).body.result.payload);
     expect(same).toMatchObject({ version, completo: false, cambios: [], retirados: [] });
@@ -649,6 +658,13 @@ describe.each(DIALECTS)('gate device calls on %s', (dialect) => {
     expect(changed.version).toBe(version + 1);
     expect(changed).toMatchObject({ completo: false, desde: version, cambios: [] });
     expect(changed.retirados).toContain(`P:${personId}`);
+    // ...and names the worker among those to turn away, with every card and the state.
+    expect(changed.denegados.find((d: Json) => d.Titular === `P:${personId}`)).toMatchObject({
+      Estado: 'S',
+      Nombre: mine.Nombre,
+      Documento: mine.Documento,
+      Credenciales: expect.arrayContaining([CARD]),
+    });
     await t.db.database.db
       .updateTable('accreditation_accreditation')
       .set({ Estado: 'A' })

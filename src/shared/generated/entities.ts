@@ -868,7 +868,7 @@ export interface TipoPuerta {
 }
 
 /**
- * A place in a division where access is controlled, such as a gatehouse, a dining-room entrance or a camp entrance (spec section 2 'control points'): its name, where it is, whether it controls people (P), vehicles (V) or both (M), and the access-control devices (equipment of the same division) installed there; at least one. Doors belong to a control point. The spec gives only the screen name; these fields are what the doors and markings need.
+ * A place in a division where access is controlled, such as a gatehouse, a dining-room entrance or a camp entrance (spec section 2 'control points'): its name, where it is, whether it controls people (P), vehicles (V) or both (M), and the access-control devices (equipment of the same division) installed there; at least one. Doors belong to a control point. A gate app working offline warns once its allow-list is older than AvisoListaHoras and denies everyone (fail closed) once it is older than LimiteListaHoras. The spec gives only the screen name; these fields are what the doors and markings need.
  */
 export interface PuntoControl {
   IdPuntoControl?: number;
@@ -882,6 +882,8 @@ export interface PuntoControl {
    * @maxItems 1000
    */
   Equipos: [number, ...number[]];
+  AvisoListaHoras?: number;
+  LimiteListaHoras?: number;
   Activo: 'S' | 'N';
 }
 

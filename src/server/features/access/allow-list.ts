@@ -1,6 +1,6 @@
 import { createHash, createPrivateKey, generateKeyPairSync, sign } from 'node:crypto';
-import { decide, type ReasonCode } from '../../../shared/access/decision.js';
-import { timeZoneOf } from '../../../shared/dates.js';
+import { decide, localTime, type ReasonCode } from '../../../shared/access/decision.js';
+import { addDays, timeZoneOf } from '../../../shared/dates.js';
 import type { Db } from '../../db/connection.js';
 import type { Device } from './device-keys.js';
 import { loadHolder, loadSite } from './loader.js';
@@ -39,14 +39,38 @@ export interface AllowEntry {
   Credenciales: string[];
   Documento: string | null;
   Placa: string | null;
+  /** The holder's name (surnames, names) or the vehicle's plate, for the gate's screen. */
+  Nombre: string;
+  /** The first day (yyyy-mm-dd, site calendar) of the accreditation in force. */
+  Desde: string;
   /** The last day (yyyy-mm-dd, site calendar) the accreditation and access hold. */
   Hasta: string;
+  /** The holder's inactive credential numbers (a card lost and reissued): a gate denies them by name. */
+  Inactivas?: string[];
   /** Per door of the control point: the schedule intervals (Dia 1–7, HH:mm) that open it. */
   Puertas: Array<{
     IdPuerta: number;
     Intervalos: Array<{ Dia: number; HoraInicio: string; HoraFin: string }>;
   }>;
 }
+
+/**
+ * Someone of the division a gate must turn away by name while offline: accreditation suspended or
+ * ended (demobilised) within the last DENIED_DAYS days, with every credential number they held.
+ */
+export interface DeniedEntry {
+  Titular: string;
+  Nombre: string;
+  Documento: string | null;
+  Credenciales: string[];
+  /** S suspended, T terminated (demobilised). */
+  Estado: 'S' | 'T';
+}
+const DENIED_DAYS = 90;
+
+/** The control point's allow-list age limits (hours) when its record says nothing. */
+export const LIST_WARN_HOURS = 24;
+export const LIST_LIMIT_HOURS = 72;
 
 /** Reasons that only depend on the hour: the holder belongs on the list with its intervals. */
 const HOURLY: ReasonCode[] = ['ALLOWED', 'ALLOWED_TEMPORARY', 'OUTSIDE_SCHEDULE'];
@@ -69,7 +93,16 @@ export async function allowList(
   const doors = (await db
     .selectFrom('access_door as d')
     .innerJoin('system_division as v', 'v.IdDivision', 'd.IdDivision')
-    .select(['d.IdPuerta', 'd.IdCliente', 'd.IdDivision', 'd.IdZona', 'd.Sentido', 'd.Activo', 'v.IdPais'])
+    .select([
+      'd.IdPuerta',
+      'd.Descripcion',
+      'd.IdCliente',
+      'd.IdDivision',
+      'd.IdZona',
+      'd.Sentido',
+      'd.Activo',
+      'v.IdPais',
+    ])
     .where('d.IdPuntoControl', '=', controlPointId)
     .where('d.IdCliente', '=', device.IdCliente)
     .where('d.IdDivision', '=', device.IdDivision)
@@ -88,6 +121,7 @@ export async function allowList(
     .execute()) as Array<{ IdPersona: number | null; IdVehiculo: number | null }>;
   const entries: AllowEntry[] = [];
   const at = new Date(now);
+  const today = localTime(at, timeZone).date;
   for (const h of holders) {
     const isVehicle = h.IdVehiculo != null;
     const id = Number(isVehicle ? h.IdVehiculo : h.IdPersona);
@@ -101,22 +135,21 @@ export async function allowList(
             .executeTakeFirst()
         : db
             .selectFrom('administration_person')
-            .select(['Documento'])
+            .select(['Documento', 'Apellido', 'Nombre'])
             .where('IdPersona', '=', id)
             .executeTakeFirst(),
       isVehicle
         ? Promise.resolve([])
         : db
             .selectFrom('identification_credential')
-            .select('Numero')
+            .select(['Numero', 'Activo'])
             .where('IdCliente', '=', device.IdCliente)
             .where('IdPersona', '=', id)
-            .where('Activo', '=', 'S')
             .orderBy('Numero')
             .execute(),
     ]);
     if (!info) continue;
-    const found = info as { Placa?: string; Documento?: string };
+    const found = info as { Placa?: string; Documento?: string; Apellido?: string; Nombre?: string };
     const presented = isVehicle
       ? ({ kind: 'plate', Placa: String(found.Placa) } as const)
       : ({ kind: 'document', Documento: String(found.Documento) } as const);
@@ -152,12 +185,24 @@ export async function allowList(
       if (intervals.length) open.push({ IdPuerta: door.IdPuerta, Intervalos: intervals });
     }
     if (!open.length) continue;
-    const ends = [...holder.accreditations.filter((a) => a.Estado === 'A').map((a) => a.FechaFin)].sort();
+    const inForce = holder.accreditations.filter(
+      (a) =>
+        a.Estado === 'A' &&
+        a.IdDivision === device.IdDivision &&
+        a.FechaInicio <= today &&
+        today <= a.FechaFin,
+    );
+    const ends = inForce.map((a) => a.FechaFin).sort();
+    const starts = inForce.map((a) => a.FechaInicio).sort();
+    const inactive = cards.filter((c) => c.Activo !== 'S').map((c) => String(c.Numero));
     entries.push({
       Titular: `${isVehicle ? 'V' : 'P'}:${id}`,
-      Credenciales: cards.map((c) => String(c.Numero)),
+      Nombre: isVehicle ? String(found.Placa) : nameOf(found),
+      Credenciales: cards.filter((c) => c.Activo === 'S').map((c) => String(c.Numero)),
+      ...(inactive.length && { Inactivas: inactive }),
       Documento: isVehicle ? null : String(found.Documento),
       Placa: isVehicle ? String(found.Placa) : null,
+      Desde: starts[0] ?? '',
       Hasta: ends[ends.length - 1] ?? '',
       Puertas: open,
     });
@@ -216,14 +261,90 @@ export async function allowList(
     }
   } else if (since === version) body = { completo: false, desde: since, cambios: [], retirados: [] };
 
+  const point = (await db
+    .selectFrom('access_control_point')
+    .select(['Descripcion', 'AvisoListaHoras', 'LimiteListaHoras'])
+    .where('IdPuntoControl', '=', controlPointId)
+    .executeTakeFirst()) as
+    | { Descripcion: string; AvisoListaHoras: number | null; LimiteListaHoras: number | null }
+    | undefined;
+  const allowedIds = new Set(entries.map((e) => e.Titular));
   const payload = JSON.stringify({
     puntoControl: controlPointId,
     version,
     generado: new Date(now).toISOString(),
     zonaHoraria: timeZone,
+    cliente: device.IdCliente,
+    division: device.IdDivision,
+    descripcion: point?.Descripcion ?? '',
+    avisoHoras: Number(point?.AvisoListaHoras ?? LIST_WARN_HOURS),
+    limiteHoras: Number(point?.LimiteListaHoras ?? LIST_LIMIT_HOURS),
+    puertas: doors.map((row) => ({
+      IdPuerta: Number(row.IdPuerta),
+      Descripcion: String(row.Descripcion ?? ''),
+      IdDivision: Number(row.IdDivision),
+      IdZona: Number(row.IdZona),
+      Sentido: row.Sentido,
+      Activo: row.Activo,
+    })),
+    denegados: await deniedOf(db, device, today, allowedIds),
     ...body,
   });
   const { privateKey } = await signingKeys(db);
   const signature = sign(null, Buffer.from(payload), createPrivateKey(privateKey)).toString('base64');
   return { payload, signature, algorithm: 'Ed25519', version };
+}
+
+const nameOf = (p: { Apellido?: string; Nombre?: string }) =>
+  [p.Apellido, p.Nombre].filter(Boolean).join(', ');
+
+/** The division's holders a gate turns away by name (see DeniedEntry), not those on the list. */
+async function deniedOf(db: Db, device: Device, today: string, allowed: Set<string>): Promise<DeniedEntry[]> {
+  const rows = (await db
+    .selectFrom('accreditation_accreditation as a')
+    .innerJoin('administration_person as p', 'p.IdPersona', 'a.IdPersona')
+    .select(['a.IdPersona', 'a.Estado', 'a.FechaFin', 'p.Documento', 'p.Apellido', 'p.Nombre'])
+    .where('a.IdCliente', '=', device.IdCliente)
+    .where('a.IdDivision', '=', device.IdDivision)
+    .where('a.Estado', 'in', ['S', 'T'])
+    .where('a.FechaFin', '>=', addDays(today, -DENIED_DAYS))
+    .execute()) as Array<{
+    IdPersona: number;
+    Estado: 'S' | 'T';
+    Documento: string;
+    Apellido: string;
+    Nombre: string;
+  }>;
+  const denied = new Map<string, DeniedEntry>();
+  for (const row of rows) {
+    const Titular = `P:${Number(row.IdPersona)}`;
+    if (allowed.has(Titular)) continue;
+    const known = denied.get(Titular);
+    // A suspension can be lifted: it is named before a termination, as the decision does.
+    if (known) {
+      if (row.Estado === 'S') known.Estado = 'S';
+      continue;
+    }
+    denied.set(Titular, {
+      Titular,
+      Nombre: nameOf(row),
+      Documento: row.Documento,
+      Credenciales: [],
+      Estado: row.Estado,
+    });
+  }
+  if (!denied.size) return [];
+  const ids = [...denied.keys()].map((t) => Number(t.slice(2)));
+  for (let i = 0; i < ids.length; i += 500) {
+    const cards = (await db
+      .selectFrom('identification_credential')
+      .select(['IdPersona', 'Numero'])
+      .where('IdCliente', '=', device.IdCliente)
+      .where('IdPersona', 'in', ids.slice(i, i + 500))
+      .orderBy('Numero')
+      .execute()) as Array<{ IdPersona: number; Numero: string }>;
+    for (const card of cards)
+      denied.get(`P:${Number(card.IdPersona)}`)?.Credenciales.push(String(card.Numero));
+  }
+  return [...denied.values()].sort((a, b) => a.Titular.localeCompare(b.Titular));
 }

@@ -1,0 +1,360 @@
+/**
+ * The gate app's offline judgement: the signed allow-list a control point's device downloads, its
+ * signature checked in the browser, its versions merged, and each presentation (a badge's token or a
+ * document) decided with the server's own decision function (src/shared/access/decision.ts) over rows
+ * rebuilt from the list. Pure: no DOM, no storage; the clock and the list are given.
+ */
+import {
+  type AccessAssignment,
+  type Credential,
+  type DecisionInput,
+  type Direction,
+  type Door,
+  decide,
+  type Holder,
+  type Presented,
+  type ReasonCode,
+  reasonMessageKey,
+  type SiteAccess,
+} from '../../shared/access/decision.js';
+import { fromBase64url, verifyToken } from '../../shared/badge-token.js';
+import type { MessageParams } from '../../shared/errors.js';
+
+export interface ListEntry {
+  Titular: string;
+  Nombre: string;
+  Credenciales: string[];
+  Inactivas?: string[];
+  Documento: string | null;
+  Placa: string | null;
+  Desde: string;
+  Hasta: string;
+  Puertas: Array<{
+    IdPuerta: number;
+    Intervalos: Array<{ Dia: number; HoraInicio: string; HoraFin: string }>;
+  }>;
+}
+export interface DeniedEntry {
+  Titular: string;
+  Nombre: string;
+  Documento: string | null;
+  Credenciales: string[];
+  Estado: 'S' | 'T';
+}
+export interface ListDoor {
+  IdPuerta: number;
+  Descripcion: string;
+  IdDivision: number;
+  IdZona: number;
+  Sentido: 'E' | 'S' | 'A';
+  Activo: 'S' | 'N';
+}
+
+/** What every payload carries, whole or a diff. */
+interface PayloadHead {
+  puntoControl: number;
+  version: number;
+  generado: string;
+  zonaHoraria: string;
+  cliente: number;
+  division: number;
+  descripcion: string;
+  avisoHoras: number;
+  limiteHoras: number;
+  puertas: ListDoor[];
+  denegados: DeniedEntry[];
+}
+export type Payload = PayloadHead &
+  (
+    | { completo: true; entradas: ListEntry[] }
+    | { completo: false; desde: number; cambios: ListEntry[]; retirados: string[] }
+  );
+
+/** The list as the device keeps it: the last payload's head and every entry. */
+export type AllowList = PayloadHead & { entradas: ListEntry[] };
+
+/** Reasons of the gate app's own, beside the decision's. */
+export const GATE_REASONS = [
+  'TOKEN_MALFORMED',
+  'TOKEN_FORGED',
+  'TOKEN_OTHER_CLIENT',
+  'LIST_TOO_OLD',
+] as const;
+export type GateReason = ReasonCode | (typeof GATE_REASONS)[number];
+
+export interface GateAnswer {
+  allow: boolean;
+  reason: GateReason;
+  messageKey: string;
+  params?: MessageParams;
+  lenientExit?: true;
+  /** The holder's name, when the list knows who was presented. */
+  name?: string;
+  /** What the marking sends: the credential number or the document; none for a token not genuine. */
+  marking?: { Credencial: string } | { Documento: string };
+}
+
+/** Whether `signature` (base64) is the Ed25519 signature of the payload's text. */
+export async function payloadGenuine(payload: string, signature: string, key: CryptoKey): Promise<boolean> {
+  const bytes = fromBase64url(signature.replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, ''));
+  if (bytes?.length !== 64) return false;
+  return crypto.subtle.verify(
+    { name: 'Ed25519' },
+    key,
+    bytes as BufferSource,
+    new TextEncoder().encode(payload) as BufferSource,
+  );
+}
+
+/**
+ * The list after a verified payload: a whole one replaces it; a diff is merged into the version it
+ * names. Undefined when a diff does not follow the list held (then the whole list is asked again).
+ */
+export function applyPayload(held: AllowList | undefined, payload: Payload): AllowList | undefined {
+  const { completo: _, ...head } = payload;
+  if (payload.completo) {
+    const { entradas } = payload;
+    return { ...stripBody(head), entradas };
+  }
+  if (!held || held.puntoControl !== payload.puntoControl || held.version !== payload.desde) return undefined;
+  const changed = new Map(payload.cambios.map((e) => [e.Titular, e]));
+  const removed = new Set(payload.retirados);
+  const entradas = held.entradas
+    .filter((e) => !removed.has(e.Titular) && !changed.has(e.Titular))
+    .concat(payload.cambios)
+    .sort((a, b) => a.Titular.localeCompare(b.Titular));
+  return { ...stripBody(head), entradas };
+}
+
+function stripBody(head: Record<string, unknown>): PayloadHead {
+  const { entradas: _e, cambios: _c, retirados: _r, desde: _d, ...rest } = head;
+  return rest as unknown as PayloadHead;
+}
+
+/** A list's lookups by credential number and by document, made once per version. */
+export interface IndexedList {
+  list: AllowList;
+  byCard: Map<string, { entry: ListEntry; active: boolean } | { denied: DeniedEntry }>;
+  byDocument: Map<string, { entry: ListEntry } | { denied: DeniedEntry }>;
+}
+
+export function indexList(list: AllowList): IndexedList {
+  const byCard: IndexedList['byCard'] = new Map();
+  const byDocument: IndexedList['byDocument'] = new Map();
+  for (const denied of list.denegados) {
+    for (const card of denied.Credenciales) byCard.set(card, { denied });
+    if (denied.Documento) byDocument.set(denied.Documento, { denied });
+  }
+  for (const entry of list.entradas) {
+    for (const card of entry.Inactivas ?? []) byCard.set(card, { entry, active: false });
+    for (const card of entry.Credenciales) byCard.set(card, { entry, active: true });
+    if (entry.Documento) byDocument.set(entry.Documento, { entry });
+  }
+  return { list, byCard, byDocument };
+}
+
+/** Hours since the server made the list (by this device's clock). */
+export const listAgeHours = (list: AllowList, now: Date) =>
+  (now.getTime() - new Date(list.generado).getTime()) / 3_600_000;
+
+/** How the list's age stands against the control point's limits. */
+export function listFreshness(list: AllowList, now: Date): 'fresh' | 'old' | 'expired' {
+  const age = listAgeHours(list, now);
+  const limit = list.limiteHoras;
+  if (age > limit) return 'expired';
+  return age > Math.min(list.avisoHoras, limit) ? 'old' : 'fresh';
+}
+
+const EVER = '0000-01-01';
+const NEVER = '9999-12-31';
+
+/** The person's rows as the decision reads them, rebuilt from an allowed entry of the list. */
+function allowedRows(list: AllowList, entry: ListEntry): { holder: Holder; site: SiteAccess } {
+  const IdPersona = Number(entry.Titular.slice(2));
+  const doors = entry.Puertas;
+  const assignments: AccessAssignment[] = doors.map((_, i) => ({
+    IdPerfilAcceso: i + 1,
+    FechaInicio: EVER,
+    FechaFin: NEVER,
+    Temporal: 'N',
+    Activo: 'S',
+  }));
+  const site: SiteAccess = {
+    profiles: doors.map((_, i) => ({
+      IdPerfilAcceso: i + 1,
+      Grupos: [i + 1],
+      ValidarRequisitos: 'N',
+      Activo: 'S',
+    })),
+    groups: doors.map((d, i) => ({
+      IdGrupoAcceso: i + 1,
+      IdHorario: i + 1,
+      Puertas: [d.IdPuerta],
+      Activo: 'S',
+    })),
+    schedules: doors.map((_, i) => ({ IdHorario: i + 1, Activo: 'S' })),
+    intervals: doors.flatMap((d, i) =>
+      d.Intervalos.map((interval) => ({
+        IdHorario: i + 1,
+        Dia: interval.Dia as 1,
+        HoraInicio: interval.HoraInicio,
+        HoraFin: interval.HoraFin,
+        Activo: 'S' as const,
+      })),
+    ),
+    zones: [],
+  };
+  const holder: Holder = {
+    kind: 'person',
+    person: { IdPersona, Condicion: 'T', Inactivo: 'N', ValidarRequisitosAcceso: 'N' },
+    exonerations: [],
+    restrictions: [],
+    requirements: [],
+    accreditations: [
+      {
+        IdDivision: list.division,
+        IdContrato: 0,
+        FechaInicio: entry.Desde || EVER,
+        FechaFin: entry.Hasta,
+        Estado: 'A',
+      },
+    ],
+    assignments,
+  };
+  return { holder, site };
+}
+
+/** Someone the list names as suspended or demobilised: an accreditation in that state, no access. */
+function deniedRows(list: AllowList, denied: DeniedEntry): Holder {
+  return {
+    kind: 'person',
+    person: {
+      IdPersona: Number(denied.Titular.slice(2)),
+      Condicion: 'T',
+      Inactivo: 'N',
+      ValidarRequisitosAcceso: 'N',
+    },
+    exonerations: [],
+    restrictions: [],
+    requirements: [],
+    accreditations: [
+      { IdDivision: list.division, IdContrato: 0, FechaInicio: EVER, FechaFin: NEVER, Estado: denied.Estado },
+    ],
+    assignments: [],
+  };
+}
+
+const EMPTY_SITE: SiteAccess = { profiles: [], groups: [], schedules: [], intervals: [], zones: [] };
+
+/** The door of the control point a direction goes through: one used that way, else the first. */
+export function doorFor(list: AllowList, direction: Direction): ListDoor | undefined {
+  return (
+    list.puertas.find((d) => d.Activo === 'S' && d.Sentido === direction) ??
+    list.puertas.find((d) => d.Activo === 'S' && d.Sentido === 'A') ??
+    list.puertas[0]
+  );
+}
+
+const gateOnly = (reason: (typeof GATE_REASONS)[number], params?: MessageParams): GateAnswer => ({
+  allow: false,
+  reason,
+  messageKey: `gateApp.reasons.${reason}`,
+  ...(params && { params }),
+});
+
+/** What the camera or the keyboard gave: a badge's token, or a document number. */
+export type Reading = { kind: 'token'; token: string } | { kind: 'document'; Documento: string };
+
+export function readingOf(text: string): Reading | undefined {
+  const value = text.trim();
+  if (value.startsWith('AC1.')) return { kind: 'token', token: value };
+  const document = value.toUpperCase();
+  return /^[A-Z0-9-]{4,20}$/.test(document) ? { kind: 'document', Documento: document } : undefined;
+}
+
+/**
+ * Decides a reading at the list's door for `direction`, offline. A token is checked first (genuine,
+ * this client's); a list older than the control point's limit denies everyone (fail closed); then
+ * the decision function judges the rows rebuilt from the list.
+ */
+export async function decideOffline(
+  indexed: IndexedList,
+  reading: Reading,
+  direction: Direction,
+  at: Date,
+  key: CryptoKey,
+): Promise<GateAnswer> {
+  const { list } = indexed;
+  let presented: Presented;
+  let claimsHasta: string | undefined;
+  let claimsTitular: string | undefined;
+  if (reading.kind === 'token') {
+    const verified = await verifyToken(reading.token, key);
+    if (!verified.ok) return gateOnly(verified.problem);
+    if (verified.claims.IdCliente !== list.cliente) return gateOnly('TOKEN_OTHER_CLIENT');
+    presented = { kind: 'credential', Numero: verified.claims.Numero };
+    claimsHasta = verified.claims.Hasta;
+    claimsTitular = verified.claims.Titular;
+  } else presented = { kind: 'document', Documento: reading.Documento };
+  const marking =
+    presented.kind === 'credential'
+      ? { Credencial: presented.Numero }
+      : { Documento: reading.kind === 'document' ? reading.Documento : '' };
+
+  const found =
+    presented.kind === 'credential'
+      ? indexed.byCard.get(presented.Numero)
+      : indexed.byDocument.get(presented.Documento);
+  const name = found && ('denied' in found ? found.denied.Nombre : found.entry.Nombre);
+  if (listFreshness(list, at) === 'expired')
+    return { ...gateOnly('LIST_TOO_OLD', { hours: list.limiteHoras }), marking, ...(name && { name }) };
+
+  const listDoor = doorFor(list, direction);
+  const door: Door = listDoor
+    ? {
+        IdPuerta: listDoor.IdPuerta,
+        IdDivision: listDoor.IdDivision,
+        IdZona: listDoor.IdZona,
+        Sentido: listDoor.Sentido,
+        Activo: listDoor.Activo,
+      }
+    : { IdPuerta: 0, IdDivision: list.division, IdZona: 0, Sentido: direction, Activo: 'N' };
+  const input: DecisionInput = {
+    door,
+    direction,
+    at,
+    timeZone: list.zonaHoraria,
+    presented,
+    site: EMPTY_SITE,
+  };
+  const titular = found && ('denied' in found ? found.denied.Titular : found.entry.Titular);
+  // A token naming another holder than the one the list has under its number is no card of theirs.
+  if (found && (!claimsTitular || claimsTitular === titular)) {
+    if ('denied' in found) input.holder = deniedRows(list, found.denied);
+    else {
+      const rows = allowedRows(list, found.entry);
+      input.holder = rows.holder;
+      input.site = rows.site;
+    }
+    if (presented.kind === 'credential') {
+      const credential: Credential = {
+        IdPersona: Number(String(titular).slice(2)),
+        Numero: presented.Numero,
+        FechaInicio: EVER,
+        FechaFin: claimsHasta ?? NEVER,
+        Activo: 'active' in found && found.active ? 'S' : 'N',
+      };
+      input.credential = credential;
+    }
+  }
+  const decision = decide(input);
+  return {
+    allow: decision.allow,
+    reason: decision.reason,
+    messageKey: reasonMessageKey(decision.reason),
+    ...(decision.params && { params: decision.params }),
+    ...(decision.lenientExit && { lenientExit: true as const }),
+    ...(name && input.holder && { name }),
+    marking,
+  };
+}

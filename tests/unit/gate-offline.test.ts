@@ -1,0 +1,211 @@
+import { createPrivateKey, generateKeyPairSync, sign } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  type AllowList,
+  applyPayload,
+  decideOffline,
+  indexList,
+  listFreshness,
+  type Payload,
+  payloadGenuine,
+  readingOf,
+} from '../../src/client/garita/offline.js';
+import { type BadgeClaims, claimsBytes, tokenOf, verifyingKey } from '../../src/shared/badge-token.js';
+
+const pair = generateKeyPairSync('ed25519', {
+  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+});
+const other = generateKeyPairSync('ed25519', {
+  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+});
+const signed = (bytes: Uint8Array, privateKey = pair.privateKey) =>
+  new Uint8Array(sign(null, bytes, createPrivateKey(privateKey)));
+const token = (claims: Partial<BadgeClaims>, privateKey = pair.privateKey) => {
+  const full: BadgeClaims = {
+    IdCliente: 1,
+    IdDivision: 1,
+    IdCredencial: 10,
+    Numero: 'C-0001',
+    Titular: 'P:7',
+    Hasta: '2099-12-31',
+    ...claims,
+  };
+  return tokenOf(full, signed(claimsBytes(full), privateKey));
+};
+
+const NOW = new Date('2026-11-27T15:00:00Z'); // 10:00 in Lima, a Friday
+const head = {
+  puntoControl: 1,
+  version: 3,
+  generado: '2026-11-27T14:00:00.000Z',
+  zonaHoraria: 'America/Lima',
+  cliente: 1,
+  division: 1,
+  descripcion: 'GARITA PRINCIPAL',
+  avisoHoras: 24,
+  limiteHoras: 72,
+  puertas: [
+    {
+      IdPuerta: 1,
+      Descripcion: 'ENTRADA',
+      IdDivision: 1,
+      IdZona: 1,
+      Sentido: 'E' as const,
+      Activo: 'S' as const,
+    },
+    {
+      IdPuerta: 2,
+      Descripcion: 'SALIDA',
+      IdDivision: 1,
+      IdZona: 1,
+      Sentido: 'S' as const,
+      Activo: 'S' as const,
+    },
+  ],
+  denegados: [
+    {
+      Titular: 'P:9',
+      Nombre: 'QUISPE, ANA',
+      Documento: '40000009',
+      Credenciales: ['C-0009'],
+      Estado: 'T' as const,
+    },
+  ],
+};
+const allDay = [1, 2, 3, 4, 5, 6, 7].map((Dia) => ({ Dia, HoraInicio: '00:00', HoraFin: '23:59' }));
+const worker = {
+  Titular: 'P:7',
+  Nombre: 'ROJAS, LUIS',
+  Credenciales: ['C-0001'],
+  Inactivas: ['C-0000'],
+  Documento: '40000007',
+  Placa: null,
+  Desde: '2026-01-01',
+  Hasta: '2026-12-31',
+  Puertas: [
+    { IdPuerta: 1, Intervalos: allDay },
+    { IdPuerta: 2, Intervalos: allDay },
+  ],
+};
+const dayShift = {
+  ...worker,
+  Titular: 'P:8',
+  Nombre: 'PAZ, EVA',
+  Credenciales: ['C-0008'],
+  Inactivas: undefined,
+  Documento: '40000008',
+  Puertas: [{ IdPuerta: 1, Intervalos: [{ Dia: 5, HoraInicio: '06:00', HoraFin: '09:00' }] }],
+};
+
+describe('the gate app decides offline with the server decision', () => {
+  let key: CryptoKey;
+  let list: AllowList;
+  beforeAll(async () => {
+    key = await verifyingKey(pair.publicKey);
+    list = applyPayload(undefined, { ...head, completo: true, entradas: [worker, dayShift] }) as AllowList;
+  });
+  const judge = (text: string, direction: 'E' | 'S' = 'E', at = NOW, held = list) =>
+    decideOffline(
+      indexList(held),
+      readingOf(text) ?? { kind: 'document', Documento: text },
+      direction,
+      at,
+      key,
+    );
+
+  it('verifies the signature of the list it received', async () => {
+    const payload = JSON.stringify({ ...head, completo: true, entradas: [worker] });
+    const signature = Buffer.from(signed(new TextEncoder().encode(payload))).toString('base64');
+    expect(await payloadGenuine(payload, signature, key)).toBe(true);
+    expect(await payloadGenuine(payload.replace('ROJAS', 'RAMOS'), signature, key)).toBe(false);
+    const foreign = Buffer.from(signed(new TextEncoder().encode(payload), other.privateKey)).toString(
+      'base64',
+    );
+    expect(await payloadGenuine(payload, foreign, key)).toBe(false);
+    expect(await payloadGenuine(payload, 'not base64!', key)).toBe(false);
+  });
+
+  it('allows an accredited badge and document, with the name and the direction door', async () => {
+    expect(await judge(token({}))).toMatchObject({
+      allow: true,
+      reason: 'ALLOWED',
+      name: 'ROJAS, LUIS',
+      marking: { Credencial: 'C-0001' },
+    });
+    expect(await judge('40000007', 'S')).toMatchObject({
+      allow: true,
+      reason: 'ALLOWED',
+      marking: { Documento: '40000007' },
+    });
+    expect(await judge(token({ Numero: 'C-0008', Titular: 'P:8' }))).toMatchObject({
+      allow: false,
+      reason: 'OUTSIDE_SCHEDULE',
+      params: { time: '10:00' },
+    });
+  });
+
+  it('denies a demobilised worker, an inactive card and an unknown one with their reasons', async () => {
+    expect(await judge(token({ Numero: 'C-0009', Titular: 'P:9' }))).toMatchObject({
+      allow: false,
+      reason: 'CREDENTIAL_INACTIVE',
+      name: 'QUISPE, ANA',
+    });
+    expect(await judge('40000009')).toMatchObject({ allow: false, reason: 'ACCREDITATION_TERMINATED' });
+    expect(await judge(token({ Numero: 'C-0000' }))).toMatchObject({
+      allow: false,
+      reason: 'CREDENTIAL_INACTIVE',
+    });
+    expect(await judge('12345678')).toMatchObject({ allow: false, reason: 'UNKNOWN' });
+    // An expired badge (its signed end date) and a card under another holder's name.
+    expect(await judge(token({ Hasta: '2026-11-01' }))).toMatchObject({ reason: 'CREDENTIAL_EXPIRED' });
+    expect(await judge(token({ Titular: 'P:8' }))).toMatchObject({ allow: false, reason: 'UNKNOWN' });
+  });
+
+  it('denies a forged, altered or other client token, each with its own reason', async () => {
+    expect(await judge(token({}, other.privateKey))).toMatchObject({ allow: false, reason: 'TOKEN_FORGED' });
+    const genuine = token({});
+    const [prefix, body, signature] = genuine.split('.');
+    const altered = Buffer.from(body, 'base64url').toString().replace('C-0001', 'C-0008');
+    expect(await judge(`${prefix}.${Buffer.from(altered).toString('base64url')}.${signature}`)).toMatchObject(
+      {
+        reason: 'TOKEN_FORGED',
+      },
+    );
+    expect(await judge('AC1.garbage')).toMatchObject({ allow: false, reason: 'TOKEN_MALFORMED' });
+    expect(await judge(token({ IdCliente: 2 }))).toMatchObject({
+      allow: false,
+      reason: 'TOKEN_OTHER_CLIENT',
+    });
+  });
+
+  it('warns on an old list and denies everyone past the limit (fail closed)', async () => {
+    const later = (hours: number) => new Date(new Date(head.generado).getTime() + hours * 3_600_000);
+    expect(listFreshness(list, later(1))).toBe('fresh');
+    expect(listFreshness(list, later(25))).toBe('old');
+    expect(listFreshness(list, later(73))).toBe('expired');
+    expect(await judge(token({}), 'E', later(73))).toMatchObject({
+      allow: false,
+      reason: 'LIST_TOO_OLD',
+      params: { hours: 72 },
+      name: 'ROJAS, LUIS',
+    });
+  });
+
+  it('merges a diff into the version it follows, and refuses one that does not', () => {
+    const diff: Payload = {
+      ...head,
+      version: 4,
+      completo: false,
+      desde: 3,
+      cambios: [{ ...worker, Nombre: 'ROJAS, LUIS ALBERTO' }],
+      retirados: ['P:8'],
+    };
+    const next = applyPayload(list, diff) as AllowList;
+    expect(next.version).toBe(4);
+    expect(next.entradas.map((e) => [e.Titular, e.Nombre])).toEqual([['P:7', 'ROJAS, LUIS ALBERTO']]);
+    expect(applyPayload(list, { ...diff, desde: 2 })).toBeUndefined();
+    expect(applyPayload(undefined, diff)).toBeUndefined();
+  });
+});
