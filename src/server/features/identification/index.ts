@@ -1,8 +1,11 @@
 import type { Feature } from '../feature.js';
 import { identificationHooks } from './hooks.js';
+import identificationRoutes from './routes.js';
 
-/** Identification screens: credentials. */
+/** Identification: credentials (issue, reissue, inactivate), their badges, and a badge's verification. */
 export const identification: Feature = {
   name: 'identification',
   hooks: ({ registry }) => identificationHooks(registry),
+  routes: identificationRoutes,
+  grants: [{ routePrefix: '/identificacion/', read: ['credential-type', 'identification-reason', 'person'] }],
 };

@@ -1,0 +1,263 @@
+import bwipjs from 'bwip-js/node';
+import PDFDocument from 'pdfkit';
+import type { Language } from '../../../shared/constants.js';
+import { t } from '../../i18n.js';
+
+/** What one badge (fotocheck) shows, front and back. */
+export interface BadgeCard {
+  Numero: string;
+  TipoCredencial: string;
+  /** The type's colour (#rrggbb): the band across the front. */
+  Color: string;
+  Cliente: string;
+  Division: string;
+  Apellido: string;
+  Nombre: string;
+  TipoDocumento: string;
+  Documento: string;
+  Compania: string | null;
+  Cargo: string | null;
+  GrupoSanguineo: string | null;
+  EmergenciaNombre: string | null;
+  EmergenciaTelefono: string | null;
+  FechaInicio: string;
+  FechaFin: string;
+  /** A data URL (PNG or JPEG), or null: the badge prints a placeholder. */
+  Foto: string | null;
+  /** The signed token the QR code carries. */
+  Token: string;
+}
+
+/** One card per page (a card printer's) or ten per A4 sheet with cut marks, fronts then backs. */
+export type BadgeLayout = 'tarjeta' | 'a4';
+
+const MM = 72 / 25.4;
+/** ID-1, ISO/IEC 7810. */
+export const CARD = { width: 85.6 * MM, height: 54 * MM };
+const A4 = { width: 210 * MM, height: 297 * MM };
+const SHEET = { columns: 2, rows: 5 };
+
+const dmy = (iso: string) => iso.slice(0, 10).split('-').reverse().join('/');
+
+/** Black or white, whichever reads on the colour. */
+function inkOn(hex: string): string {
+  const m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex);
+  if (!m) return '#FFFFFF';
+  const [r, g, b] = m.slice(1).map((h) => Number.parseInt(h, 16));
+  return 0.299 * r + 0.587 * g + 0.114 * b > 160 ? '#1A1A1A' : '#FFFFFF';
+}
+
+const colour = (hex: string) => (/^#[0-9a-f]{6}$/i.test(hex) ? hex : '#0D3B66');
+
+function imageOf(dataUrl: string | null): Buffer | undefined {
+  const m = dataUrl ? /^data:image\/(png|jpeg);base64,(.+)$/.exec(dataUrl) : null;
+  return m ? Buffer.from(m[2], 'base64') : undefined;
+}
+
+type Doc = InstanceType<typeof PDFDocument>;
+
+/** Text fitted to a width: the size shrinks to `min`, then the line is cut with an ellipsis. */
+function fitted(doc: Doc, text: string, x: number, y: number, width: number, size: number, min = 5) {
+  let s = size;
+  doc.fontSize(s);
+  while (s > min && doc.widthOfString(text) > width) {
+    s -= 0.5;
+    doc.fontSize(s);
+  }
+  let shown = text;
+  while (shown.length > 1 && doc.widthOfString(shown) > width) shown = `${shown.slice(0, -2)}…`;
+  doc.text(shown, x, y, { width, lineBreak: false });
+}
+
+async function codes(card: BadgeCard) {
+  const [qr, barcode] = await Promise.all([
+    // Error correction M: a worn badge still reads (a BWIPP option the typings leave out).
+    bwipjs.toBuffer({ bcid: 'qrcode', text: card.Token, scale: 4, ...({ eclevel: 'M' } as object) }),
+    bwipjs.toBuffer({ bcid: 'code128', text: card.Documento, scale: 3, height: 9, includetext: false }),
+  ]);
+  return { qr, barcode };
+}
+
+function front(doc: Doc, card: BadgeCard, x: number, y: number, language: Language) {
+  const { width: w, height: h } = CARD;
+  const band = colour(card.Color);
+  const ink = inkOn(band);
+  doc.save();
+  doc.rect(x, y, w, h).fill('#FFFFFF');
+  doc.rect(x, y, w, 11 * MM).fill(band);
+  doc.fillColor(ink).font('Helvetica-Bold');
+  fitted(doc, card.Cliente, x + 3 * MM, y + 2 * MM, w - 6 * MM, 7);
+  doc.font('Helvetica');
+  fitted(doc, card.Division, x + 3 * MM, y + 6 * MM, w - 6 * MM, 6);
+  // The photo, or a placeholder that says it is missing.
+  const photo = { x: x + 3 * MM, y: y + 13.5 * MM, w: 21 * MM, h: 26 * MM };
+  const image = imageOf(card.Foto);
+  if (image) {
+    try {
+      doc.image(image, photo.x, photo.y, { cover: [photo.w, photo.h], align: 'center', valign: 'center' });
+    } catch {
+      placeholder(doc, photo, language);
+    }
+  } else placeholder(doc, photo, language);
+  doc.rect(photo.x, photo.y, photo.w, photo.h).lineWidth(0.5).stroke('#9AA5B1');
+  // Who, for whom, until when.
+  const tx = x + 27 * MM;
+  const tw = w - 30 * MM;
+  doc.fillColor('#1A1A1A').font('Helvetica-Bold');
+  fitted(doc, card.Apellido, tx, y + 13.5 * MM, tw, 9);
+  doc.font('Helvetica');
+  fitted(doc, card.Nombre, tx, y + 17.5 * MM, tw, 8);
+  const lines: Array<[string, string | null]> = [
+    [card.TipoDocumento, card.Documento],
+    [t(language, 'identification.badge.company'), card.Compania],
+    [t(language, 'identification.badge.position'), card.Cargo],
+    [t(language, 'identification.badge.blood'), card.GrupoSanguineo],
+  ];
+  let ly = y + 22.5 * MM;
+  for (const [label, value] of lines) {
+    doc.font('Helvetica-Bold').fontSize(5.5).fillColor('#52606D');
+    doc.text(label.toUpperCase(), tx, ly, { width: tw, lineBreak: false });
+    doc.font('Helvetica').fillColor('#1A1A1A');
+    fitted(doc, value || '—', tx, ly + 2.2 * MM, tw, 6.5);
+    ly += 4.6 * MM;
+  }
+  // The credential and its validity, in the band's colour.
+  doc.rect(x, y + h - 9 * MM, w, 9 * MM).fill(band);
+  doc.fillColor(ink).font('Helvetica-Bold');
+  fitted(doc, card.Numero, x + 3 * MM, y + h - 7.3 * MM, 30 * MM, 8);
+  doc.font('Helvetica');
+  fitted(doc, card.TipoCredencial, x + 3 * MM, y + h - 3.6 * MM, 40 * MM, 5);
+  const valid = t(language, 'identification.badge.valid', {
+    from: dmy(card.FechaInicio),
+    to: dmy(card.FechaFin),
+  });
+  doc
+    .fontSize(6)
+    .text(valid, x + 40 * MM, y + h - 6 * MM, { width: w - 43 * MM, align: 'right', lineBreak: false });
+  doc.restore();
+}
+
+function placeholder(doc: Doc, box: { x: number; y: number; w: number; h: number }, language: Language) {
+  doc.rect(box.x, box.y, box.w, box.h).fill('#E4E7EB');
+  doc.fillColor('#52606D').font('Helvetica-Bold').fontSize(6);
+  doc.text(t(language, 'identification.badge.noPhoto'), box.x, box.y + box.h / 2 - 3, {
+    width: box.w,
+    align: 'center',
+  });
+}
+
+function back(
+  doc: Doc,
+  card: BadgeCard,
+  images: { qr: Buffer; barcode: Buffer },
+  x: number,
+  y: number,
+  language: Language,
+) {
+  const { width: w, height: h } = CARD;
+  doc.save();
+  doc.rect(x, y, w, h).fill('#FFFFFF');
+  // The QR: big enough for a phone at arm's length (about 0.5 mm a module), with its quiet zone.
+  const side = 32 * MM;
+  doc.image(images.qr, x + 3 * MM, y + 3 * MM, { fit: [side, side] });
+  const tx = x + 38 * MM;
+  const tw = w - 41 * MM;
+  doc.fillColor('#1A1A1A').font('Helvetica-Bold').fontSize(6.5);
+  doc.text(t(language, 'identification.badge.emergency').toUpperCase(), tx, y + 4 * MM, { width: tw });
+  doc.font('Helvetica');
+  fitted(doc, card.EmergenciaNombre || '—', tx, y + 7.5 * MM, tw, 7);
+  doc.font('Helvetica-Bold');
+  fitted(doc, card.EmergenciaTelefono || '—', tx, y + 11 * MM, tw, 9);
+  doc.font('Helvetica').fontSize(5.5).fillColor('#52606D');
+  doc.text(t(language, 'identification.badge.found', { client: card.Cliente }), tx, y + 17 * MM, {
+    width: tw,
+    height: 17 * MM,
+  });
+  // The document's Code 128, across the foot, with its text under it.
+  doc.image(images.barcode, x + 3 * MM, y + 37 * MM, { fit: [w - 6 * MM, 10 * MM], align: 'center' });
+  doc.fillColor('#1A1A1A').font('Helvetica').fontSize(6.5);
+  doc.text(card.Documento, x, y + 48 * MM, { width: w, align: 'center', lineBreak: false });
+  doc.restore();
+}
+
+function cutMarks(doc: Doc, x: number, y: number) {
+  const l = 3 * MM;
+  const { width: w, height: h } = CARD;
+  doc.save().lineWidth(0.3).strokeColor('#000000');
+  for (const [cx, cy] of [
+    [x, y],
+    [x + w, y],
+    [x, y + h],
+    [x + w, y + h],
+  ]) {
+    doc
+      .moveTo(cx - l, cy)
+      .lineTo(cx - 1, cy)
+      .stroke();
+    doc
+      .moveTo(cx + 1, cy)
+      .lineTo(cx + l, cy)
+      .stroke();
+    doc
+      .moveTo(cx, cy - l)
+      .lineTo(cx, cy - 1)
+      .stroke();
+    doc
+      .moveTo(cx, cy + 1)
+      .lineTo(cx, cy + l)
+      .stroke();
+  }
+  doc.restore();
+}
+
+/**
+ * The badges as one PDF. `tarjeta`: a page the size of the card for each side (front, then back),
+ * as card printers take them. `a4`: ten cards a sheet with cut marks, a page of fronts and then a
+ * page of their backs mirrored left to right, so a long-edge duplex print puts each back behind
+ * its front.
+ */
+export async function badgePdf(cards: BadgeCard[], layout: BadgeLayout, language: Language): Promise<Buffer> {
+  const images = await Promise.all(cards.map(codes));
+  const doc = new PDFDocument({
+    size: layout === 'tarjeta' ? [CARD.width, CARD.height] : [A4.width, A4.height],
+    margin: 0,
+    autoFirstPage: false,
+    info: { Title: t(language, 'identification.badge.title'), Creator: t(language, 'app.title') },
+  });
+  const chunks: Buffer[] = [];
+  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+  if (layout === 'tarjeta') {
+    cards.forEach((card, i) => {
+      doc.addPage();
+      front(doc, card, 0, 0, language);
+      doc.addPage();
+      back(doc, card, images[i], 0, 0, language);
+    });
+  } else {
+    const perSheet = SHEET.columns * SHEET.rows;
+    const left = (A4.width - SHEET.columns * CARD.width) / 2;
+    const top = (A4.height - SHEET.rows * CARD.height) / 2;
+    for (let start = 0; start < cards.length; start += perSheet) {
+      const sheet = cards.slice(start, start + perSheet);
+      for (const side of ['front', 'back'] as const) {
+        doc.addPage();
+        sheet.forEach((card, j) => {
+          const column = j % SHEET.columns;
+          const row = Math.floor(j / SHEET.columns);
+          const shown = side === 'front' ? column : SHEET.columns - 1 - column;
+          const x = left + shown * CARD.width;
+          const y = top + row * CARD.height;
+          if (side === 'front') front(doc, card, x, y, language);
+          else back(doc, card, images[start + j], x, y, language);
+          cutMarks(doc, x, y);
+        });
+      }
+    }
+  }
+  doc.end();
+  return done;
+}

@@ -1,0 +1,274 @@
+import { createPrivateKey, sign } from 'node:crypto';
+import { type Decision, type Door, decide } from '../../../shared/access/decision.js';
+import {
+  type BadgeClaims,
+  claimsBytes,
+  tokenOf,
+  verifyingKey,
+  verifyToken,
+} from '../../../shared/badge-token.js';
+import type { Language } from '../../../shared/constants.js';
+import { timeZoneOf } from '../../../shared/dates.js';
+import type { Db } from '../../db/connection.js';
+import { ApiError } from '../../errors.js';
+import { t } from '../../i18n.js';
+import type { Principal } from '../../principal.js';
+import type { Registry } from '../../registry.js';
+import { signingKeys } from '../access/allow-list.js';
+import { loadDoor, loadHolder, loadSite } from '../access/loader.js';
+import { type BadgeCard, type BadgeLayout, badgePdf } from './badge.js';
+import type { Office } from './credentials.js';
+
+/** Most badges in one print. */
+export const PRINT_MAX = 200;
+
+/** Why a presented token is refused before the gate's decision is asked. */
+export type TokenReason = 'TOKEN_MALFORMED' | 'TOKEN_FORGED' | 'TOKEN_OTHER_CLIENT';
+
+export interface Verification {
+  /** The token is a badge's and its signature holds. */
+  genuine: boolean;
+  allow: boolean;
+  reason: string;
+  message: string;
+  credential?: { IdCredencial: number; Numero: string; Hasta: string };
+  holder?: { Nombres: string; Documento: string; Compania: string | null };
+}
+
+/**
+ * Badges: their PDF (front and back, a signed QR and the document's barcode), the record of who
+ * printed them, and the verification of a badge's token against the credential as it is now.
+ */
+export class Badges {
+  private key: Promise<CryptoKey> | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly registry: Registry,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  private table(name: string) {
+    return this.registry.require(name).table;
+  }
+
+  private verifying(): Promise<CryptoKey> {
+    this.key ??= signingKeys(this.db).then((k) => verifyingKey(k.publicKey));
+    this.key.catch(() => {
+      this.key = undefined;
+    });
+    return this.key;
+  }
+
+  /** A badge's token: its claims signed with the server's Ed25519 key. */
+  async token(claims: BadgeClaims): Promise<string> {
+    const { privateKey } = await signingKeys(this.db);
+    return tokenOf(claims, sign(null, claimsBytes(claims), createPrivateKey(privateKey)));
+  }
+
+  /** What the badges of these credentials (the office's client's, active) print. */
+  private async cards(office: Office, ids: number[], language: Language): Promise<BadgeCard[]> {
+    const rows = (await this.db
+      .selectFrom(`${this.table('credential')} as k`)
+      .innerJoin(`${this.table('person')} as p`, 'p.IdPersona', 'k.IdPersona')
+      .innerJoin(`${this.table('credential-type')} as t`, 't.IdTipoCredencial', 'k.IdTipoCredencial')
+      .innerJoin(`${this.table('client')} as cl`, 'cl.IdCliente', 'k.IdCliente')
+      .leftJoin(`${this.table('company')} as c`, 'c.IdCompania', 'p.IdCompania')
+      .leftJoin(`${this.table('position')} as po`, 'po.IdPosicion', 'p.IdPosicion')
+      .leftJoin(`${this.table('blood-type')} as b`, 'b.IdTipoSangre', 'p.IdTipoSangre')
+      .leftJoin(`${this.table('document-type')} as d`, 'd.IdTipoDocumento', 'p.IdTipoDocumento')
+      .select([
+        'k.IdCredencial',
+        'k.IdPersona',
+        'k.Numero',
+        'k.FechaInicio',
+        'k.FechaFin',
+        'k.Activo',
+        't.Descripcion as TipoCredencial',
+        't.ColorFondo',
+        'cl.Cliente',
+        'p.Apellido',
+        'p.Nombre',
+        'p.Documento',
+        'p.Foto',
+        'p.EmergenciaNombre',
+        'p.EmergenciaTelefono',
+        'c.Compania',
+        'po.Descripcion as Cargo',
+        'b.TipoSangre',
+        'd.Alias as TipoDocumento',
+      ])
+      .where('k.IdCliente', '=', office.clientId)
+      .where('k.IdCredencial', 'in', ids)
+      .execute()) as Array<Record<string, unknown>>;
+    const division = (await this.db
+      .selectFrom(this.table('division'))
+      .select('Division')
+      .where('IdDivision', '=', office.divisionId)
+      .executeTakeFirst()) as { Division: string } | undefined;
+    const byId = new Map(rows.map((r) => [Number(r.IdCredencial), r]));
+    const cards: BadgeCard[] = [];
+    for (const id of ids) {
+      const r = byId.get(id);
+      if (!r) throw new ApiError('NOT_FOUND');
+      if (r.Activo !== 'S')
+        throw new ApiError('BUSINESS_RULE', {
+          messageKey: 'identification.printInactive',
+          params: { number: String(r.Numero) },
+        });
+      const claims: BadgeClaims = {
+        IdCliente: office.clientId,
+        IdDivision: office.divisionId,
+        IdCredencial: id,
+        Numero: String(r.Numero),
+        Titular: `P:${r.IdPersona}`,
+        Hasta: String(r.FechaFin).slice(0, 10),
+      };
+      cards.push({
+        Numero: claims.Numero,
+        TipoCredencial: String(r.TipoCredencial),
+        Color: String(r.ColorFondo ?? ''),
+        Cliente: String(r.Cliente),
+        Division: division?.Division ?? '',
+        Apellido: String(r.Apellido ?? ''),
+        Nombre: String(r.Nombre ?? ''),
+        TipoDocumento: String(r.TipoDocumento ?? t(language, 'identification.badge.document')),
+        Documento: String(r.Documento),
+        Compania: (r.Compania as string | null) ?? null,
+        Cargo: (r.Cargo as string | null) ?? null,
+        GrupoSanguineo: (r.TipoSangre as string | null) ?? null,
+        EmergenciaNombre: (r.EmergenciaNombre as string | null) ?? null,
+        EmergenciaTelefono: (r.EmergenciaTelefono as string | null) ?? null,
+        FechaInicio: String(r.FechaInicio).slice(0, 10),
+        FechaFin: claims.Hasta,
+        Foto: (r.Foto as string | null) ?? null,
+        Token: await this.token(claims),
+      });
+    }
+    return cards;
+  }
+
+  /**
+   * The badges of these credentials as one PDF, and who printed them when (Impreso). The people
+   * without a photo print with a placeholder and are named in `sinFoto`.
+   */
+  async print(office: Office, ids: number[], layout: BadgeLayout, language: Language) {
+    const unique = [...new Set(ids)];
+    if (!unique.length) throw new ApiError('BAD_REQUEST', { messageKey: 'identification.nothingToPrint' });
+    if (unique.length > PRINT_MAX)
+      throw new ApiError('BAD_REQUEST', { messageKey: 'identification.tooMany', params: { max: PRINT_MAX } });
+    const cards = await this.cards(office, unique, language);
+    const pdf = await badgePdf(cards, layout, language);
+    await this.db
+      .updateTable(this.table('credential'))
+      .set({
+        Impreso: 'S',
+        FechaImpresion: new Date(this.now()).toISOString(),
+        IdUsuarioImpresion: office.userId,
+      })
+      .where('IdCliente', '=', office.clientId)
+      .where('IdCredencial', 'in', unique)
+      .execute();
+    return {
+      fileBase64: pdf.toString('base64'),
+      fileName: `${t(language, 'identification.badge.fileName')}-${new Date(this.now()).toISOString().slice(0, 10)}.pdf`,
+      fileType: 'application/pdf',
+      sinFoto: cards.filter((c) => !c.Foto).map((c) => `${c.Apellido} ${c.Nombre}`.trim()),
+    };
+  }
+
+  /**
+   * Whether a badge's token is genuine (a badge's, its signature holds, of the caller's client)
+   * and whether its holder may pass now: the gate's own decision for the credential, at the door
+   * given or at any entry of the caller's division.
+   */
+  async verify(
+    principal: Principal,
+    token: string,
+    doorId: number | undefined,
+    language: Language,
+  ): Promise<Verification> {
+    const clientId = principal.clientId as number;
+    const divisionId = principal.divisionId as number;
+    const refused = (reason: TokenReason, genuine: boolean): Verification => ({
+      genuine,
+      allow: false,
+      reason,
+      message: t(language, `identification.verify.reasons.${reason}`),
+    });
+    const checked = await verifyToken(token, await this.verifying());
+    if (!checked.ok) return refused(checked.problem, false);
+    const claims = checked.claims;
+    if (claims.IdCliente !== clientId) return refused('TOKEN_OTHER_CLIENT', true);
+    const presented = { kind: 'credential', Numero: claims.Numero } as const;
+    const [{ credential, holder }, site, doors] = await Promise.all([
+      loadHolder(this.db, clientId, divisionId, presented),
+      loadSite(this.db, clientId, divisionId),
+      this.doors(clientId, divisionId, doorId),
+    ]);
+    const at = new Date(this.now());
+    const decisions: Decision[] = doors.map(({ door, timeZone }) =>
+      decide({ door, direction: 'E', at, timeZone, presented, credential, holder, site }),
+    );
+    const chosen = decisions.find((d) => d.allow) ?? decisions[0];
+    const person = holder?.kind === 'person' ? holder.person : undefined;
+    const about = person
+      ? ((await this.db
+          .selectFrom(`${this.table('person')} as p`)
+          .leftJoin(`${this.table('company')} as c`, 'c.IdCompania', 'p.IdCompania')
+          .select(['p.Apellido', 'p.Nombre', 'p.Documento', 'c.Compania'])
+          .where('p.IdPersona', '=', person.IdPersona)
+          .executeTakeFirst()) as Record<string, unknown> | undefined)
+      : undefined;
+    return {
+      genuine: true,
+      allow: chosen?.allow ?? false,
+      reason: chosen?.reason ?? 'DOOR_INACTIVE',
+      message: chosen
+        ? t(language, chosen.messageKey, chosen.params)
+        : t(language, 'gate.reasons.DOOR_INACTIVE'),
+      credential: { IdCredencial: claims.IdCredencial, Numero: claims.Numero, Hasta: claims.Hasta },
+      ...(about && {
+        holder: {
+          Nombres: `${about.Apellido} ${about.Nombre}`.trim(),
+          Documento: String(about.Documento),
+          Compania: (about.Compania as string | null) ?? null,
+        },
+      }),
+    };
+  }
+
+  /** The door asked (of the division), or the division's active entry doors. */
+  private async doors(
+    clientId: number,
+    divisionId: number,
+    doorId: number | undefined,
+  ): Promise<Array<{ door: Door; timeZone: string }>> {
+    if (doorId !== undefined) {
+      const found = await loadDoor(this.db, doorId);
+      if (!found || found.door.IdCliente !== clientId || found.door.IdDivision !== divisionId)
+        throw new ApiError('NOT_FOUND');
+      return [found];
+    }
+    const rows = (await this.db
+      .selectFrom('access_door as d')
+      .innerJoin('system_division as v', 'v.IdDivision', 'd.IdDivision')
+      .select(['d.IdPuerta', 'd.IdDivision', 'd.IdZona', 'd.Sentido', 'd.Activo', 'v.IdPais'])
+      .where('d.IdCliente', '=', clientId)
+      .where('d.IdDivision', '=', divisionId)
+      .where('d.Activo', '=', 'S')
+      .where('d.Sentido', 'in', ['E', 'A'])
+      .orderBy('d.IdPuerta')
+      .execute()) as Array<Record<string, unknown>>;
+    return rows.map((r) => ({
+      door: {
+        IdPuerta: Number(r.IdPuerta),
+        IdDivision: Number(r.IdDivision),
+        IdZona: Number(r.IdZona),
+        Sentido: r.Sentido as Door['Sentido'],
+        Activo: r.Activo as Door['Activo'],
+      },
+      timeZone: timeZoneOf(String(r.IdPais ?? '')),
+    }));
+  }
+}

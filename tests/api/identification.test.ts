@@ -1,0 +1,299 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Badges } from '../../src/server/features/identification/badges.js';
+import { addDays, siteDate } from '../../src/shared/dates.js';
+import { admitRoundTheClock } from '../support/access.js';
+import { call, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { DIALECTS } from '../support/databases.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
+type Json = any;
+const SOUTH = 'UNIDAD MINERA SAN GABRIEL';
+const NORTH = 'PROYECTO CORDILLERA NORTE';
+const ENTRY_DOOR = 1;
+const BASE = '/api/identificacion';
+
+describe.each(DIALECTS)('identification management on %s', (dialect) => {
+  let t: TestApp;
+  const tokens: Record<string, string> = {};
+  let personId: number;
+  let documento: string;
+  let accreditationId: number;
+  const today = siteDate('PE');
+  const reasons: Record<string, number> = {};
+  let typeId: number;
+
+  const as = (who: string, method: 'GET' | 'POST', url: string, payload?: object) =>
+    call(t.app, { method, url, token: tokens[who], payload });
+  const credentials = () =>
+    t.db.database.db
+      .selectFrom('identification_credential')
+      .selectAll()
+      .where('IdPersona', '=', personId)
+      .orderBy('IdCredencial')
+      .execute() as Promise<Json[]>;
+
+  beforeAll(async () => {
+    t = await startTestApp(dialect);
+    tokens.admin = (await signIn(t.app, 'ADMIN', { division: SOUTH })).accessToken;
+    tokens.north = (await signIn(t.app, 'ADMIN', { division: NORTH })).accessToken;
+    tokens.requester = (await signIn(t.app, 'SOLICITANTE', { division: SOUTH })).accessToken;
+    tokens.authoriser = (await signIn(t.app, 'AUTORIZADOR', { division: SOUTH })).accessToken;
+    const db = t.db.database.db;
+    // An accredited demo worker of the south, let through the main gate round the clock, without a card.
+    const person = (await db
+      .selectFrom('accreditation_accreditation as a')
+      .innerJoin('administration_person as p', 'p.IdPersona', 'a.IdPersona')
+      .select(['p.IdPersona', 'p.Documento'])
+      .where('a.IdDivision', '=', 1)
+      .where('a.IdEntidad', '=', 'T')
+      .orderBy('p.IdPersona', 'desc')
+      .executeTakeFirstOrThrow()) as Json;
+    personId = Number(person.IdPersona);
+    documento = String(person.Documento);
+    accreditationId = await admitRoundTheClock(db, personId, today, [ENTRY_DOOR]);
+    await db.deleteFrom('identification_credential').where('IdPersona', '=', personId).execute();
+    for (const r of (await db
+      .selectFrom('identification_identification_reason')
+      .selectAll()
+      .execute()) as Json[])
+      reasons[r.Descripcion] = Number(r.IdMotivo);
+    typeId = Number(
+      (
+        (await db
+          .selectFrom('identification_credential_type')
+          .select('IdTipoCredencial')
+          .where('Descripcion', '=', 'FOTOCHECK DE CONTRATISTA')
+          .executeTakeFirstOrThrow()) as Json
+      ).IdTipoCredencial,
+    );
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('finds the accredited people of the division, with or without a credential', async () => {
+    const found = await as('admin', 'GET', `${BASE}/titulares?buscar=${documento}`);
+    expect(found.status, JSON.stringify(found.body)).toBe(200);
+    expect(found.body.result.data).toEqual([
+      expect.objectContaining({
+        IdPersona: personId,
+        Documento: documento,
+        IdCredencial: null,
+        Numero: null,
+      }),
+    ]);
+    const all = await as('admin', 'GET', `${BASE}/titulares?take=5`);
+    expect(all.body.result.totalCount).toBeGreaterThan(5);
+    expect(all.body.result.data).toHaveLength(5);
+    // The north's administrator does not see the south's people.
+    const north = await as('north', 'GET', `${BASE}/titulares?buscar=${documento}`);
+    expect(north.body.result.data).toEqual([]);
+  });
+
+  it('issues one credential at a time, within the accreditation, with a reason of issue', async () => {
+    const issue = (body: object) =>
+      as('admin', 'POST', `${BASE}/credenciales`, {
+        IdPersona: personId,
+        IdTipoCredencial: typeId,
+        IdMotivoEmision: reasons['EMISIÓN INICIAL'],
+        ...body,
+      });
+    // A reason of inactivation is no reason of issue; dates beyond the accreditation are refused.
+    const badReason = await issue({ IdMotivoEmision: reasons.PÉRDIDA });
+    expect(badReason.status).toBe(400);
+    expect(badReason.body.messageKey).toBe('identification.badIssueReason');
+    const beyond = await issue({ FechaFin: addDays(today, 400) });
+    expect(beyond.status).toBe(400);
+    expect(beyond.body.messageKey).toBe('identification.outsideAccreditation');
+    const reversed = await issue({ FechaInicio: addDays(today, 5), FechaFin: addDays(today, 2) });
+    expect(reversed.body.messageKey).toBe('rules.credentialStartAfterEnd');
+    expect(await credentials()).toEqual([]);
+
+    const issued = await issue({});
+    expect(issued.status, JSON.stringify(issued.body)).toBe(200);
+    expect(issued.body.result).toMatchObject({
+      IdPersona: personId,
+      Activo: 'S',
+      Impreso: 'N',
+      FechaInicio: today,
+      FechaFin: addDays(today, 60),
+    });
+    expect(issued.body.result.Numero).toMatch(/^FC-\d{6}$/);
+    const again = await issue({});
+    expect(again.status).toBe(400);
+    expect(again.body.messageKey).toBe('rules.credentialActive');
+    // The database holds the rule too, whoever writes.
+    const [active] = await credentials();
+    await expect(
+      t.db.database.db
+        .insertInto('identification_credential')
+        .values({ ...active, IdCredencial: undefined, Numero: 'OTRA-1' })
+        .execute(),
+    ).rejects.toThrow();
+  });
+
+  it('reissues with a reason, the old one inactivated at once, and inactivates with a reason', async () => {
+    const [old] = await credentials();
+    const reissued = await as('admin', 'POST', `${BASE}/credenciales/${old.IdCredencial}/reemitir`, {
+      IdMotivoInactivacion: reasons.PÉRDIDA,
+      IdMotivoEmision: reasons['DUPLICADO POR PÉRDIDA'],
+    });
+    expect(reissued.status, JSON.stringify(reissued.body)).toBe(200);
+    const rows = await credentials();
+    expect(rows.map((r) => [r.Activo, r.IdMotivoInactivacion && Number(r.IdMotivoInactivacion)])).toEqual([
+      ['N', reasons.PÉRDIDA],
+      ['S', null],
+    ]);
+    expect(rows[1].Numero).not.toBe(rows[0].Numero);
+    // A reissue that fails keeps the old one active: nothing half written.
+    const refused = await as('admin', 'POST', `${BASE}/credenciales/${rows[1].IdCredencial}/reemitir`, {
+      IdMotivoInactivacion: reasons.DETERIORO,
+      IdMotivoEmision: reasons['DUPLICADO POR DETERIORO'],
+      FechaFin: addDays(today, 900),
+    });
+    expect(refused.status).toBe(400);
+    expect((await credentials()).filter((r) => r.Activo === 'S').map((r) => r.IdCredencial)).toEqual([
+      rows[1].IdCredencial,
+    ]);
+    const inactivated = await as('admin', 'POST', `${BASE}/credenciales/${rows[1].IdCredencial}/inactivar`, {
+      IdMotivoInactivacion: reasons.DETERIORO,
+    });
+    expect(inactivated.body.result).toMatchObject({ Activo: 'N', IdMotivoInactivacion: reasons.DETERIORO });
+    const twice = await as('admin', 'POST', `${BASE}/credenciales/${rows[1].IdCredencial}/inactivar`, {
+      IdMotivoInactivacion: reasons.DETERIORO,
+    });
+    expect(twice.body.messageKey).toBe('identification.alreadyInactive');
+    // Of another division's session: not its to touch.
+    const north = await as('north', 'POST', `${BASE}/credenciales`, {
+      IdPersona: personId,
+      IdTipoCredencial: typeId,
+      IdMotivoEmision: reasons['EMISIÓN INICIAL'],
+    });
+    expect(north.body.messageKey).toBe('identification.notAccredited');
+  });
+
+  it('prints badges, recording who printed them, and names the people without a photo', async () => {
+    const issued = await as('admin', 'POST', `${BASE}/credenciales`, {
+      IdPersona: personId,
+      IdTipoCredencial: typeId,
+      IdMotivoEmision: reasons['EMISIÓN INICIAL'],
+    });
+    const id = issued.body.result.IdCredencial;
+    await t.db.database.db
+      .updateTable('administration_person')
+      .set({ Foto: null })
+      .where('IdPersona', '=', personId)
+      .execute();
+    for (const formato of ['tarjeta', 'a4']) {
+      const printed = await as('admin', 'POST', `${BASE}/fotocheck`, { IdCredenciales: [id], formato });
+      expect(printed.status, JSON.stringify(printed.body)).toBe(200);
+      const pdf = Buffer.from(printed.body.result.fileBase64, 'base64');
+      expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+      expect(printed.body.result.sinFoto).toHaveLength(1);
+    }
+    const [row] = (await credentials()).filter((r) => r.Activo === 'S');
+    expect(row).toMatchObject({ Impreso: 'S', IdUsuarioImpresion: 'ADMIN' });
+    expect(row.FechaImpresion).toBeTruthy();
+    const inactive = (await credentials()).find((r) => r.Activo === 'N');
+    const refused = await as('admin', 'POST', `${BASE}/fotocheck`, {
+      IdCredenciales: [inactive.IdCredencial],
+    });
+    expect(refused.body.messageKey).toBe('identification.printInactive');
+    const none = await as('admin', 'POST', `${BASE}/fotocheck`, { IdCredenciales: [] });
+    expect(none.status).toBe(400);
+  });
+
+  it('verifies a badge: genuine and allowed, forged, malformed, of another client, revoked', async () => {
+    const badges = new Badges(t.db.database.db, t.registry);
+    const [active] = (await credentials()).filter((r) => r.Activo === 'S');
+    const claims = {
+      IdCliente: 1,
+      IdDivision: 1,
+      IdCredencial: Number(active.IdCredencial),
+      Numero: String(active.Numero),
+      Titular: `P:${personId}`,
+      Hasta: String(active.FechaFin).slice(0, 10),
+    };
+    const token = await badges.token(claims);
+    const verify = (body: object, who = 'admin') => as(who, 'POST', `${BASE}/verificar`, body);
+    const genuine = await verify({ token });
+    expect(genuine.status, JSON.stringify(genuine.body)).toBe(200);
+    expect(genuine.body.result).toMatchObject({ genuine: true, allow: true, reason: 'ALLOWED' });
+    expect(genuine.body.result.holder.Documento).toBe(documento);
+    const atDoor = await verify({ token, IdPuerta: ENTRY_DOOR });
+    expect(atDoor.body.result.allow).toBe(true);
+
+    const [prefix, , signature] = token.split('.');
+    const altered = Buffer.from(
+      `1|1|${claims.IdCredencial}|${claims.Numero}|${claims.Titular}|2099-12-31`,
+    ).toString('base64url');
+    expect((await verify({ token: `${prefix}.${altered}.${signature}` })).body.result).toMatchObject({
+      genuine: false,
+      allow: false,
+      reason: 'TOKEN_FORGED',
+    });
+    expect((await verify({ token: 'https://example.com/no-soy-un-fotocheck' })).body.result).toMatchObject({
+      genuine: false,
+      reason: 'TOKEN_MALFORMED',
+    });
+    const other = await badges.token({ ...claims, IdCliente: 99 });
+    expect((await verify({ token: other })).body.result).toMatchObject({
+      genuine: true,
+      allow: false,
+      reason: 'TOKEN_OTHER_CLIENT',
+    });
+    // In English, with the reason's words.
+    const english = await call(t.app, {
+      method: 'POST',
+      url: `${BASE}/verificar`,
+      token: tokens.admin,
+      payload: { token: other },
+      headers: { 'accept-language': 'en' },
+    });
+    expect(english.body.result.message).toBe('The badge belongs to another client');
+    // Revoked: the card inactivated; then the accreditation ended.
+    await as('admin', 'POST', `${BASE}/credenciales/${active.IdCredencial}/inactivar`, {
+      IdMotivoInactivacion: reasons.ROBO,
+    });
+    expect((await verify({ token })).body.result).toMatchObject({
+      genuine: true,
+      allow: false,
+      reason: 'CREDENTIAL_INACTIVE',
+    });
+    await t.db.database.db
+      .updateTable('identification_credential')
+      .set({ Activo: 'S' })
+      .where('IdCredencial', '=', active.IdCredencial)
+      .execute();
+    await t.db.database.db
+      .updateTable('accreditation_accreditation')
+      .set({ Estado: 'T' })
+      .where('IdAcreditacion', '=', accreditationId)
+      .execute();
+    expect((await verify({ token })).body.result).toMatchObject({
+      allow: false,
+      reason: 'ACCREDITATION_TERMINATED',
+    });
+  });
+
+  it('lets only the identification office issue and print, and no contractor verify', async () => {
+    for (const who of ['requester', 'authoriser']) {
+      expect((await as(who, 'GET', `${BASE}/titulares`)).status).toBe(403);
+      expect(
+        (
+          await as(who, 'POST', `${BASE}/credenciales`, {
+            IdPersona: personId,
+            IdTipoCredencial: typeId,
+            IdMotivoEmision: reasons['EMISIÓN INICIAL'],
+          })
+        ).status,
+      ).toBe(403);
+      expect((await as(who, 'POST', `${BASE}/fotocheck`, { IdCredenciales: [1] })).status).toBe(403);
+    }
+    expect((await as('requester', 'POST', `${BASE}/verificar`, { token: 'x' })).status).toBe(403);
+    // Another division's credential is not found from here.
+    const [row] = await credentials();
+    expect((await as('admin', 'POST', `${BASE}/fotocheck`, { IdCredenciales: [999_999] })).status).toBe(404);
+    expect(row).toBeTruthy();
+  });
+});
