@@ -3,6 +3,7 @@ import { Badges } from '../../src/server/features/identification/badges.js';
 import { addDays, siteDate } from '../../src/shared/dates.js';
 import { admitRoundTheClock } from '../support/access.js';
 import { call, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { pageAsPng, readCode } from '../support/badge-codes.js';
 import { DIALECTS } from '../support/databases.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
@@ -193,6 +194,19 @@ describe.each(DIALECTS)('identification management on %s', (dialect) => {
     }
     const [row] = (await credentials()).filter((r) => r.Activo === 'S');
     expect(row).toMatchObject({ Impreso: 'S', IdUsuarioImpresion: 'ADMIN' });
+    // The card's back as a picture: its QR reads as a token the server verifies, its barcode as the document.
+    const card = await as('admin', 'POST', `${BASE}/fotocheck`, { IdCredenciales: [id] });
+    const backSide = pageAsPng(Buffer.from(card.body.result.fileBase64, 'base64'), 2);
+    const qr = readCode(backSide, 'QR_CODE', { x: 0, y: 0, width: 0.45, height: 0.7 });
+    expect(qr.format).toBe('QR_CODE');
+    const barcode = readCode(backSide, 'CODE_128', { x: 0, y: 0.66, width: 1, height: 0.24 });
+    expect(barcode).toEqual({ format: 'CODE_128', text: documento });
+    const verified = await as('admin', 'POST', `${BASE}/verificar`, { token: qr.text });
+    expect(verified.body.result).toMatchObject({
+      genuine: true,
+      allow: true,
+      credential: { IdCredencial: id, Numero: row.Numero },
+    });
     expect(row.FechaImpresion).toBeTruthy();
     const inactive = (await credentials()).find((r) => r.Activo === 'N');
     const refused = await as('admin', 'POST', `${BASE}/fotocheck`, {

@@ -69,13 +69,43 @@ function fitted(doc: Doc, text: string, x: number, y: number, width: number, siz
   doc.text(shown, x, y, { width, lineBreak: false });
 }
 
-async function codes(card: BadgeCard) {
-  const [qr, barcode] = await Promise.all([
-    // Error correction M: a worn badge still reads (a BWIPP option the typings leave out).
-    bwipjs.toBuffer({ bcid: 'qrcode', text: card.Token, scale: 4, ...({ eclevel: 'M' } as object) }),
-    bwipjs.toBuffer({ bcid: 'code128', text: card.Documento, scale: 3, height: 9, includetext: false }),
-  ]);
-  return { qr, barcode };
+/** A code drawn as vectors, crisp at any printer's resolution: the QR's dark modules, the barcode's bars. */
+interface Codes {
+  /** The QR's side in modules and its dark modules, row by row. */
+  qr: { size: number; dark: boolean[] };
+  /** The barcode's bars and spaces, alternately, in module widths (a bar first). */
+  bars: number[];
+}
+
+function codes(card: BadgeCard): Codes {
+  // Error correction M: a worn badge still reads (a BWIPP option the typings leave out).
+  const [qr] = bwipjs.raw({ bcid: 'qrcode', text: card.Token, ...({ eclevel: 'M' } as object) }) as unknown as Array<{
+    pixs: number[];
+    pixx: number;
+  }>;
+  const [bar] = bwipjs.raw({ bcid: 'code128', text: card.Documento }) as unknown as Array<{ sbs: number[] }>;
+  return { qr: { size: qr.pixx, dark: qr.pixs.map((p) => p === 1) }, bars: bar.sbs };
+}
+
+function drawQr(doc: Doc, qr: Codes['qr'], x: number, y: number, side: number) {
+  const module = side / qr.size;
+  doc.save().fillColor('#000000');
+  qr.dark.forEach((dark, i) => {
+    if (dark) doc.rect(x + (i % qr.size) * module, y + Math.floor(i / qr.size) * module, module, module);
+  });
+  doc.fill().restore();
+}
+
+function drawBars(doc: Doc, bars: number[], x: number, y: number, width: number, height: number) {
+  const total = bars.reduce((a, b) => a + b, 0);
+  const unit = width / total;
+  doc.save().fillColor('#000000');
+  let at = x;
+  bars.forEach((w, i) => {
+    if (i % 2 === 0) doc.rect(at, y, w * unit, height);
+    at += w * unit;
+  });
+  doc.fill().restore();
 }
 
 function front(doc: Doc, card: BadgeCard, x: number, y: number, language: Language) {
@@ -149,7 +179,7 @@ function placeholder(doc: Doc, box: { x: number; y: number; w: number; h: number
 function back(
   doc: Doc,
   card: BadgeCard,
-  images: { qr: Buffer; barcode: Buffer },
+  images: Codes,
   x: number,
   y: number,
   language: Language,
@@ -157,9 +187,8 @@ function back(
   const { width: w, height: h } = CARD;
   doc.save();
   doc.rect(x, y, w, h).fill('#FFFFFF');
-  // The QR: big enough for a phone at arm's length (about 0.5 mm a module), with its quiet zone.
-  const side = 32 * MM;
-  doc.image(images.qr, x + 3 * MM, y + 3 * MM, { fit: [side, side] });
+  // The QR: big enough for a phone at arm's length (about 0.7 mm a module), with its quiet zone.
+  drawQr(doc, images.qr, x + 3 * MM, y + 3 * MM, 32 * MM);
   const tx = x + 38 * MM;
   const tw = w - 41 * MM;
   doc.fillColor('#1A1A1A').font('Helvetica-Bold').fontSize(6.5);
@@ -174,7 +203,8 @@ function back(
     height: 17 * MM,
   });
   // The document's Code 128, across the foot, with its text under it.
-  doc.image(images.barcode, x + 3 * MM, y + 37 * MM, { fit: [w - 6 * MM, 10 * MM], align: 'center' });
+  const barsWidth = Math.min(w - 16 * MM, images.bars.reduce((a, b) => a + b, 0) * 0.33 * MM);
+  drawBars(doc, images.bars, x + (w - barsWidth) / 2, y + 37 * MM, barsWidth, 10 * MM);
   doc.fillColor('#1A1A1A').font('Helvetica').fontSize(6.5);
   doc.text(card.Documento, x, y + 48 * MM, { width: w, align: 'center', lineBreak: false });
   doc.restore();
@@ -217,7 +247,7 @@ function cutMarks(doc: Doc, x: number, y: number) {
  * its front.
  */
 export async function badgePdf(cards: BadgeCard[], layout: BadgeLayout, language: Language): Promise<Buffer> {
-  const images = await Promise.all(cards.map(codes));
+  const images = cards.map(codes);
   const doc = new PDFDocument({
     size: layout === 'tarjeta' ? [CARD.width, CARD.height] : [A4.width, A4.height],
     margin: 0,
