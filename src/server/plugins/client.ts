@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
 /**
- * Serves the built console (vite build → dist/client) at /. Paths that are not files get
+ * Serves the built console (vite build → dist/client) at / and the gate app at /garita/. Paths that are not files get
  * index.html, so the console's own routes survive a reload. The build writes each text file
  * brotli- and gzip-compressed beside it: those are sent to browsers that accept them, as they
  * are (nothing is compressed per request). Hashed assets are cached for a year; the page itself
@@ -23,6 +23,16 @@ async function client(fastify: FastifyInstance, opts: { root: string }): Promise
       const hashed = path.startsWith(join(opts.root, 'assets'));
       reply.header('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
+  });
+  // The gate app (an installable PWA under /garita/, with its own service worker and manifest).
+  // Trailing slashes are ignored by the router: /garita and /garita/ both come here.
+  fastify.get('/garita', (request, reply) => {
+    if (request.url.startsWith('/garita/')) {
+      reply.header('Cache-Control', 'no-cache');
+      return reply.type('text/html').sendFile('garita/index.html');
+    }
+    const query = request.url.indexOf('?');
+    return reply.redirect(`/garita/${query >= 0 ? request.url.slice(query) : ''}`);
   });
 }
 

@@ -1,0 +1,124 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Plugin } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
+
+/** The gate app's page, beside the console's, under /garita/. */
+const PAGE = 'garita/index.html';
+const SCOPE = '/garita/';
+
+/** The web manifest: what the installed app is called, opens and looks like. */
+const WEB_MANIFEST = {
+  name: 'Garita — Acreditación',
+  short_name: 'Garita',
+  description: 'Control de acceso en garita, con o sin red',
+  lang: 'es',
+  start_url: SCOPE,
+  scope: SCOPE,
+  display: 'standalone',
+  orientation: 'portrait',
+  background_color: '#f3f5f8',
+  theme_color: '#0d3b66',
+  icons: [{ src: `${SCOPE}icon.svg`, sizes: 'any', type: 'image/svg+xml', purpose: 'any' }],
+};
+
+/** Every file the gate app's page loads, read from Vite's build manifest (its entry, chunks and styles). */
+function pageFiles(outDir: string): Set<string> {
+  const manifestPath = join(outDir, '.vite', 'manifest.json');
+  const files = new Set([PAGE, 'garita/icon.svg', 'garita/manifest.webmanifest']);
+  if (!existsSync(manifestPath)) return files;
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<
+    string,
+    { file: string; imports?: string[]; css?: string[]; assets?: string[] }
+  >;
+  const visit = (key: string, seen = new Set<string>()) => {
+    const chunk = manifest[key];
+    if (!chunk || seen.has(key)) return;
+    seen.add(key);
+    files.add(chunk.file);
+    for (const file of [...(chunk.css ?? []), ...(chunk.assets ?? [])]) files.add(file);
+    for (const imported of chunk.imports ?? []) visit(imported, seen);
+  };
+  visit(PAGE);
+  return files;
+}
+
+const LOCALES_ID = 'virtual:gate-locales';
+const LOCALES_RESOLVED = `\0${LOCALES_ID}`;
+
+/**
+ * `import { es, en } from 'virtual:gate-locales'`: the gate's texts only (the decision's reasons and
+ * the app's own), cut from locales/*.json at build time, so the app does not carry the console's.
+ */
+function gateLocales(root: string): Plugin {
+  const files = ['es', 'en'].map((language) => resolve(root, 'locales', `${language}.json`));
+  return {
+    name: 'gate-locales',
+    resolveId: (id) => (id === LOCALES_ID ? LOCALES_RESOLVED : undefined),
+    load(id) {
+      if (id !== LOCALES_RESOLVED) return undefined;
+      const parts = files.map((file) => {
+        this.addWatchFile(file);
+        const messages = JSON.parse(readFileSync(file, 'utf8')) as {
+          gate: { reasons: Record<string, string> };
+          gateApp: Record<string, unknown>;
+        };
+        return JSON.stringify({ gate: { reasons: messages.gate.reasons }, gateApp: messages.gateApp });
+      });
+      return `export const es = ${parts[0]};\nexport const en = ${parts[1]};\n`;
+    },
+  };
+}
+
+/**
+ * The gate app as an installable PWA (vite-plugin-pwa): its web manifest and a service worker at
+ * /garita/sw.js, scoped to /garita/, that keeps the app's own files (not the console's) for offline
+ * use. The manifest is the gate page's own (its link is in garita/index.html): only the gate app installs.
+ */
+export function gateApp(root: string, outDir: string): Plugin[] {
+  const icon = resolve(root, 'src/client/garita/icon.svg');
+  return [
+    gateLocales(root),
+    ...VitePWA({
+      injectRegister: false,
+      registerType: 'autoUpdate',
+      filename: 'garita/sw.js',
+      manifestFilename: 'garita/manifest.webmanifest',
+      scope: SCOPE,
+      includeManifestIcons: false,
+      manifest: false,
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,svg,webmanifest}'],
+        manifestTransforms: [
+          async (entries) => {
+            const keep = pageFiles(outDir);
+            // The service worker sits in /garita/: the files it keeps are named from the site's root.
+            const manifest = entries
+              .filter((entry) => keep.has(entry.url))
+              .map((entry) => ({ ...entry, url: `/${entry.url}` }));
+            return { manifest, warnings: [] };
+          },
+        ],
+        clientsClaim: true,
+        skipWaiting: true,
+        navigateFallback: `${SCOPE}index.html`,
+        navigateFallbackAllowlist: [/^\/garita\//],
+        cleanupOutdatedCaches: true,
+        maximumFileSizeToCacheInBytes: 4 * 1024 * 1024,
+      },
+    }),
+    {
+      name: 'gate-app-page',
+      apply: 'build',
+      enforce: 'post',
+      generateBundle() {
+        this.emitFile({ type: 'asset', fileName: 'garita/icon.svg', source: readFileSync(icon) });
+        this.emitFile({
+          type: 'asset',
+          fileName: 'garita/manifest.webmanifest',
+          source: JSON.stringify(WEB_MANIFEST),
+        });
+      },
+    },
+  ];
+}

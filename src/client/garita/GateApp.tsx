@@ -1,0 +1,375 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { Direction } from '../../shared/access/decision.js';
+import {
+  type AllowList,
+  decideOffline,
+  doorFor,
+  type GateAnswer,
+  type IndexedList,
+  indexList,
+  listAgeHours,
+  listFreshness,
+  readingOf,
+} from './offline.js';
+import Scanner from './Scanner.js';
+import { type Enrolled, store } from './store.js';
+import { enrol, publicKeyOf, refreshList, type SyncProblem, sendMarks } from './sync.js';
+import { initialLanguage, type Language, textsOf } from './texts.js';
+
+/** A code read again within this time shows its answer again and marks nothing (a badge held still). */
+const REPEAT_MS = 60_000;
+/** How often the app looks for a network to refresh the list and send markings. */
+const SYNC_MS = 20_000;
+
+interface Shown extends GateAnswer {
+  direction: Direction;
+  door: string;
+  at: Date;
+}
+
+const enrolmentCodeOf = (text: string): string | undefined => {
+  const value = text.trim();
+  try {
+    const code = new URL(value).searchParams.get('enrolar');
+    if (code) return code;
+  } catch {
+    // not an address: the code itself
+  }
+  return /^[A-Za-z0-9_-]{16,64}$/.test(value) ? value : undefined;
+};
+
+/**
+ * The gate app (/garita): enrolled once as a device of a control point, it keeps the point's signed
+ * allow-list, decides each badge or document read with no network, and sends the markings when it can.
+ */
+export default function GateApp() {
+  const [language, setLanguage] = useState<Language>(initialLanguage);
+  const t = useMemo(() => textsOf(language), [language]);
+  const [loaded, setLoaded] = useState(false);
+  const [device, setDevice] = useState<Enrolled>();
+  const [indexed, setIndexed] = useState<IndexedList>();
+  const [pending, setPending] = useState(0);
+  const [online, setOnline] = useState(navigator.onLine);
+  const [problem, setProblem] = useState<SyncProblem | 'enrolment' | 'camera'>();
+  const [enrolMessage, setEnrolMessage] = useState('');
+  const [direction, setDirection] = useState<Direction>('E');
+  const [camera, setCamera] = useState(false);
+  const [typed, setTyped] = useState('');
+  const [shown, setShown] = useState<Shown>();
+  const [now, setNow] = useState(() => new Date());
+  const recent = useRef(new Map<string, { at: number; answer?: Shown }>());
+  const syncing = useRef(false);
+
+  useEffect(() => {
+    document.documentElement.lang = language;
+    document.title = t('gateApp.title');
+  }, [language, t]);
+
+  // What this device holds: its enrolment, its list, its language, its markings waiting.
+  useEffect(() => {
+    (async () => {
+      const [held, list, kept, count] = await Promise.all([
+        store.enrolled(),
+        store.list(),
+        store.language(),
+        store.pendingCount(),
+      ]);
+      setDevice(held);
+      if (held) setDirection(held.equipment.Funcion === 'S' ? 'S' : 'E');
+      if (list) setIndexed(indexList(list));
+      if (kept && !new URLSearchParams(window.location.search).get('lang')) setLanguage(kept);
+      setPending(count);
+      setLoaded(true);
+    })();
+  }, []);
+
+  const sync = useCallback(async (current: Enrolled | undefined) => {
+    if (!current || syncing.current) return;
+    syncing.current = true;
+    try {
+      const refreshed = await refreshList(current);
+      if (refreshed.list) setIndexed(indexList(refreshed.list));
+      const sent = await sendMarks(current);
+      setPending(await store.pendingCount());
+      setProblem(refreshed.problem === 'network' ? sent.problem : (refreshed.problem ?? sent.problem));
+      setOnline(refreshed.problem !== 'network' && sent.problem !== 'network');
+    } finally {
+      syncing.current = false;
+    }
+  }, []);
+
+  useEffect(() => {
+    if (!device) return;
+    sync(device);
+    const wake = () => {
+      setOnline(navigator.onLine);
+      if (navigator.onLine) sync(device);
+    };
+    window.addEventListener('online', wake);
+    window.addEventListener('offline', wake);
+    const timer = window.setInterval(() => {
+      setNow(new Date());
+      if (navigator.onLine) sync(device);
+    }, SYNC_MS);
+    return () => {
+      window.removeEventListener('online', wake);
+      window.removeEventListener('offline', wake);
+      window.clearInterval(timer);
+    };
+  }, [device, sync]);
+
+  const enrolWith = useCallback(
+    async (code: string) => {
+      setEnrolMessage(t('gateApp.enrolling'));
+      const answer = await enrol(code, language);
+      if ('message' in answer) {
+        setEnrolMessage(answer.message || t('gateApp.offline'));
+        return;
+      }
+      await store.setEnrolled(answer);
+      await store.setList(undefined);
+      setIndexed(undefined);
+      setEnrolMessage('');
+      setDirection(answer.equipment.Funcion === 'S' ? 'S' : 'E');
+      setDevice(answer);
+    },
+    [language, t],
+  );
+
+  // An enrolment QR opened with the phone's camera app lands here with its code.
+  useEffect(() => {
+    if (!loaded) return;
+    const params = new URLSearchParams(window.location.search);
+    const code = params.get('enrolar');
+    if (!code) return;
+    params.delete('enrolar');
+    const rest = params.toString();
+    window.history.replaceState(null, '', `${window.location.pathname}${rest ? `?${rest}` : ''}`);
+    enrolWith(code);
+  }, [loaded, enrolWith]);
+
+  const judge = useCallback(
+    async (text: string, fromCamera: boolean) => {
+      if (!device || !indexed) return;
+      const reading = readingOf(text);
+      if (!reading) return;
+      const at = new Date();
+      const key = `${direction}|${text.trim()}`;
+      const before = recent.current.get(key);
+      if (fromCamera && before && at.getTime() - before.at < REPEAT_MS) {
+        // Still being decided (the camera reads several times a second), or decided a moment ago.
+        if (before.answer) setShown(before.answer);
+        return;
+      }
+      recent.current.set(key, { at: at.getTime() });
+      const answer = await decideOffline(indexed, reading, direction, at, await publicKeyOf(device));
+      const door = doorFor(indexed.list, direction);
+      const result: Shown = { ...answer, direction, door: door?.Descripcion ?? '', at };
+      recent.current.set(key, { at: at.getTime(), answer: result });
+      setShown(result);
+      setNow(at);
+      if (answer.marking && door) {
+        await store.addMark({
+          IdMarca: crypto.randomUUID(),
+          IdPuerta: door.IdPuerta,
+          Funcion: direction,
+          FechaHora: at.toISOString(),
+          Resultado: answer.allow ? 'P' : 'D',
+          ...answer.marking,
+        });
+        setPending(await store.pendingCount());
+        if (navigator.onLine) sync(device);
+      }
+    },
+    [device, indexed, direction, sync],
+  );
+
+  const switchLanguage = async () => {
+    const next = language === 'es' ? 'en' : 'es';
+    setLanguage(next);
+    await store.setLanguage(next);
+  };
+  const toggleCamera = () => {
+    recent.current.clear();
+    setCamera((on) => !on);
+    if (problem === 'camera') setProblem(undefined);
+  };
+
+  const languageButton = (
+    <button type="button" className="lang" onClick={switchLanguage} aria-label={t('gateApp.otherLanguage')}>
+      {language === 'es' ? 'EN' : 'ES'}
+    </button>
+  );
+
+  if (!loaded) return <main className="gate" />;
+
+  if (!device)
+    return (
+      <main className="gate">
+        <header className="bar">
+          <h1>{t('gateApp.title')}</h1>
+          {languageButton}
+        </header>
+        <section className="panel">
+          <h2>{t('gateApp.enrolTitle')}</h2>
+          <p>{t('gateApp.enrolHelp')}</p>
+          <Scanner
+            label={t('gateApp.camera')}
+            onRead={(text) => {
+              const code = enrolmentCodeOf(text);
+              if (code) enrolWith(code);
+            }}
+            onError={() => setProblem('camera')}
+          />
+          <form
+            className="typed"
+            onSubmit={(event) => {
+              event.preventDefault();
+              const code = enrolmentCodeOf(typed);
+              if (code) enrolWith(code);
+              setTyped('');
+            }}
+          >
+            <label htmlFor="enrol-code">{t('gateApp.enrolCode')}</label>
+            <div className="row">
+              <input
+                id="enrol-code"
+                value={typed}
+                onChange={(e) => setTyped(e.target.value)}
+                autoComplete="off"
+              />
+              <button type="submit">{t('gateApp.enrolButton')}</button>
+            </div>
+          </form>
+          {enrolMessage && (
+            <p className="notice" role="status">
+              {enrolMessage}
+            </p>
+          )}
+          {problem === 'camera' && <p className="notice">{t('gateApp.cameraFailed')}</p>}
+        </section>
+      </main>
+    );
+
+  const list: AllowList | undefined = indexed?.list;
+  const freshness = list ? listFreshness(list, now) : undefined;
+  const age = list ? listAgeHours(list, now) : 0;
+  const ageText =
+    age < 1
+      ? t('gateApp.ageMinutes', { n: Math.max(0, Math.floor(age * 60)) })
+      : t('gateApp.ageHours', { n: Math.floor(age) });
+  const door = list && doorFor(list, direction);
+  const point = device.controlPoints.find((p) => p.IdPuntoControl === device.IdPuntoControl);
+
+  return (
+    <main className="gate">
+      <header className="bar">
+        <h1>{point?.Descripcion ?? t('gateApp.title')}</h1>
+        <span className={`net ${online ? 'on' : 'off'}`} data-testid="network">
+          {t(online ? 'gateApp.online' : 'gateApp.offline')}
+        </span>
+        {languageButton}
+      </header>
+
+      <section className="status">
+        <span data-testid="list-age">
+          {list ? t('gateApp.listVersion', { version: list.version, age: ageText }) : t('gateApp.noList')}
+        </span>
+        <span data-testid="pending" data-count={pending}>
+          {t('gateApp.pending', { count: pending })}
+        </span>
+      </section>
+      {freshness === 'old' && (
+        <p className="warning" role="status">
+          {t('gateApp.listOld', { hours: list?.avisoHoras ?? 0 })}
+        </p>
+      )}
+      {freshness === 'expired' && (
+        <p className="warning severe" role="alert">
+          {t('gateApp.listExpired', { hours: list?.limiteHoras ?? 0 })}
+        </p>
+      )}
+      {problem && problem !== 'network' && (
+        <p className="warning" role="alert">
+          {t(`gateApp.problems.${problem}`)}
+        </p>
+      )}
+
+      <fieldset className="direction">
+        <legend>{t('gateApp.direction')}</legend>
+        {(['E', 'S'] as const).map((d) => (
+          <button
+            key={d}
+            type="button"
+            aria-pressed={direction === d}
+            className={direction === d ? 'chosen' : ''}
+            onClick={() => setDirection(d)}
+          >
+            {t(d === 'E' ? 'gateApp.entry' : 'gateApp.exit')}
+          </button>
+        ))}
+        {door && <span className="door">{door.Descripcion}</span>}
+      </fieldset>
+
+      {shown && (
+        <output
+          className={`verdict ${shown.allow ? 'allow' : 'deny'}`}
+          data-testid="verdict"
+          data-allow={shown.allow}
+          data-reason={shown.reason}
+        >
+          <strong className="word">{t(shown.allow ? 'gateApp.allowed' : 'gateApp.denied')}</strong>
+          {shown.name && <span className="name">{shown.name}</span>}
+          <span className="reason">{t(shown.messageKey, shown.params)}</span>
+          {shown.lenientExit && <span className="reason">{t('gateApp.lenientExit')}</span>}
+          <span className="where">
+            {t(shown.direction === 'E' ? 'gateApp.entry' : 'gateApp.exit')}
+            {shown.door && ` · ${shown.door}`} ·{' '}
+            {shown.at.toLocaleTimeString(language === 'es' ? 'es-PE' : 'en-GB', {
+              hour: '2-digit',
+              minute: '2-digit',
+            })}
+          </span>
+        </output>
+      )}
+
+      <section className="reader">
+        {camera && list && (
+          <Scanner
+            label={t('gateApp.camera')}
+            onRead={(text) => judge(text, true)}
+            onError={() => setProblem('camera')}
+          />
+        )}
+        <button type="button" className="secondary" onClick={toggleCamera}>
+          {t(camera ? 'gateApp.cameraStop' : 'gateApp.cameraStart')}
+        </button>
+      </section>
+
+      <form
+        className="typed"
+        onSubmit={(event) => {
+          event.preventDefault();
+          judge(typed, false);
+          setTyped('');
+        }}
+      >
+        <label htmlFor="document">{t('gateApp.document')}</label>
+        <div className="row">
+          <input
+            id="document"
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+            inputMode="text"
+            autoComplete="off"
+            disabled={!list}
+          />
+          <button type="submit" disabled={!list}>
+            {t('gateApp.check')}
+          </button>
+        </div>
+      </form>
+      <footer className="device">{t('gateApp.device', { equipment: device.equipment.Descripcion })}</footer>
+    </main>
+  );
+}

@@ -1,0 +1,77 @@
+import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
+import type { AllowList } from './offline.js';
+
+/** What an enrolment handed this device: its key, equipment, control points and the server's public key. */
+export interface Enrolled {
+  key: string;
+  equipment: { IdEquipo: number; Descripcion: string; Funcion: 'E' | 'S' | 'A' };
+  controlPoints: Array<{ IdPuntoControl: number; Descripcion: string }>;
+  publicKey: string;
+  /** The control point this device serves (the first unless the guard picked another). */
+  IdPuntoControl: number;
+}
+
+/** A marking decided offline, waiting to be sent (`POST /api/acceso/marcaciones`). */
+export interface PendingMark {
+  IdMarca: string;
+  IdPuerta: number;
+  Funcion: 'E' | 'S';
+  FechaHora: string;
+  Resultado: 'P' | 'D';
+  Credencial?: string;
+  Documento?: string;
+}
+
+interface GateDb extends DBSchema {
+  settings: { key: string; value: unknown };
+  marks: { key: string; value: PendingMark; indexes: { byTime: string } };
+}
+
+let opened: Promise<IDBPDatabase<GateDb>> | undefined;
+const db = () => {
+  opened ??= openDB<GateDb>('garita', 1, {
+    upgrade(database) {
+      database.createObjectStore('settings');
+      database.createObjectStore('marks', { keyPath: 'IdMarca' }).createIndex('byTime', 'FechaHora');
+    },
+  });
+  return opened;
+};
+
+export const store = {
+  async enrolled() {
+    return (await (await db()).get('settings', 'device')) as Enrolled | undefined;
+  },
+  async setEnrolled(device: Enrolled | undefined) {
+    const database = await db();
+    if (device) await database.put('settings', device, 'device');
+    else await database.delete('settings', 'device');
+  },
+  async list() {
+    return (await (await db()).get('settings', 'list')) as AllowList | undefined;
+  },
+  async setList(list: AllowList | undefined) {
+    const database = await db();
+    if (list) await database.put('settings', list, 'list');
+    else await database.delete('settings', 'list');
+  },
+  async language() {
+    return (await (await db()).get('settings', 'language')) as 'es' | 'en' | undefined;
+  },
+  async setLanguage(language: 'es' | 'en') {
+    await (await db()).put('settings', language, 'language');
+  },
+  async addMark(mark: PendingMark) {
+    await (await db()).put('marks', mark);
+  },
+  async marks(limit: number) {
+    return (await db()).getAllFromIndex('marks', 'byTime', undefined, limit);
+  },
+  async pendingCount() {
+    return (await db()).count('marks');
+  },
+  async removeMarks(ids: string[]) {
+    const tx = (await db()).transaction('marks', 'readwrite');
+    await Promise.all([...ids.map((id) => tx.store.delete(id)), tx.done]);
+  },
+};

@@ -1,0 +1,310 @@
+import { createPrivateKey, sign } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Sqlite from 'better-sqlite3';
+import bwipjs from 'bwip-js/node';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { chromium } from 'playwright-core';
+import { PNG } from 'pngjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BadgeClaims, claimsBytes, tokenOf } from '../../src/shared/badge-token.js';
+import { addDays, siteDate } from '../../src/shared/dates.js';
+import { PHONE } from '../support/browser.js';
+import { findChromium } from '../support/chromium.js';
+import { signInThroughConsole } from '../support/console.js';
+import { type RunningServer, startRealServer } from '../support/server.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
+type Json = any;
+const SOUTH = 'UNIDAD MINERA SAN GABRIEL';
+const EQUIPMENT = 1; // the main gate's entry turnstile, at control point 1 (doors 1 in, 2 out)
+const SHOTS = '/tmp/gate-shots';
+const WIDTH = 640;
+const HEIGHT = 480;
+const FPS = 5;
+
+/** A grey frame (luma only) with a QR code of `text` in the middle, as a y4m frame's planes. */
+async function frameOf(text: string): Promise<Buffer> {
+  const render = async (scale: number) =>
+    PNG.sync.read(await bwipjs.toBuffer({ bcid: 'qrcode', text, scale, paddingwidth: 2, paddingheight: 2 }));
+  // As large as the frame's height allows, in whole pixels per module.
+  const png = await render(Math.floor((HEIGHT - 40) / (await render(1)).height));
+  const luma = Buffer.alloc(WIDTH * HEIGHT, 235);
+  const left = Math.floor((WIDTH - png.width) / 2);
+  const top = Math.floor((HEIGHT - png.height) / 2);
+  for (let y = 0; y < png.height; y++)
+    for (let x = 0; x < png.width; x++) {
+      const i = (y * png.width + x) * 4;
+      const dark = png.data[i + 3] > 0 && png.data[i] < 128;
+      luma[(top + y) * WIDTH + left + x] = dark ? 16 : 235;
+    }
+  const chroma = Buffer.alloc((WIDTH / 2) * (HEIGHT / 2) * 2, 128);
+  return Buffer.concat([luma, chroma]);
+}
+
+/** A y4m video for Chromium's fake camera: each text's QR held for `seconds`, one after the other (looped). */
+async function videoOf(texts: string[], seconds: number, path: string) {
+  const parts: Buffer[] = [Buffer.from(`YUV4MPEG2 W${WIDTH} H${HEIGHT} F${FPS}:1 Ip A1:1 C420jpeg\n`)];
+  for (const text of texts) {
+    const frame = await frameOf(text);
+    for (let i = 0; i < seconds * FPS; i++) parts.push(Buffer.from('FRAME\n'), frame);
+  }
+  writeFileSync(path, Buffer.concat(parts));
+}
+
+describe('the gate app decides offline and sends its markings when back online', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let db: Sqlite.Database;
+  let folder: string;
+  const problems: string[] = [];
+  const today = siteDate('PE');
+  const people: Array<{ id: number; card: string; credential: number; name: string }> = [];
+
+  beforeAll(async () => {
+    server = await startRealServer();
+    folder = mkdtempSync(join(tmpdir(), 'gate-app-'));
+    mkdirSync(SHOTS, { recursive: true });
+    // The server makes its signing key on first use.
+    await fetch(`${server.url}/api/acceso/clave`);
+    db = new Sqlite(join(server.dataDir, 'acreditacion.db'));
+    db.pragma('busy_timeout = 5000');
+    const workers = db
+      .prepare(
+        `select a.IdAcreditacion, a.IdPersona, p.Apellido, p.Nombre from accreditation_accreditation a
+         join administration_person p on p.IdPersona = a.IdPersona
+         where a.IdDivision = 1 and a.IdEntidad = 'T' and a.IdPersona is not null
+         order by a.IdAcreditacion limit 2`,
+      )
+      .all() as Json[];
+    const type = db
+      .prepare('select IdTipoCredencial, IdMotivoEmision from identification_credential limit 1')
+      .get() as Json;
+    // A schedule open round the clock on the control point's doors, whatever the hour the test runs at.
+    const schedule = db
+      .prepare(
+        `insert into access_schedule (IdCliente, Descripcion, Activo) values (1, 'GARITA 24 HORAS', 'S')`,
+      )
+      .run().lastInsertRowid;
+    for (let day = 1; day <= 7; day++)
+      db.prepare(
+        `insert into access_schedule_interval (IdHorario, Dia, HoraInicio, HoraFin, Activo) values (?, ?, '00:00', '23:59', 'S')`,
+      ).run(schedule, day);
+    const group = db
+      .prepare(
+        `insert into access_access_group (IdCliente, IdDivision, Descripcion, IdHorario, Activo) values (1, 1, 'GARITA APP', ?, 'S')`,
+      )
+      .run(schedule).lastInsertRowid;
+    for (const door of [1, 2])
+      db.prepare('insert into access_access_group_puertas (IdGrupoAcceso, Valor) values (?, ?)').run(
+        group,
+        door,
+      );
+    const profile = db
+      .prepare(
+        `insert into access_access_profile (IdCliente, IdDivision, Descripcion, IdEntidad, ValidarRequisitos, Activo)
+         values (1, 1, 'GARITA APP', 'T', 'N', 'S')`,
+      )
+      .run().lastInsertRowid;
+    db.prepare('insert into access_access_profile_grupos (IdPerfilAcceso, Valor) values (?, ?)').run(
+      profile,
+      group,
+    );
+    for (const [i, worker] of workers.entries()) {
+      const id = Number(worker.IdPersona);
+      db.prepare(
+        `update accreditation_accreditation set Estado = 'A', FechaInicio = ?, FechaFin = ? where IdPersona = ? and IdDivision = 1`,
+      ).run(addDays(today, -10), addDays(today, 60), id);
+      db.prepare(
+        `update administration_person set Condicion = 'T', Inactivo = 'N', ValidarRequisitosAcceso = 'N' where IdPersona = ?`,
+      ).run(id);
+      db.prepare(`update access_restriction set Activo = 'N' where IdPersona = ?`).run(id);
+      db.prepare(`update identification_credential set Activo = 'N' where IdPersona = ?`).run(id);
+      db.prepare('delete from access_presence where Titular = ?').run(`P:${id}`);
+      db.prepare('delete from access_marking where IdPersona = ?').run(id);
+      db.prepare(
+        `insert into access_person_access (IdCliente, IdDivision, IdPersona, IdPerfilAcceso, FechaInicio, FechaFin, Temporal, Activo)
+         values (1, 1, ?, ?, ?, ?, 'N', 'S')`,
+      ).run(id, profile, addDays(today, -10), addDays(today, 60));
+      const card = `GARITA-000${i + 1}`;
+      const credential = db
+        .prepare(
+          `insert into identification_credential (IdCliente, IdPersona, IdTipoCredencial, Numero, FechaInicio, FechaFin, Impreso, IdMotivoEmision, Activo)
+           values (1, ?, ?, ?, ?, ?, 'S', ?, 'S')`,
+        )
+        .run(
+          id,
+          type.IdTipoCredencial,
+          card,
+          addDays(today, -10),
+          addDays(today, 60),
+          type.IdMotivoEmision,
+        ).lastInsertRowid;
+      people.push({ id, card, credential: Number(credential), name: `${worker.Apellido}, ${worker.Nombre}` });
+    }
+    // The second worker is demobilised: accreditation terminated, card inactivated (as the approval does).
+    const [, gone] = people;
+    db.prepare(
+      `update accreditation_accreditation set Estado = 'T' where IdPersona = ? and IdDivision = 1`,
+    ).run(gone.id);
+    db.prepare(`update identification_credential set Activo = 'N' where IdPersona = ?`).run(gone.id);
+
+    // Their badges' QR tokens, signed with the server's key, on the fake camera one after the other.
+    const { Privada } = db.prepare('select Privada from access_signing_key where Id = 1').get() as Json;
+    const tokens = people.map((p) => {
+      const claims: BadgeClaims = {
+        IdCliente: 1,
+        IdDivision: 1,
+        IdCredencial: p.credential,
+        Numero: p.card,
+        Titular: `P:${p.id}`,
+        Hasta: addDays(today, 60),
+      };
+      return tokenOf(claims, new Uint8Array(sign(null, claimsBytes(claims), createPrivateKey(Privada))));
+    });
+    const video = join(folder, 'badges.y4m');
+    await videoOf(tokens, 3, video);
+    browser = await chromium.launch({
+      executablePath: findChromium(),
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--use-fake-device-for-media-stream',
+        '--use-fake-ui-for-media-stream',
+        `--use-file-for-fake-video-capture=${video}`,
+      ],
+    });
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    db?.close();
+    await server?.stop();
+    if (folder) rmSync(folder, { recursive: true, force: true });
+  });
+
+  const watch = (page: Page) => {
+    page.setDefaultTimeout(20_000);
+    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+    page.on('console', (message) => {
+      // A request the app made while offline fails by design; anything else is a problem.
+      if (message.type() === 'error' && !/ERR_INTERNET_DISCONNECTED|Failed to fetch/.test(message.text()))
+        problems.push(`${message.type()}: ${message.text()}`);
+    });
+  };
+
+  async function enrolmentCode(): Promise<string> {
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    watch(page);
+    await signInThroughConsole(page, server.url, 'ADMIN', { division: SOUTH });
+    await page.goto(`${server.url}/equipment/${EQUIPMENT}/show`);
+    await page.locator('.device-key').click();
+    await page.getByRole('button', { name: 'Mostrar código de enrolamiento' }).click();
+    const qr = page.getByRole('img', { name: 'Código QR de enrolamiento' });
+    await qr.waitFor();
+    const code = String(await qr.getAttribute('data-enrolment-code'));
+    await context.close();
+    return code;
+  }
+
+  const markings = (id: number) =>
+    db
+      .prepare(
+        'select Resultado, Funcion, IdEquipo, IdMarcaDispositivo from access_marking where IdPersona = ? order by IdMarcacion',
+      )
+      .all(id) as Json[];
+
+  it('enrols, reads badges offline (allowed, demobilised denied), and sends each marking once', async () => {
+    const [worker, gone] = people;
+    const code = await enrolmentCode();
+    const context: BrowserContext = await browser.newContext({ ...PHONE, locale: 'es-PE' });
+    const page = await context.newPage();
+    watch(page);
+    // The enrolment QR opens the app with its code; the list comes at once.
+    await page.goto(`${server.url}/garita/?enrolar=${code}`);
+    await expect
+      .poll(() => page.getByTestId('list-age').textContent())
+      .toMatch(/^Lista v\d+ · hace \d+ min$/);
+    expect(new URL(page.url()).search).toBe('');
+    // The shell is kept by the service worker, so the app comes back without a network too.
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+
+    await context.setOffline(true);
+    await page.reload();
+    await page.getByTestId('network').filter({ hasText: 'Sin red' }).waitFor();
+    await page.getByRole('button', { name: 'Encender cámara' }).click();
+
+    const verdict = page.getByTestId('verdict');
+    await verdict.and(page.locator('[data-allow="true"]')).waitFor();
+    await expect.poll(() => verdict.textContent()).toContain(worker.name);
+    expect(await verdict.textContent()).toContain('PUEDE PASAR');
+    expect(await verdict.textContent()).toContain('Acceso permitido');
+    expect(await verdict.textContent()).toContain('Entrada');
+    await page.screenshot({ path: `${SHOTS}/allowed-es.png` });
+
+    await verdict.and(page.locator('[data-allow="false"]')).waitFor();
+    expect(await verdict.getAttribute('data-reason')).toBe('CREDENTIAL_INACTIVE');
+    expect(await verdict.textContent()).toContain(gone.name);
+    expect(await verdict.textContent()).toContain(`La credencial ${gone.card} está inactiva`);
+    expect(await verdict.textContent()).toContain('NO PASA');
+    await page.screenshot({ path: `${SHOTS}/denied-es.png` });
+    await page.getByRole('button', { name: 'Detener cámara' }).click();
+
+    await expect.poll(() => page.getByTestId('pending').getAttribute('data-count')).toBe('2');
+    expect(markings(worker.id)).toEqual([]);
+
+    // Back online: the markings are sent once, the worker is on site (the headcount's presence).
+    await context.setOffline(false);
+    await expect
+      .poll(() => page.getByTestId('pending').getAttribute('data-count'), { timeout: 30_000 })
+      .toBe('0');
+    await page.getByTestId('network').filter({ hasText: 'En línea' }).waitFor();
+    expect(markings(worker.id)).toMatchObject([{ Resultado: 'P', Funcion: 'E', IdEquipo: EQUIPMENT }]);
+    expect(markings(gone.id)).toMatchObject([{ Resultado: 'D', Funcion: 'E', IdEquipo: EQUIPMENT }]);
+    const presence = db
+      .prepare('select Funcion from access_presence where Titular = ?')
+      .get(`P:${worker.id}`) as Json;
+    expect(presence.Funcion).toBe('E');
+    expect(
+      db.prepare('select count(*) as n from access_presence where Titular = ?').get(`P:${gone.id}`),
+    ).toEqual({
+      n: 0,
+    });
+
+    // In English, on the same device, with typed documents: the worker going out, the demobilised one.
+    await page.getByRole('button', { name: 'English' }).click();
+    await page.getByRole('button', { name: 'Exit' }).click();
+    const documentOf = (id: number) =>
+      (db.prepare('select Documento from administration_person where IdPersona = ?').get(id) as Json)
+        .Documento as string;
+    const field = page.getByLabel('Document (when there is no badge)');
+    await field.fill(documentOf(worker.id));
+    await page.getByRole('button', { name: 'Check' }).click();
+    await verdict.and(page.locator('[data-allow="true"]')).waitFor();
+    expect(await verdict.textContent()).toContain(worker.name);
+    expect(await verdict.textContent()).toContain('ALLOWED');
+    expect(await verdict.textContent()).toContain('Access allowed');
+    expect(await verdict.textContent()).toContain('Exit');
+    await page.screenshot({ path: `${SHOTS}/allowed-en.png` });
+    await page.getByRole('button', { name: 'Entry' }).click();
+    await field.fill(documentOf(gone.id));
+    await page.getByRole('button', { name: 'Check' }).click();
+    await verdict.and(page.locator('[data-reason="ACCREDITATION_TERMINATED"]')).waitFor();
+    expect(await verdict.textContent()).toContain('DENIED');
+    expect(await verdict.textContent()).toContain('Accreditation terminated (demobilised)');
+    expect(await verdict.textContent()).toContain(gone.name);
+    await page.screenshot({ path: `${SHOTS}/denied-en.png` });
+    await expect
+      .poll(() => page.getByTestId('pending').getAttribute('data-count'), { timeout: 30_000 })
+      .toBe('0');
+    expect(markings(worker.id)).toMatchObject([{ Funcion: 'E' }, { Resultado: 'P', Funcion: 'S' }]);
+    expect(markings(gone.id).length).toBe(2);
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 180_000);
+});
