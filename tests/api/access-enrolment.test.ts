@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_PRINCIPAL } from '../../src/server/plugins/auth.js';
 import { call, signIn, startTestApp, type TestApp } from '../support/app.js';
@@ -63,6 +64,18 @@ describe.each(DIALECTS)('gate app enrolment on %s', (dialect) => {
     const list = await allowList(key, controlPoints[0].IdPuntoControl);
     expect(list.status).toBe(200);
     expect(list.body.result.signature).toBeTruthy();
+
+    // Sent gzipped to a client that accepts it (a browser), the same list.
+    const zipped = await t.app.inject({
+      method: 'GET',
+      url: `/api/acceso/listapermitidos?puntoControl=${controlPoints[0].IdPuntoControl}`,
+      headers: { authorization: `Device ${key}`, 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(zipped.statusCode).toBe(200);
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    const unzipped = JSON.parse(gunzipSync(zipped.rawPayload).toString());
+    expect(JSON.parse(unzipped.result.payload).puntoControl).toBe(controlPoints[0].IdPuntoControl);
+    expect(unzipped.result.signature).toBeTruthy();
 
     // Single use: a second exchange of the same code is refused, and the key stays the one issued.
     const again = await exchange(code);

@@ -1,3 +1,5 @@
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Decision, Presented } from '../../../shared/access/decision.js';
 import { ApiError } from '../../errors.js';
@@ -16,6 +18,8 @@ import {
   siteCache,
 } from './gate.js';
 import { loadHolder, type loadSite } from './loader.js';
+
+const gzipAsync = promisify(gzip);
 
 /** The reader's budget: past it the gate is told to deny (fail closed). */
 export const DECISION_BUDGET_MS = 200;
@@ -351,10 +355,20 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
         response: resultResponses('{ payload, signature, algorithm, version }', [400, 401]),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const device = await authenticate(request);
       const list = await allowList(db, device, Number(request.query.puntoControl), request.query.version);
       if (!list) throw new ApiError('BAD_REQUEST', { messageKey: 'gate.controlPointNotOfDevice' });
+      // A whole list is large (20 000 holders: about 18 MB of JSON, 300 KB gzipped): sent compressed
+      // to a client that accepts it, as every browser does.
+      if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) {
+        const body = await gzipAsync(JSON.stringify({ result: list }));
+        return reply
+          .header('content-encoding', 'gzip')
+          .header('vary', 'accept-encoding')
+          .type('application/json; charset=utf-8')
+          .send(body);
+      }
       return { result: list };
     },
   );
