@@ -83,6 +83,12 @@ export const DEMO_PROFILES = {
     Descripcion: 'EVALÚA Y APRUEBA LAS SOLICITUDES DE ACREDITACIÓN',
     characteristic: 'AUT',
   },
+  /** The identification office: issues, reissues and prints the accredited people's badges. */
+  identification: {
+    Perfil: 'OFICINA DE IDENTIFICACIÓN',
+    Descripcion: 'EMITE E IMPRIME LOS FOTOCHECKS DEL PERSONAL ACREDITADO',
+    characteristic: undefined,
+  },
 } as const;
 
 /** The screens the contractors' own profiles reach (the requester writes people). */
@@ -196,9 +202,9 @@ export function demoMenu(registry: Registry): MenuSeed[] {
         resource: entity.name,
       });
     }
-    // The module's own screens (not an entity's), after the entities of their sub-group.
+    // The module's own screens (not an entity's), after the entities of their sub-group (or the module's).
     for (const { group: name, route, tag, icon } of MODULE_SCREENS[module] ?? []) {
-      const sub = subGroups.get(name);
+      const sub = name ? subGroups.get(name) : { id: group, next: next++ };
       if (!sub) continue;
       items.push({
         IdMenu: `${sub.id}${pair(sub.next++)}`,
@@ -253,8 +259,11 @@ export function demoMenu(registry: Registry): MenuSeed[] {
  * evacuation roll call and requirement report sit with the markings (they need the marking grant).
  */
 const MODULE_SCREENS: Partial<
-  Record<string, Array<{ group: string; route: string; tag: string; icon: string }>>
+  Record<string, Array<{ group?: string; route: string; tag: string; icon: string }>>
 > = {
+  identification: [
+    { route: '/identificacion/gestion', tag: 'app.menu.items.identificationManagement', icon: 'Badge' },
+  ],
   access: [
     {
       group: 'accessManagement',
@@ -336,6 +345,13 @@ export const DEMO_GRANTS: Record<
     if (route) return SIDE_ROUTE.authoriser.test(route) ? 'write' : undefined;
     return resource && [...CONTRACTOR_SCREENS, 'accreditation'].includes(resource) ? 'read' : undefined;
   },
+  identification: ({ resource, route }) => {
+    if (route) return route.startsWith('/identificacion/') ? 'write' : undefined;
+    if (resource === 'credential') return 'write';
+    return resource && ['person', 'company', 'credential-type', 'identification-reason'].includes(resource)
+      ? 'read'
+      : undefined;
+  },
 };
 
 export interface DemoUser {
@@ -410,6 +426,20 @@ export const DEMO_USERS: DemoUser[] = [
     Contratista: 'N',
     setting: 'doubleByMail',
     assignments: [{ profile: 'authoriser', division: 0, role: 'CPAAUT', default: true }],
+  },
+  {
+    IdUsuario: 'IDENTIFICACION',
+    Nombre: 'LUCÍA',
+    Apellido: 'MAMANI CCAMA',
+    Correo: 'identificacion@minandes.com.pe',
+    Telefono: '956123478',
+    Administrador: 'N',
+    Contratista: 'N',
+    setting: 'standard',
+    assignments: [
+      { profile: 'identification', division: 0, default: true },
+      { profile: 'identification', division: 1 },
+    ],
   },
 ];
 

@@ -156,11 +156,12 @@ export async function seedDemo(
     const profiles: Record<string, number> = {};
     for (const [key, { characteristic, ...profile }] of Object.entries(DEMO_PROFILES)) {
       profiles[key] = idOf(await create('profile', { ...profile, Activo: 'S' }, atClient));
-      await create(
-        'profile-characteristic',
-        { IdPerfil: profiles[key], IdCaracteristica: characteristic, Activo: 'S' },
-        atClient,
-      );
+      if (characteristic)
+        await create(
+          'profile-characteristic',
+          { IdPerfil: profiles[key], IdCaracteristica: characteristic, Activo: 'S' },
+          atClient,
+        );
     }
     const menu = demoMenu(registry);
     for (const { resource: _resource, route: _route, ...item } of menu) await create('menu', item);

@@ -1,6 +1,7 @@
 import bwipjs from 'bwip-js/node';
 import PDFDocument from 'pdfkit';
 import type { Language } from '../../../shared/constants.js';
+import { dmy } from '../../../shared/request-dates.js';
 import { t } from '../../i18n.js';
 
 /** What one badge (fotocheck) shows, front and back. */
@@ -36,8 +37,6 @@ const MM = 72 / 25.4;
 export const CARD = { width: 85.6 * MM, height: 54 * MM };
 const A4 = { width: 210 * MM, height: 297 * MM };
 const SHEET = { columns: 2, rows: 5 };
-
-const dmy = (iso: string) => iso.slice(0, 10).split('-').reverse().join('/');
 
 /** Black or white, whichever reads on the colour. */
 function inkOn(hex: string): string {
@@ -79,7 +78,11 @@ interface Codes {
 
 function codes(card: BadgeCard): Codes {
   // Error correction M: a worn badge still reads (a BWIPP option the typings leave out).
-  const [qr] = bwipjs.raw({ bcid: 'qrcode', text: card.Token, ...({ eclevel: 'M' } as object) }) as unknown as Array<{
+  const [qr] = bwipjs.raw({
+    bcid: 'qrcode',
+    text: card.Token,
+    ...({ eclevel: 'M' } as object),
+  }) as unknown as Array<{
     pixs: number[];
     pixx: number;
   }>;
@@ -176,14 +179,7 @@ function placeholder(doc: Doc, box: { x: number; y: number; w: number; h: number
   });
 }
 
-function back(
-  doc: Doc,
-  card: BadgeCard,
-  images: Codes,
-  x: number,
-  y: number,
-  language: Language,
-) {
+function back(doc: Doc, card: BadgeCard, images: Codes, x: number, y: number, language: Language) {
   const { width: w, height: h } = CARD;
   doc.save();
   doc.rect(x, y, w, h).fill('#FFFFFF');

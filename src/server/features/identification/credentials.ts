@@ -1,4 +1,5 @@
 import { addDays } from '../../../shared/dates.js';
+import { dmy } from '../../../shared/request-dates.js';
 import type { Db } from '../../db/connection.js';
 import { ApiError } from '../../errors.js';
 import type { Principal } from '../../principal.js';
@@ -243,7 +244,7 @@ export class Credentials {
     if (start < span.from || end > span.to)
       throw new ApiError('BUSINESS_RULE', {
         messageKey: 'identification.outsideAccreditation',
-        params: { from: span.from, to: span.to },
+        params: { from: dmy(span.from), to: dmy(span.to) },
       });
     const active = await trx
       .selectFrom(this.table('credential'))
@@ -349,6 +350,9 @@ export class Credentials {
     const today = await this.today(office);
     const newId = await this.db.transaction().execute(async (trx) => {
       await this.inactivateIn(trx, office, id, input.IdMotivoInactivacion);
+      // The old one's end where the accreditation still covers it; else the type's validity within it.
+      const oldEnd = String(old.FechaFin).slice(0, 10);
+      const span = await this.accreditation(trx, office, Number(old.IdPersona));
       return this.issueIn(
         trx,
         office,
@@ -356,7 +360,7 @@ export class Credentials {
           ...input,
           IdPersona: Number(old.IdPersona),
           IdTipoCredencial: input.IdTipoCredencial ?? Number(old.IdTipoCredencial),
-          FechaFin: input.FechaFin ?? String(old.FechaFin).slice(0, 10),
+          FechaFin: input.FechaFin ?? (oldEnd <= span.to && oldEnd >= today ? oldEnd : undefined),
         },
         today,
       );

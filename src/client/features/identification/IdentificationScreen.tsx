@@ -1,0 +1,257 @@
+import PrintIcon from '@mui/icons-material/Print';
+import {
+  Alert,
+  Button,
+  Card,
+  CardContent,
+  Checkbox,
+  Chip,
+  FormControl,
+  InputLabel,
+  MenuItem,
+  Select,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useDeferredValue, useState } from 'react';
+import { useTranslate } from 'react-admin';
+import { Grid, type GridColumn, gridParams, useGridState } from '../../components/grid/Grid.js';
+import { saveBase64 } from '../../files.js';
+import { formatDate } from '../../format.js';
+import { useConsoleTitle } from '../../resources/ScreenTitle.js';
+import { ApiRequestError } from '../../session/http.js';
+import { type HolderRow, identificationApi } from './api.js';
+import { type CredentialAction, CredentialDialog } from './CredentialDialog.js';
+
+/**
+ * Identification management (spec section 2): the division's accredited people, found by name,
+ * document, company or card; each one's active credential; issue, reissue and inactivate one with
+ * its reason; and the badges of the chosen ones printed as one PDF, a card a page or ten an A4 sheet.
+ */
+export default function IdentificationScreen() {
+  const translate = useTranslate();
+  const title = translate('identification.screen.title');
+  useConsoleTitle(title);
+  const queryClient = useQueryClient();
+  const [text, setText] = useState('');
+  const search = useDeferredValue(text.trim());
+  const [grid, setGrid] = useGridState(20);
+  const holders = useQuery({
+    queryKey: ['identification-holders', search, grid],
+    queryFn: () => identificationApi.holders({ ...gridParams(grid), ...(search && { buscar: search }) }),
+    placeholderData: keepPreviousData,
+  });
+  const [chosen, setChosen] = useState<Map<number, string>>(new Map());
+  const [layout, setLayout] = useState<'tarjeta' | 'a4'>('tarjeta');
+  const [dialog, setDialog] = useState<{ action: CredentialAction; holder: HolderRow }>();
+  const [notice, setNotice] = useState<string>();
+  const print = useMutation({
+    mutationFn: () => identificationApi.print([...chosen.keys()], layout),
+    onSuccess: (file) => {
+      saveBase64(file.fileBase64, file.fileName, file.fileType);
+      setNotice(translate('identification.screen.printed', { smart_count: chosen.size }));
+      setChosen(new Map());
+      void queryClient.invalidateQueries({ queryKey: ['identification-holders'] });
+    },
+  });
+  const toggle = (row: HolderRow) =>
+    setChosen((before) => {
+      const next = new Map(before);
+      const id = row.IdCredencial as number;
+      if (next.has(id)) next.delete(id);
+      else next.set(id, row.Nombres);
+      return next;
+    });
+  const action = (row: HolderRow, kind: CredentialAction) => (
+    <Button
+      size="small"
+      color={kind === 'inactivate' ? 'error' : 'primary'}
+      onClick={(event) => {
+        event.stopPropagation();
+        setNotice(undefined);
+        setDialog({ action: kind, holder: row });
+      }}
+      data-action={kind}
+    >
+      {translate(`identification.screen.${kind}`)}
+    </Button>
+  );
+  const columns: GridColumn<HolderRow>[] = [
+    { id: 'Nombres', label: translate('identification.screen.columns.Nombres') },
+    { id: 'Documento', label: translate('identification.screen.columns.Documento') },
+    { id: 'Compania', label: translate('identification.screen.columns.Compania') },
+    {
+      id: 'AcreditacionFin',
+      label: translate('identification.screen.columns.AcreditacionFin'),
+      render: (row) => formatDate(row.AcreditacionFin),
+    },
+    {
+      id: 'Numero',
+      label: translate('identification.screen.columns.Numero'),
+      render: (row) =>
+        row.IdCredencial ? (
+          <Stack direction="row" spacing={1} alignItems="center">
+            <Checkbox
+              size="small"
+              checked={chosen.has(row.IdCredencial)}
+              onChange={() => toggle(row)}
+              onClick={(event) => event.stopPropagation()}
+              slotProps={{
+                input: { 'aria-label': translate('identification.screen.choose', { name: row.Nombres }) },
+              }}
+            />
+            <span>
+              {row.Numero}
+              <Typography component="span" variant="caption" color="text.secondary" sx={{ display: 'block' }}>
+                {row.TipoCredencial} · {formatDate(row.FechaInicio)} – {formatDate(row.FechaFin)}
+              </Typography>
+            </span>
+          </Stack>
+        ) : (
+          <Typography variant="body2" color="text.secondary">
+            {translate('identification.screen.none')}
+          </Typography>
+        ),
+    },
+    {
+      id: 'Impreso',
+      label: translate('identification.screen.columns.Impreso'),
+      render: (row) =>
+        row.IdCredencial ? (
+          <Chip
+            size="small"
+            color={row.Impreso === 'S' ? 'success' : 'default'}
+            label={translate(
+              row.Impreso === 'S' ? 'identification.screen.printedYes' : 'identification.screen.printedNo',
+            )}
+          />
+        ) : (
+          ''
+        ),
+    },
+    {
+      id: 'acciones',
+      label: translate('identification.screen.columns.acciones'),
+      render: (row) => (
+        <Stack direction="row" spacing={0.5} flexWrap="wrap" useFlexGap data-person={row.IdPersona}>
+          {row.IdCredencial
+            ? [action(row, 'reissue'), action(row, 'inactivate')].map((b, i) => (
+                <span key={String(i)}>{b}</span>
+              ))
+            : action(row, 'issue')}
+          {!row.Foto && (
+            <Chip
+              size="small"
+              variant="outlined"
+              color="warning"
+              label={translate('identification.screen.noPhoto')}
+            />
+          )}
+        </Stack>
+      ),
+    },
+  ];
+  const printError = print.error instanceof ApiRequestError ? print.error : undefined;
+  const missingPhotos = (print.data?.sinFoto ?? []).join(', ');
+  return (
+    <Stack spacing={2} sx={{ mt: 1 }} data-testid="identification-screen">
+      <Card>
+        <CardContent sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'center' }}>
+          <Typography variant="h6" component="h1" sx={{ flex: '1 1 auto' }}>
+            {title}
+          </Typography>
+          <TextField
+            size="small"
+            id="identification-search"
+            label={translate('identification.screen.search')}
+            value={text}
+            onChange={(event) => {
+              setText(event.target.value);
+              setGrid((state) => ({ ...state, page: 0 }));
+            }}
+            fullWidth={false}
+            sx={{ width: { xs: '100%', sm: 420 } }}
+          />
+        </CardContent>
+      </Card>
+      <Card>
+        <CardContent sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'center' }}>
+          <Typography sx={{ flex: '1 1 auto' }} data-testid="identification-chosen">
+            {translate('identification.screen.chosen', { smart_count: chosen.size })}
+          </Typography>
+          <FormControl size="small" fullWidth={false} sx={{ width: { xs: '100%', sm: 320 } }}>
+            <InputLabel id="identification-layout-label">
+              {translate('identification.screen.layout')}
+            </InputLabel>
+            <Select
+              labelId="identification-layout-label"
+              id="identification-layout"
+              label={translate('identification.screen.layout')}
+              value={layout}
+              onChange={(event) => setLayout(event.target.value as 'tarjeta' | 'a4')}
+            >
+              <MenuItem value="tarjeta">{translate('identification.screen.layouts.tarjeta')}</MenuItem>
+              <MenuItem value="a4">{translate('identification.screen.layouts.a4')}</MenuItem>
+            </Select>
+          </FormControl>
+          <Button
+            variant="contained"
+            startIcon={<PrintIcon />}
+            disabled={!chosen.size || print.isPending}
+            onClick={() => {
+              setNotice(undefined);
+              print.mutate();
+            }}
+            data-testid="identification-print"
+          >
+            {translate('identification.screen.print')}
+          </Button>
+        </CardContent>
+        {notice && (
+          <Alert severity="success" sx={{ mx: 2, mb: 2 }} data-testid="identification-notice">
+            {notice}
+          </Alert>
+        )}
+        {missingPhotos && (
+          <Alert severity="warning" sx={{ mx: 2, mb: 2 }} data-testid="identification-no-photo">
+            {translate('identification.screen.printedWithoutPhoto', { names: missingPhotos })}
+          </Alert>
+        )}
+        {print.error && (
+          <Alert severity="error" sx={{ mx: 2, mb: 2 }}>
+            {printError?.messageKey
+              ? translate(printError.messageKey, printError.params)
+              : print.error.message}
+          </Alert>
+        )}
+        <Grid
+          label={title}
+          columns={columns}
+          rows={holders.data?.data}
+          total={holders.data?.totalCount}
+          loading={holders.isFetching}
+          state={grid}
+          onState={setGrid}
+          rowKey={(row) => row.IdPersona}
+          empty={translate('identification.screen.empty')}
+          testId="identification-grid"
+        />
+      </Card>
+      {dialog && (
+        <CredentialDialog
+          action={dialog.action}
+          holder={dialog.holder}
+          onClose={() => setDialog(undefined)}
+          onDone={(message) => {
+            setDialog(undefined);
+            setNotice(message);
+            setChosen(new Map());
+            void queryClient.invalidateQueries({ queryKey: ['identification-holders'] });
+          }}
+        />
+      )}
+    </Stack>
+  );
+}

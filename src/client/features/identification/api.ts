@@ -1,0 +1,67 @@
+import { ApiRequestError, apiCall, apiFetch } from '../../session/http.js';
+
+/** The active records of a catalogue the screen chooses from (its generic list call). */
+async function active<T>(resource: string, filter: Record<string, string> = {}): Promise<T[]> {
+  const query = new URLSearchParams({ filter: JSON.stringify({ Activo: 'S', ...filter }), range: '[0,199]' });
+  const response = await apiFetch(`/api/rest/${resource}?${query}`);
+  if (!response.ok) throw new ApiRequestError(response.statusText, response.status, undefined);
+  return (await response.json()) as T[];
+}
+
+/** An accredited person of the division and its active credential (GET /api/identificacion/titulares). */
+export interface HolderRow {
+  IdPersona: number;
+  Documento: string;
+  Nombres: string;
+  Compania: string | null;
+  Foto: boolean;
+  AcreditacionInicio: string;
+  AcreditacionFin: string;
+  IdCredencial: number | null;
+  Numero: string | null;
+  TipoCredencial: string | null;
+  FechaInicio: string | null;
+  FechaFin: string | null;
+  Impreso: 'S' | 'N' | null;
+}
+
+export interface Choice {
+  id: number;
+  name: string;
+}
+
+export interface Printed {
+  fileBase64: string;
+  fileName: string;
+  fileType: string;
+  sinFoto: string[];
+}
+
+const BASE = '/api/identificacion';
+
+/** The identification office's calls. */
+export const identificationApi = {
+  holders: (params: Record<string, string>) =>
+    apiCall<{ data: HolderRow[]; totalCount: number }>(
+      'GET',
+      `${BASE}/titulares?${new URLSearchParams(params)}`,
+    ),
+  issue: (body: Record<string, unknown>) =>
+    apiCall<Record<string, unknown>>('POST', `${BASE}/credenciales`, body),
+  reissue: (id: number, body: Record<string, unknown>) =>
+    apiCall<Record<string, unknown>>('POST', `${BASE}/credenciales/${id}/reemitir`, body),
+  inactivate: (id: number, body: Record<string, unknown>) =>
+    apiCall<Record<string, unknown>>('POST', `${BASE}/credenciales/${id}/inactivar`, body),
+  print: (ids: number[], formato: 'tarjeta' | 'a4') =>
+    apiCall<Printed>('POST', `${BASE}/fotocheck`, { IdCredenciales: ids, formato }),
+  /** The active credential types, and the reasons of issue (E) or of inactivation (I). */
+  types: async (): Promise<Choice[]> =>
+    (await active<{ IdTipoCredencial: number; Descripcion: string }>('credential-type')).map((r) => ({
+      id: r.IdTipoCredencial,
+      name: r.Descripcion,
+    })),
+  reasons: async (kind: 'E' | 'I'): Promise<Choice[]> =>
+    (await active<{ IdMotivo: number; Descripcion: string }>('identification-reason', { Tipo: kind })).map(
+      (r) => ({ id: r.IdMotivo, name: r.Descripcion }),
+    ),
+};
