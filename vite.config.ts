@@ -26,7 +26,7 @@ export default defineConfig({
     manifest: true,
     rolldownOptions: {
       input: {
-        main: resolve(ROOT, 'src/client/index.html'),
+        index: resolve(ROOT, 'src/client/index.html'),
         garita: resolve(ROOT, 'src/client/garita/index.html'),
       },
     },

@@ -45,7 +45,8 @@ export function loginAssets(distClient: string): AssetSize[] {
   const manifestPath = join(distClient, '.vite', 'manifest.json');
   if (!existsSync(manifestPath)) throw new Error(`${manifestPath} is missing: run \`npm run build\` first.`);
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, ManifestChunk>;
-  const entry = Object.keys(manifest).find((key) => manifest[key].isEntry);
+  // The console's page (the build also has the gate app's, garita/index.html).
+  const entry = Object.keys(manifest).find((key) => manifest[key].isEntry && key === 'index.html');
   if (!entry) throw new Error('the build has no entry chunk');
   if (!manifest[entry].dynamicImports?.includes(LOGIN_MODULE))
     throw new Error(`the entry does not load ${LOGIN_MODULE} on demand`);

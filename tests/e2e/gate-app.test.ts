@@ -208,6 +208,8 @@ describe('the gate app decides offline and sends its markings when back online',
     const qr = page.getByRole('img', { name: 'Código QR de enrolamiento' });
     await qr.waitFor();
     const code = String(await qr.getAttribute('data-enrolment-code'));
+    expect(await page.getByRole('dialog').textContent()).toContain(`Código: ${code}`);
+    await page.getByRole('dialog').screenshot({ path: `${SHOTS}/enrolment-es.png` });
     await context.close();
     return code;
   }
