@@ -24,15 +24,29 @@ const WIDTH = 640;
 const HEIGHT = 480;
 const FPS = 5;
 
-/** A grey frame (luma only) with a QR code of `text` in the middle, as a y4m frame's planes. */
-async function frameOf(text: string): Promise<Buffer> {
+/**
+ * The badge as a hand holds it in front of a camera: a little larger or smaller, a little to a side,
+ * from frame to frame. (A perfectly still synthetic QR code is one the decoder may never find: a few
+ * in a hundred are missed at a given size and place, and a real camera never shows the same frame.)
+ */
+const POSES: Array<[shrink: number, dx: number, dy: number]> = [
+  [0, 0, 0],
+  [1, -37, 11],
+  [2, 23, -17],
+  [0, 31, 9],
+  [1, 14, -21],
+  [2, -29, 15],
+];
+
+/** A grey frame (luma only) with a QR code of `text` in a pose, as a y4m frame's planes. */
+async function frameOf(text: string, [shrink, dx, dy]: (typeof POSES)[number]): Promise<Buffer> {
   const render = async (scale: number) =>
     PNG.sync.read(await bwipjs.toBuffer({ bcid: 'qrcode', text, scale, paddingwidth: 2, paddingheight: 2 }));
-  // As large as the frame's height allows, in whole pixels per module.
-  const png = await render(Math.floor((HEIGHT - 40) / (await render(1)).height));
+  // As large as the frame's height allows, in whole pixels per module, less the pose's shrink.
+  const png = await render(Math.floor((HEIGHT - 80) / (await render(1)).height) - shrink);
   const luma = Buffer.alloc(WIDTH * HEIGHT, 235);
-  const left = Math.floor((WIDTH - png.width) / 2);
-  const top = Math.floor((HEIGHT - png.height) / 2);
+  const left = Math.floor((WIDTH - png.width) / 2) + dx;
+  const top = Math.floor((HEIGHT - png.height) / 2) + dy;
   for (let y = 0; y < png.height; y++)
     for (let x = 0; x < png.width; x++) {
       const i = (y * png.width + x) * 4;
@@ -47,8 +61,8 @@ async function frameOf(text: string): Promise<Buffer> {
 async function videoOf(texts: string[], seconds: number, path: string) {
   const parts: Buffer[] = [Buffer.from(`YUV4MPEG2 W${WIDTH} H${HEIGHT} F${FPS}:1 Ip A1:1 C420jpeg\n`)];
   for (const text of texts) {
-    const frame = await frameOf(text);
-    for (let i = 0; i < seconds * FPS; i++) parts.push(Buffer.from('FRAME\n'), frame);
+    const frames = await Promise.all(POSES.map((pose) => frameOf(text, pose)));
+    for (let i = 0; i < seconds * FPS; i++) parts.push(Buffer.from('FRAME\n'), frames[i % frames.length]);
   }
   writeFileSync(path, Buffer.concat(parts));
 }
