@@ -193,9 +193,15 @@ describe.each(DIALECTS)('tenancy and permissions on %s', (dialect) => {
     );
     expect(admin.filter((m) => m.IdMenu.length === 2).map((m) => m.IdMenu)).toEqual(modules);
     const screens = admin.filter((m) => m.Ruta?.startsWith('/acceso/'));
-    expect(admin.filter((m) => m.Ruta).length - screens.length).toBe(
+    const identification = admin.filter((m) => m.Ruta?.startsWith('/identificacion/'));
+    expect(admin.filter((m) => m.Ruta).length - screens.length - identification.length).toBe(
       t.registry.entities.filter((e) => !e.hidden).length,
     );
+    // Identification management sits in its module, after the module's entities.
+    const module = String((MODULES.indexOf('identification') + 1) * 10);
+    expect(identification.map((m) => [m.IdMenu.slice(0, 2), m.Ruta])).toEqual([
+      [module, '/identificacion/gestion'],
+    ]);
     // The security office's screens sit with the markings, after them.
     const markings = admin.find((m) => m.Ruta === '/marking') as { IdMenu: string };
     expect(screens.map((m) => m.Ruta)).toEqual(['/acceso/evacuacion', '/acceso/requisitos-vencidos']);
