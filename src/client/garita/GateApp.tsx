@@ -328,6 +328,8 @@ export default function GateApp() {
             {shown.at.toLocaleTimeString(language === 'es' ? 'es-PE' : 'en-GB', {
               hour: '2-digit',
               minute: '2-digit',
+              hourCycle: 'h23',
+              ...(list && { timeZone: list.zonaHoraria }),
             })}
           </span>
         </output>

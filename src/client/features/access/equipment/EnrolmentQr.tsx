@@ -3,6 +3,7 @@ import { Box, Button, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
 import { isApiErrorBody } from '../../../../shared/errors.js';
+import { formatDateTime } from '../../../format.js';
 import { apiFetch } from '../../../session/http.js';
 
 /** The address a gate app opens from an enrolment QR (a phone's camera app opens it too). */
@@ -46,7 +47,8 @@ export default function EnrolmentQr({ equipmentId }: { equipmentId: string | num
           />
           <Typography variant="body2">
             {translate('gateApp.enrol.until', {
-              time: new Date(shown.expiresAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }),
+              // HH:mm as the site's clocks read it.
+              time: formatDateTime(shown.expiresAt).slice(11, 16),
             })}
           </Typography>
           <Typography variant="body2" sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
