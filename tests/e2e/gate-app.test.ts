@@ -223,7 +223,9 @@ describe('the gate app decides offline and sends its markings when back online',
     await qr.waitFor();
     const code = String(await qr.getAttribute('data-enrolment-code'));
     expect(await page.getByRole('dialog').textContent()).toContain(`Código: ${code}`);
-    expect(await page.getByRole('dialog').textContent()).toMatch(/Válido hasta las \d{2}:\d{2}, una sola vez/);
+    expect(await page.getByRole('dialog').textContent()).toMatch(
+      /Válido hasta las \d{2}:\d{2}, una sola vez/,
+    );
     await page.getByRole('dialog').screenshot({ path: `${SHOTS}/enrolment-es.png` });
     await context.close();
     return code;
