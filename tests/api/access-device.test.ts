@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decisionWriterOf } from '../../src/server/features/access/gate.js';
 import { addDays, siteDate } from '../../src/shared/dates.js';
+import { admitRoundTheClock } from '../support/access.js';
 import { call, signIn, startTestApp, type TestApp } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
 
@@ -63,27 +64,7 @@ describe.each(DIALECTS)('gate device calls on %s', (dialect) => {
       .orderBy('IdAcreditacion')
       .executeTakeFirstOrThrow()) as Json;
     personId = Number(accreditation.IdPersona);
-    await db
-      .updateTable('accreditation_accreditation')
-      .set({ Estado: 'A', FechaInicio: addDays(today, -10), FechaFin: addDays(today, 60) })
-      .where('IdAcreditacion', '=', accreditation.IdAcreditacion)
-      .execute();
-    await db
-      .updateTable('accreditation_accredited_requirement')
-      .set({ FechaVencimiento: addDays(today, 100) })
-      .where('IdPersona', '=', personId)
-      .where('FechaVencimiento', 'is not', null)
-      .execute();
-    await db
-      .updateTable('administration_person')
-      .set({ Condicion: 'T', Inactivo: 'N' })
-      .where('IdPersona', '=', personId)
-      .execute();
-    await db
-      .updateTable('access_restriction')
-      .set({ Activo: 'N' })
-      .where('IdPersona', '=', personId)
-      .execute();
+    await admitRoundTheClock(db, personId, today, [ENTRY_DOOR, EXIT_DOOR, CAMP_DOOR]);
     // Without the demo's week of shifts (in about 06:45, out about 19:10): the markings below are
     // the worker's only ones, whatever the hour the tests run at.
     await db.deleteFrom('access_presence').where('Titular', '=', `P:${personId}`).execute();
@@ -103,67 +84,6 @@ describe.each(DIALECTS)('gate device calls on %s', (dialect) => {
         FechaFin: addDays(today, 60),
         Impreso: 'S',
         IdMotivoEmision: card.IdMotivoEmision,
-        Activo: 'S',
-      })
-      .execute();
-    const schedule = (await db
-      .insertInto('access_schedule')
-      .values({ IdCliente: 1, Descripcion: 'PRUEBA 24 HORAS', Activo: 'S' })
-      .returning('IdHorario')
-      .executeTakeFirstOrThrow()) as Json;
-    for (let day = 1; day <= 7; day++)
-      await db
-        .insertInto('access_schedule_interval')
-        .values({
-          IdHorario: schedule.IdHorario,
-          Dia: day,
-          HoraInicio: '00:00',
-          HoraFin: '23:59',
-          Activo: 'S',
-        })
-        .execute();
-    const group = (await db
-      .insertInto('access_access_group')
-      .values({
-        IdCliente: 1,
-        IdDivision: 1,
-        Descripcion: 'PRUEBA GARITA',
-        IdHorario: schedule.IdHorario,
-        Activo: 'S',
-      })
-      .returning('IdGrupoAcceso')
-      .executeTakeFirstOrThrow()) as Json;
-    for (const door of [ENTRY_DOOR, EXIT_DOOR, CAMP_DOOR])
-      await db
-        .insertInto('access_access_group_puertas')
-        .values({ IdGrupoAcceso: group.IdGrupoAcceso, Valor: door })
-        .execute();
-    const profile = (await db
-      .insertInto('access_access_profile')
-      .values({
-        IdCliente: 1,
-        IdDivision: 1,
-        Descripcion: 'PRUEBA PERFIL',
-        IdEntidad: 'T',
-        ValidarRequisitos: 'S',
-        Activo: 'S',
-      })
-      .returning('IdPerfilAcceso')
-      .executeTakeFirstOrThrow()) as Json;
-    await db
-      .insertInto('access_access_profile_grupos')
-      .values({ IdPerfilAcceso: profile.IdPerfilAcceso, Valor: group.IdGrupoAcceso })
-      .execute();
-    await db
-      .insertInto('access_person_access')
-      .values({
-        IdCliente: 1,
-        IdDivision: 1,
-        IdPersona: personId,
-        IdPerfilAcceso: profile.IdPerfilAcceso,
-        FechaInicio: addDays(today, -10),
-        FechaFin: addDays(today, 60),
-        Temporal: 'N',
         Activo: 'S',
       })
       .execute();

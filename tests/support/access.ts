@@ -8,7 +8,7 @@ type Json = any;
  * Makes a demo worker of the south division (client 1, division 1) one the gate lets through
  * `doors` round the clock: its accreditation active from ten days ago for sixty days, its dated
  * requirements in force, no restriction, and an access profile whose group opens those doors at
- * every hour. Answers the accreditation's id.
+ * every hour (profile "PRUEBA PERFIL"). Answers the accreditation's id.
  */
 export async function admitRoundTheClock(
   db: Database['db'],
@@ -42,7 +42,7 @@ export async function admitRoundTheClock(
   await db.updateTable('access_restriction').set({ Activo: 'N' }).where('IdPersona', '=', personId).execute();
   const schedule = (await db
     .insertInto('access_schedule')
-    .values({ IdCliente: 1, Descripcion: `PRUEBA 24 HORAS ${personId}`, Activo: 'S' })
+    .values({ IdCliente: 1, Descripcion: 'PRUEBA 24 HORAS', Activo: 'S' })
     .returning('IdHorario')
     .executeTakeFirstOrThrow()) as Json;
   for (let day = 1; day <= 7; day++)
@@ -55,7 +55,7 @@ export async function admitRoundTheClock(
     .values({
       IdCliente: 1,
       IdDivision: 1,
-      Descripcion: `PRUEBA GARITA ${personId}`,
+      Descripcion: 'PRUEBA GARITA',
       IdHorario: schedule.IdHorario,
       Activo: 'S',
     })
@@ -71,7 +71,7 @@ export async function admitRoundTheClock(
     .values({
       IdCliente: 1,
       IdDivision: 1,
-      Descripcion: `PRUEBA PERFIL ${personId}`,
+      Descripcion: 'PRUEBA PERFIL',
       IdEntidad: 'T',
       ValidarRequisitos: 'S',
       Activo: 'S',
