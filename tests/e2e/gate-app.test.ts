@@ -324,6 +324,20 @@ describe('the gate app decides offline and sends its markings when back online',
     expect(markings(worker.id)).toMatchObject([{ Funcion: 'E' }, { Resultado: 'P', Funcion: 'S' }]);
     expect(markings(gone.id).length).toBe(2);
     expect(problems).toEqual([]);
+
+    // The equipment's key revoked (as the console's Revocar does): at its next call the app says so
+    // and offers to enrol again.
+    db.prepare('update access_device_key set RevocadoEn = ? where IdEquipo = ? and RevocadoEn is null').run(
+      Date.now(),
+      EQUIPMENT,
+    );
+    await context.setOffline(true);
+    await context.setOffline(false);
+    await page.getByRole('alert').filter({ hasText: "The server refused this device's key" }).waitFor();
+    await page.getByRole('button', { name: 'Enrol again' }).click();
+    await page.getByRole('heading', { name: 'Enrol this device' }).waitFor();
+    // The refused calls are the only errors the browser logged.
+    expect(problems.every((p) => p.includes('status of 401'))).toBe(true);
     await context.close();
   }, 180_000);
 });

@@ -184,6 +184,26 @@ export default function GateApp() {
     [device, indexed, direction, sync],
   );
 
+  /** A key the server refuses (revoked, rotated, equipment switched off): back to the enrolment screen. */
+  const forget = async () => {
+    await store.setEnrolled(undefined);
+    await store.setList(undefined);
+    setIndexed(undefined);
+    setShown(undefined);
+    setProblem(undefined);
+    setDevice(undefined);
+  };
+  /** Another of the equipment's control points: its own list, asked for at once. */
+  const choosePoint = async (IdPuntoControl: number) => {
+    if (!device) return;
+    const next = { ...device, IdPuntoControl };
+    await store.setEnrolled(next);
+    await store.setList(undefined);
+    setIndexed(undefined);
+    setShown(undefined);
+    setDevice(next);
+  };
+
   const switchLanguage = async () => {
     const next = language === 'es' ? 'en' : 'es';
     setLanguage(next);
@@ -292,7 +312,24 @@ export default function GateApp() {
       {problem && problem !== 'network' && (
         <p className="warning" role="alert">
           {t(`gateApp.problems.${problem}`)}
+          {problem === 'keyRefused' && (
+            <button type="button" className="secondary inline" onClick={forget}>
+              {t('gateApp.reenrol')}
+            </button>
+          )}
         </p>
+      )}
+      {device.controlPoints.length > 1 && (
+        <label className="point">
+          {t('gateApp.controlPoint')}
+          <select value={device.IdPuntoControl} onChange={(e) => choosePoint(Number(e.target.value))}>
+            {device.controlPoints.map((p) => (
+              <option key={p.IdPuntoControl} value={p.IdPuntoControl}>
+                {p.Descripcion}
+              </option>
+            ))}
+          </select>
+        </label>
       )}
 
       <fieldset className="direction">
