@@ -4,8 +4,9 @@
  *   npm run bench:gate-app -- --holders 20000 --decisions 2000
  *
  * 1. An allow-list of `holders` accredited workers in the server's own format (src/server/features/
- *    access/allow-list.ts: name, card, document, accreditation dates, two doors each with a week of
- *    day-shift intervals; 2% of as many again demobilised, named to be turned away), signed with
+ *    access/allow-list.ts: name, card, document, accreditation dates, the first requirement to
+ *    expire, two doors each with a week of day-shift intervals; 2% of as many again demobilised,
+ *    named to be turned away), signed with
  *    Ed25519 as the server signs it: its size as JSON, gzip (what the server sends a browser) and brotli;
  * 2. in headless Chromium (Debian's, as the browser tests), the gate app's own code
  *    (src/client/garita/offline.ts, bundled with esbuild): the signature check of the whole payload
@@ -62,6 +63,10 @@ function payloadOf(holders: number) {
     Titular: `P:${100000 + i}`,
     Nombre: `${pick(SURNAMES, i)} ${pick(SURNAMES, i * 7 + 3)}, ${pick(NAMES, i * 3 + 1)}`,
     Credenciales: [`C-${String(500000 + i)}`],
+    Requisito: {
+      Nombre: pick(['SCTR SALUD', 'EXAMEN MÉDICO OCUPACIONAL', 'INDUCCIÓN DE SEGURIDAD'], i),
+      Vence: '2027-01-31',
+    },
     Documento: String(40000000 + i),
     Placa: null,
     Desde: '2026-03-01',

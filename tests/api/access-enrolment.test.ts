@@ -1,6 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_PRINCIPAL } from '../../src/server/plugins/auth.js';
+import { siteDate } from '../../src/shared/dates.js';
 import { call, signIn, startTestApp, type TestApp } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
 
@@ -64,6 +65,16 @@ describe.each(DIALECTS)('gate app enrolment on %s', (dialect) => {
     const list = await allowList(key, controlPoints[0].IdPuntoControl);
     expect(list.status).toBe(200);
     expect(list.body.result.signature).toBeTruthy();
+    // Each holder whose requirements the gate checks carries the first mandatory one to expire, still
+    // in force today (the list holds only those the decision lets through).
+    const today = siteDate('PE');
+    const entries = JSON.parse(list.body.result.payload).entradas as Json[];
+    const dated = entries.filter((e) => e.Requisito);
+    expect(dated.length).toBeGreaterThan(0);
+    for (const e of dated) {
+      expect(e.Requisito.Vence >= today).toBe(true);
+      expect(e.Requisito.Nombre).toMatch(/\S/);
+    }
 
     // Sent gzipped to a client that accepts it (a browser), the same list.
     const zipped = await t.app.inject({

@@ -180,6 +180,21 @@ describe('the gate app decides offline with the server decision', () => {
     });
   });
 
+  it('denies past the day the first mandatory requirement expires, naming it', async () => {
+    const withRequirement = { ...worker, Requisito: { Nombre: 'SCTR SALUD', Vence: '2026-11-27' } };
+    const held = applyPayload(undefined, {
+      ...head,
+      completo: true,
+      entradas: [withRequirement],
+    }) as AllowList;
+    expect(await judge(token({}), 'E', NOW, held)).toMatchObject({ allow: true, reason: 'ALLOWED' });
+    expect(await judge(token({}), 'E', new Date('2026-11-28T15:00:00Z'), held)).toMatchObject({
+      allow: false,
+      reason: 'REQUIREMENT_EXPIRED',
+      params: { requirement: 'SCTR SALUD', date: '2026-11-27' },
+    });
+  });
+
   it('warns on an old list and denies everyone past the limit (fail closed)', async () => {
     const later = (hours: number) => new Date(new Date(head.generado).getTime() + hours * 3_600_000);
     expect(listFreshness(list, later(1))).toBe('fresh');

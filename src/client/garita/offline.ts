@@ -25,6 +25,7 @@ export interface ListEntry {
   Nombre: string;
   Credenciales: string[];
   Inactivas?: string[];
+  Requisito?: { Nombre: string; Vence: string };
   Documento: string | null;
   Placa: string | null;
   Desde: string;
@@ -183,7 +184,7 @@ function allowedRows(list: AllowList, entry: ListEntry): { holder: Holder; site:
     profiles: doors.map((_, i) => ({
       IdPerfilAcceso: i + 1,
       Grupos: [i + 1],
-      ValidarRequisitos: 'N',
+      ValidarRequisitos: entry.Requisito ? 'S' : 'N',
       Activo: 'S',
     })),
     groups: doors.map((d, i) => ({
@@ -206,10 +207,25 @@ function allowedRows(list: AllowList, entry: ListEntry): { holder: Holder; site:
   };
   const holder: Holder = {
     kind: 'person',
-    person: { IdPersona, Condicion: 'T', Inactivo: 'N', ValidarRequisitosAcceso: 'N' },
+    person: {
+      IdPersona,
+      Condicion: 'T',
+      Inactivo: 'N',
+      ValidarRequisitosAcceso: entry.Requisito ? 'S' : 'N',
+    },
     exonerations: [],
     restrictions: [],
-    requirements: [],
+    // The list names only the first mandatory requirement to expire: enough to deny past its day.
+    requirements: entry.Requisito
+      ? [
+          {
+            IdRequisito: 1,
+            Requisito: entry.Requisito.Nombre,
+            Obligatorio: 'S',
+            FechaVencimiento: entry.Requisito.Vence,
+          },
+        ]
+      : [],
     accreditations: [
       {
         IdDivision: list.division,

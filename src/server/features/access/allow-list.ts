@@ -1,5 +1,5 @@
 import { createHash, createPrivateKey, generateKeyPairSync, sign } from 'node:crypto';
-import { decide, localTime, type ReasonCode } from '../../../shared/access/decision.js';
+import { decide, type Holder, localTime, type ReasonCode } from '../../../shared/access/decision.js';
 import { addDays, timeZoneOf } from '../../../shared/dates.js';
 import type { Db } from '../../db/connection.js';
 import type { Device } from './device-keys.js';
@@ -47,6 +47,11 @@ export interface AllowEntry {
   Hasta: string;
   /** The holder's inactive credential numbers (a card lost and reissued): a gate denies them by name. */
   Inactivas?: string[];
+  /**
+   * The first mandatory requirement of the holder's to expire (not waived today), when the gate
+   * checks requirements for them: a gate offline past that day denies with the requirement's name.
+   */
+  Requisito?: { Nombre: string; Vence: string };
   /** Per door of the control point: the schedule intervals (Dia 1–7, HH:mm) that open it. */
   Puertas: Array<{
     IdPuerta: number;
@@ -195,11 +200,13 @@ export async function allowList(
     const ends = inForce.map((a) => a.FechaFin).sort();
     const starts = inForce.map((a) => a.FechaInicio).sort();
     const inactive = cards.filter((c) => c.Activo !== 'S').map((c) => String(c.Numero));
+    const requirement = firstToExpire(holder, device.IdDivision, today);
     entries.push({
       Titular: `${isVehicle ? 'V' : 'P'}:${id}`,
       Nombre: isVehicle ? String(found.Placa) : nameOf(found),
       Credenciales: cards.filter((c) => c.Activo === 'S').map((c) => String(c.Numero)),
       ...(inactive.length && { Inactivas: inactive }),
+      ...(requirement && { Requisito: requirement }),
       Documento: isVehicle ? null : String(found.Documento),
       Placa: isVehicle ? String(found.Placa) : null,
       Desde: starts[0] ?? '',
@@ -347,4 +354,28 @@ async function deniedOf(db: Db, device: Device, today: string, allowed: Set<stri
       denied.get(`P:${Number(card.IdPersona)}`)?.Credenciales.push(String(card.Numero));
   }
   return [...denied.values()].sort((a, b) => a.Titular.localeCompare(b.Titular));
+}
+
+/**
+ * The mandatory requirement that expires first, as the decision would check it at this division's
+ * doors (the person not exempt, a profile that validates requirements), not waived today.
+ */
+function firstToExpire(holder: Holder, division: number, today: string): AllowEntry['Requisito'] {
+  if (holder.kind === 'person' && holder.person.ValidarRequisitosAcceso !== 'S') return undefined;
+  const waived = (id: number) =>
+    holder.kind === 'person' &&
+    holder.exonerations.some(
+      (e) =>
+        e.Activo === 'S' &&
+        e.IdDivision === division &&
+        e.IdRequisito === id &&
+        e.FechaInicio <= today &&
+        (e.FechaFin == null || today <= e.FechaFin),
+    );
+  const first = holder.requirements
+    .filter((r) => r.Obligatorio === 'S' && r.FechaVencimiento != null && !waived(r.IdRequisito))
+    .sort((a, b) => String(a.FechaVencimiento).localeCompare(String(b.FechaVencimiento)))[0];
+  return first?.FechaVencimiento
+    ? { Nombre: first.Requisito ?? String(first.IdRequisito), Vence: first.FechaVencimiento }
+    : undefined;
 }
