@@ -323,6 +323,56 @@ describe('the gate app decides offline and sends its markings when back online',
       .toBe('0');
     expect(markings(worker.id)).toMatchObject([{ Funcion: 'E' }, { Resultado: 'P', Funcion: 'S' }]);
     expect(markings(gone.id).length).toBe(2);
+
+    // An old list (its age set back in the device's store, offline so it is not renewed): past the
+    // control point's first limit (24 h) a warning, past the second (72 h) every reading is denied.
+    const ageList = (hours: number) =>
+      page.evaluate(
+        (h) =>
+          new Promise<void>((done, fail) => {
+            const opening = indexedDB.open('garita');
+            opening.onerror = () => fail(opening.error);
+            opening.onsuccess = () => {
+              const tx = opening.result.transaction('settings', 'readwrite');
+              const settings = tx.objectStore('settings');
+              const held = settings.get('list');
+              held.onsuccess = () =>
+                settings.put(
+                  { ...held.result, generado: new Date(Date.now() - h * 3_600_000).toISOString() },
+                  'list',
+                );
+              tx.oncomplete = () => {
+                opening.result.close();
+                done();
+              };
+              tx.onerror = () => fail(tx.error);
+            };
+          }),
+        hours,
+      );
+    await context.setOffline(true);
+    await ageList(30);
+    await page.reload();
+    await page.getByRole('status').filter({ hasText: 'The list is more than 24 h old' }).waitFor();
+    await ageList(80);
+    await page.reload();
+    await page.getByRole('alert').filter({ hasText: 'every access is denied until it is renewed' }).waitFor();
+    await field.fill(documentOf(worker.id));
+    await page.getByRole('button', { name: 'Check' }).click();
+    await verdict.and(page.locator('[data-reason="LIST_TOO_OLD"]')).waitFor();
+    expect(await verdict.textContent()).toContain('DENIED');
+    expect(await verdict.textContent()).toContain('The allow-list is more than 72 h old');
+    await page.screenshot({ path: `${SHOTS}/list-too-old-en.png` });
+    // Online again: a fresh list, no warning; the refused marking is sent as a denial.
+    await context.setOffline(false);
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'every access is denied' })
+      .waitFor({ state: 'detached' });
+    await expect
+      .poll(() => page.getByTestId('pending').getAttribute('data-count'), { timeout: 30_000 })
+      .toBe('0');
+    expect(markings(worker.id).at(-1)).toMatchObject({ Resultado: 'D' });
     expect(problems).toEqual([]);
 
     // The equipment's key revoked (as the console's Revocar does): at its next call the app says so
