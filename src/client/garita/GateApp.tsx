@@ -18,8 +18,10 @@ import { initialLanguage, type Language, textsOf } from './texts.js';
 
 /** A code read again within this time shows its answer again and marks nothing (a badge held still). */
 const REPEAT_MS = 60_000;
-/** How often the app looks for a network to refresh the list and send markings. */
+/** How often the app looks for a network to send markings waiting. */
 const SYNC_MS = 20_000;
+/** How often it asks for the list's changes while online (at once on reconnecting). */
+const LIST_EVERY_MS = 5 * 60_000;
 
 interface Shown extends GateAnswer {
   direction: Direction;
@@ -59,6 +61,8 @@ export default function GateApp() {
   const [now, setNow] = useState(() => new Date());
   const recent = useRef(new Map<string, { at: number; answer?: Shown }>());
   const syncing = useRef(false);
+  const again = useRef<'list' | 'marks' | false>(false);
+  const listAt = useRef(0);
 
   useEffect(() => {
     document.documentElement.lang = language;
@@ -83,16 +87,37 @@ export default function GateApp() {
     })();
   }, []);
 
-  const sync = useCallback(async (current: Enrolled | undefined) => {
-    if (!current || syncing.current) return;
+  /**
+   * Asks for the list's changes (when due, or `refresh`) and sends the markings waiting. One at a
+   * time: a call while one runs makes it go round once more, so no marking waits for the next tick.
+   */
+  const sync = useCallback(async (current: Enrolled | undefined, refresh = false) => {
+    if (!current) return;
+    if (syncing.current) {
+      again.current = refresh ? 'list' : again.current || 'marks';
+      return;
+    }
     syncing.current = true;
     try {
-      const refreshed = await refreshList(current);
-      if (refreshed.list) setIndexed(indexList(refreshed.list));
-      const sent = await sendMarks(current);
-      setPending(await store.pendingCount());
-      setProblem(refreshed.problem === 'network' ? sent.problem : (refreshed.problem ?? sent.problem));
-      setOnline(refreshed.problem !== 'network' && sent.problem !== 'network');
+      let due = refresh;
+      do {
+        due = due || again.current === 'list';
+        again.current = false;
+        let listProblem: SyncProblem | undefined;
+        if (due || Date.now() - listAt.current >= LIST_EVERY_MS) {
+          const refreshed = await refreshList(current);
+          listProblem = refreshed.problem;
+          if (refreshed.list) {
+            setIndexed(indexList(refreshed.list));
+            listAt.current = Date.now();
+          }
+        }
+        due = false;
+        const sent = await sendMarks(current);
+        setPending(await store.pendingCount());
+        setProblem([listProblem, sent.problem].find((p) => p && p !== 'network'));
+        setOnline(listProblem !== 'network' && sent.problem !== 'network');
+      } while (again.current !== false);
     } finally {
       syncing.current = false;
     }
@@ -100,10 +125,10 @@ export default function GateApp() {
 
   useEffect(() => {
     if (!device) return;
-    sync(device);
+    sync(device, true);
     const wake = () => {
       setOnline(navigator.onLine);
-      if (navigator.onLine) sync(device);
+      if (navigator.onLine) sync(device, true);
     };
     window.addEventListener('online', wake);
     window.addEventListener('offline', wake);
