@@ -38,12 +38,26 @@ const POSES: Array<[shrink: number, dx: number, dy: number]> = [
   [2, -29, 15],
 ];
 
-/** A grey frame (luma only) with a QR code of `text` in a pose, as a y4m frame's planes. */
-async function frameOf(text: string, [shrink, dx, dy]: (typeof POSES)[number]): Promise<Buffer> {
+/** What a frame shows: a badge's QR code or a document's Code 128 barcode. */
+type Code = { bcid: 'qrcode' | 'code128'; text: string };
+
+/** A grey frame (luma only) with the code in a pose, as a y4m frame's planes. */
+async function frameOf({ bcid, text }: Code, [shrink, dx, dy]: (typeof POSES)[number]): Promise<Buffer> {
   const render = async (scale: number) =>
-    PNG.sync.read(await bwipjs.toBuffer({ bcid: 'qrcode', text, scale, paddingwidth: 2, paddingheight: 2 }));
-  // As large as the frame's height allows, in whole pixels per module, less the pose's shrink.
-  const png = await render(Math.floor((HEIGHT - 80) / (await render(1)).height) - shrink);
+    PNG.sync.read(
+      await bwipjs.toBuffer({
+        bcid,
+        text,
+        scale,
+        paddingwidth: 2,
+        paddingheight: 2,
+        ...(bcid === 'code128' && { height: 18 }),
+      }),
+    );
+  // As large as the frame allows, in whole pixels per module, less the pose's shrink.
+  const unit = await render(1);
+  const fit = Math.min(Math.floor((HEIGHT - 80) / unit.height), Math.floor((WIDTH - 120) / unit.width));
+  const png = await render(fit - shrink);
   const luma = Buffer.alloc(WIDTH * HEIGHT, 235);
   const left = Math.floor((WIDTH - png.width) / 2) + dx;
   const top = Math.floor((HEIGHT - png.height) / 2) + dy;
@@ -57,15 +71,32 @@ async function frameOf(text: string, [shrink, dx, dy]: (typeof POSES)[number]): 
   return Buffer.concat([luma, chroma]);
 }
 
-/** A y4m video for Chromium's fake camera: each text's QR held for `seconds`, one after the other (looped). */
-async function videoOf(texts: string[], seconds: number, path: string) {
+/** A y4m video for Chromium's fake camera: each code held for `seconds`, one after the other (looped). */
+async function videoOf(codes: Code[], seconds: number, path: string) {
   const parts: Buffer[] = [Buffer.from(`YUV4MPEG2 W${WIDTH} H${HEIGHT} F${FPS}:1 Ip A1:1 C420jpeg\n`)];
-  for (const text of texts) {
-    const frames = await Promise.all(POSES.map((pose) => frameOf(text, pose)));
+  for (const code of codes) {
+    const frames = await Promise.all(POSES.map((pose) => frameOf(code, pose)));
     for (let i = 0; i < seconds * FPS; i++) parts.push(Buffer.from('FRAME\n'), frames[i % frames.length]);
   }
   writeFileSync(path, Buffer.concat(parts));
 }
+
+/** Chromium whose camera plays `video`. */
+const launchWithCamera = (video: string) =>
+  chromium.launch({
+    executablePath: findChromium(),
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+      `--use-file-for-fake-video-capture=${video}`,
+    ],
+  });
 
 describe('the gate app decides offline and sends its markings when back online', () => {
   let server: RunningServer;
@@ -178,21 +209,12 @@ describe('the gate app decides offline and sends its markings when back online',
       return tokenOf(claims, new Uint8Array(sign(null, claimsBytes(claims), createPrivateKey(Privada))));
     });
     const video = join(folder, 'badges.y4m');
-    await videoOf(tokens, 3, video);
-    browser = await chromium.launch({
-      executablePath: findChromium(),
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--use-fake-device-for-media-stream',
-        '--use-fake-ui-for-media-stream',
-        `--use-file-for-fake-video-capture=${video}`,
-      ],
-    });
+    await videoOf(
+      tokens.map((text) => ({ bcid: 'qrcode', text })),
+      3,
+      video,
+    );
+    browser = await launchWithCamera(video);
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
@@ -230,6 +252,10 @@ describe('the gate app decides offline and sends its markings when back online',
     await context.close();
     return code;
   }
+
+  const documentOf = (id: number) =>
+    (db.prepare('select Documento from administration_person where IdPersona = ?').get(id) as Json)
+      .Documento as string;
 
   const markings = (id: number) =>
     db
@@ -298,9 +324,6 @@ describe('the gate app decides offline and sends its markings when back online',
     // In English, on the same device, with typed documents: the worker going out, the demobilised one.
     await page.getByRole('button', { name: 'English' }).click();
     await page.getByRole('button', { name: 'Exit' }).click();
-    const documentOf = (id: number) =>
-      (db.prepare('select Documento from administration_person where IdPersona = ?').get(id) as Json)
-        .Documento as string;
     const field = page.getByLabel('Document (when there is no badge)');
     await field.fill(documentOf(worker.id));
     await page.getByRole('button', { name: 'Check' }).click();
@@ -390,4 +413,30 @@ describe('the gate app decides offline and sends its markings when back online',
     expect(problems.every((p) => p.includes('status of 401'))).toBe(true);
     await context.close();
   }, 180_000);
+
+  it("reads a document's Code 128 barcode with the camera", async () => {
+    const [, gone] = people;
+    const video = join(folder, 'document.y4m');
+    await videoOf([{ bcid: 'code128', text: documentOf(gone.id) }], 3, video);
+    const other = await launchWithCamera(video);
+    try {
+      const code = await enrolmentCode();
+      const context = await other.newContext({ ...PHONE, locale: 'es-PE' });
+      const page = await context.newPage();
+      page.setDefaultTimeout(20_000);
+      await page.goto(`${server.url}/garita/?enrolar=${code}`);
+      await page
+        .getByTestId('list-age')
+        .filter({ hasText: /^Lista v\d+/ })
+        .waitFor();
+      await page.getByRole('button', { name: 'Encender cámara' }).click();
+      const verdict = page.getByTestId('verdict');
+      await verdict.and(page.locator('[data-reason="ACCREDITATION_TERMINATED"]')).waitFor();
+      expect(await verdict.textContent()).toContain(gone.name);
+      expect(await verdict.textContent()).toContain('Acreditación terminada (desmovilizado)');
+      expect(await verdict.textContent()).toContain('NO PASA');
+    } finally {
+      await other.close();
+    }
+  }, 120_000);
 });
