@@ -16,10 +16,11 @@ import { DatePicker } from '@mui/x-date-pickers/DatePicker';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslate } from 'react-admin';
+import type { HolderRow } from '../../../shared/identification.js';
 import { formatDate } from '../../format.js';
 import { DATE_FORMAT, DatesProvider, fromDate, toDate } from '../../resources/form/dates.js';
 import { ApiRequestError } from '../../session/http.js';
-import { type Choice, type HolderRow, identificationApi } from './api.js';
+import { type Choice, identificationApi } from './api.js';
 
 export type CredentialAction = 'issue' | 'reissue' | 'inactivate';
 

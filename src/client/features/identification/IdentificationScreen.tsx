@@ -17,12 +17,13 @@ import {
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue, useState } from 'react';
 import { useTranslate } from 'react-admin';
+import type { HolderRow } from '../../../shared/identification.js';
 import { Grid, type GridColumn, gridParams, useGridState } from '../../components/grid/Grid.js';
 import { saveBase64 } from '../../files.js';
 import { formatDate } from '../../format.js';
 import { useConsoleTitle } from '../../resources/ScreenTitle.js';
 import { ApiRequestError } from '../../session/http.js';
-import { type HolderRow, identificationApi } from './api.js';
+import { identificationApi } from './api.js';
 import { type CredentialAction, CredentialDialog } from './CredentialDialog.js';
 
 /**

@@ -1,3 +1,4 @@
+import type { HolderRow } from '../../../shared/identification.js';
 import { ApiRequestError, apiCall, apiFetch } from '../../session/http.js';
 
 /** The active records of a catalogue the screen chooses from (its generic list call). */
@@ -6,23 +7,6 @@ async function active<T>(resource: string, filter: Record<string, string> = {}):
   const response = await apiFetch(`/api/rest/${resource}?${query}`);
   if (!response.ok) throw new ApiRequestError(response.statusText, response.status, undefined);
   return (await response.json()) as T[];
-}
-
-/** An accredited person of the division and its active credential (GET /api/identificacion/titulares). */
-export interface HolderRow {
-  IdPersona: number;
-  Documento: string;
-  Nombres: string;
-  Compania: string | null;
-  Foto: boolean;
-  AcreditacionInicio: string;
-  AcreditacionFin: string;
-  IdCredencial: number | null;
-  Numero: string | null;
-  TipoCredencial: string | null;
-  FechaInicio: string | null;
-  FechaFin: string | null;
-  Impreso: 'S' | 'N' | null;
 }
 
 export interface Choice {

@@ -1,4 +1,5 @@
 import { addDays } from '../../../shared/dates.js';
+import type { HolderRow } from '../../../shared/identification.js';
 import { dmy } from '../../../shared/request-dates.js';
 import type { Db } from '../../db/connection.js';
 import { ApiError } from '../../errors.js';
@@ -39,23 +40,6 @@ export interface IssueInput {
   FechaFin?: string;
   Referencia1?: string;
   Referencia2?: string;
-}
-
-/** A holder row of the identification screen: an accredited person and its active credential. */
-export interface HolderRow {
-  IdPersona: number;
-  Documento: string;
-  Nombres: string;
-  Compania: string | null;
-  Foto: boolean;
-  AcreditacionInicio: string;
-  AcreditacionFin: string;
-  IdCredencial: number | null;
-  Numero: string | null;
-  TipoCredencial: string | null;
-  FechaInicio: string | null;
-  FechaFin: string | null;
-  Impreso: 'S' | 'N' | null;
 }
 
 const NUMBER_PREFIX = 'FC-';
