@@ -90,6 +90,11 @@ describe('forms and lists in a real browser', () => {
     await field('IdTipoDocumento').fill(String(type.Alias));
     await page.getByRole('option', { name: `${type.IdPais} ${type.Alias}`, exact: true }).click();
     await field('Documento').fill(String(first.Documento));
+    // The form has taken the new type and number (its hint no longer finds the old one's digit wrong)
+    // before it is sent: the refusal to wait for is the server's.
+    await expect
+      .poll(() => page.locator('#root_Documento-helper-text').textContent())
+      .not.toBe('El dígito verificador no es correcto');
     const button = page.getByRole('button', { name: 'Guardar', exact: true });
     await button.scrollIntoViewIfNeeded();
     expect(await field('IdTipoDocumento').evaluate((el) => el.getBoundingClientRect().bottom < 0)).toBe(true);

@@ -303,11 +303,45 @@ describe('the gate app decides offline and sends its markings when back online',
     await expect.poll(() => page.getByTestId('pending').getAttribute('data-count')).toBe('2');
     expect(markings(worker.id)).toEqual([]);
 
-    // Back online: the markings are sent once, the worker is on site (the headcount's presence).
+    // A marking the server can never take waits with them (a door of another division, as a device
+    // moved between sites would hold): it must not hold the others back.
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const open = indexedDB.open('garita');
+          open.onsuccess = () => {
+            const tx = open.result.transaction('marks', 'readwrite');
+            tx.objectStore('marks').put({
+              IdMarca: 'otra-division-1',
+              IdPuerta: 6,
+              Funcion: 'E',
+              FechaHora: new Date().toISOString(),
+              Resultado: 'P',
+              Documento: '40000000',
+            });
+            tx.oncomplete = () => {
+              open.result.close();
+              resolve();
+            };
+            tx.onerror = () => reject(tx.error);
+          };
+          open.onerror = () => reject(open.error);
+        }),
+    );
+
+    // Back online: the markings are sent once, the worker is on site (the headcount's presence); the
+    // one the server refuses is set aside with its count on screen, never lost.
     await context.setOffline(false);
     await expect
       .poll(() => page.getByTestId('pending').getAttribute('data-count'), { timeout: 30_000 })
       .toBe('0');
+    expect(await page.getByTestId('refused').textContent()).toBe('Rechazadas por el servidor: 1');
+    // That one refusal is the browser's only failed call (it logs it): nothing else went wrong.
+    await expect.poll(() => problems.filter((p) => p.includes('status of 400')).length).toBe(1);
+    problems.splice(
+      problems.findIndex((p) => p.includes('status of 400')),
+      1,
+    );
     await page.getByTestId('network').filter({ hasText: 'En línea' }).waitFor();
     expect(markings(worker.id)).toMatchObject([{ Resultado: 'P', Funcion: 'E', IdEquipo: EQUIPMENT }]);
     expect(markings(gone.id)).toMatchObject([{ Resultado: 'D', Funcion: 'E', IdEquipo: EQUIPMENT }]);

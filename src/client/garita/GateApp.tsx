@@ -51,6 +51,7 @@ export default function GateApp() {
   const [device, setDevice] = useState<Enrolled>();
   const [indexed, setIndexed] = useState<IndexedList>();
   const [pending, setPending] = useState(0);
+  const [refused, setRefused] = useState(0);
   const [online, setOnline] = useState(navigator.onLine);
   const [problem, setProblem] = useState<SyncProblem | 'enrolment' | 'camera'>();
   const [enrolMessage, setEnrolMessage] = useState('');
@@ -72,17 +73,19 @@ export default function GateApp() {
   // What this device holds: its enrolment, its list, its language, its markings waiting.
   useEffect(() => {
     (async () => {
-      const [held, list, kept, count] = await Promise.all([
+      const [held, list, kept, count, aside] = await Promise.all([
         store.enrolled(),
         store.list(),
         store.language(),
         store.pendingCount(),
+        store.refusedCount(),
       ]);
       setDevice(held);
       if (held) setDirection(held.equipment.Funcion === 'S' ? 'S' : 'E');
       if (list) setIndexed(indexList(list));
       if (kept && !new URLSearchParams(window.location.search).get('lang')) setLanguage(kept);
       setPending(count);
+      setRefused(aside);
       setLoaded(true);
     })();
   }, []);
@@ -115,6 +118,7 @@ export default function GateApp() {
         due = false;
         const sent = await sendMarks(current);
         setPending(await store.pendingCount());
+        setRefused(await store.refusedCount());
         setProblem([listProblem, sent.problem].find((p) => p && p !== 'network'));
         setOnline(listProblem !== 'network' && sent.problem !== 'network');
       } while (again.current !== false);
@@ -323,6 +327,11 @@ export default function GateApp() {
         <span data-testid="pending" data-count={pending}>
           {t('gateApp.pending', { count: pending })}
         </span>
+        {refused > 0 && (
+          <span data-testid="refused" data-count={refused}>
+            {t('gateApp.refused', { count: refused })}
+          </span>
+        )}
       </section>
       {freshness === 'old' && (
         <p className="warning" role="status">

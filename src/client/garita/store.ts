@@ -22,17 +22,26 @@ export interface PendingMark {
   Documento?: string;
 }
 
+/** A marking the server refused as malformed (it can never take it): kept aside with its reason. */
+export interface RefusedMark extends PendingMark {
+  Motivo: string;
+}
+
 interface GateDb extends DBSchema {
   settings: { key: string; value: unknown };
   marks: { key: string; value: PendingMark; indexes: { byTime: string } };
+  refused: { key: string; value: RefusedMark };
 }
 
 let opened: Promise<IDBPDatabase<GateDb>> | undefined;
 const db = () => {
-  opened ??= openDB<GateDb>('garita', 1, {
-    upgrade(database) {
-      database.createObjectStore('settings');
-      database.createObjectStore('marks', { keyPath: 'IdMarca' }).createIndex('byTime', 'FechaHora');
+  opened ??= openDB<GateDb>('garita', 2, {
+    upgrade(database, from) {
+      if (from < 1) {
+        database.createObjectStore('settings');
+        database.createObjectStore('marks', { keyPath: 'IdMarca' }).createIndex('byTime', 'FechaHora');
+      }
+      if (from < 2) database.createObjectStore('refused', { keyPath: 'IdMarca' });
     },
   });
   return opened;
@@ -69,6 +78,19 @@ export const store = {
   },
   async pendingCount() {
     return (await db()).count('marks');
+  },
+  /** Moves a waiting marking aside, with the server's reason, so the others can go. */
+  async refuseMark(id: string, reason: string) {
+    const tx = (await db()).transaction(['marks', 'refused'], 'readwrite');
+    const mark = await tx.objectStore('marks').get(id);
+    if (mark) {
+      await tx.objectStore('refused').put({ ...mark, Motivo: reason });
+      await tx.objectStore('marks').delete(id);
+    }
+    await tx.done;
+  },
+  async refusedCount() {
+    return (await db()).count('refused');
   },
   async removeMarks(ids: string[]) {
     const tx = (await db()).transaction('marks', 'readwrite');

@@ -89,6 +89,18 @@ export async function sendMarks(device: Enrolled): Promise<{ sent: number; probl
         body: JSON.stringify({ Marcas: marks }),
       });
       if (response.status === 401) return { sent, problem: 'keyRefused' };
+      if (response.status === 400) {
+        // A marking the server can never take (its door left the division, a time it cannot read):
+        // set aside with the server's reason, never lost, so the ones after it still go.
+        const refusal = (await response.json().catch(() => ({}))) as {
+          message?: string;
+          params?: { item?: string | number };
+        };
+        const item = marks[Number(refusal.params?.item)];
+        if (!item) return { sent, problem: 'server' };
+        await store.refuseMark(item.IdMarca, refusal.message ?? '');
+        continue;
+      }
       if (!response.ok) return { sent, problem: 'server' };
       const { result } = (await response.json()) as { result: { markings: Array<{ IdMarca: string }> } };
       await store.removeMarks(result.markings.map((m) => m.IdMarca));
