@@ -19,13 +19,21 @@ const WEB_MANIFEST = {
   orientation: 'portrait',
   background_color: '#f3f5f8',
   theme_color: '#0d3b66',
-  icons: [{ src: `${SCOPE}icon.svg`, sizes: 'any', type: 'image/svg+xml', purpose: 'any' }],
+  // The SVG, and the same drawing as PNG at the two sizes every installer takes.
+  icons: [
+    { src: `${SCOPE}icon.svg`, sizes: 'any', type: 'image/svg+xml', purpose: 'any' },
+    { src: `${SCOPE}icon-192.png`, sizes: '192x192', type: 'image/png', purpose: 'any' },
+    { src: `${SCOPE}icon-512.png`, sizes: '512x512', type: 'image/png', purpose: 'any' },
+  ],
 };
+
+/** The icon files, in src/client/garita/ and under /garita/ once built. */
+const ICONS = ['icon.svg', 'icon-192.png', 'icon-512.png'];
 
 /** Every file the gate app's page loads, read from Vite's build manifest (its entry, chunks and styles). */
 function pageFiles(outDir: string): Set<string> {
   const manifestPath = join(outDir, '.vite', 'manifest.json');
-  const files = new Set([PAGE, 'garita/icon.svg', 'garita/manifest.webmanifest']);
+  const files = new Set([PAGE, ...ICONS.map((icon) => `garita/${icon}`), 'garita/manifest.webmanifest']);
   if (!existsSync(manifestPath)) return files;
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<
     string,
@@ -76,7 +84,6 @@ function gateLocales(root: string): Plugin {
  * use. The manifest is the gate page's own (its link is in garita/index.html): only the gate app installs.
  */
 export function gateApp(root: string, outDir: string): Plugin[] {
-  const icon = resolve(root, 'src/client/garita/icon.svg');
   return [
     gateLocales(root),
     ...VitePWA({
@@ -88,7 +95,7 @@ export function gateApp(root: string, outDir: string): Plugin[] {
       includeManifestIcons: false,
       manifest: false,
       workbox: {
-        globPatterns: ['**/*.{js,css,html,svg,webmanifest}'],
+        globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
         manifestTransforms: [
           async (entries) => {
             const keep = pageFiles(outDir);
@@ -112,7 +119,12 @@ export function gateApp(root: string, outDir: string): Plugin[] {
       apply: 'build',
       enforce: 'post',
       generateBundle() {
-        this.emitFile({ type: 'asset', fileName: 'garita/icon.svg', source: readFileSync(icon) });
+        for (const icon of ICONS)
+          this.emitFile({
+            type: 'asset',
+            fileName: `garita/${icon}`,
+            source: readFileSync(resolve(root, 'src/client/garita', icon)),
+          });
         this.emitFile({
           type: 'asset',
           fileName: 'garita/manifest.webmanifest',

@@ -276,6 +276,16 @@ describe('the gate app decides offline and sends its markings when back online',
       .poll(() => page.getByTestId('list-age').textContent())
       .toMatch(/^Lista v\d+ · hace \d+ min$/);
     expect(new URL(page.url()).search).toBe('');
+    // Installable: its manifest names PNG icons of the two sizes installers take, and each is served.
+    const manifest = (await (await fetch(`${server.url}/garita/manifest.webmanifest`)).json()) as {
+      icons: Array<{ src: string; sizes: string; type: string }>;
+    };
+    const pngs = manifest.icons.filter((icon) => icon.type === 'image/png');
+    expect(pngs.map((icon) => icon.sizes).sort()).toEqual(['192x192', '512x512']);
+    for (const icon of pngs) {
+      const served = await fetch(`${server.url}${icon.src}`);
+      expect([served.status, served.headers.get('content-type')]).toEqual([200, 'image/png']);
+    }
     // The shell is kept by the service worker, so the app comes back without a network too.
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
 
