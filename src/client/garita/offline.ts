@@ -4,6 +4,8 @@
  * document) decided with the server's own decision function (src/shared/access/decision.ts) over rows
  * rebuilt from the list. Pure: no DOM, no storage; the clock and the list are given.
  */
+
+import type { AllowEntry, DeniedEntry, ListDoor } from '../../shared/access/allow-list.js';
 import {
   type AccessAssignment,
   type Credential,
@@ -19,37 +21,6 @@ import {
 } from '../../shared/access/decision.js';
 import { fromBase64url, verifyToken } from '../../shared/badge-token.js';
 import type { MessageParams } from '../../shared/errors.js';
-
-export interface ListEntry {
-  Titular: string;
-  Nombre: string;
-  Credenciales: string[];
-  Inactivas?: string[];
-  Requisito?: { Nombre: string; Vence: string };
-  Documento: string | null;
-  Placa: string | null;
-  Desde: string;
-  Hasta: string;
-  Puertas: Array<{
-    IdPuerta: number;
-    Intervalos: Array<{ Dia: number; HoraInicio: string; HoraFin: string }>;
-  }>;
-}
-export interface DeniedEntry {
-  Titular: string;
-  Nombre: string;
-  Documento: string | null;
-  Credenciales: string[];
-  Estado: 'S' | 'T';
-}
-export interface ListDoor {
-  IdPuerta: number;
-  Descripcion: string;
-  IdDivision: number;
-  IdZona: number;
-  Sentido: 'E' | 'S' | 'A';
-  Activo: 'S' | 'N';
-}
 
 /** What every payload carries, whole or a diff. */
 interface PayloadHead {
@@ -67,12 +38,12 @@ interface PayloadHead {
 }
 export type Payload = PayloadHead &
   (
-    | { completo: true; entradas: ListEntry[] }
-    | { completo: false; desde: number; cambios: ListEntry[]; retirados: string[] }
+    | { completo: true; entradas: AllowEntry[] }
+    | { completo: false; desde: number; cambios: AllowEntry[]; retirados: string[] }
   );
 
 /** The list as the device keeps it: the last payload's head and every entry. */
-export type AllowList = PayloadHead & { entradas: ListEntry[] };
+export type AllowList = PayloadHead & { entradas: AllowEntry[] };
 
 /** Reasons of the gate app's own, beside the decision's. */
 export const GATE_REASONS = [
@@ -135,8 +106,8 @@ function stripBody(head: Record<string, unknown>): PayloadHead {
 /** A list's lookups by credential number and by document, made once per version. */
 export interface IndexedList {
   list: AllowList;
-  byCard: Map<string, { entry: ListEntry; active: boolean } | { denied: DeniedEntry }>;
-  byDocument: Map<string, { entry: ListEntry } | { denied: DeniedEntry }>;
+  byCard: Map<string, { entry: AllowEntry; active: boolean } | { denied: DeniedEntry }>;
+  byDocument: Map<string, { entry: AllowEntry } | { denied: DeniedEntry }>;
 }
 
 export function indexList(list: AllowList): IndexedList {
@@ -170,7 +141,7 @@ const EVER = '0000-01-01';
 const NEVER = '9999-12-31';
 
 /** The person's rows as the decision reads them, rebuilt from an allowed entry of the list. */
-function allowedRows(list: AllowList, entry: ListEntry): { holder: Holder; site: SiteAccess } {
+function allowedRows(list: AllowList, entry: AllowEntry): { holder: Holder; site: SiteAccess } {
   const IdPersona = Number(entry.Titular.slice(2));
   const doors = entry.Puertas;
   const assignments: AccessAssignment[] = doors.map((_, i) => ({

@@ -1,4 +1,5 @@
 import { createHash, createPrivateKey, generateKeyPairSync, sign } from 'node:crypto';
+import type { AllowEntry, DeniedEntry } from '../../../shared/access/allow-list.js';
 import { decide, type Holder, localTime, type ReasonCode } from '../../../shared/access/decision.js';
 import { addDays, timeZoneOf } from '../../../shared/dates.js';
 import type { Db } from '../../db/connection.js';
@@ -32,45 +33,6 @@ export async function signingKeys(db: Db): Promise<{ privateKey: string; publicK
   return { privateKey: row.Privada, publicKey: row.Publica };
 }
 
-/** One holder a gate may let through while offline, and where and when. */
-export interface AllowEntry {
-  /** P:<IdPersona> or V:<IdVehiculo>. */
-  Titular: string;
-  Credenciales: string[];
-  Documento: string | null;
-  Placa: string | null;
-  /** The holder's name (surnames, names) or the vehicle's plate, for the gate's screen. */
-  Nombre: string;
-  /** The first day (yyyy-mm-dd, site calendar) of the accreditation in force. */
-  Desde: string;
-  /** The last day (yyyy-mm-dd, site calendar) the accreditation and access hold. */
-  Hasta: string;
-  /** The holder's inactive credential numbers (a card lost and reissued): a gate denies them by name. */
-  Inactivas?: string[];
-  /**
-   * The first mandatory requirement of the holder's to expire (not waived today), when the gate
-   * checks requirements for them: a gate offline past that day denies with the requirement's name.
-   */
-  Requisito?: { Nombre: string; Vence: string };
-  /** Per door of the control point: the schedule intervals (Dia 1–7, HH:mm) that open it. */
-  Puertas: Array<{
-    IdPuerta: number;
-    Intervalos: Array<{ Dia: number; HoraInicio: string; HoraFin: string }>;
-  }>;
-}
-
-/**
- * Someone of the division a gate must turn away by name while offline: accreditation suspended or
- * ended (demobilised) within the last DENIED_DAYS days, with every credential number they held.
- */
-export interface DeniedEntry {
-  Titular: string;
-  Nombre: string;
-  Documento: string | null;
-  Credenciales: string[];
-  /** S suspended, T terminated (demobilised). */
-  Estado: 'S' | 'T';
-}
 const DENIED_DAYS = 90;
 
 /** The control point's allow-list age limits (hours) when its record says nothing. */

@@ -1,4 +1,4 @@
-import { createPrivateKey, sign } from 'node:crypto';
+import { createPrivateKey, type KeyObject, sign } from 'node:crypto';
 import { type Decision, type Door, decide } from '../../../shared/access/decision.js';
 import {
   type BadgeClaims,
@@ -41,6 +41,7 @@ export interface Verification {
  */
 export class Badges {
   private key: Promise<CryptoKey> | undefined;
+  private signing: Promise<KeyObject> | undefined;
 
   constructor(
     private readonly db: Db,
@@ -60,10 +61,13 @@ export class Badges {
     return this.key;
   }
 
-  /** A badge's token: its claims signed with the server's Ed25519 key. */
+  /** A badge's token: its claims signed with the server's Ed25519 key (read once, not per badge). */
   async token(claims: BadgeClaims): Promise<string> {
-    const { privateKey } = await signingKeys(this.db);
-    return tokenOf(claims, sign(null, claimsBytes(claims), createPrivateKey(privateKey)));
+    this.signing ??= signingKeys(this.db).then((k) => createPrivateKey(k.privateKey));
+    this.signing.catch(() => {
+      this.signing = undefined;
+    });
+    return tokenOf(claims, sign(null, claimsBytes(claims), await this.signing));
   }
 
   /** What the badges of these credentials (the office's client's, active) print. */
