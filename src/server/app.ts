@@ -12,6 +12,7 @@ import { AuthService } from './auth/service.js';
 import { Sessions } from './auth/sessions.js';
 import { signingSecret } from './auth/tables.js';
 import type { ThrottleLimits } from './auth/throttle.js';
+import { GATE_DECISION_BUDGET_MS } from './config.js';
 import { CrudService } from './crud/service.js';
 import type { Database } from './db/connection.js';
 import { ApiError } from './errors.js';
@@ -52,6 +53,8 @@ export interface AppOptions {
   /** Where attachments and photos are kept: PostgreSQL's own tables, or on SQLite FILES_DIR (a throw-away folder when not given). */
   files?: FileStore;
   auth?: AuthConfig;
+  /** How long a gate's decision may take before the gate is told to deny (200 ms by default). */
+  gateDecisionBudgetMs?: number;
 }
 
 /**
@@ -96,6 +99,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
     ),
   );
   fastify.decorate('notifier', notifier);
+  fastify.decorate('gateDecisionBudgetMs', opts.gateDecisionBudgetMs ?? GATE_DECISION_BUDGET_MS);
   fastify.decorate('files', opts.files ?? fileStoreFor(database, mkdtempSync(join(tmpdir(), 'acr-files-'))));
 
   await fastify.register(headers);

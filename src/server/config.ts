@@ -1,5 +1,8 @@
 import { join, resolve } from 'node:path';
 
+/** A gate's decision budget unless GATE_DECISION_BUDGET_MS says otherwise: past it the gate is told to deny (fail closed). */
+export const GATE_DECISION_BUDGET_MS = 200;
+
 export interface Config {
   port: number;
   host: string;
@@ -23,12 +26,19 @@ export interface Config {
    * standard output (MAIL_CONSOLE=on). For development and demos; off in production by default.
    */
   mailConsole: boolean;
+  /** A gate's decision budget (GATE_DECISION_BUDGET_MS, 200 by default): past it the gate is told to deny. */
+  gateDecisionBudgetMs: number;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`PORT must be a port number, not ${env.PORT}`);
+  const budget = Number(env.GATE_DECISION_BUDGET_MS || GATE_DECISION_BUDGET_MS);
+  if (!Number.isInteger(budget) || budget < 50 || budget > 60_000)
+    throw new Error(
+      `GATE_DECISION_BUDGET_MS must be whole milliseconds from 50 to 60000, not ${env.GATE_DECISION_BUDGET_MS}`,
+    );
   return {
     port,
     host: env.HOST ?? '0.0.0.0',
@@ -43,5 +53,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || undefined,
     mailConsole: env.MAIL_CONSOLE ? env.MAIL_CONSOLE === 'on' : env.NODE_ENV !== 'production',
+    gateDecisionBudgetMs: budget,
   };
 }

@@ -45,6 +45,7 @@ async function serve(): Promise<void> {
     logLevel: config.logLevel,
     clientDir: config.production ? CLIENT_DIR : undefined,
     files: fileStoreFor(database, config.filesDir),
+    gateDecisionBudgetMs: config.gateDecisionBudgetMs,
     auth: {
       secret: config.authSecret,
       smtpUrl: config.smtpUrl,

@@ -19,6 +19,8 @@ declare module 'fastify' {
     notifier: Notifier;
     /** Where attachments and photos are kept. */
     files: FileStore;
+    /** How long a gate's decision may take before the gate is told to deny. */
+    gateDecisionBudgetMs: number;
   }
   interface FastifyRequest {
     /** Who is calling; set by plugins/auth.ts on every protected /api route. */

@@ -39,7 +39,8 @@ describe('headcount and roll call in a real browser', () => {
   }
 
   beforeAll(async () => {
-    server = await startRealServer();
+    // The gate's answers, not their speed: the budget is tested in tests/api/access-device.test.ts.
+    server = await startRealServer({ GATE_DECISION_BUDGET_MS: '60000' });
     browser = await launchBrowser();
   }, 120_000);
   afterAll(async () => {

@@ -24,7 +24,7 @@ export const mailboxes = new WeakMap<FastifyInstance, Mail[]>();
 /** A ready application on a database of its own in the given dialect, with the demo data unless told not to. */
 export async function startTestApp(
   dialect: DialectName,
-  options: { demo?: boolean; auth?: AuthConfig } = {},
+  options: { demo?: boolean; auth?: AuthConfig; gateDecisionBudgetMs?: number } = {},
 ): Promise<TestApp> {
   const registry = loadRegistry();
   // A copy of the run's prepared database, seeded unless told not to (templates.ts).
@@ -36,6 +36,7 @@ export async function startTestApp(
     registry,
     files,
     auth: { ...options.auth, deliver: (m) => mail.push(m) },
+    gateDecisionBudgetMs: options.gateDecisionBudgetMs,
   });
   mailboxes.set(app, mail);
   return {

@@ -21,8 +21,6 @@ import { loadHolder, type loadSite } from './loader.js';
 
 const gzipAsync = promisify(gzip);
 
-/** The reader's budget: past it the gate is told to deny (fail closed). */
-export const DECISION_BUDGET_MS = 200;
 /** Most markings in one batch; more is 413. */
 export const BATCH_MAX = 1000;
 /** A corrected device time further ahead of the server than this, or further behind, is doubtful. */
@@ -127,7 +125,8 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
         summary: 'A device asks whether what was presented at a door may pass; the marking is written',
         description:
           'Authorization: Device <key>. Exactly one of Credencial, Documento, Placa. The answer comes once the ' +
-          'marking is committed; when the database does not answer within 200 ms the gate is told to deny ' +
+          'marking is committed; when the database does not answer within the budget (200 ms unless ' +
+          'GATE_DECISION_BUDGET_MS says otherwise) the gate is told to deny ' +
           '(reason SYSTEM_UNAVAILABLE). An unknown key is 401.',
         body: {
           type: 'object',
@@ -165,7 +164,7 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
       })();
       let timer: NodeJS.Timeout | undefined;
       const budget = new Promise<'timeout'>((resolve) => {
-        timer = setTimeout(() => resolve('timeout'), DECISION_BUDGET_MS);
+        timer = setTimeout(() => resolve('timeout'), fastify.gateDecisionBudgetMs);
       });
       try {
         const outcome = await Promise.race([work, budget]);
