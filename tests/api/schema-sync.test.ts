@@ -15,6 +15,14 @@ const withCountryField = (): SchemaFile[] =>
     schema.properties.Capital = { type: 'string', maxLength: 60 };
     return { ...file, schema };
   });
+/** The country's name no longer required (its column was made NOT NULL when it was). */
+const withCountryNameOptional = (): SchemaFile[] =>
+  files.map((file) => {
+    if (file.name !== 'country') return file;
+    const schema = structuredClone(file.schema) as { required: string[] };
+    schema.required = schema.required.filter((field) => field !== 'Pais');
+    return { ...file, schema };
+  });
 const withNewEntity = (): SchemaFile[] => [
   ...files,
   {
@@ -108,6 +116,7 @@ describe.each(DIALECTS)('schema sync and migrations on %s', (dialect) => {
     const report = await syncSchema(t.database, loadRegistry());
     expect(report.createdTables).toEqual([]);
     expect(report.addedColumns).toEqual([]);
+    expect(report.relaxedColumns).toEqual([]);
   });
 
   it('adds a new property as a column and keeps the rows', async () => {
@@ -125,6 +134,42 @@ describe.each(DIALECTS)('schema sync and migrations on %s', (dialect) => {
     const report = await syncSchema(t.database, loadRegistry());
     expect(report.addedColumns).toEqual([]);
     expect(await columns(t, 'system_country')).toContain('Capital');
+  });
+
+  it('lets a column hold nothing once its field is no longer required, keeping its rows, indexes and keys', async () => {
+    const db = t.database.db;
+    const report = await syncSchema(t.database, buildRegistry(withCountryNameOptional()));
+    expect(report.relaxedColumns).toEqual(['system_country.Pais']);
+    expect(report.addedColumns).toEqual([]);
+    // The rows stay, and a country without a name may now be written.
+    expect(await db.selectFrom('system_country').select(['IdPais', 'Pais']).execute()).toEqual([
+      { IdPais: 'PE', Pais: 'PERÚ' },
+    ]);
+    await db.insertInto('system_country').values({ IdPais: 'CL', Pais: null, Activo: 'S' }).execute();
+    // Its unique key still holds, and so do the foreign keys that point at it.
+    await expect(
+      db.insertInto('system_country').values({ IdPais: 'CL', Pais: 'CHILE', Activo: 'S' }).execute(),
+    ).rejects.toThrow();
+    await expect(
+      db.insertInto('system_country').values({ IdPais: 'BO', Pais: 'PERÚ', Activo: 'S' }).execute(),
+    ).rejects.toThrow();
+    await expect(
+      db
+        .insertInto('administration_holiday')
+        .values({ Fecha: '2026-07-28', Descripcion: 'FIESTAS PATRIAS', Plantilla: 'N', IdPais: 'XX' })
+        .execute(),
+    ).rejects.toThrow();
+    await db
+      .insertInto('administration_holiday')
+      .values({ Fecha: '2026-07-28', Descripcion: 'FIESTAS PATRIAS', Plantilla: 'N', IdPais: 'PE' })
+      .execute();
+    await db.deleteFrom('administration_holiday').execute();
+    await db.deleteFrom('system_country').where('IdPais', '=', 'CL').execute();
+    // Once nullable, a second start relaxes nothing; the required schema does not tighten it again.
+    expect((await syncSchema(t.database, buildRegistry(withCountryNameOptional()))).relaxedColumns).toEqual(
+      [],
+    );
+    expect((await syncSchema(t.database, loadRegistry())).relaxedColumns).toEqual([]);
   });
 
   it('creates the table of a schema dropped in, with its foreign key', async () => {

@@ -7,6 +7,8 @@ import type { Database, DialectName } from './connection.js';
 export interface SyncReport {
   createdTables: string[];
   addedColumns: string[];
+  /** Columns made NOT NULL by an earlier schema whose field is no longer required: now nullable. */
+  relaxedColumns: string[];
   createdIndexes: number;
   /**
    * Partial unique indexes (x-uniqueWhen) the rows already stored break: not made, named with
@@ -102,11 +104,19 @@ function indexSets(entity: Entity): string[][] {
  */
 export async function syncSchema(database: Database, registry: Registry): Promise<SyncReport> {
   const { db, dialect } = database;
-  const report: SyncReport = { createdTables: [], addedColumns: [], createdIndexes: 0, refusedIndexes: [] };
+  const report: SyncReport = {
+    createdTables: [],
+    addedColumns: [],
+    relaxedColumns: [],
+    createdIndexes: 0,
+    refusedIndexes: [],
+  };
   const existing = new Map<string, Set<string>>();
+  const notNull = new Map<string, Set<string>>();
   for (const table of await db.introspection.getTables()) {
     if (dialect === 'postgres' && table.schema !== 'public') continue;
     existing.set(table.name, new Set(table.columns.map((c) => c.name)));
+    notNull.set(table.name, new Set(table.columns.filter((c) => !c.isNullable).map((c) => c.name)));
   }
 
   for (const entity of registry.inDependencyOrder()) {
@@ -119,6 +129,17 @@ export async function syncSchema(database: Database, registry: Registry): Promis
         if (have.has(column)) continue;
         await addColumn(database, registry, entity, column);
         report.addedColumns.push(`${entity.table}.${column}`);
+      }
+      const required = new Set(entity.schema.required ?? []);
+      const loose = [...(notNull.get(entity.table) ?? [])].filter(
+        (column) =>
+          column !== entity.primaryKey &&
+          Object.hasOwn(entity.schema.properties, column) &&
+          !required.has(column),
+      );
+      if (loose.length) {
+        await relaxColumns(database, entity.table, loose);
+        report.relaxedColumns.push(...loose.map((column) => `${entity.table}.${column}`));
       }
     }
     for (const fields of entity.unique) {
@@ -161,6 +182,51 @@ export async function syncSchema(database: Database, registry: Registry): Promis
     }
   }
   return report;
+}
+
+/**
+ * Drops NOT NULL from columns whose field a schema no longer requires (a credential that became a
+ * person's or a vehicle's: its person column may now be empty). PostgreSQL alters the column;
+ * SQLite cannot, so its table is rebuilt the way SQLite's documentation prescribes: a copy made
+ * from the table's own definition without those NOT NULLs, the rows copied, the old one dropped,
+ * the copy renamed and the indexes remade, in one transaction with foreign keys off meanwhile.
+ */
+async function relaxColumns(database: Database, table: string, columns: string[]): Promise<void> {
+  const { db, dialect } = database;
+  if (dialect === 'postgres') {
+    await db.transaction().execute(async (trx) => {
+      for (const column of columns)
+        await sql`alter table ${sql.table(table)} alter column ${sql.ref(column)} drop not null`.execute(trx);
+    });
+    return;
+  }
+  const definition = await sql<{ type: string; sql: string | null }>`
+    select type, sql from sqlite_master where tbl_name = ${table} and sql is not null`.execute(db);
+  const create = definition.rows.find((r) => r.type === 'table')?.sql;
+  if (!create) return;
+  let relaxed = create;
+  for (const column of columns) {
+    const pattern = new RegExp(`("${column}"\\s+\\w+(?:\\s+precision)?)\\s+not null`, 'i');
+    if (!pattern.test(relaxed)) throw new Error(`cannot find ${table}.${column} NOT NULL in its definition`);
+    relaxed = relaxed.replace(pattern, '$1');
+  }
+  const copy = `${table}__relaxed`;
+  relaxed = relaxed.replace(/^CREATE TABLE\s+("[^"]+"|\S+)/i, `CREATE TABLE "${copy}"`);
+  const indexes = definition.rows.filter((r) => r.type === 'index').map((r) => String(r.sql));
+  await sql`pragma foreign_keys = off`.execute(db);
+  try {
+    await db.transaction().execute(async (trx) => {
+      await sql.raw(relaxed).execute(trx);
+      await sql`insert into ${sql.table(copy)} select * from ${sql.table(table)}`.execute(trx);
+      await sql`drop table ${sql.table(table)}`.execute(trx);
+      await sql`alter table ${sql.table(copy)} rename to ${sql.table(table)}`.execute(trx);
+      for (const index of indexes) await sql.raw(index).execute(trx);
+      const broken = await sql`pragma foreign_key_check`.execute(trx);
+      if (broken.rows.length) throw new Error(`rebuilding ${table} broke foreign keys`);
+    });
+  } finally {
+    await sql`pragma foreign_keys = on`.execute(db);
+  }
 }
 
 /** The link table of a set of references: (owner, value) pairs, gone with their owner. */
