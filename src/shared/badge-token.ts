@@ -6,7 +6,7 @@
  *   AC1.<payload>.<signature>
  *
  * `payload` is base64url of the UTF-8 text `IdCliente|IdDivision|IdCredencial|Numero|Titular|Hasta`
- * (Titular P:<IdPersona>, Hasta yyyy-mm-dd) and `signature` base64url of the 64-byte Ed25519
+ * (Titular P:<IdPersona> or V:<IdVehiculo>, Hasta yyyy-mm-dd) and `signature` base64url of the 64-byte Ed25519
  * signature of those payload bytes: about 150 characters, a QR code of version 8 or less.
  *
  * Pure and isomorphic: the server, the console and the gate app verify with WebCrypto.
@@ -20,7 +20,7 @@ export interface BadgeClaims {
   IdCredencial: number;
   /** The credential's number (what a proximity reader would read). */
   Numero: string;
-  /** P:<IdPersona>. */
+  /** P:<IdPersona>, or V:<IdVehiculo> for a vehicle's card. */
   Titular: string;
   /** The last day the badge holds (yyyy-mm-dd). */
   Hasta: string;
@@ -92,7 +92,7 @@ export function parseToken(
     !INT.test(division ?? '') ||
     !INT.test(credential ?? '') ||
     !Numero ||
-    !/^P:[1-9]\d{0,9}$/.test(Titular ?? '') ||
+    !/^[PV]:[1-9]\d{0,9}$/.test(Titular ?? '') ||
     !DAY.test(Hasta ?? '')
   )
     return undefined;

@@ -22,6 +22,7 @@ describe.each(DIALECTS)('gate device calls on %s', (dialect) => {
   let admin: string;
   let key: string;
   let personId: number;
+  let vehicle: Json;
   const today = siteDate('PE');
   const CARD = 'PRUEBA-0001';
 
@@ -82,6 +83,7 @@ describe.each(DIALECTS)('gate device calls on %s', (dialect) => {
       .insertInto('identification_credential')
       .values({
         IdCliente: 1,
+        TipoTitular: 'P',
         IdPersona: personId,
         IdTipoCredencial: card.IdTipoCredencial,
         Numero: CARD,
@@ -93,6 +95,34 @@ describe.each(DIALECTS)('gate device calls on %s', (dialect) => {
       })
       .execute();
     key = await issue(1);
+    // A demo vehicle of the south let through the main gate round the clock, with a windscreen card
+    // (before any decision: the gate keeps the site's access configuration for a while).
+    vehicle = (await db
+      .selectFrom('accreditation_accreditation as a')
+      .innerJoin('administration_vehicle as v', 'v.IdVehiculo', 'a.IdVehiculo')
+      .select(['v.IdVehiculo', 'v.Placa'])
+      .where('a.IdDivision', '=', 1)
+      .where('a.IdEntidad', '=', 'V')
+      .orderBy('v.IdVehiculo', 'desc')
+      .executeTakeFirstOrThrow()) as Json;
+    const vehicleId = Number(vehicle.IdVehiculo);
+    await admitRoundTheClock(db, { vehicle: vehicleId }, today, [ENTRY_DOOR, EXIT_DOOR]);
+    await db.deleteFrom('identification_credential').where('IdVehiculo', '=', vehicleId).execute();
+    await db
+      .insertInto('identification_credential')
+      .values({
+        IdCliente: 1,
+        TipoTitular: 'V',
+        IdVehiculo: vehicleId,
+        IdTipoCredencial: card.IdTipoCredencial,
+        Numero: 'TV-PRUEBA-1',
+        FechaInicio: addDays(today, -10),
+        FechaFin: addDays(today, 60),
+        Impreso: 'S',
+        IdMotivoEmision: card.IdMotivoEmision,
+        Activo: 'S',
+      })
+      .execute();
   });
   afterAll(async () => {
     await t?.close();
@@ -605,6 +635,45 @@ describe.each(DIALECTS)('gate device calls on %s', (dialect) => {
       .where('IdPersona', '=', personId)
       .where('IdDivision', '=', 1)
       .execute();
+  });
+
+  it('lists a vehicle with its windscreen card, lets the card through, and names a suspended vehicle to turn away', async () => {
+    const db = t.db.database.db;
+    const vehicleId = Number(vehicle.IdVehiculo);
+    const list = async () =>
+      JSON.parse(
+        (
+          await call(t.app, {
+            method: 'GET',
+            url: '/api/acceso/listapermitidos?puntoControl=1',
+            headers: { authorization: `Device ${key}` },
+          })
+        ).body.result.payload,
+      );
+    expect((await list()).entradas.find((e: Json) => e.Titular === `V:${vehicleId}`)).toMatchObject({
+      Nombre: vehicle.Placa,
+      Placa: vehicle.Placa,
+      Documento: null,
+      Credenciales: ['TV-PRUEBA-1'],
+    });
+    const passed = await decidir({ IdPuerta: ENTRY_DOOR, Credencial: 'TV-PRUEBA-1' });
+    expect(passed.body.result, JSON.stringify(passed.body)).toMatchObject({ allow: true, reason: 'ALLOWED' });
+    await db
+      .updateTable('accreditation_accreditation')
+      .set({ Estado: 'S' })
+      .where('IdVehiculo', '=', vehicleId)
+      .where('IdDivision', '=', 1)
+      .execute();
+    expect((await list()).denegados.find((d: Json) => d.Titular === `V:${vehicleId}`)).toMatchObject({
+      Nombre: vehicle.Placa,
+      Placa: vehicle.Placa,
+      Estado: 'S',
+      Credenciales: ['TV-PRUEBA-1'],
+    });
+    expect((await decidir({ IdPuerta: ENTRY_DOOR, Credencial: 'TV-PRUEBA-1' })).body.result).toMatchObject({
+      allow: false,
+      reason: 'ACCREDITATION_SUSPENDED',
+    });
   });
 
   describe('headcount', () => {

@@ -64,6 +64,7 @@ describe.each(DIALECTS)('demobilisation on %s', (dialect) => {
       const type = (await rest('admin', 'credential-type'))[0];
       const issue = (await rest('admin', 'identification-reason', { Tipo: 'E' }))[0];
       await make('credential', {
+        TipoTitular: 'P',
         IdPersona: person,
         IdTipoCredencial: type.IdTipoCredencial,
         Numero: `FC-${person}-${Math.floor(Math.random() * 1e6)}`,
@@ -372,9 +373,31 @@ describe.each(DIALECTS)('demobilisation on %s', (dialect) => {
     expect(other.status).toBe(404);
   });
 
-  it('demobilises a vehicle: its access assignment is revoked', async () => {
+  it('demobilises a vehicle: its access assignment and its windscreen card are revoked', async () => {
     const [row] = (await candidates('V')).filter((r) => r.Estado === 'A');
     expect(row).toBeDefined();
+    // The vehicle's only accreditation of the client: its credential hangs on it.
+    const accreditations = (await rest('admin', 'accreditation', { IdVehiculo: row.IdVehiculo })).filter(
+      (a: Json) => a.Estado === 'A' || a.Estado === 'S',
+    );
+    expect(accreditations.map((a: Json) => a.IdAcreditacion)).toEqual([row.IdAcreditacion]);
+    if (!(await active('credential', 'IdCredencial', { IdVehiculo: row.IdVehiculo })).length) {
+      const type = (await rest('admin', 'credential-type'))[0];
+      const issue = (await rest('admin', 'identification-reason', { Tipo: 'E' }))[0];
+      await make('credential', {
+        TipoTitular: 'V',
+        IdVehiculo: row.IdVehiculo,
+        IdTipoCredencial: type.IdTipoCredencial,
+        Numero: `TV-${row.IdVehiculo}-${Math.floor(Math.random() * 1e6)}`,
+        FechaInicio: addDays(today, -30),
+        FechaFin: addDays(today, 60),
+        Impreso: 'N',
+        IdMotivoEmision: issue.IdMotivo,
+        Activo: 'S',
+      });
+    }
+    const cards = await active('credential', 'IdCredencial', { IdVehiculo: row.IdVehiculo });
+    expect(cards.length).toBe(1);
     const profile = (await rest('admin', 'access-profile', { IdEntidad: 'V' }))[0];
     const access = await make('vehicle-access', {
       IdVehiculo: row.IdVehiculo,
@@ -416,8 +439,13 @@ describe.each(DIALECTS)('demobilisation on %s', (dialect) => {
     });
     expect(approved.status, JSON.stringify(approved.body)).toBe(200);
     expect(approved.body.result.revocados.map((r: Json) => `${r.Recurso}:${r.IdRegistro}`).sort()).toEqual(
-      [`accreditation:${row.IdAcreditacion}`, ...held.map((h: number) => `vehicle-access:${h}`)].sort(),
+      [
+        `accreditation:${row.IdAcreditacion}`,
+        ...held.map((h: number) => `vehicle-access:${h}`),
+        `credential:${cards[0]}`,
+      ].sort(),
     );
+    expect(await active('credential', 'IdCredencial', { IdVehiculo: row.IdVehiculo })).toEqual([]);
     const stored = (await rest('admin', 'vehicle-access', { IdVehiculo: row.IdVehiculo })).find(
       (x: Json) => x.IdAccesoVehiculo === access.IdAccesoVehiculo,
     );

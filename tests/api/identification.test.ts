@@ -290,6 +290,130 @@ describe.each(DIALECTS)('identification management on %s', (dialect) => {
     });
   });
 
+  it('issues, prints and verifies a vehicle’s windscreen card, one active at a time', async () => {
+    const db = t.db.database.db;
+    const vehicle = (await db
+      .selectFrom('accreditation_accreditation as a')
+      .innerJoin('administration_vehicle as v', 'v.IdVehiculo', 'a.IdVehiculo')
+      .select(['v.IdVehiculo', 'v.Placa'])
+      .where('a.IdDivision', '=', 1)
+      .where('a.IdEntidad', '=', 'V')
+      .orderBy('v.IdVehiculo')
+      .executeTakeFirstOrThrow()) as Json;
+    const vehicleId = Number(vehicle.IdVehiculo);
+    await admitRoundTheClock(db, { vehicle: vehicleId }, today, [ENTRY_DOOR]);
+    await db.deleteFrom('identification_credential').where('IdVehiculo', '=', vehicleId).execute();
+    // Found among the vehicles by its plate, not among the people.
+    const listed = await as('admin', 'GET', `${BASE}/titulares?tipo=V&buscar=${vehicle.Placa}`);
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect(listed.body.result.data).toEqual([
+      expect.objectContaining({
+        Titular: `V:${vehicleId}`,
+        TipoTitular: 'V',
+        IdVehiculo: vehicleId,
+        IdPersona: null,
+        Documento: vehicle.Placa,
+        IdCredencial: null,
+      }),
+    ]);
+    expect((await as('admin', 'GET', `${BASE}/titulares?buscar=${vehicle.Placa}`)).body.result.data).toEqual(
+      [],
+    );
+    const tag = Number(
+      (
+        (await db
+          .selectFrom('identification_credential_type')
+          .select('IdTipoCredencial')
+          .where('Descripcion', '=', 'TAG VEHICULAR')
+          .executeTakeFirstOrThrow()) as Json
+      ).IdTipoCredencial,
+    );
+    const issue = (body: object) =>
+      as('admin', 'POST', `${BASE}/credenciales`, {
+        IdTipoCredencial: tag,
+        IdMotivoEmision: reasons['EMISIÓN INICIAL'],
+        ...body,
+      });
+    // A person and a vehicle at once, or neither, is refused; so is a vehicle not accredited here.
+    for (const body of [{ IdVehiculo: vehicleId, IdPersona: personId }, {}]) {
+      const refused = await issue(body);
+      expect(refused.status).toBe(400);
+      expect(refused.body.messageKey).toBe('identification.oneHolder');
+    }
+    const stranger = (await db
+      .selectFrom('administration_vehicle as v')
+      .select('v.IdVehiculo')
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('accreditation_accreditation as a')
+              .select('a.IdAcreditacion')
+              .whereRef('a.IdVehiculo', '=', 'v.IdVehiculo'),
+          ),
+        ),
+      )
+      .executeTakeFirst()) as Json;
+    if (stranger) {
+      const refused = await issue({ IdVehiculo: Number(stranger.IdVehiculo) });
+      expect(refused.body.messageKey).toBe('identification.vehicleNotAccredited');
+    }
+    const issued = await issue({ IdVehiculo: vehicleId });
+    expect(issued.status, JSON.stringify(issued.body)).toBe(200);
+    expect(issued.body.result).toMatchObject({
+      TipoTitular: 'V',
+      IdVehiculo: vehicleId,
+      IdPersona: null,
+      Activo: 'S',
+    });
+    const again = await issue({ IdVehiculo: vehicleId });
+    expect(again.body.messageKey).toBe('rules.credentialActive');
+    // The database holds one active card per vehicle too.
+    await expect(
+      db
+        .insertInto('identification_credential')
+        .values({ ...issued.body.result, IdCredencial: undefined, Numero: 'OTRA-V1' })
+        .execute(),
+    ).rejects.toThrow();
+
+    // Its card: the plate where a photo goes, nobody missing a photo; the back's QR a token for the
+    // vehicle, its barcode the plate.
+    const printed = await as('admin', 'POST', `${BASE}/fotocheck`, {
+      IdCredenciales: [issued.body.result.IdCredencial],
+    });
+    expect(printed.status, JSON.stringify(printed.body)).toBe(200);
+    expect(printed.body.result.sinFoto).toEqual([]);
+    const backSide = pageAsPng(Buffer.from(printed.body.result.fileBase64, 'base64'), 2);
+    const qr = readCode(backSide, 'QR_CODE', { x: 0, y: 0, width: 0.45, height: 0.7 });
+    expect(readCode(backSide, 'CODE_128', { x: 0, y: 0.66, width: 1, height: 0.24 })).toEqual({
+      format: 'CODE_128',
+      text: vehicle.Placa,
+    });
+    const verified = await as('admin', 'POST', `${BASE}/verificar`, { token: qr.text, IdPuerta: ENTRY_DOOR });
+    expect(verified.body.result).toMatchObject({
+      genuine: true,
+      allow: true,
+      reason: 'ALLOWED',
+      holder: { Documento: vehicle.Placa },
+    });
+    // Reissued (lost), the old card is turned away, the new one is not.
+    const reissued = await as(
+      'admin',
+      'POST',
+      `${BASE}/credenciales/${issued.body.result.IdCredencial}/reemitir`,
+      {
+        IdMotivoInactivacion: reasons.PÉRDIDA,
+        IdMotivoEmision: reasons['DUPLICADO POR PÉRDIDA'],
+      },
+    );
+    expect(reissued.status, JSON.stringify(reissued.body)).toBe(200);
+    expect(reissued.body.result).toMatchObject({ IdVehiculo: vehicleId, Activo: 'S' });
+    expect((await as('admin', 'POST', `${BASE}/verificar`, { token: qr.text })).body.result).toMatchObject({
+      genuine: true,
+      allow: false,
+      reason: 'CREDENTIAL_INACTIVE',
+    });
+  });
+
   it('lets only the identification office issue and print, and no contractor verify', async () => {
     for (const who of ['requester', 'authoriser']) {
       expect((await as(who, 'GET', `${BASE}/titulares`)).status).toBe(403);

@@ -175,8 +175,8 @@ describe('the gate app decides offline and sends its markings when back online',
       const card = `GARITA-000${i + 1}`;
       const credential = db
         .prepare(
-          `insert into identification_credential (IdCliente, IdPersona, IdTipoCredencial, Numero, FechaInicio, FechaFin, Impreso, IdMotivoEmision, Activo)
-           values (1, ?, ?, ?, ?, ?, 'S', ?, 'S')`,
+          `insert into identification_credential (IdCliente, TipoTitular, IdPersona, IdTipoCredencial, Numero, FechaInicio, FechaFin, Impreso, IdMotivoEmision, Activo)
+           values (1, 'P', ?, ?, ?, ?, ?, 'S', ?, 'S')`,
         )
         .run(
           id,
@@ -368,7 +368,7 @@ describe('the gate app decides offline and sends its markings when back online',
     // In English, on the same device, with typed documents: the worker going out, the demobilised one.
     await page.getByRole('button', { name: 'English' }).click();
     await page.getByRole('button', { name: 'Exit' }).click();
-    const field = page.getByLabel('Document (when there is no badge)');
+    const field = page.getByLabel('Document or plate (when there is no badge)');
     await field.fill(documentOf(worker.id));
     await page.getByRole('button', { name: 'Check' }).click();
     await verdict.and(page.locator('[data-allow="true"]')).waitFor();

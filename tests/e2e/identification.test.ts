@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousAxeFindings } from '../support/axe.js';
@@ -107,6 +107,47 @@ describe('identification management in a real browser', () => {
     expect(await page.getByTestId('identification-no-photo').innerText()).toContain(worker.Nombres);
     for (const finding of await seriousAxeFindings(page)) problems.push(`screen: ${finding}`);
     await page.screenshot({ path: '/tmp/identification-es.png', fullPage: true });
+    await page.context().close();
+  }, 180_000);
+
+  it('issues and prints a vehicle’s windscreen card from the vehicles’ list (Spanish, desktop)', async () => {
+    const page = await open('IDENTIFICACION', { viewport: { width: 1400, height: 900 } });
+    await screen(page, 'es');
+    const vehicles = await api(page, 'GET', '/api/identificacion/titulares?tipo=V&take=100');
+    const vehicle: Json = vehicles.data.find((h: Json) => h.IdCredencial === null);
+    expect(vehicle, 'an accredited demo vehicle without a card').toBeTruthy();
+    await page.getByRole('button', { name: 'Vehículos' }).click();
+    await expect
+      .poll(() => page.locator('label[for="identification-search"]').innerText())
+      .toContain('placa');
+    await page.locator('#identification-search').fill(vehicle.Documento);
+    await expect.poll(() => row(page, vehicle.Documento).count()).toBe(1);
+    expect(await page.locator('[data-testid="identification-grid"]').innerText()).toContain('Placa');
+    await row(page, vehicle.Documento).locator('[data-action="issue"]').click();
+    await choose(page, 'credential-type', /^TAG VEHICULAR$/);
+    await choose(page, 'credential-issue-reason', /^EMISIÓN INICIAL$/);
+    await page.locator('[role="listbox"]').waitFor({ state: 'detached' });
+    await page.getByTestId('credential-save').click();
+    await expect
+      .poll(() => page.getByTestId('identification-notice').innerText())
+      .toMatch(/^Credencial FC-\d{6} emitida\.$/);
+    await row(page, vehicle.Documento).getByRole('checkbox').check();
+    const download = page.waitForEvent('download');
+    await page.getByTestId('identification-print').click();
+    const pdf = readFileSync((await (await download).path()) as string);
+    // The card's back: a QR the server verifies as this vehicle's, and the plate's barcode.
+    const back = pageAsPng(pdf, 2);
+    expect(readCode(back, 'CODE_128', { x: 0, y: 0.66, width: 1, height: 0.24 }).text).toBe(
+      vehicle.Documento,
+    );
+    const token = readCode(back, 'QR_CODE', { x: 0, y: 0, width: 0.45, height: 0.7 }).text;
+    const verified = await api(page, 'POST', '/api/identificacion/verificar', { token });
+    expect(verified).toMatchObject({ genuine: true, holder: { Documento: vehicle.Documento } });
+    // A vehicle has no photo to miss.
+    await expect.poll(() => row(page, vehicle.Documento).innerText()).toContain('Impreso');
+    expect(await page.getByTestId('identification-no-photo').count()).toBe(0);
+    writeFileSync('/tmp/vehicle-card-front.png', pageAsPng(pdf, 1));
+    writeFileSync('/tmp/vehicle-card-back.png', back);
     await page.context().close();
   }, 180_000);
 

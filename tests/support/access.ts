@@ -5,22 +5,28 @@ import { addDays } from '../../src/shared/dates.js';
 type Json = any;
 
 /**
- * Makes a demo worker of the south division (client 1, division 1) one the gate lets through
- * `doors` round the clock: its accreditation active from ten days ago for sixty days, its dated
- * requirements in force, no restriction, and an access profile whose group opens those doors at
- * every hour (profile "PRUEBA PERFIL"). Answers the accreditation's id.
+ * Makes a demo worker (or, given `{ vehicle }`, a demo vehicle) of the south division (client 1,
+ * division 1) one the gate lets through `doors` round the clock: its accreditation active from ten
+ * days ago for sixty days, its dated requirements in force, no restriction, and an access profile
+ * whose group opens those doors at every hour (profile "PRUEBA PERFIL", "PRUEBA PERFIL VEHICULAR"
+ * for a vehicle). Answers the
+ * accreditation's id.
  */
 export async function admitRoundTheClock(
   db: Database['db'],
-  personId: number,
+  holder: number | { vehicle: number },
   today: string,
   doors: number[],
 ): Promise<number> {
+  const vehicle = typeof holder === 'number' ? undefined : holder.vehicle;
+  const column = vehicle === undefined ? 'IdPersona' : 'IdVehiculo';
+  const id = vehicle ?? (holder as number);
+  const suffix = vehicle === undefined ? '' : ' VEHICULAR';
   const accreditation = (await db
     .selectFrom('accreditation_accreditation')
     .select('IdAcreditacion')
     .where('IdDivision', '=', 1)
-    .where('IdPersona', '=', personId)
+    .where(column, '=', id)
     .orderBy('IdAcreditacion')
     .executeTakeFirstOrThrow()) as Json;
   await db
@@ -31,18 +37,25 @@ export async function admitRoundTheClock(
   await db
     .updateTable('accreditation_accredited_requirement')
     .set({ FechaVencimiento: addDays(today, 100) })
-    .where('IdPersona', '=', personId)
+    .where(column, '=', id)
     .where('FechaVencimiento', 'is not', null)
     .execute();
-  await db
-    .updateTable('administration_person')
-    .set({ Condicion: 'T', Inactivo: 'N' })
-    .where('IdPersona', '=', personId)
-    .execute();
-  await db.updateTable('access_restriction').set({ Activo: 'N' }).where('IdPersona', '=', personId).execute();
+  if (vehicle === undefined) {
+    await db
+      .updateTable('administration_person')
+      .set({ Condicion: 'T', Inactivo: 'N' })
+      .where('IdPersona', '=', id)
+      .execute();
+    await db.updateTable('access_restriction').set({ Activo: 'N' }).where('IdPersona', '=', id).execute();
+  } else
+    await db
+      .updateTable('administration_vehicle')
+      .set({ Estado: 'A' })
+      .where('IdVehiculo', '=', id)
+      .execute();
   const schedule = (await db
     .insertInto('access_schedule')
-    .values({ IdCliente: 1, Descripcion: 'PRUEBA 24 HORAS', Activo: 'S' })
+    .values({ IdCliente: 1, Descripcion: `PRUEBA 24 HORAS${suffix}`, Activo: 'S' })
     .returning('IdHorario')
     .executeTakeFirstOrThrow()) as Json;
   for (let day = 1; day <= 7; day++)
@@ -55,7 +68,7 @@ export async function admitRoundTheClock(
     .values({
       IdCliente: 1,
       IdDivision: 1,
-      Descripcion: 'PRUEBA GARITA',
+      Descripcion: `PRUEBA GARITA${suffix}`,
       IdHorario: schedule.IdHorario,
       Activo: 'S',
     })
@@ -71,8 +84,8 @@ export async function admitRoundTheClock(
     .values({
       IdCliente: 1,
       IdDivision: 1,
-      Descripcion: 'PRUEBA PERFIL',
-      IdEntidad: 'T',
+      Descripcion: `PRUEBA PERFIL${suffix}`,
+      IdEntidad: vehicle === undefined ? 'T' : 'V',
       ValidarRequisitos: 'S',
       Activo: 'S',
     })
@@ -83,11 +96,11 @@ export async function admitRoundTheClock(
     .values({ IdPerfilAcceso: profile.IdPerfilAcceso, Valor: group.IdGrupoAcceso })
     .execute();
   await db
-    .insertInto('access_person_access')
+    .insertInto(vehicle === undefined ? 'access_person_access' : 'access_vehicle_access')
     .values({
       IdCliente: 1,
       IdDivision: 1,
-      IdPersona: personId,
+      [column]: id,
       IdPerfilAcceso: profile.IdPerfilAcceso,
       FechaInicio: addDays(today, -10),
       FechaFin: addDays(today, 60),

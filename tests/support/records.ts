@@ -105,6 +105,18 @@ export class RecordMaker {
       data[typeField] = typeId;
       data[field] = value;
     }
+    // A field only a condition requires (a vehicle credential's vehicle) is left empty when its
+    // condition does not hold: it belongs to another case (a person's credential names no vehicle).
+    const always = new Set(entity.schema.required ?? []);
+    const rules = entity.schema.allOf ?? [];
+    const holds = (rule: (typeof rules)[number]) =>
+      Object.entries(rule.if.properties).every(([field, { const: value }]) => data[field] === value);
+    const needed = new Set(
+      rules.flatMap((rule) => (holds(rule) ? rule.then.required : (rule.else?.required ?? []))),
+    );
+    for (const rule of rules)
+      for (const field of [...rule.then.required, ...(rule.else?.required ?? [])])
+        if (!always.has(field) && !needed.has(field)) delete data[field];
     return data;
   }
 }

@@ -72,6 +72,14 @@ const head = {
       Credenciales: ['C-0009'],
       Estado: 'T' as const,
     },
+    {
+      Titular: 'V:4',
+      Nombre: 'BXR-204',
+      Documento: null,
+      Placa: 'BXR-204',
+      Credenciales: ['TV-0004'],
+      Estado: 'S' as const,
+    },
   ],
 };
 const allDay = [1, 2, 3, 4, 5, 6, 7].map((Dia) => ({ Dia, HoraInicio: '00:00', HoraFin: '23:59' }));
@@ -99,12 +107,26 @@ const dayShift = {
   Puertas: [{ IdPuerta: 1, Intervalos: [{ Dia: 5, HoraInicio: '06:00', HoraFin: '09:00' }] }],
 };
 
+const truck = {
+  ...worker,
+  Titular: 'V:3',
+  Nombre: 'AHK-852',
+  Credenciales: ['TV-0003'],
+  Inactivas: ['TV-0002'],
+  Documento: null,
+  Placa: 'AHK-852',
+};
+
 describe('the gate app decides offline with the server decision', () => {
   let key: CryptoKey;
   let list: AllowList;
   beforeAll(async () => {
     key = await verifyingKey(pair.publicKey);
-    list = applyPayload(undefined, { ...head, completo: true, entradas: [worker, dayShift] }) as AllowList;
+    list = applyPayload(undefined, {
+      ...head,
+      completo: true,
+      entradas: [worker, dayShift, truck],
+    }) as AllowList;
   });
   const judge = (text: string, direction: 'E' | 'S' = 'E', at = NOW, held = list) =>
     decideOffline(
@@ -125,6 +147,36 @@ describe('the gate app decides offline with the server decision', () => {
     );
     expect(await payloadGenuine(payload, foreign, key)).toBe(false);
     expect(await payloadGenuine(payload, 'not base64!', key)).toBe(false);
+  });
+
+  it('lets a vehicle through by its windscreen card or its typed plate, and turns away its old card and a suspended one', async () => {
+    const card = token({ Titular: 'V:3', Numero: 'TV-0003', IdCredencial: 30 });
+    expect(await judge(card)).toMatchObject({
+      allow: true,
+      reason: 'ALLOWED',
+      name: 'AHK-852',
+      marking: { Credencial: 'TV-0003' },
+    });
+    expect(await judge('ahk-852')).toMatchObject({ allow: true, marking: { Placa: 'AHK-852' } });
+    // A card of the vehicle's number signed for a person is no card of the vehicle's.
+    expect(await judge(token({ Titular: 'P:3', Numero: 'TV-0003' }))).toMatchObject({
+      allow: false,
+      reason: 'UNKNOWN',
+    });
+    expect(await judge(token({ Titular: 'V:3', Numero: 'TV-0002' }))).toMatchObject({
+      allow: false,
+      reason: 'CREDENTIAL_INACTIVE',
+    });
+    expect(await judge('BXR-204')).toMatchObject({
+      allow: false,
+      reason: 'ACCREDITATION_SUSPENDED',
+      name: 'BXR-204',
+      marking: { Placa: 'BXR-204' },
+    });
+    expect(await judge(token({ Titular: 'V:4', Numero: 'TV-0004' }))).toMatchObject({
+      allow: false,
+      reason: 'ACCREDITATION_SUSPENDED',
+    });
   });
 
   it('allows an accredited badge and document, with the name and the direction door', async () => {
@@ -219,7 +271,10 @@ describe('the gate app decides offline with the server decision', () => {
     };
     const next = applyPayload(list, diff) as AllowList;
     expect(next.version).toBe(4);
-    expect(next.entradas.map((e) => [e.Titular, e.Nombre])).toEqual([['P:7', 'ROJAS, LUIS ALBERTO']]);
+    expect(next.entradas.map((e) => [e.Titular, e.Nombre])).toEqual([
+      ['P:7', 'ROJAS, LUIS ALBERTO'],
+      ['V:3', 'AHK-852'],
+    ]);
     expect(applyPayload(list, { ...diff, desde: 2 })).toBeUndefined();
     expect(applyPayload(undefined, diff)).toBeUndefined();
   });

@@ -62,8 +62,8 @@ export interface GateAnswer {
   lenientExit?: true;
   /** The holder's name, when the list knows who was presented. */
   name?: string;
-  /** What the marking sends: the credential number or the document; none for a token not genuine. */
-  marking?: { Credencial: string } | { Documento: string };
+  /** What the marking sends: the credential number, the document or the plate; none for a token not genuine. */
+  marking?: { Credencial: string } | { Documento: string } | { Placa: string };
 }
 
 /** Whether `signature` (base64) is the Ed25519 signature of the payload's text. */
@@ -103,27 +103,33 @@ function stripBody(head: Record<string, unknown>): PayloadHead {
   return rest as unknown as PayloadHead;
 }
 
-/** A list's lookups by credential number and by document, made once per version. */
+/** A list's lookups by credential number, by a person's document and by a vehicle's plate, made once per version. */
 export interface IndexedList {
   list: AllowList;
   byCard: Map<string, { entry: AllowEntry; active: boolean } | { denied: DeniedEntry }>;
   byDocument: Map<string, { entry: AllowEntry } | { denied: DeniedEntry }>;
+  byPlate: Map<string, { entry: AllowEntry } | { denied: DeniedEntry }>;
 }
 
 export function indexList(list: AllowList): IndexedList {
   const byCard: IndexedList['byCard'] = new Map();
   const byDocument: IndexedList['byDocument'] = new Map();
+  const byPlate: IndexedList['byPlate'] = new Map();
   for (const denied of list.denegados) {
     for (const card of denied.Credenciales) byCard.set(card, { denied });
     if (denied.Documento) byDocument.set(denied.Documento, { denied });
+    if (denied.Placa) byPlate.set(denied.Placa, { denied });
   }
   for (const entry of list.entradas) {
     for (const card of entry.Inactivas ?? []) byCard.set(card, { entry, active: false });
     for (const card of entry.Credenciales) byCard.set(card, { entry, active: true });
     if (entry.Documento) byDocument.set(entry.Documento, { entry });
+    if (entry.Placa) byPlate.set(entry.Placa, { entry });
   }
-  return { list, byCard, byDocument };
+  return { list, byCard, byDocument, byPlate };
 }
+
+const isVehicle = (titular: string) => titular.startsWith('V:');
 
 /** Hours since the server made the list (by this device's clock). */
 export const listAgeHours = (list: AllowList, now: Date) =>
@@ -140,9 +146,9 @@ export function listFreshness(list: AllowList, now: Date): 'fresh' | 'old' | 'ex
 const EVER = '0000-01-01';
 const NEVER = '9999-12-31';
 
-/** The person's rows as the decision reads them, rebuilt from an allowed entry of the list. */
+/** The person's or vehicle's rows as the decision reads them, rebuilt from an allowed entry of the list. */
 function allowedRows(list: AllowList, entry: AllowEntry): { holder: Holder; site: SiteAccess } {
-  const IdPersona = Number(entry.Titular.slice(2));
+  const id = Number(entry.Titular.slice(2));
   const doors = entry.Puertas;
   const assignments: AccessAssignment[] = doors.map((_, i) => ({
     IdPerfilAcceso: i + 1,
@@ -176,16 +182,7 @@ function allowedRows(list: AllowList, entry: AllowEntry): { holder: Holder; site
     ),
     zones: [],
   };
-  const holder: Holder = {
-    kind: 'person',
-    person: {
-      IdPersona,
-      Condicion: 'T',
-      Inactivo: 'N',
-      ValidarRequisitosAcceso: entry.Requisito ? 'S' : 'N',
-    },
-    exonerations: [],
-    restrictions: [],
+  const rows: Pick<Holder, 'requirements' | 'accreditations' | 'assignments'> = {
     // The list names only the first mandatory requirement to expire: enough to deny past its day.
     requirements: entry.Requisito
       ? [
@@ -208,27 +205,42 @@ function allowedRows(list: AllowList, entry: AllowEntry): { holder: Holder; site
     ],
     assignments,
   };
+  const holder: Holder = isVehicle(entry.Titular)
+    ? { kind: 'vehicle', vehicle: { IdVehiculo: id, Estado: 'A' }, ...rows }
+    : {
+        kind: 'person',
+        person: {
+          IdPersona: id,
+          Condicion: 'T',
+          Inactivo: 'N',
+          ValidarRequisitosAcceso: entry.Requisito ? 'S' : 'N',
+        },
+        exonerations: [],
+        restrictions: [],
+        ...rows,
+      };
   return { holder, site };
 }
 
-/** Someone the list names as suspended or demobilised: an accreditation in that state, no access. */
+/** Someone (or a vehicle) the list names as suspended or demobilised: an accreditation in that state, no access. */
 function deniedRows(list: AllowList, denied: DeniedEntry): Holder {
-  return {
-    kind: 'person',
-    person: {
-      IdPersona: Number(denied.Titular.slice(2)),
-      Condicion: 'T',
-      Inactivo: 'N',
-      ValidarRequisitosAcceso: 'N',
-    },
-    exonerations: [],
-    restrictions: [],
+  const id = Number(denied.Titular.slice(2));
+  const rows: Pick<Holder, 'requirements' | 'accreditations' | 'assignments'> = {
     requirements: [],
     accreditations: [
       { IdDivision: list.division, IdContrato: 0, FechaInicio: EVER, FechaFin: NEVER, Estado: denied.Estado },
     ],
     assignments: [],
   };
+  return isVehicle(denied.Titular)
+    ? { kind: 'vehicle', vehicle: { IdVehiculo: id, Estado: 'A' }, ...rows }
+    : {
+        kind: 'person',
+        person: { IdPersona: id, Condicion: 'T', Inactivo: 'N', ValidarRequisitosAcceso: 'N' },
+        exonerations: [],
+        restrictions: [],
+        ...rows,
+      };
 }
 
 const EMPTY_SITE: SiteAccess = { profiles: [], groups: [], schedules: [], intervals: [], zones: [] };
@@ -249,7 +261,10 @@ const gateOnly = (reason: (typeof GATE_REASONS)[number], params?: MessageParams)
   ...(params && { params }),
 });
 
-/** What the camera or the keyboard gave: a badge's token, or a document number. */
+/**
+ * What the camera or the keyboard gave: a badge's token, or a code: a person's document or a
+ * vehicle's plate (typed, or read from a badge's barcode), told apart by the list.
+ */
 export type Reading = { kind: 'token'; token: string } | { kind: 'document'; Documento: string };
 
 export function readingOf(text: string): Reading | undefined {
@@ -282,16 +297,24 @@ export async function decideOffline(
     presented = { kind: 'credential', Numero: verified.claims.Numero };
     claimsHasta = verified.claims.Hasta;
     claimsTitular = verified.claims.Titular;
-  } else presented = { kind: 'document', Documento: reading.Documento };
-  const marking =
+  } else
+    presented =
+      !indexed.byDocument.has(reading.Documento) && indexed.byPlate.has(reading.Documento)
+        ? { kind: 'plate', Placa: reading.Documento }
+        : { kind: 'document', Documento: reading.Documento };
+  const marking: GateAnswer['marking'] =
     presented.kind === 'credential'
       ? { Credencial: presented.Numero }
-      : { Documento: reading.kind === 'document' ? reading.Documento : '' };
+      : presented.kind === 'plate'
+        ? { Placa: presented.Placa }
+        : { Documento: presented.Documento };
 
   const found =
     presented.kind === 'credential'
       ? indexed.byCard.get(presented.Numero)
-      : indexed.byDocument.get(presented.Documento);
+      : presented.kind === 'plate'
+        ? indexed.byPlate.get(presented.Placa)
+        : indexed.byDocument.get(presented.Documento);
   const name = found && ('denied' in found ? found.denied.Nombre : found.entry.Nombre);
   if (listFreshness(list, at) === 'expired')
     return { ...gateOnly('LIST_TOO_OLD', { hours: list.limiteHoras }), marking, ...(name && { name }) };
@@ -324,12 +347,17 @@ export async function decideOffline(
       input.site = rows.site;
     }
     if (presented.kind === 'credential') {
+      const owner = Number(String(titular).slice(2));
       const credential: Credential = {
-        IdPersona: Number(String(titular).slice(2)),
+        ...(isVehicle(String(titular)) ? { IdVehiculo: owner } : { IdPersona: owner }),
         Numero: presented.Numero,
         FechaInicio: EVER,
         FechaFin: claimsHasta ?? NEVER,
-        Activo: 'active' in found && found.active ? 'S' : 'N',
+        // A card of the list is active or not as it says; a suspended holder's cards stay active
+        // (the suspension is the reason), a demobilised one's were inactivated with it.
+        Activo: ('denied' in found ? found.denied.Estado === 'S' : 'active' in found && found.active)
+          ? 'S'
+          : 'N',
       };
       input.credential = credential;
     }

@@ -20,6 +20,7 @@ export interface PendingMark {
   Resultado: 'P' | 'D';
   Credencial?: string;
   Documento?: string;
+  Placa?: string;
 }
 
 /** A marking the server refused as malformed (it can never take it): kept aside with its reason. */

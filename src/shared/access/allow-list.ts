@@ -32,13 +32,15 @@ export interface AllowEntry {
 }
 
 /**
- * Someone of the division a gate must turn away by name while offline: accreditation suspended or
+ * Someone (or a vehicle) of the division a gate must turn away by name while offline: accreditation suspended or
  * ended (demobilised) within the last 90 days, with every credential number they held.
  */
 export interface DeniedEntry {
   Titular: string;
   Nombre: string;
   Documento: string | null;
+  /** A vehicle's plate. */
+  Placa?: string;
   Credenciales: string[];
   /** S suspended, T terminated (demobilised). */
   Estado: 'S' | 'T';

@@ -5,7 +5,8 @@
  *
  * The checks run in a fixed order and the first that fails names the reason:
  *   0. the door: active, and used in this direction;
- *   1. identity: a known credential (active, within its dates) or a known document or plate;
+ *   1. identity: a known credential (a person's or a vehicle's; active, within its dates) or a known
+ *      document or plate;
  *   2. an accreditation of the door's division in force today (state A);
  *   3. mandatory requirements not expired, unless an exoneration waives them;
  *   4. an access profile in force today whose groups open this door, in the schedule's hours;
@@ -103,7 +104,12 @@ export type Exoneration = Row<
 >;
 export type Person = Row<Persona, 'IdPersona' | 'Condicion' | 'Inactivo' | 'ValidarRequisitosAcceso'>;
 export type Vehicle = Row<Vehiculo, 'IdVehiculo' | 'Estado'>;
-export type Credential = Row<Credencial, 'IdPersona' | 'Numero' | 'FechaInicio' | 'FechaFin' | 'Activo'>;
+/** A credential of a person (IdPersona) or of a vehicle (IdVehiculo: its windscreen card). */
+export type Credential = Row<
+  Credencial,
+  'Numero' | 'FechaInicio' | 'FechaFin' | 'Activo',
+  'IdPersona' | 'IdVehiculo'
+>;
 
 /** One accreditation of a person or vehicle (its table comes with the accreditation work). */
 export interface Accreditation {
@@ -260,16 +266,17 @@ function checkIdentity({ presented, credential, holder }: DecisionInput, today: 
         ? presented.Documento
         : presented.Placa;
   const unknown: Outcome = { reason: 'UNKNOWN', params: { code } };
-  if (holder?.kind !== (presented.kind === 'plate' ? 'vehicle' : 'person')) return unknown;
+  if (!holder) return unknown;
+  if (presented.kind === 'plate' && holder.kind !== 'vehicle') return unknown;
+  if (presented.kind === 'document' && holder.kind !== 'person') return unknown;
   if (presented.kind !== 'credential') return undefined;
-  // A card must be on file under the number read and belong to the person found; anything else is unknown.
-  if (
-    !credential ||
-    credential.Numero !== presented.Numero ||
-    holder.kind !== 'person' ||
-    credential.IdPersona !== holder.person.IdPersona
-  )
-    return unknown;
+  // A card must be on file under the number read and belong to the person or vehicle found; anything
+  // else is unknown.
+  const owner =
+    holder.kind === 'person'
+      ? credential?.IdPersona === holder.person.IdPersona
+      : credential?.IdVehiculo === holder.vehicle.IdVehiculo;
+  if (!credential || credential.Numero !== presented.Numero || !owner) return unknown;
   if (credential.Activo !== 'S') return { reason: 'CREDENTIAL_INACTIVE', params: { code } };
   if (today < credential.FechaInicio)
     return { reason: 'CREDENTIAL_NOT_YET_VALID', params: { from: credential.FechaInicio } };

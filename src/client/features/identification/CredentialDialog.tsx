@@ -112,7 +112,7 @@ export function CredentialDialog({
       const dates = { ...(start && { FechaInicio: start }), ...(end && { FechaFin: end }) };
       if (action === 'issue')
         return identificationApi.issue({
-          IdPersona: holder.IdPersona,
+          ...(holder.IdVehiculo ? { IdVehiculo: holder.IdVehiculo } : { IdPersona: holder.IdPersona }),
           IdTipoCredencial: type,
           IdMotivoEmision: issueReason,
           ...(numero.trim() && { Numero: numero.trim() }),

@@ -12,12 +12,14 @@ import {
   Select,
   Stack,
   TextField,
+  ToggleButton,
+  ToggleButtonGroup,
   Typography,
 } from '@mui/material';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue, useState } from 'react';
 import { useTranslate } from 'react-admin';
-import type { HolderRow } from '../../../shared/identification.js';
+import { HOLDER_KINDS, type HolderKind, type HolderRow } from '../../../shared/identification.js';
 import { Grid, type GridColumn, gridParams, useGridState } from '../../components/grid/Grid.js';
 import { saveBase64 } from '../../files.js';
 import { formatDate } from '../../format.js';
@@ -27,8 +29,9 @@ import { identificationApi } from './api.js';
 import { type CredentialAction, CredentialDialog } from './CredentialDialog.js';
 
 /**
- * Identification management (spec section 2): the division's accredited people, found by name,
- * document, company or card; each one's active credential; issue, reissue and inactivate one with
+ * Identification management (spec section 2): the division's accredited people (found by name,
+ * document, company or card) or vehicles (by plate, brand, model, company or card); each one's
+ * active credential; issue, reissue and inactivate one with
  * its reason; and the badges of the chosen ones printed as one PDF, a card a page or ten an A4 sheet.
  */
 export default function IdentificationScreen() {
@@ -36,14 +39,23 @@ export default function IdentificationScreen() {
   const title = translate('identification.screen.title');
   useConsoleTitle(title);
   const queryClient = useQueryClient();
+  const [kind, setKind] = useState<HolderKind>('P');
   const [text, setText] = useState('');
   const search = useDeferredValue(text.trim());
   const [grid, setGrid] = useGridState(20);
   const holders = useQuery({
-    queryKey: ['identification-holders', search, grid],
-    queryFn: () => identificationApi.holders({ ...gridParams(grid), ...(search && { buscar: search }) }),
+    queryKey: ['identification-holders', kind, search, grid],
+    queryFn: () =>
+      identificationApi.holders({ tipo: kind, ...gridParams(grid), ...(search && { buscar: search }) }),
     placeholderData: keepPreviousData,
   });
+  /** A column's heading: a vehicle's plate and description where a person's document and names are. */
+  const heading = (column: string) =>
+    translate(
+      kind === 'V' && (column === 'Nombres' || column === 'Documento')
+        ? `identification.screen.vehicleColumns.${column}`
+        : `identification.screen.columns.${column}`,
+    );
   const [chosen, setChosen] = useState<Map<number, string>>(new Map());
   const [layout, setLayout] = useState<'tarjeta' | 'a4'>('tarjeta');
   const [dialog, setDialog] = useState<{ action: CredentialAction; holder: HolderRow }>();
@@ -80,17 +92,17 @@ export default function IdentificationScreen() {
     </Button>
   );
   const columns: GridColumn<HolderRow>[] = [
-    { id: 'Nombres', label: translate('identification.screen.columns.Nombres') },
-    { id: 'Documento', label: translate('identification.screen.columns.Documento') },
-    { id: 'Compania', label: translate('identification.screen.columns.Compania') },
+    { id: 'Nombres', label: heading('Nombres') },
+    { id: 'Documento', label: heading('Documento') },
+    { id: 'Compania', label: heading('Compania') },
     {
       id: 'AcreditacionFin',
-      label: translate('identification.screen.columns.AcreditacionFin'),
+      label: heading('AcreditacionFin'),
       render: (row) => formatDate(row.AcreditacionFin),
     },
     {
       id: 'Numero',
-      label: translate('identification.screen.columns.Numero'),
+      label: heading('Numero'),
       render: (row) =>
         row.IdCredencial ? (
           <Stack direction="row" spacing={1} alignItems="center">
@@ -118,7 +130,7 @@ export default function IdentificationScreen() {
     },
     {
       id: 'Impreso',
-      label: translate('identification.screen.columns.Impreso'),
+      label: heading('Impreso'),
       render: (row) =>
         row.IdCredencial ? (
           <Chip
@@ -134,15 +146,15 @@ export default function IdentificationScreen() {
     },
     {
       id: 'acciones',
-      label: translate('identification.screen.columns.acciones'),
+      label: heading('acciones'),
       render: (row) => (
-        <Stack direction="row" spacing={0.5} flexWrap="wrap" useFlexGap data-person={row.IdPersona}>
+        <Stack direction="row" spacing={0.5} flexWrap="wrap" useFlexGap data-holder={row.Titular}>
           {row.IdCredencial
             ? [action(row, 'reissue'), action(row, 'inactivate')].map((b, i) => (
                 <span key={String(i)}>{b}</span>
               ))
             : action(row, 'issue')}
-          {!row.Foto && (
+          {row.TipoTitular === 'P' && !row.Foto && (
             <Chip
               size="small"
               variant="outlined"
@@ -163,10 +175,31 @@ export default function IdentificationScreen() {
           <Typography variant="h6" component="h1" sx={{ flex: '1 1 auto' }}>
             {title}
           </Typography>
+          <ToggleButtonGroup
+            size="small"
+            exclusive
+            value={kind}
+            onChange={(_, value: HolderKind | null) => {
+              if (!value) return;
+              setKind(value);
+              setChosen(new Map());
+              setGrid((state) => ({ ...state, page: 0 }));
+            }}
+            aria-label={title}
+            data-testid="identification-kind"
+          >
+            {HOLDER_KINDS.map((k) => (
+              <ToggleButton key={k} value={k}>
+                {translate(`identification.screen.kinds.${k}`)}
+              </ToggleButton>
+            ))}
+          </ToggleButtonGroup>
           <TextField
             size="small"
             id="identification-search"
-            label={translate('identification.screen.search')}
+            label={translate(
+              kind === 'V' ? 'identification.screen.searchVehicles' : 'identification.screen.search',
+            )}
             value={text}
             onChange={(event) => {
               setText(event.target.value);
@@ -235,8 +268,10 @@ export default function IdentificationScreen() {
           loading={holders.isFetching}
           state={grid}
           onState={setGrid}
-          rowKey={(row) => row.IdPersona}
-          empty={translate('identification.screen.empty')}
+          rowKey={(row) => row.Titular}
+          empty={translate(
+            kind === 'V' ? 'identification.screen.emptyVehicles' : 'identification.screen.empty',
+          )}
           testId="identification-grid"
         />
       </Card>

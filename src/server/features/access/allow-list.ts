@@ -105,15 +105,13 @@ export async function allowList(
             .select(['Documento', 'Apellido', 'Nombre'])
             .where('IdPersona', '=', id)
             .executeTakeFirst(),
-      isVehicle
-        ? Promise.resolve([])
-        : db
-            .selectFrom('identification_credential')
-            .select(['Numero', 'Activo'])
-            .where('IdCliente', '=', device.IdCliente)
-            .where('IdPersona', '=', id)
-            .orderBy('Numero')
-            .execute(),
+      db
+        .selectFrom('identification_credential')
+        .select(['Numero', 'Activo'])
+        .where('IdCliente', '=', device.IdCliente)
+        .where(isVehicle ? 'IdVehiculo' : 'IdPersona', '=', id)
+        .orderBy('Numero')
+        .execute(),
     ]);
     if (!info) continue;
     const found = info as { Placa?: string; Documento?: string; Apellido?: string; Nombre?: string };
@@ -269,14 +267,18 @@ const nameOf = (p: { Apellido?: string; Nombre?: string }) =>
 
 /** The division's holders a gate turns away by name (see DeniedEntry), not those on the list. */
 async function deniedOf(db: Db, device: Device, today: string, allowed: Set<string>): Promise<DeniedEntry[]> {
-  const rows = (await db
-    .selectFrom('accreditation_accreditation as a')
+  const since = addDays(today, -DENIED_DAYS);
+  const ended = (column: 'IdPersona' | 'IdVehiculo') =>
+    db
+      .selectFrom('accreditation_accreditation as a')
+      .where('a.IdCliente', '=', device.IdCliente)
+      .where('a.IdDivision', '=', device.IdDivision)
+      .where('a.Estado', 'in', ['S', 'T'])
+      .where('a.FechaFin', '>=', since)
+      .where(`a.${column}`, 'is not', null);
+  const people = (await ended('IdPersona')
     .innerJoin('administration_person as p', 'p.IdPersona', 'a.IdPersona')
-    .select(['a.IdPersona', 'a.Estado', 'a.FechaFin', 'p.Documento', 'p.Apellido', 'p.Nombre'])
-    .where('a.IdCliente', '=', device.IdCliente)
-    .where('a.IdDivision', '=', device.IdDivision)
-    .where('a.Estado', 'in', ['S', 'T'])
-    .where('a.FechaFin', '>=', addDays(today, -DENIED_DAYS))
+    .select(['a.IdPersona', 'a.Estado', 'p.Documento', 'p.Apellido', 'p.Nombre'])
     .execute()) as Array<{
     IdPersona: number;
     Estado: 'S' | 'T';
@@ -284,36 +286,53 @@ async function deniedOf(db: Db, device: Device, today: string, allowed: Set<stri
     Apellido: string;
     Nombre: string;
   }>;
+  const vehicles = (await ended('IdVehiculo')
+    .innerJoin('administration_vehicle as v', 'v.IdVehiculo', 'a.IdVehiculo')
+    .select(['a.IdVehiculo', 'a.Estado', 'v.Placa'])
+    .execute()) as Array<{ IdVehiculo: number; Estado: 'S' | 'T'; Placa: string }>;
   const denied = new Map<string, DeniedEntry>();
-  for (const row of rows) {
-    const Titular = `P:${Number(row.IdPersona)}`;
-    if (allowed.has(Titular)) continue;
-    const known = denied.get(Titular);
+  const add = (entry: DeniedEntry) => {
+    if (allowed.has(entry.Titular)) return;
+    const known = denied.get(entry.Titular);
     // A suspension can be lifted: it is named before a termination, as the decision does.
     if (known) {
-      if (row.Estado === 'S') known.Estado = 'S';
-      continue;
-    }
-    denied.set(Titular, {
-      Titular,
+      if (entry.Estado === 'S') known.Estado = 'S';
+    } else denied.set(entry.Titular, entry);
+  };
+  for (const row of people)
+    add({
+      Titular: `P:${Number(row.IdPersona)}`,
       Nombre: nameOf(row),
       Documento: row.Documento,
       Credenciales: [],
       Estado: row.Estado,
     });
-  }
+  for (const row of vehicles)
+    add({
+      Titular: `V:${Number(row.IdVehiculo)}`,
+      Nombre: row.Placa,
+      Documento: null,
+      Placa: row.Placa,
+      Credenciales: [],
+      Estado: row.Estado,
+    });
   if (!denied.size) return [];
-  const ids = [...denied.keys()].map((t) => Number(t.slice(2)));
-  for (let i = 0; i < ids.length; i += 500) {
-    const cards = (await db
-      .selectFrom('identification_credential')
-      .select(['IdPersona', 'Numero'])
-      .where('IdCliente', '=', device.IdCliente)
-      .where('IdPersona', 'in', ids.slice(i, i + 500))
-      .orderBy('Numero')
-      .execute()) as Array<{ IdPersona: number; Numero: string }>;
-    for (const card of cards)
-      denied.get(`P:${Number(card.IdPersona)}`)?.Credenciales.push(String(card.Numero));
+  for (const [prefix, column] of [
+    ['P', 'IdPersona'],
+    ['V', 'IdVehiculo'],
+  ] as const) {
+    const ids = [...denied.keys()].filter((t) => t.startsWith(`${prefix}:`)).map((t) => Number(t.slice(2)));
+    for (let i = 0; i < ids.length; i += 500) {
+      const cards = (await db
+        .selectFrom('identification_credential')
+        .select([column, 'Numero'])
+        .where('IdCliente', '=', device.IdCliente)
+        .where(column, 'in', ids.slice(i, i + 500))
+        .orderBy('Numero')
+        .execute()) as Array<Record<string, unknown>>;
+      for (const card of cards)
+        denied.get(`${prefix}:${Number(card[column])}`)?.Credenciales.push(String(card.Numero));
+    }
   }
   return [...denied.values()].sort((a, b) => a.Titular.localeCompare(b.Titular));
 }

@@ -162,19 +162,21 @@ export async function loadHolder(
   if (presented.kind === 'credential') {
     const row = await db
       .selectFrom('identification_credential')
-      .select(['IdPersona', 'Numero', 'FechaInicio', 'FechaFin', 'Activo'])
+      .select(['IdPersona', 'IdVehiculo', 'Numero', 'FechaInicio', 'FechaFin', 'Activo'])
       .where('IdCliente', '=', clientId)
       .where('Numero', '=', presented.Numero)
       .executeTakeFirst();
     if (row) {
+      personId = num(row.IdPersona);
+      vehicleId = num(row.IdVehiculo);
       credential = {
-        IdPersona: Number(row.IdPersona),
+        ...(personId != null && { IdPersona: personId }),
+        ...(vehicleId != null && { IdVehiculo: vehicleId }),
         Numero: row.Numero,
         FechaInicio: row.FechaInicio,
         FechaFin: row.FechaFin,
         Activo: row.Activo,
       };
-      personId = credential.IdPersona;
     }
   } else if (presented.kind === 'document') {
     const row = await db
@@ -194,7 +196,8 @@ export async function loadHolder(
     vehicleId = num(row?.IdVehiculo);
   }
   if (personId != null) return { credential, holder: await loadPerson(db, clientId, divisionId, personId) };
-  if (vehicleId != null) return { holder: await loadVehicle(db, clientId, divisionId, vehicleId) };
+  if (vehicleId != null)
+    return { credential, holder: await loadVehicle(db, clientId, divisionId, vehicleId) };
   return { credential };
 }
 

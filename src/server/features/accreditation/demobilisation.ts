@@ -473,8 +473,8 @@ export class DemobilisationService {
    * What an approval ends, in its transaction: the accreditation (state T, ending on the
    * demobilisation's date), and what hangs on it: the holder's person or vehicle access
    * assignments in the division (unless another accreditation there stays active), and for a
-   * worker with no other active accreditation of the client, the active credential and the dining
-   * cost categories. Each revoked row is recorded.
+   * holder with no other active accreditation of the client, the active credential (a person's
+   * badge, a vehicle's card) and a worker's dining cost categories. Each revoked row is recorded.
    */
   private async end(trx: Db, request: Row, principal: Principal): Promise<Revoked[]> {
     const now = new Date(this.now()).toISOString();
@@ -605,7 +605,7 @@ export class DemobilisationService {
         ['IdDivision', accreditation.IdDivision],
         (row) => nameOf('access-profile', row.IdPerfilAcceso, 'Descripcion'),
       );
-    if (worker && !others.length) {
+    if (!others.length) {
       const reasons = (await trx
         .selectFrom(this.table('identification-reason'))
         .select(['IdMotivo', 'Descripcion'])
@@ -623,9 +623,10 @@ export class DemobilisationService {
         async (row) => (row.Numero === null || row.Numero === undefined ? null : String(row.Numero)),
         cessation ? { IdMotivoInactivacion: cessation.IdMotivo } : {},
       );
-      await deactivate('person-cost-category', 'IdCategoriaCostoPersona', client, (row) =>
-        nameOf('cost-category', row.IdCategoriaCosto, 'Descripcion'),
-      );
+      if (worker)
+        await deactivate('person-cost-category', 'IdCategoriaCostoPersona', client, (row) =>
+          nameOf('cost-category', row.IdCategoriaCosto, 'Descripcion'),
+        );
     }
     return revoked;
   }

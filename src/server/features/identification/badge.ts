@@ -4,26 +4,29 @@ import type { Language } from '../../../shared/constants.js';
 import { dmy } from '../../../shared/request-dates.js';
 import { t } from '../../i18n.js';
 
-/** What one badge (fotocheck) shows, front and back. */
+/** What one badge (fotocheck, or a vehicle's windscreen card) shows, front and back. */
 export interface BadgeCard {
+  /** A person's badge (photo, emergency contact) or a vehicle's card (its plate where the photo goes). */
+  TipoTitular: 'P' | 'V';
   Numero: string;
   TipoCredencial: string;
   /** The type's colour (#rrggbb): the band across the front. */
   Color: string;
   Cliente: string;
   Division: string;
-  Apellido: string;
-  Nombre: string;
-  TipoDocumento: string;
-  Documento: string;
-  Compania: string | null;
-  Cargo: string | null;
-  GrupoSanguineo: string | null;
+  /** The big line and the one under it: surnames and names, or the vehicle's type and brand, and model. */
+  Titulo: string;
+  Subtitulo: string;
+  /** The labelled lines under them (document, company, position, blood type; plate, company, colour, year). */
+  Lineas: Array<[string, string | null]>;
+  /** What the barcode carries and prints under it: the person's document or the vehicle's plate. */
+  Codigo: string;
+  /** A person's emergency contact (the back). */
   EmergenciaNombre: string | null;
   EmergenciaTelefono: string | null;
   FechaInicio: string;
   FechaFin: string;
-  /** A data URL (PNG or JPEG), or null: the badge prints a placeholder. */
+  /** A person's photo as a data URL (PNG or JPEG), or null: the badge prints a placeholder. */
   Foto: string | null;
   /** The signed token the QR code carries. */
   Token: string;
@@ -86,7 +89,7 @@ function codes(card: BadgeCard): Codes {
     pixs: number[];
     pixx: number;
   }>;
-  const [bar] = bwipjs.raw({ bcid: 'code128', text: card.Documento }) as unknown as Array<{ sbs: number[] }>;
+  const [bar] = bwipjs.raw({ bcid: 'code128', text: card.Codigo }) as unknown as Array<{ sbs: number[] }>;
   return { qr: { size: qr.pixx, dark: qr.pixs.map((p) => p === 1) }, bars: bar.sbs };
 }
 
@@ -122,32 +125,29 @@ function front(doc: Doc, card: BadgeCard, x: number, y: number, language: Langua
   fitted(doc, card.Cliente, x + 3 * MM, y + 2 * MM, w - 6 * MM, 7);
   doc.font('Helvetica');
   fitted(doc, card.Division, x + 3 * MM, y + 6 * MM, w - 6 * MM, 6);
-  // The photo, or a placeholder that says it is missing.
+  // The photo, or a placeholder that says it is missing; a vehicle's plate, as its plate shows it.
   const photo = { x: x + 3 * MM, y: y + 13.5 * MM, w: 21 * MM, h: 26 * MM };
-  const image = imageOf(card.Foto);
-  if (image) {
-    try {
-      doc.image(image, photo.x, photo.y, { cover: [photo.w, photo.h], align: 'center', valign: 'center' });
-    } catch {
-      placeholder(doc, photo, language);
-    }
-  } else placeholder(doc, photo, language);
-  doc.rect(photo.x, photo.y, photo.w, photo.h).lineWidth(0.5).stroke('#9AA5B1');
-  // Who, for whom, until when.
+  if (card.TipoTitular === 'V') plate(doc, photo, card.Codigo);
+  else {
+    const image = imageOf(card.Foto);
+    if (image) {
+      try {
+        doc.image(image, photo.x, photo.y, { cover: [photo.w, photo.h], align: 'center', valign: 'center' });
+      } catch {
+        placeholder(doc, photo, language);
+      }
+    } else placeholder(doc, photo, language);
+    doc.rect(photo.x, photo.y, photo.w, photo.h).lineWidth(0.5).stroke('#9AA5B1');
+  }
+  // Who or what, for whom, until when.
   const tx = x + 27 * MM;
   const tw = w - 30 * MM;
   doc.fillColor('#1A1A1A').font('Helvetica-Bold');
-  fitted(doc, card.Apellido, tx, y + 13.5 * MM, tw, 9);
+  fitted(doc, card.Titulo, tx, y + 13.5 * MM, tw, 9);
   doc.font('Helvetica');
-  fitted(doc, card.Nombre, tx, y + 17.5 * MM, tw, 8);
-  const lines: Array<[string, string | null]> = [
-    [card.TipoDocumento, card.Documento],
-    [t(language, 'identification.badge.company'), card.Compania],
-    [t(language, 'identification.badge.position'), card.Cargo],
-    [t(language, 'identification.badge.blood'), card.GrupoSanguineo],
-  ];
+  fitted(doc, card.Subtitulo, tx, y + 17.5 * MM, tw, 8);
   let ly = y + 22.5 * MM;
-  for (const [label, value] of lines) {
+  for (const [label, value] of card.Lineas.slice(0, 4)) {
     doc.font('Helvetica-Bold').fontSize(5.5).fillColor('#52606D');
     doc.text(label.toUpperCase(), tx, ly, { width: tw, lineBreak: false });
     doc.font('Helvetica').fillColor('#1A1A1A');
@@ -179,6 +179,24 @@ function placeholder(doc: Doc, box: { x: number; y: number; w: number; h: number
   });
 }
 
+/** A vehicle's plate in the photo's place: black on white in a frame, as large as fits. */
+function plate(doc: Doc, box: { x: number; y: number; w: number; h: number }, text: string) {
+  const top = box.y + box.h / 2 - 6 * MM;
+  doc.roundedRect(box.x, top, box.w, 12 * MM, 1.5 * MM).fill('#FFFFFF');
+  doc
+    .roundedRect(box.x, top, box.w, 12 * MM, 1.5 * MM)
+    .lineWidth(1.2)
+    .stroke('#1A1A1A');
+  doc.fillColor('#1A1A1A').font('Helvetica-Bold');
+  let size = 14;
+  doc.fontSize(size);
+  while (size > 6 && doc.widthOfString(text) > box.w - 2 * MM) {
+    size -= 0.5;
+    doc.fontSize(size);
+  }
+  doc.text(text, box.x, top + 6 * MM - size * 0.35, { width: box.w, align: 'center', lineBreak: false });
+}
+
 function back(doc: Doc, card: BadgeCard, images: Codes, x: number, y: number, language: Language) {
   const { width: w, height: h } = CARD;
   doc.save();
@@ -188,21 +206,40 @@ function back(doc: Doc, card: BadgeCard, images: Codes, x: number, y: number, la
   const tx = x + 38 * MM;
   const tw = w - 41 * MM;
   doc.fillColor('#1A1A1A').font('Helvetica-Bold').fontSize(6.5);
-  doc.text(t(language, 'identification.badge.emergency').toUpperCase(), tx, y + 4 * MM, { width: tw });
-  doc.font('Helvetica');
-  fitted(doc, card.EmergenciaNombre || '—', tx, y + 7.5 * MM, tw, 7);
-  doc.font('Helvetica-Bold');
-  fitted(doc, card.EmergenciaTelefono || '—', tx, y + 11 * MM, tw, 9);
+  let found = y + 4 * MM;
+  if (card.TipoTitular === 'P') {
+    doc.text(t(language, 'identification.badge.emergency').toUpperCase(), tx, y + 4 * MM, { width: tw });
+    doc.font('Helvetica');
+    fitted(doc, card.EmergenciaNombre || '—', tx, y + 7.5 * MM, tw, 7);
+    doc.font('Helvetica-Bold');
+    fitted(doc, card.EmergenciaTelefono || '—', tx, y + 11 * MM, tw, 9);
+    found = y + 17 * MM;
+  } else {
+    doc.text(t(language, 'identification.badge.vehicleUse', { division: card.Division }), tx, found, {
+      width: tw,
+      height: 12 * MM,
+    });
+    found += 13 * MM;
+  }
   doc.font('Helvetica').fontSize(5.5).fillColor('#52606D');
-  doc.text(t(language, 'identification.badge.found', { client: card.Cliente }), tx, y + 17 * MM, {
-    width: tw,
-    height: 17 * MM,
-  });
-  // The document's Code 128, across the foot, with its text under it.
+  doc.text(
+    t(
+      language,
+      card.TipoTitular === 'P' ? 'identification.badge.found' : 'identification.badge.vehicleFound',
+      {
+        // A name ending in an abbreviation's full stop (S.A.A.) ends the sentence with it.
+        client: card.Cliente.replace(/\.$/, ''),
+      },
+    ),
+    tx,
+    found,
+    { width: tw, height: 17 * MM },
+  );
+  // The document's (or plate's) Code 128, across the foot, with its text under it.
   const barsWidth = Math.min(w - 16 * MM, images.bars.reduce((a, b) => a + b, 0) * 0.33 * MM);
   drawBars(doc, images.bars, x + (w - barsWidth) / 2, y + 37 * MM, barsWidth, 10 * MM);
   doc.fillColor('#1A1A1A').font('Helvetica').fontSize(6.5);
-  doc.text(card.Documento, x, y + 48 * MM, { width: w, align: 'center', lineBreak: false });
+  doc.text(card.Codigo, x, y + 48 * MM, { width: w, align: 'center', lineBreak: false });
   doc.restore();
 }
 

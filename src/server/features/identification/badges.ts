@@ -1,4 +1,5 @@
 import { createPrivateKey, type KeyObject, sign } from 'node:crypto';
+import { sql } from 'kysely';
 import { type Decision, type Door, decide } from '../../../shared/access/decision.js';
 import {
   type BadgeClaims,
@@ -32,6 +33,7 @@ export interface Verification {
   reason: string;
   message: string;
   credential?: { IdCredencial: number; Numero: string; Hasta: string };
+  /** The person (names, document) or the vehicle (brand and model, plate). */
   holder?: { Nombres: string; Documento: string; Compania: string | null };
 }
 
@@ -72,18 +74,14 @@ export class Badges {
 
   /** What the badges of these credentials (the office's client's, active) print. */
   private async cards(office: Office, ids: number[], language: Language): Promise<BadgeCard[]> {
-    const rows = (await this.db
+    const credentials = (await this.db
       .selectFrom(`${this.table('credential')} as k`)
-      .innerJoin(`${this.table('person')} as p`, 'p.IdPersona', 'k.IdPersona')
       .innerJoin(`${this.table('credential-type')} as t`, 't.IdTipoCredencial', 'k.IdTipoCredencial')
       .innerJoin(`${this.table('client')} as cl`, 'cl.IdCliente', 'k.IdCliente')
-      .leftJoin(`${this.table('company')} as c`, 'c.IdCompania', 'p.IdCompania')
-      .leftJoin(`${this.table('position')} as po`, 'po.IdPosicion', 'p.IdPosicion')
-      .leftJoin(`${this.table('blood-type')} as b`, 'b.IdTipoSangre', 'p.IdTipoSangre')
-      .leftJoin(`${this.table('document-type')} as d`, 'd.IdTipoDocumento', 'p.IdTipoDocumento')
       .select([
         'k.IdCredencial',
         'k.IdPersona',
+        'k.IdVehiculo',
         'k.Numero',
         'k.FechaInicio',
         'k.FechaFin',
@@ -91,6 +89,101 @@ export class Badges {
         't.Descripcion as TipoCredencial',
         't.ColorFondo',
         'cl.Cliente',
+      ])
+      .where('k.IdCliente', '=', office.clientId)
+      .where('k.IdCredencial', 'in', ids)
+      .execute()) as Array<Record<string, unknown>>;
+    const idsOf = (column: string) =>
+      credentials.filter((r) => r[column] != null).map((r) => Number(r[column]));
+    const people = await this.people(idsOf('IdPersona'));
+    const vehicles = await this.vehicles(idsOf('IdVehiculo'));
+    const division = (await this.db
+      .selectFrom(this.table('division'))
+      .select('Division')
+      .where('IdDivision', '=', office.divisionId)
+      .executeTakeFirst()) as { Division: string } | undefined;
+    const byId = new Map(credentials.map((r) => [Number(r.IdCredencial), r]));
+    const label = (key: string) => t(language, `identification.badge.${key}`);
+    const text = (v: unknown) => (v == null || v === '' ? null : String(v));
+    const cards: BadgeCard[] = [];
+    for (const id of ids) {
+      const r = byId.get(id);
+      if (!r) throw new ApiError('NOT_FOUND');
+      if (r.Activo !== 'S')
+        throw new ApiError('BUSINESS_RULE', {
+          messageKey: 'identification.printInactive',
+          params: { number: String(r.Numero) },
+        });
+      const vehicle = r.IdVehiculo != null ? vehicles.get(Number(r.IdVehiculo)) : undefined;
+      const person = r.IdPersona != null ? people.get(Number(r.IdPersona)) : undefined;
+      if (!vehicle && !person) throw new ApiError('NOT_FOUND');
+      const claims: BadgeClaims = {
+        IdCliente: office.clientId,
+        IdDivision: office.divisionId,
+        IdCredencial: id,
+        Numero: String(r.Numero),
+        Titular: vehicle ? `V:${r.IdVehiculo}` : `P:${r.IdPersona}`,
+        Hasta: String(r.FechaFin).slice(0, 10),
+      };
+      const common = {
+        Numero: claims.Numero,
+        TipoCredencial: String(r.TipoCredencial),
+        Color: String(r.ColorFondo ?? ''),
+        Cliente: String(r.Cliente),
+        Division: division?.Division ?? '',
+        FechaInicio: String(r.FechaInicio).slice(0, 10),
+        FechaFin: claims.Hasta,
+        Token: await this.token(claims),
+      };
+      if (vehicle)
+        cards.push({
+          ...common,
+          TipoTitular: 'V',
+          Titulo: [vehicle.TipoVehiculo, vehicle.Marca].filter(Boolean).join(' '),
+          Subtitulo: String(vehicle.Modelo ?? ''),
+          Lineas: [
+            [label('plate'), text(vehicle.Placa)],
+            [label('company'), text(vehicle.Compania)],
+            [label('colour'), text(vehicle.Color)],
+            [label('year'), text(vehicle.Anio)],
+          ],
+          Codigo: String(vehicle.Placa),
+          EmergenciaNombre: null,
+          EmergenciaTelefono: null,
+          Foto: null,
+        });
+      else if (person)
+        cards.push({
+          ...common,
+          TipoTitular: 'P',
+          Titulo: String(person.Apellido ?? ''),
+          Subtitulo: String(person.Nombre ?? ''),
+          Lineas: [
+            [String(person.TipoDocumento ?? label('document')), text(person.Documento)],
+            [label('company'), text(person.Compania)],
+            [label('position'), text(person.Cargo)],
+            [label('blood'), text(person.TipoSangre)],
+          ],
+          Codigo: String(person.Documento),
+          EmergenciaNombre: text(person.EmergenciaNombre),
+          EmergenciaTelefono: text(person.EmergenciaTelefono),
+          Foto: text(person.Foto),
+        });
+    }
+    return cards;
+  }
+
+  /** What a person's badge prints of them, by person. */
+  private async people(ids: number[]): Promise<Map<number, Record<string, unknown>>> {
+    if (!ids.length) return new Map();
+    const rows = (await this.db
+      .selectFrom(`${this.table('person')} as p`)
+      .leftJoin(`${this.table('company')} as c`, 'c.IdCompania', 'p.IdCompania')
+      .leftJoin(`${this.table('position')} as po`, 'po.IdPosicion', 'p.IdPosicion')
+      .leftJoin(`${this.table('blood-type')} as b`, 'b.IdTipoSangre', 'p.IdTipoSangre')
+      .leftJoin(`${this.table('document-type')} as d`, 'd.IdTipoDocumento', 'p.IdTipoDocumento')
+      .select([
+        'p.IdPersona',
         'p.Apellido',
         'p.Nombre',
         'p.Documento',
@@ -102,59 +195,38 @@ export class Badges {
         'b.TipoSangre',
         'd.Alias as TipoDocumento',
       ])
-      .where('k.IdCliente', '=', office.clientId)
-      .where('k.IdCredencial', 'in', ids)
+      .where('p.IdPersona', 'in', ids)
       .execute()) as Array<Record<string, unknown>>;
-    const division = (await this.db
-      .selectFrom(this.table('division'))
-      .select('Division')
-      .where('IdDivision', '=', office.divisionId)
-      .executeTakeFirst()) as { Division: string } | undefined;
-    const byId = new Map(rows.map((r) => [Number(r.IdCredencial), r]));
-    const cards: BadgeCard[] = [];
-    for (const id of ids) {
-      const r = byId.get(id);
-      if (!r) throw new ApiError('NOT_FOUND');
-      if (r.Activo !== 'S')
-        throw new ApiError('BUSINESS_RULE', {
-          messageKey: 'identification.printInactive',
-          params: { number: String(r.Numero) },
-        });
-      const claims: BadgeClaims = {
-        IdCliente: office.clientId,
-        IdDivision: office.divisionId,
-        IdCredencial: id,
-        Numero: String(r.Numero),
-        Titular: `P:${r.IdPersona}`,
-        Hasta: String(r.FechaFin).slice(0, 10),
-      };
-      cards.push({
-        Numero: claims.Numero,
-        TipoCredencial: String(r.TipoCredencial),
-        Color: String(r.ColorFondo ?? ''),
-        Cliente: String(r.Cliente),
-        Division: division?.Division ?? '',
-        Apellido: String(r.Apellido ?? ''),
-        Nombre: String(r.Nombre ?? ''),
-        TipoDocumento: String(r.TipoDocumento ?? t(language, 'identification.badge.document')),
-        Documento: String(r.Documento),
-        Compania: (r.Compania as string | null) ?? null,
-        Cargo: (r.Cargo as string | null) ?? null,
-        GrupoSanguineo: (r.TipoSangre as string | null) ?? null,
-        EmergenciaNombre: (r.EmergenciaNombre as string | null) ?? null,
-        EmergenciaTelefono: (r.EmergenciaTelefono as string | null) ?? null,
-        FechaInicio: String(r.FechaInicio).slice(0, 10),
-        FechaFin: claims.Hasta,
-        Foto: (r.Foto as string | null) ?? null,
-        Token: await this.token(claims),
-      });
-    }
-    return cards;
+    return new Map(rows.map((r) => [Number(r.IdPersona), r]));
+  }
+
+  /** What a vehicle's card prints of it, by vehicle. */
+  private async vehicles(ids: number[]): Promise<Map<number, Record<string, unknown>>> {
+    if (!ids.length) return new Map();
+    const rows = (await this.db
+      .selectFrom(`${this.table('vehicle')} as v`)
+      .leftJoin(`${this.table('vehicle-type')} as vt`, 'vt.IdTipoVehiculo', 'v.IdTipoVehiculo')
+      .leftJoin(`${this.table('brand')} as m`, 'm.IdMarca', 'v.IdMarca')
+      .leftJoin(`${this.table('colour')} as co`, 'co.IdColor', 'v.IdColor')
+      .leftJoin(`${this.table('company')} as c`, 'c.IdCompania', 'v.IdCompania')
+      .select([
+        'v.IdVehiculo',
+        'v.Placa',
+        'v.Modelo',
+        'v.Anio',
+        'vt.Descripcion as TipoVehiculo',
+        'm.Descripcion as Marca',
+        'co.Descripcion as Color',
+        'c.Compania',
+      ])
+      .where('v.IdVehiculo', 'in', ids)
+      .execute()) as Array<Record<string, unknown>>;
+    return new Map(rows.map((r) => [Number(r.IdVehiculo), r]));
   }
 
   /**
-   * The badges of these credentials as one PDF, and who printed them when (Impreso). The people
-   * without a photo print with a placeholder and are named in `sinFoto`.
+   * The badges (and vehicles' cards) of these credentials as one PDF, and who printed them when
+   * (Impreso). The people without a photo print with a placeholder and are named in `sinFoto`.
    */
   async print(office: Office, ids: number[], layout: BadgeLayout, language: Language) {
     const unique = [...new Set(ids)];
@@ -177,7 +249,9 @@ export class Badges {
       fileBase64: pdf.toString('base64'),
       fileName: `${t(language, 'identification.badge.fileName')}-${new Date(this.now()).toISOString().slice(0, 10)}.pdf`,
       fileType: 'application/pdf',
-      sinFoto: cards.filter((c) => !c.Foto).map((c) => `${c.Apellido} ${c.Nombre}`.trim()),
+      sinFoto: cards
+        .filter((c) => c.TipoTitular === 'P' && !c.Foto)
+        .map((c) => `${c.Titulo} ${c.Subtitulo}`.trim()),
     };
   }
 
@@ -215,15 +289,31 @@ export class Badges {
       decide({ door, direction: 'E', at, timeZone, presented, credential, holder, site }),
     );
     const chosen = decisions.find((d) => d.allow) ?? decisions[0];
-    const person = holder?.kind === 'person' ? holder.person : undefined;
-    const about = person
-      ? ((await this.db
-          .selectFrom(`${this.table('person')} as p`)
-          .leftJoin(`${this.table('company')} as c`, 'c.IdCompania', 'p.IdCompania')
-          .select(['p.Apellido', 'p.Nombre', 'p.Documento', 'c.Compania'])
-          .where('p.IdPersona', '=', person.IdPersona)
-          .executeTakeFirst()) as Record<string, unknown> | undefined)
-      : undefined;
+    const about =
+      holder?.kind === 'person'
+        ? ((await this.db
+            .selectFrom(`${this.table('person')} as p`)
+            .leftJoin(`${this.table('company')} as c`, 'c.IdCompania', 'p.IdCompania')
+            .select([
+              sql<string>`p."Apellido" || ' ' || p."Nombre"`.as('Nombres'),
+              'p.Documento',
+              'c.Compania',
+            ])
+            .where('p.IdPersona', '=', holder.person.IdPersona)
+            .executeTakeFirst()) as Record<string, unknown> | undefined)
+        : holder?.kind === 'vehicle'
+          ? ((await this.db
+              .selectFrom(`${this.table('vehicle')} as v`)
+              .leftJoin(`${this.table('brand')} as m`, 'm.IdMarca', 'v.IdMarca')
+              .leftJoin(`${this.table('company')} as c`, 'c.IdCompania', 'v.IdCompania')
+              .select([
+                sql<string>`coalesce(m."Descripcion", '') || ' ' || coalesce(v."Modelo", '')`.as('Nombres'),
+                'v.Placa as Documento',
+                'c.Compania',
+              ])
+              .where('v.IdVehiculo', '=', holder.vehicle.IdVehiculo)
+              .executeTakeFirst()) as Record<string, unknown> | undefined)
+          : undefined;
     return {
       genuine: true,
       allow: chosen?.allow ?? false,
@@ -234,7 +324,7 @@ export class Badges {
       credential: { IdCredencial: claims.IdCredencial, Numero: claims.Numero, Hasta: claims.Hasta },
       ...(about && {
         holder: {
-          Nombres: `${about.Apellido} ${about.Nombre}`.trim(),
+          Nombres: String(about.Nombres).replace(/\s+/g, ' ').trim(),
           Documento: String(about.Documento),
           Compania: (about.Compania as string | null) ?? null,
         },

@@ -1,6 +1,8 @@
+import { sql } from 'kysely';
 import { addDays } from '../../../shared/dates.js';
-import type { HolderRow } from '../../../shared/identification.js';
+import type { HolderKind, HolderRow } from '../../../shared/identification.js';
 import { dmy } from '../../../shared/request-dates.js';
+import type { AnySelect } from '../../crud/types.js';
 import type { Db } from '../../db/connection.js';
 import { ApiError } from '../../errors.js';
 import type { Principal } from '../../principal.js';
@@ -32,7 +34,9 @@ export function officeOf(principal: Principal, write: boolean): Office {
 }
 
 export interface IssueInput {
-  IdPersona: number;
+  /** A person's, or a vehicle's: exactly one. */
+  IdPersona?: number;
+  IdVehiculo?: number;
   IdTipoCredencial: number;
   IdMotivoEmision: number;
   Numero?: string;
@@ -42,13 +46,34 @@ export interface IssueInput {
   Referencia2?: string;
 }
 
+/** A credential's holder: its kind, the column that names it, and its id. */
+interface Holder {
+  kind: HolderKind;
+  column: 'IdPersona' | 'IdVehiculo';
+  id: number;
+}
+
+const COLUMN = { P: 'IdPersona', V: 'IdVehiculo' } as const;
+
+/** The holder an issue names: a person or a vehicle, never both nor neither. */
+function holderOf(input: { IdPersona?: number | null; IdVehiculo?: number | null }): Holder {
+  const person = input.IdPersona ?? undefined;
+  const vehicle = input.IdVehiculo ?? undefined;
+  if ((person === undefined) === (vehicle === undefined))
+    throw new ApiError('BAD_REQUEST', { messageKey: 'identification.oneHolder' });
+  return person !== undefined
+    ? { kind: 'P', column: 'IdPersona', id: Number(person) }
+    : { kind: 'V', column: 'IdVehiculo', id: Number(vehicle) };
+}
+
 const NUMBER_PREFIX = 'FC-';
 
 /**
- * Credentials (spec sections 2–4): find the accredited people of the division with their active
- * credential, issue one within the accreditation's validity, reissue (the previous one inactivated
- * in the same transaction) and inactivate, each with its reason. One active credential per person,
- * held by the database (a partial unique index) whoever writes at the same time.
+ * Credentials (spec sections 2–4): find the accredited people and vehicles of the division with
+ * their active credential, issue one within the accreditation's validity, reissue (the previous one
+ * inactivated in the same transaction) and inactivate, each with its reason. One active credential
+ * per person and per vehicle, held by the database (partial unique indexes) whoever writes at the
+ * same time.
  */
 export class Credentials {
   constructor(
@@ -61,86 +86,40 @@ export class Credentials {
     return this.registry.require(name).table;
   }
 
+  /** The accredited people (P) or vehicles (V) of the division, each with its active credential. */
   async holders(
     office: Office,
-    query: { buscar?: string; skip?: number; take?: number },
+    query: { tipo?: HolderKind; buscar?: string; skip?: number; take?: number },
   ): Promise<{ data: HolderRow[]; totalCount: number }> {
     const today = await this.today(office);
-    let qb = this.db
-      .selectFrom(`${this.table('accreditation')} as a`)
-      .innerJoin(`${this.table('person')} as p`, 'p.IdPersona', 'a.IdPersona')
-      .leftJoin(`${this.table('company')} as c`, 'c.IdCompania', 'p.IdCompania')
-      .leftJoin(`${this.table('credential')} as k`, (join) =>
-        join
-          .onRef('k.IdPersona', '=', 'p.IdPersona')
-          .on('k.Activo', '=', 'S')
-          .on('k.IdCliente', '=', office.clientId),
-      )
-      .leftJoin(`${this.table('credential-type')} as t`, 't.IdTipoCredencial', 'k.IdTipoCredencial')
-      .where('a.IdCliente', '=', office.clientId)
-      .where('a.IdDivision', '=', office.divisionId)
-      .where('a.Estado', '=', 'A')
-      .where('a.FechaFin', '>=', today);
+    const kind = query.tipo ?? 'P';
     const text = query.buscar?.trim().toUpperCase();
-    if (text) {
-      const like = `%${text.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
-      qb = qb.where((eb) =>
-        eb.or([
-          eb('p.Documento', 'like', like),
-          eb('p.Apellido', 'like', like),
-          eb('p.Nombre', 'like', like),
-          eb('k.Numero', 'like', like),
-          eb('c.Compania', 'like', like),
-        ]),
-      );
-    }
-    const grouped = qb
-      .select((eb) => [
-        'p.IdPersona',
-        'p.Documento',
-        'p.Apellido',
-        'p.Nombre',
-        'c.Compania',
-        eb.fn.min('a.FechaInicio').as('AcreditacionInicio'),
-        eb.fn.max('a.FechaFin').as('AcreditacionFin'),
-        'k.IdCredencial',
-        'k.Numero',
-        't.Descripcion as TipoCredencial',
-        'k.FechaInicio',
-        'k.FechaFin',
-        'k.Impreso',
-        eb.fn.max(eb.case().when('p.Foto', 'is not', null).then(1).else(0).end()).as('ConFoto'),
-      ])
-      .groupBy([
-        'p.IdPersona',
-        'p.Documento',
-        'p.Apellido',
-        'p.Nombre',
-        'c.Compania',
-        'k.IdCredencial',
-        'k.Numero',
-        't.Descripcion',
-        'k.FechaInicio',
-        'k.FechaFin',
-        'k.Impreso',
-      ]);
+    const like = text ? `%${text.replace(/[%_\\]/g, (c) => `\\${c}`)}%` : undefined;
+    const grouped: AnySelect =
+      kind === 'P' ? this.people(office, today, like) : this.vehicles(office, today, like);
     const count = (await this.db
       .selectFrom(grouped.as('g'))
       .select((eb) => eb.fn.countAll().as('n'))
       .executeTakeFirstOrThrow()) as { n: number | string };
-    const rows = (await grouped
-      .orderBy('p.Apellido')
-      .orderBy('p.Nombre')
-      .orderBy('p.IdPersona')
+    const rows = (await this.db
+      .selectFrom(grouped.as('g'))
+      .selectAll()
+      .orderBy('g.Orden')
+      .orderBy('g.Id')
       .limit(Math.min(query.take ?? 20, 100))
       .offset(query.skip ?? 0)
       .execute()) as Array<Record<string, unknown>>;
     return {
       totalCount: Number(count.n),
       data: rows.map((r) => ({
-        IdPersona: Number(r.IdPersona),
+        Titular: `${kind}:${Number(r.Id)}`,
+        TipoTitular: kind,
+        IdPersona: kind === 'P' ? Number(r.Id) : null,
+        IdVehiculo: kind === 'V' ? Number(r.Id) : null,
         Documento: String(r.Documento),
-        Nombres: `${r.Apellido} ${r.Nombre}`.trim(),
+        Nombres: String(r.Nombres ?? '')
+          .replace(/\s+/g, ' ')
+          .trim(),
         Compania: (r.Compania as string | null) ?? null,
         Foto: Number(r.ConFoto) === 1,
         AcreditacionInicio: String(r.AcreditacionInicio).slice(0, 10),
@@ -155,21 +134,134 @@ export class Credentials {
     };
   }
 
+  /** The accredited holders of one kind with their active credential, as the office finds them. */
+  private accredited(office: Office, today: string, kind: HolderKind) {
+    const column = COLUMN[kind];
+    return this.db
+      .selectFrom(`${this.table('accreditation')} as a`)
+      .leftJoin(`${this.table('credential')} as k`, (join) =>
+        join
+          .onRef(`k.${column}`, '=', `a.${column}`)
+          .on('k.Activo', '=', 'S')
+          .on('k.IdCliente', '=', office.clientId),
+      )
+      .leftJoin(`${this.table('credential-type')} as t`, 't.IdTipoCredencial', 'k.IdTipoCredencial')
+      .where('a.IdCliente', '=', office.clientId)
+      .where('a.IdDivision', '=', office.divisionId)
+      .where('a.Estado', '=', 'A')
+      .where('a.FechaFin', '>=', today)
+      .where(`a.${column}`, 'is not', null);
+  }
+
+  /** The active credential's columns each holder's row carries (and is grouped by). */
+  private static readonly CARD = [
+    'k.IdCredencial',
+    'k.Numero',
+    'k.FechaInicio',
+    'k.FechaFin',
+    'k.Impreso',
+  ] as const;
+
+  private people(office: Office, today: string, like: string | undefined) {
+    let qb = this.accredited(office, today, 'P')
+      .innerJoin(`${this.table('person')} as p`, 'p.IdPersona', 'a.IdPersona')
+      .leftJoin(`${this.table('company')} as c`, 'c.IdCompania', 'p.IdCompania');
+    if (like)
+      qb = qb.where((eb) =>
+        eb.or([
+          eb('p.Documento', 'like', like),
+          eb('p.Apellido', 'like', like),
+          eb('p.Nombre', 'like', like),
+          eb('k.Numero', 'like', like),
+          eb('c.Compania', 'like', like),
+        ]),
+      );
+    return qb
+      .select((eb) => [
+        'p.IdPersona as Id',
+        'p.Documento',
+        sql<string>`p."Apellido" || ' ' || p."Nombre"`.as('Nombres'),
+        sql<string>`p."Apellido" || ' ' || p."Nombre"`.as('Orden'),
+        'c.Compania',
+        eb.fn.min('a.FechaInicio').as('AcreditacionInicio'),
+        eb.fn.max('a.FechaFin').as('AcreditacionFin'),
+        ...Credentials.CARD,
+        't.Descripcion as TipoCredencial',
+        eb.fn.max(eb.case().when('p.Foto', 'is not', null).then(1).else(0).end()).as('ConFoto'),
+      ])
+      .groupBy([
+        'p.IdPersona',
+        'p.Documento',
+        'p.Apellido',
+        'p.Nombre',
+        'c.Compania',
+        't.Descripcion',
+        ...Credentials.CARD,
+      ]);
+  }
+
+  private vehicles(office: Office, today: string, like: string | undefined) {
+    let qb = this.accredited(office, today, 'V')
+      .innerJoin(`${this.table('vehicle')} as v`, 'v.IdVehiculo', 'a.IdVehiculo')
+      .leftJoin(`${this.table('vehicle-type')} as vt`, 'vt.IdTipoVehiculo', 'v.IdTipoVehiculo')
+      .leftJoin(`${this.table('brand')} as m`, 'm.IdMarca', 'v.IdMarca')
+      .leftJoin(`${this.table('company')} as c`, 'c.IdCompania', 'v.IdCompania');
+    if (like)
+      qb = qb.where((eb) =>
+        eb.or([
+          eb('v.Placa', 'like', like),
+          eb('v.Modelo', 'like', like),
+          eb('m.Descripcion', 'like', like),
+          eb('k.Numero', 'like', like),
+          eb('c.Compania', 'like', like),
+        ]),
+      );
+    return qb
+      .select((eb) => [
+        'v.IdVehiculo as Id',
+        'v.Placa as Documento',
+        sql<string>`coalesce(vt."Descripcion", '') || ' ' || coalesce(m."Descripcion", '') || ' ' || coalesce(v."Modelo", '')`.as(
+          'Nombres',
+        ),
+        'v.Placa as Orden',
+        'c.Compania',
+        eb.fn.min('a.FechaInicio').as('AcreditacionInicio'),
+        eb.fn.max('a.FechaFin').as('AcreditacionFin'),
+        ...Credentials.CARD,
+        't.Descripcion as TipoCredencial',
+        sql.lit(0).as('ConFoto'),
+      ])
+      .groupBy([
+        'v.IdVehiculo',
+        'v.Placa',
+        'vt.Descripcion',
+        'm.Descripcion',
+        'v.Modelo',
+        'c.Compania',
+        't.Descripcion',
+        ...Credentials.CARD,
+      ]);
+  }
+
   private today(office: Office): Promise<string> {
     return divisionToday(this.db, this.registry, office.divisionId, this.now());
   }
 
-  /** The span the person's active accreditations in the division cover, or a refusal. */
-  private async accreditation(trx: Db, office: Office, personId: number) {
+  /** The span the holder's active accreditations in the division cover, or a refusal. */
+  private async accreditation(trx: Db, office: Office, holder: Holder) {
     const row = (await trx
       .selectFrom(this.table('accreditation'))
       .select((eb) => [eb.fn.min('FechaInicio').as('from'), eb.fn.max('FechaFin').as('to')])
       .where('IdCliente', '=', office.clientId)
       .where('IdDivision', '=', office.divisionId)
-      .where('IdPersona', '=', personId)
+      .where(holder.column, '=', holder.id)
       .where('Estado', '=', 'A')
       .executeTakeFirst()) as { from: unknown; to: unknown } | undefined;
-    if (!row?.to) throw new ApiError('BUSINESS_RULE', { messageKey: 'identification.notAccredited' });
+    if (!row?.to)
+      throw new ApiError('BUSINESS_RULE', {
+        messageKey:
+          holder.kind === 'V' ? 'identification.vehicleNotAccredited' : 'identification.notAccredited',
+      });
     return { from: String(row.from).slice(0, 10), to: String(row.to).slice(0, 10) };
   }
 
@@ -218,7 +310,8 @@ export class Credentials {
 
   /** Issues a credential in the caller's transaction; refuses one while another is active. */
   private async issueIn(trx: Db, office: Office, input: IssueInput, today: string): Promise<number> {
-    const span = await this.accreditation(trx, office, input.IdPersona);
+    const holder = holderOf(input);
+    const span = await this.accreditation(trx, office, holder);
     await this.reason(trx, office, input.IdMotivoEmision, 'E', 'IdMotivoEmision');
     const type = await this.credentialType(trx, office, input.IdTipoCredencial);
     const start = input.FechaInicio ?? (today > span.from ? today : span.from);
@@ -234,7 +327,7 @@ export class Credentials {
       .selectFrom(this.table('credential'))
       .select('IdCredencial')
       .where('IdCliente', '=', office.clientId)
-      .where('IdPersona', '=', input.IdPersona)
+      .where(holder.column, '=', holder.id)
       .where('Activo', '=', 'S')
       .executeTakeFirst();
     if (active) throw new ApiError('BUSINESS_RULE', { messageKey: 'rules.credentialActive' });
@@ -254,7 +347,8 @@ export class Credentials {
       .insertInto(this.table('credential'))
       .values({
         IdCliente: office.clientId,
-        IdPersona: input.IdPersona,
+        TipoTitular: holder.kind,
+        [holder.column]: holder.id,
         IdTipoCredencial: input.IdTipoCredencial,
         Numero: numero,
         FechaInicio: start,
@@ -324,7 +418,10 @@ export class Credentials {
   async reissue(
     office: Office,
     id: number,
-    input: { IdMotivoInactivacion: number } & Omit<IssueInput, 'IdPersona' | 'IdTipoCredencial'> & {
+    input: { IdMotivoInactivacion: number } & Omit<
+      IssueInput,
+      'IdPersona' | 'IdVehiculo' | 'IdTipoCredencial'
+    > & {
         IdTipoCredencial?: number;
       },
   ): Promise<Record<string, unknown>> {
@@ -336,13 +433,14 @@ export class Credentials {
       await this.inactivateIn(trx, office, id, input.IdMotivoInactivacion);
       // The old one's end where the accreditation still covers it; else the type's validity within it.
       const oldEnd = String(old.FechaFin).slice(0, 10);
-      const span = await this.accreditation(trx, office, Number(old.IdPersona));
+      const holder = holderOf(old as { IdPersona?: number | null; IdVehiculo?: number | null });
+      const span = await this.accreditation(trx, office, holder);
       return this.issueIn(
         trx,
         office,
         {
           ...input,
-          IdPersona: Number(old.IdPersona),
+          [holder.column]: holder.id,
           IdTipoCredencial: input.IdTipoCredencial ?? Number(old.IdTipoCredencial),
           FechaFin: input.FechaFin ?? (oldEnd <= span.to && oldEnd >= today ? oldEnd : undefined),
         },

@@ -7,13 +7,20 @@ export function identificationHooks(registry: Registry): HookMap {
   const table = (name: string) => registry.require(name).table;
   return {
     credential: {
-      // A new credential cannot be registered while the person has an active one.
+      // A credential is a person's or a vehicle's, as its TipoTitular says, never both; a new one
+      // cannot be registered while its holder has an active one.
       async beforeWrite({ db, data, existing }) {
+        const column = data.TipoTitular === 'V' ? 'IdVehiculo' : 'IdPersona';
+        const other = column === 'IdVehiculo' ? 'IdPersona' : 'IdVehiculo';
+        if (data[other] != null)
+          throw new ApiError('VALIDATION_FAILED', {
+            fields: { [other]: { messageKey: 'identification.oneHolder' } },
+          });
         if (data.Activo !== 'S') return;
         let qb = db
           .selectFrom(table('credential'))
           .select('IdCredencial')
-          .where('IdPersona', '=', data.IdPersona as number)
+          .where(column, '=', data[column] as number)
           .where('Activo', '=', 'S');
         if (existing) qb = qb.where('IdCredencial', '<>', existing.IdCredencial as number);
         if (await qb.limit(1).executeTakeFirst())

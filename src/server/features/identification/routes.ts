@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { HOLDER_KINDS, type HolderKind } from '../../../shared/identification.js';
 import { ApiError } from '../../errors.js';
 import { field, INT32, resultResponses } from '../../routes/responses.js';
 import { Badges, PRINT_MAX } from './badges.js';
@@ -18,7 +19,7 @@ const issueFields = {
 };
 
 /**
- * Identification management (spec section 2): the accredited people with their credentials, issue,
+ * Identification management (spec section 2): the accredited people and vehicles with their credentials, issue,
  * reissue and inactivate one with its reason, print badges, and verify a badge's token.
  */
 export default async function identificationRoutes(fastify: FastifyInstance): Promise<void> {
@@ -26,15 +27,17 @@ export default async function identificationRoutes(fastify: FastifyInstance): Pr
   const credentials = new Credentials(db, fastify.registry);
   const badges = new Badges(db, fastify.registry);
 
-  fastify.get<{ Querystring: { buscar?: string; skip?: number; take?: number } }>(
+  fastify.get<{ Querystring: { tipo?: HolderKind; buscar?: string; skip?: number; take?: number } }>(
     `${BASE}/titulares`,
     {
       schema: {
         tags: ['identification'],
-        summary: 'The accredited people of the division, each with its active credential',
+        summary:
+          'The accredited people (tipo P) or vehicles (tipo V) of the division, each with its active credential',
         querystring: {
           type: 'object',
           properties: {
+            tipo: { type: 'string', enum: [...HOLDER_KINDS] },
             buscar: field.text(100),
             skip: field.integer(0, INT32.max),
             take: field.integer(1, 100),
@@ -54,14 +57,16 @@ export default async function identificationRoutes(fastify: FastifyInstance): Pr
     {
       schema: {
         tags: ['identification'],
-        summary: 'Issues a credential to an accredited person (none active), within its accreditation',
+        summary:
+          'Issues a credential to an accredited person or vehicle (none active), within its accreditation',
         description:
-          'FechaInicio defaults to today (or the accreditation’s start), FechaFin to the type’s validity, ' +
-          'never beyond the accreditation; Numero to the next of the FC- series.',
+          'Exactly one of IdPersona and IdVehiculo. FechaInicio defaults to today (or the accreditation’s ' +
+          'start), FechaFin to the type’s validity, never beyond the accreditation; Numero to the next of ' +
+          'the FC- series.',
         body: {
           type: 'object',
-          properties: { IdPersona: field.id(), ...issueFields },
-          required: ['IdPersona', 'IdTipoCredencial', 'IdMotivoEmision'],
+          properties: { IdPersona: field.id(), IdVehiculo: field.id(), ...issueFields },
+          required: ['IdTipoCredencial', 'IdMotivoEmision'],
           additionalProperties: false,
         },
         response: result('the credential'),
@@ -74,7 +79,10 @@ export default async function identificationRoutes(fastify: FastifyInstance): Pr
 
   fastify.post<{
     Params: { id: number };
-    Body: { IdMotivoInactivacion: number } & Omit<IssueInput, 'IdPersona' | 'IdTipoCredencial'> & {
+    Body: { IdMotivoInactivacion: number } & Omit<
+      IssueInput,
+      'IdPersona' | 'IdVehiculo' | 'IdTipoCredencial'
+    > & {
         IdTipoCredencial?: number;
       };
   }>(
