@@ -49,10 +49,10 @@ export default function IdentificationScreen() {
       identificationApi.holders({ tipo: kind, ...gridParams(grid), ...(search && { buscar: search }) }),
     placeholderData: keepPreviousData,
   });
-  /** A column's heading: a vehicle's plate and description where a person's document and names are. */
+  /** A column's heading: a vehicle's plate, description and card where a person's document, names and badge are. */
   const heading = (column: string) =>
     translate(
-      kind === 'V' && (column === 'Nombres' || column === 'Documento')
+      kind === 'V' && (column === 'Nombres' || column === 'Documento' || column === 'Impreso')
         ? `identification.screen.vehicleColumns.${column}`
         : `identification.screen.columns.${column}`,
     );
@@ -93,7 +93,12 @@ export default function IdentificationScreen() {
   );
   const columns: GridColumn<HolderRow>[] = [
     { id: 'Nombres', label: heading('Nombres') },
-    { id: 'Documento', label: heading('Documento') },
+    {
+      id: 'Documento',
+      label: heading('Documento'),
+      // A document or a plate reads whole, never broken at its hyphen.
+      render: (row) => <span style={{ whiteSpace: 'nowrap' }}>{row.Documento}</span>,
+    },
     { id: 'Compania', label: heading('Compania') },
     {
       id: 'AcreditacionFin',
