@@ -79,21 +79,24 @@ describe.each(DIALECTS)('gate device calls on %s', (dialect) => {
       .selectFrom('identification_credential')
       .selectAll()
       .executeTakeFirstOrThrow()) as Json;
-    await db
-      .insertInto('identification_credential')
-      .values({
-        IdCliente: 1,
-        TipoTitular: 'P',
-        IdPersona: personId,
-        IdTipoCredencial: card.IdTipoCredencial,
-        Numero: CARD,
-        FechaInicio: addDays(today, -10),
-        FechaFin: addDays(today, 60),
-        Impreso: 'S',
-        IdMotivoEmision: card.IdMotivoEmision,
-        Activo: 'S',
-      })
-      .execute();
+    /** An active card of the demo's first card's type, valid from ten days ago for sixty days. */
+    const giveCard = (holder: { IdPersona: number } | { IdVehiculo: number }, Numero: string) =>
+      db
+        .insertInto('identification_credential')
+        .values({
+          IdCliente: 1,
+          TipoTitular: 'IdPersona' in holder ? 'P' : 'V',
+          ...holder,
+          IdTipoCredencial: card.IdTipoCredencial,
+          Numero,
+          FechaInicio: addDays(today, -10),
+          FechaFin: addDays(today, 60),
+          Impreso: 'S',
+          IdMotivoEmision: card.IdMotivoEmision,
+          Activo: 'S',
+        })
+        .execute();
+    await giveCard({ IdPersona: personId }, CARD);
     key = await issue(1);
     // A demo vehicle of the south let through the main gate round the clock, with a windscreen card
     // (before any decision: the gate keeps the site's access configuration for a while).
@@ -108,21 +111,7 @@ describe.each(DIALECTS)('gate device calls on %s', (dialect) => {
     const vehicleId = Number(vehicle.IdVehiculo);
     await admitRoundTheClock(db, { vehicle: vehicleId }, today, [ENTRY_DOOR, EXIT_DOOR]);
     await db.deleteFrom('identification_credential').where('IdVehiculo', '=', vehicleId).execute();
-    await db
-      .insertInto('identification_credential')
-      .values({
-        IdCliente: 1,
-        TipoTitular: 'V',
-        IdVehiculo: vehicleId,
-        IdTipoCredencial: card.IdTipoCredencial,
-        Numero: 'TV-PRUEBA-1',
-        FechaInicio: addDays(today, -10),
-        FechaFin: addDays(today, 60),
-        Impreso: 'S',
-        IdMotivoEmision: card.IdMotivoEmision,
-        Activo: 'S',
-      })
-      .execute();
+    await giveCard({ IdVehiculo: vehicleId }, 'TV-PRUEBA-1');
   });
   afterAll(async () => {
     await t?.close();

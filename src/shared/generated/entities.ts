@@ -1222,12 +1222,12 @@ export interface TipoCredencial {
 }
 
 /**
- * A credential issued to a person or a vehicle (Identification > Identification management; spec section 3 'Credential: type, start and end date, reference 1 and 2, printed, reason for issue and inactivation'): whom it is for (TipoTitular: a person, P, or a vehicle, V, whose windscreen card the gates read), its type, number, validity, two free references (such as the contract or the card's facility code), whether it has been printed, why it was issued and, once inactive, why. A holder keeps at most one active credential: a new one cannot be registered while an active one exists, so the old one is inactivated first with its reason (x-uniqueWhen: held by the database whoever writes at the same time). Printing its badge records who printed it and when. The start date may not come after the end date (spec section 5).
+ * A credential issued to a person or a vehicle (Identification > Identification management; spec section 3 'Credential: type, start and end date, reference 1 and 2, printed, reason for issue and inactivation'): whom it is for (TipoTitular: a person, P, or a vehicle, V, whose windscreen card the gates read; left out, it follows the holder named), its type, number, validity, two free references (such as the contract or the card's facility code), whether it has been printed, why it was issued and, once inactive, why. A holder keeps at most one active credential: a new one cannot be registered while an active one exists, so the old one is inactivated first with its reason (x-uniqueWhen: held by the database whoever writes at the same time). Printing its badge records who printed it and when. The start date may not come after the end date (spec section 5).
  */
 export interface Credencial {
   IdCredencial?: number;
   IdCliente?: number;
-  TipoTitular: 'P' | 'V';
+  TipoTitular?: 'P' | 'V';
   IdPersona?: number;
   IdVehiculo?: number;
   IdTipoCredencial: number;

@@ -7,14 +7,19 @@ export function identificationHooks(registry: Registry): HookMap {
   const table = (name: string) => registry.require(name).table;
   return {
     credential: {
-      // A credential is a person's or a vehicle's, as its TipoTitular says, never both; a new one
-      // cannot be registered while its holder has an active one.
+      // A credential is a person's or a vehicle's, as its TipoTitular says (left out, the holder
+      // named says it), never both; a new one cannot be registered while its holder has an active one.
       async beforeWrite({ db, data, existing }) {
+        data.TipoTitular ??= data.IdVehiculo != null && data.IdPersona == null ? 'V' : 'P';
         const column = data.TipoTitular === 'V' ? 'IdVehiculo' : 'IdPersona';
         const other = column === 'IdVehiculo' ? 'IdPersona' : 'IdVehiculo';
         if (data[other] != null)
           throw new ApiError('VALIDATION_FAILED', {
             fields: { [other]: { messageKey: 'identification.oneHolder' } },
+          });
+        if (data[column] == null)
+          throw new ApiError('VALIDATION_FAILED', {
+            fields: { [column]: { messageKey: 'validation.required' } },
           });
         if (data.Activo !== 'S') return;
         let qb = db
