@@ -19,9 +19,8 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
-import { chromium } from 'playwright-core';
 import { claimsBytes, tokenOf } from '../src/shared/badge-token.js';
-import { findChromium } from '../tests/support/chromium.js';
+import { launchBrowser } from '../tests/support/browser.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -146,10 +145,7 @@ async function main() {
     target: 'es2022',
   });
 
-  const browser = await chromium.launch({
-    executablePath: findChromium(),
-    args: ['--no-sandbox', '--disable-gpu'],
-  });
+  const browser = await launchBrowser();
   try {
     const page = await browser.newPage();
     // A secure context (localhost), as the app's own origin: WebCrypto is offered only there.

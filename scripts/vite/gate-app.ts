@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { localeSlice } from './login-locales.js';
 
 /** The gate app's page, beside the console's, under /garita/. */
 const PAGE = 'garita/index.html';
@@ -51,33 +52,6 @@ function pageFiles(outDir: string): Set<string> {
   return files;
 }
 
-const LOCALES_ID = 'virtual:gate-locales';
-const LOCALES_RESOLVED = `\0${LOCALES_ID}`;
-
-/**
- * `import { es, en } from 'virtual:gate-locales'`: the gate's texts only (the decision's reasons and
- * the app's own), cut from locales/*.json at build time, so the app does not carry the console's.
- */
-function gateLocales(root: string): Plugin {
-  const files = ['es', 'en'].map((language) => resolve(root, 'locales', `${language}.json`));
-  return {
-    name: 'gate-locales',
-    resolveId: (id) => (id === LOCALES_ID ? LOCALES_RESOLVED : undefined),
-    load(id) {
-      if (id !== LOCALES_RESOLVED) return undefined;
-      const parts = files.map((file) => {
-        this.addWatchFile(file);
-        const messages = JSON.parse(readFileSync(file, 'utf8')) as {
-          gate: { reasons: Record<string, string> };
-          gateApp: Record<string, unknown>;
-        };
-        return JSON.stringify({ gate: { reasons: messages.gate.reasons }, gateApp: messages.gateApp });
-      });
-      return `export const es = ${parts[0]};\nexport const en = ${parts[1]};\n`;
-    },
-  };
-}
-
 /**
  * The gate app as an installable PWA (vite-plugin-pwa): its web manifest and a service worker at
  * /garita/sw.js, scoped to /garita/, that keeps the app's own files (not the console's) for offline
@@ -85,7 +59,14 @@ function gateLocales(root: string): Plugin {
  */
 export function gateApp(root: string, outDir: string): Plugin[] {
   return [
-    gateLocales(root),
+    // `import { es, en } from 'virtual:gate-locales'`: the gate's texts only (the decision's reasons
+    // and the app's own), so the app does not carry the console's.
+    localeSlice(
+      root,
+      'virtual:gate-locales',
+      (m) => ({ gate: { reasons: (m.gate as { reasons: unknown }).reasons }, gateApp: m.gateApp }),
+      'gate-locales',
+    ),
     ...VitePWA({
       injectRegister: false,
       registerType: 'autoUpdate',

@@ -645,6 +645,35 @@ describe.each(DIALECTS)('gate device calls on %s', (dialect) => {
       Documento: null,
       Credenciales: ['TV-PRUEBA-1'],
     });
+    // Its profile does not check requirements: a lapsed one neither denies it nor rides on the list.
+    const profile = () =>
+      db.updateTable('access_access_profile').where('Descripcion', '=', 'PRUEBA PERFIL VEHICULAR');
+    const lapsed = (await db
+      .selectFrom('accreditation_accredited_requirement')
+      .select(['IdRequisitoAcreditado', 'FechaVencimiento'])
+      .where('IdVehiculo', '=', vehicleId)
+      .where('FechaVencimiento', 'is not', null)
+      .execute()) as Json[];
+    expect(lapsed.length).toBeGreaterThan(0);
+    const kept = (await list()).entradas.find((e: Json) => e.Titular === `V:${vehicleId}`);
+    expect(kept.Requisito).toBeTruthy();
+    await profile().set({ ValidarRequisitos: 'N' }).execute();
+    await db
+      .updateTable('accreditation_accredited_requirement')
+      .set({ FechaVencimiento: addDays(today, -1) })
+      .where('IdVehiculo', '=', vehicleId)
+      .where('FechaVencimiento', 'is not', null)
+      .execute();
+    expect(
+      (await list()).entradas.find((e: Json) => e.Titular === `V:${vehicleId}`).Requisito,
+    ).toBeUndefined();
+    await profile().set({ ValidarRequisitos: 'S' }).execute();
+    for (const r of lapsed)
+      await db
+        .updateTable('accreditation_accredited_requirement')
+        .set({ FechaVencimiento: r.FechaVencimiento })
+        .where('IdRequisitoAcreditado', '=', r.IdRequisitoAcreditado)
+        .execute();
     const passed = await decidir({ IdPuerta: ENTRY_DOOR, Credencial: 'TV-PRUEBA-1' });
     expect(passed.body.result, JSON.stringify(passed.body)).toMatchObject({ allow: true, reason: 'ALLOWED' });
     await db

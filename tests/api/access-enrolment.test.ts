@@ -1,8 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SYSTEM_PRINCIPAL } from '../../src/server/plugins/auth.js';
 import { siteDate } from '../../src/shared/dates.js';
-import { call, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { anotherClientAdmin, call, signIn, startTestApp, type TestApp } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
@@ -137,43 +136,12 @@ describe.each(DIALECTS)('gate app enrolment on %s', (dialect) => {
     expect((await make(7)).status).toBe(404);
 
     // An administrator of another client, with the equipment screen, cannot reach this equipment.
-    const crud = t.app.crud;
-    const client = await crud.create(
-      t.registry.require('client'),
-      { Cliente: 'MINERA DEL PACÍFICO NORTE S.A.', IdPais: 'CH' },
-      SYSTEM_PRINCIPAL,
-    );
-    const at = { userId: 'SISTEMA', clientId: client.id as number };
-    const division = await crud.create(
-      t.registry.require('division'),
-      { Division: 'FAENA ESCONDIDA SUR', IdPais: 'CH' },
-      at,
-    );
-    const profile = await crud.create(t.registry.require('profile'), { Perfil: 'ADMINISTRADOR' }, at);
     const menu = (await t.db.database.db
       .selectFrom('security_menu')
       .select('IdMenu')
       .where('Ruta', '=', '/equipment')
       .executeTakeFirstOrThrow()) as Json;
-    await crud.create(t.registry.require('menu-profile'), { IdPerfil: profile.id, IdMenu: menu.IdMenu }, at);
-    await crud.create(
-      t.registry.require('user'),
-      {
-        IdUsuario: 'ADMINCHILE',
-        Nombre: 'ANA',
-        Apellido: 'SOTO',
-        Correo: 'ana@pacificonorte.cl',
-        PrimeraClaveCambiada: 'S',
-      },
-      at,
-    );
-    await t.app.auth.passwords.initialPassword('ADMINCHILE', 'Atacama#Norte1', 'S');
-    await crud.create(
-      t.registry.require('user-profile'),
-      { IdUsuario: 'ADMINCHILE', IdPerfil: profile.id, IdDivision: division.id },
-      at,
-    );
-    const chile = (await signIn(t.app, 'ADMINCHILE', { password: 'Atacama#Norte1' })).accessToken;
+    const chile = await anotherClientAdmin(t, [menu.IdMenu]);
     expect((await make(EQUIPMENT, chile)).status).toBe(404);
     expect(
       (await t.db.database.db.selectFrom('access_enrolment_code').select('IdUsuario').execute()).every(

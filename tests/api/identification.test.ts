@@ -91,6 +91,35 @@ describe.each(DIALECTS)('identification management on %s', (dialect) => {
     expect(north.body.result.data).toEqual([]);
   });
 
+  it('takes a searched % or _ as itself, not as a wildcard', async () => {
+    const db = t.db.database.db;
+    const [person] = (await db
+      .selectFrom('administration_person')
+      .select('Apellido')
+      .where('IdPersona', '=', personId)
+      .execute()) as Json[];
+    await db
+      .updateTable('administration_person')
+      .set({ Apellido: 'DEL_CASTILLO' })
+      .where('IdPersona', '=', personId)
+      .execute();
+    try {
+      const search = async (text: string) =>
+        (
+          await as('admin', 'GET', `${BASE}/titulares?buscar=${encodeURIComponent(text)}`)
+        ).body.result.data.map((r: Json) => r.IdPersona);
+      expect(await search('DEL_CAS')).toEqual([personId]);
+      expect(await search('L_C')).toEqual([personId]);
+      expect(await search('DEL%TILLO')).toEqual([]);
+    } finally {
+      await db
+        .updateTable('administration_person')
+        .set({ Apellido: person.Apellido })
+        .where('IdPersona', '=', personId)
+        .execute();
+    }
+  });
+
   it('issues one credential at a time, within the accreditation, with a reason of issue', async () => {
     const issue = (body: object) =>
       as('admin', 'POST', `${BASE}/credenciales`, {
@@ -412,6 +441,23 @@ describe.each(DIALECTS)('identification management on %s', (dialect) => {
       allow: false,
       reason: 'CREDENTIAL_INACTIVE',
     });
+    // Each write left its row in the audit trail, by whom: issued, printed, inactivated; the new one issued.
+    const trail = (await db
+      .selectFrom('security_audit')
+      .select(['Operacion', 'IdRegistro', 'IdUsuario'])
+      .where('Recurso', '=', 'credential')
+      .where('IdRegistro', 'in', [
+        String(issued.body.result.IdCredencial),
+        String(reissued.body.result.IdCredencial),
+      ])
+      .orderBy('IdAuditoria')
+      .execute()) as Json[];
+    expect(trail.map((r) => [r.Operacion, Number(r.IdRegistro), r.IdUsuario])).toEqual([
+      ['C', issued.body.result.IdCredencial, 'ADMIN'],
+      ['U', issued.body.result.IdCredencial, 'ADMIN'],
+      ['U', issued.body.result.IdCredencial, 'ADMIN'],
+      ['C', reissued.body.result.IdCredencial, 'ADMIN'],
+    ]);
   });
 
   it('lets only the identification office issue and print, and no contractor verify', async () => {

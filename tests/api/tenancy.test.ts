@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SYSTEM_PRINCIPAL } from '../../src/server/plugins/auth.js';
 import { MODULES } from '../../src/shared/modules.js';
-import { call, listUrl, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { anotherClientAdmin, call, listUrl, signIn, startTestApp, type TestApp } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
 
 const NORTH = 'PROYECTO CORDILLERA NORTE';
@@ -212,40 +211,7 @@ describe.each(DIALECTS)('tenancy and permissions on %s', (dialect) => {
   });
 
   it('keeps a second client apart from the first', async () => {
-    const crud = t.app.crud;
-    const client = await crud.create(
-      t.registry.require('client'),
-      { Cliente: 'MINERA DEL PACÍFICO NORTE S.A.', IdPais: 'CH' },
-      SYSTEM_PRINCIPAL,
-    );
-    const at = { userId: 'SISTEMA', clientId: client.id as number };
-    const division = await crud.create(
-      t.registry.require('division'),
-      { Division: 'FAENA ESCONDIDA SUR', IdPais: 'CH' },
-      at,
-    );
-    const profile = await crud.create(t.registry.require('profile'), { Perfil: 'ADMINISTRADOR' }, at);
-    for (const IdMenu of ['300103', '300101']) {
-      await crud.create(t.registry.require('menu-profile'), { IdPerfil: profile.id, IdMenu }, at);
-    }
-    await crud.create(
-      t.registry.require('user'),
-      {
-        IdUsuario: 'ADMINCHILE',
-        Nombre: 'ANA',
-        Apellido: 'SOTO',
-        Correo: 'ana@pacificonorte.cl',
-        PrimeraClaveCambiada: 'S',
-      },
-      at,
-    );
-    await t.app.auth.passwords.initialPassword('ADMINCHILE', 'Atacama#Norte1', 'S');
-    await crud.create(
-      t.registry.require('user-profile'),
-      { IdUsuario: 'ADMINCHILE', IdPerfil: profile.id, IdDivision: division.id },
-      at,
-    );
-    tokens.chile = (await signIn(t.app, 'ADMINCHILE', { password: 'Atacama#Norte1' })).accessToken;
+    tokens.chile = await anotherClientAdmin(t, ['300103', '300101']);
 
     expect(await list('chile', 'person')).toEqual([]);
     expect(await list('chile', 'company')).toEqual([]);

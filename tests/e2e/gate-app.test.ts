@@ -5,13 +5,11 @@ import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import bwipjs from 'bwip-js/node';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { chromium } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BadgeClaims, claimsBytes, tokenOf } from '../../src/shared/badge-token.js';
 import { addDays, siteDate } from '../../src/shared/dates.js';
-import { PHONE } from '../support/browser.js';
-import { findChromium } from '../support/chromium.js';
+import { launchBrowser, PHONE } from '../support/browser.js';
 import { signInThroughConsole } from '../support/console.js';
 import { type RunningServer, startRealServer } from '../support/server.js';
 
@@ -83,20 +81,11 @@ async function videoOf(codes: Code[], seconds: number, path: string) {
 
 /** Chromium whose camera plays `video`. */
 const launchWithCamera = (video: string) =>
-  chromium.launch({
-    executablePath: findChromium(),
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--use-fake-device-for-media-stream',
-      '--use-fake-ui-for-media-stream',
-      `--use-file-for-fake-video-capture=${video}`,
-    ],
-  });
+  launchBrowser([
+    '--use-fake-device-for-media-stream',
+    '--use-fake-ui-for-media-stream',
+    `--use-file-for-fake-video-capture=${video}`,
+  ]);
 
 describe('the gate app decides offline and sends its markings when back online', () => {
   let server: RunningServer;

@@ -4,6 +4,7 @@ import type { AuthConfig } from '../../src/server/app.js';
 import type { Mail } from '../../src/server/auth/notifier.js';
 import type { DialectName } from '../../src/server/db/connection.js';
 import { DEMO_PASSWORD } from '../../src/server/demo/security.js';
+import { SYSTEM_PRINCIPAL } from '../../src/server/plugins/auth.js';
 import { loadRegistry, type Registry } from '../../src/server/registry.js';
 import { buildServer } from '../../src/server/server.js';
 import { fileStoreFor } from '../../src/server/storage/files.js';
@@ -142,4 +143,44 @@ export function listUrl(
   }
   const qs = query.toString();
   return `/api/rest/${resource}${qs ? `?${qs}` : ''}`;
+}
+
+/**
+ * A second client (Chile) with a division and its own administrator, ADMINCHILE, whose profile
+ * reaches the menus given; answers ADMINCHILE's access token. For the tests that keep clients apart.
+ */
+export async function anotherClientAdmin(t: TestApp, menus: string[]): Promise<string> {
+  const crud = t.app.crud;
+  const client = await crud.create(
+    t.registry.require('client'),
+    { Cliente: 'MINERA DEL PACÍFICO NORTE S.A.', IdPais: 'CH' },
+    SYSTEM_PRINCIPAL,
+  );
+  const at = { userId: 'SISTEMA', clientId: client.id as number };
+  const division = await crud.create(
+    t.registry.require('division'),
+    { Division: 'FAENA ESCONDIDA SUR', IdPais: 'CH' },
+    at,
+  );
+  const profile = await crud.create(t.registry.require('profile'), { Perfil: 'ADMINISTRADOR' }, at);
+  for (const IdMenu of menus)
+    await crud.create(t.registry.require('menu-profile'), { IdPerfil: profile.id, IdMenu }, at);
+  await crud.create(
+    t.registry.require('user'),
+    {
+      IdUsuario: 'ADMINCHILE',
+      Nombre: 'ANA',
+      Apellido: 'SOTO',
+      Correo: 'ana@pacificonorte.cl',
+      PrimeraClaveCambiada: 'S',
+    },
+    at,
+  );
+  await t.app.auth.passwords.initialPassword('ADMINCHILE', 'Atacama#Norte1', 'S');
+  await crud.create(
+    t.registry.require('user-profile'),
+    { IdUsuario: 'ADMINCHILE', IdPerfil: profile.id, IdDivision: division.id },
+    at,
+  );
+  return (await signIn(t.app, 'ADMINCHILE', { password: 'Atacama#Norte1' })).accessToken;
 }

@@ -1,8 +1,11 @@
 import { type Browser, chromium } from 'playwright-core';
 import { findChromium } from './chromium.js';
 
-/** Debian's Chromium (or another found), headless. Without one the browser tests fail, loudly, with the command to install it. */
-export async function launchBrowser(): Promise<Browser> {
+/**
+ * Debian's Chromium (or another found), headless, with `extra` switches after the usual ones (a
+ * fake camera, say). Without one the browser tests fail, loudly, with the command to install it.
+ */
+export async function launchBrowser(extra: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: findChromium(),
     args: [
@@ -12,6 +15,7 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
       '--no-first-run',
+      ...extra,
     ],
   });
 }

@@ -40,6 +40,12 @@ const enrolmentCodeOf = (text: string): string | undefined => {
   return /^[A-Za-z0-9_-]{16,64}$/.test(value) ? value : undefined;
 };
 
+/** The direction a device starts in: its equipment's own (exits at an exit gate, else entries). */
+const directionOf = (enrolled: Enrolled): Direction => (enrolled.equipment.Funcion === 'S' ? 'S' : 'E');
+
+/** What a sync round can report to the guard: a network it did not reach is said by the bar instead. */
+type Problem = Exclude<SyncProblem, 'network'>;
+
 /**
  * The gate app (/garita): enrolled once as a device of a control point, it keeps the point's signed
  * allow-list, decides each badge or document read with no network, and sends the markings when it can.
@@ -53,7 +59,7 @@ export default function GateApp() {
   const [pending, setPending] = useState(0);
   const [refused, setRefused] = useState(0);
   const [online, setOnline] = useState(navigator.onLine);
-  const [problem, setProblem] = useState<SyncProblem | 'enrolment' | 'camera'>();
+  const [problem, setProblem] = useState<Problem | 'camera'>();
   const [enrolMessage, setEnrolMessage] = useState('');
   const [direction, setDirection] = useState<Direction>('E');
   const [camera, setCamera] = useState(false);
@@ -81,7 +87,7 @@ export default function GateApp() {
         store.refusedCount(),
       ]);
       setDevice(held);
-      if (held) setDirection(held.equipment.Funcion === 'S' ? 'S' : 'E');
+      if (held) setDirection(directionOf(held));
       if (list) setIndexed(indexList(list));
       if (kept && !new URLSearchParams(window.location.search).get('lang')) setLanguage(kept);
       setPending(count);
@@ -119,7 +125,7 @@ export default function GateApp() {
         const sent = await sendMarks(current);
         setPending(await store.pendingCount());
         setRefused(await store.refusedCount());
-        setProblem([listProblem, sent.problem].find((p) => p && p !== 'network'));
+        setProblem([listProblem, sent.problem].find((p): p is Problem => p !== undefined && p !== 'network'));
         setOnline(listProblem !== 'network' && sent.problem !== 'network');
       } while (again.current !== false);
     } finally {
@@ -147,6 +153,18 @@ export default function GateApp() {
     };
   }, [device, sync]);
 
+  /**
+   * Serves `next` (or, with none, nothing: back to the enrolment screen): kept as this device's
+   * enrolment, with no list until its point's is asked for and no answer on screen.
+   */
+  const serve = useCallback(async (next: Enrolled | undefined) => {
+    await store.setEnrolled(next);
+    await store.setList(undefined);
+    setIndexed(undefined);
+    setShown(undefined);
+    setDevice(next);
+  }, []);
+
   const enrolWith = useCallback(
     async (code: string) => {
       setEnrolMessage(t('gateApp.enrolling'));
@@ -155,14 +173,11 @@ export default function GateApp() {
         setEnrolMessage(answer.message || t('gateApp.offline'));
         return;
       }
-      await store.setEnrolled(answer);
-      await store.setList(undefined);
-      setIndexed(undefined);
+      await serve(answer);
       setEnrolMessage('');
-      setDirection(answer.equipment.Funcion === 'S' ? 'S' : 'E');
-      setDevice(answer);
+      setDirection(directionOf(answer));
     },
-    [language, t],
+    [language, t, serve],
   );
 
   // An enrolment QR opened with the phone's camera app lands here with its code.
@@ -190,6 +205,9 @@ export default function GateApp() {
         if (before.answer) setShown(before.answer);
         return;
       }
+      // Readings older than the repeat window no longer count: they go as new ones come.
+      for (const [seen, entry] of recent.current)
+        if (at.getTime() - entry.at >= REPEAT_MS) recent.current.delete(seen);
       recent.current.set(key, { at: at.getTime() });
       const answer = await decideOffline(indexed, reading, direction, at, await publicKeyOf(device));
       const door = doorFor(indexed.list, direction);
@@ -215,22 +233,13 @@ export default function GateApp() {
 
   /** A key the server refuses (revoked, rotated, equipment switched off): back to the enrolment screen. */
   const forget = async () => {
-    await store.setEnrolled(undefined);
-    await store.setList(undefined);
-    setIndexed(undefined);
-    setShown(undefined);
+    await serve(undefined);
     setProblem(undefined);
-    setDevice(undefined);
   };
   /** Another of the equipment's control points: its own list, asked for at once. */
   const choosePoint = async (IdPuntoControl: number) => {
     if (!device) return;
-    const next = { ...device, IdPuntoControl };
-    await store.setEnrolled(next);
-    await store.setList(undefined);
-    setIndexed(undefined);
-    setShown(undefined);
-    setDevice(next);
+    await serve({ ...device, IdPuntoControl });
   };
 
   const switchLanguage = async () => {
@@ -343,7 +352,7 @@ export default function GateApp() {
           {t('gateApp.listExpired', { hours: list?.limiteHoras ?? 0 })}
         </p>
       )}
-      {problem && problem !== 'network' && (
+      {problem && (
         <p className="warning" role="alert">
           {t(`gateApp.problems.${problem}`)}
           {problem === 'keyRefused' && (

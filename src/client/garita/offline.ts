@@ -19,7 +19,7 @@ import {
   reasonMessageKey,
   type SiteAccess,
 } from '../../shared/access/decision.js';
-import { fromBase64url, verifyToken } from '../../shared/badge-token.js';
+import { fromBase64url, TOKEN_PREFIX, verifyToken } from '../../shared/badge-token.js';
 import type { MessageParams } from '../../shared/errors.js';
 
 /** What every payload carries, whole or a diff. */
@@ -46,12 +46,7 @@ export type Payload = PayloadHead &
 export type AllowList = PayloadHead & { entradas: AllowEntry[] };
 
 /** Reasons of the gate app's own, beside the decision's. */
-export const GATE_REASONS = [
-  'TOKEN_MALFORMED',
-  'TOKEN_FORGED',
-  'TOKEN_OTHER_CLIENT',
-  'LIST_TOO_OLD',
-] as const;
+const GATE_REASONS = ['TOKEN_MALFORMED', 'TOKEN_FORGED', 'TOKEN_OTHER_CLIENT', 'LIST_TOO_OLD'] as const;
 export type GateReason = ReasonCode | (typeof GATE_REASONS)[number];
 
 export interface GateAnswer {
@@ -269,7 +264,7 @@ export type Reading = { kind: 'token'; token: string } | { kind: 'document'; Doc
 
 export function readingOf(text: string): Reading | undefined {
   const value = text.trim();
-  if (value.startsWith('AC1.')) return { kind: 'token', token: value };
+  if (value.startsWith(`${TOKEN_PREFIX}.`)) return { kind: 'token', token: value };
   const document = value.toUpperCase();
   return /^[A-Z0-9-]{4,20}$/.test(document) ? { kind: 'document', Documento: document } : undefined;
 }

@@ -1,4 +1,5 @@
 import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
+import type { Language } from '../../shared/constants.js';
 import type { AllowList } from './offline.js';
 
 /** What an enrolment handed this device: its key, equipment, control points and the server's public key. */
@@ -66,9 +67,9 @@ export const store = {
     else await database.delete('settings', 'list');
   },
   async language() {
-    return (await (await db()).get('settings', 'language')) as 'es' | 'en' | undefined;
+    return (await (await db()).get('settings', 'language')) as Language | undefined;
   },
-  async setLanguage(language: 'es' | 'en') {
+  async setLanguage(language: Language) {
     await (await db()).put('settings', language, 'language');
   },
   async addMark(mark: PendingMark) {

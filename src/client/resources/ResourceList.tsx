@@ -18,6 +18,7 @@ import {
   Labeled,
   List,
   Pagination,
+  type RaRecord,
   RecordContextProvider,
   SearchInput,
   TopToolbar,
@@ -76,6 +77,9 @@ function RecordCards({ meta, canWrite }: { meta: ResourceMeta; canWrite: boolean
   if (isPending) return <LinearProgress sx={{ m: 2 }} aria-label={translate('ra.page.loading')} />;
   const shown = new Set(meta.schema['x-label']);
   const columns = meta.schema['x-list'].filter((field) => !shown.has(field));
+  // A record with no value in its label's fields reads as its id (not one whose references are loading).
+  const unlabelled = (record: RaRecord) =>
+    meta.schema['x-label'].every((field) => [null, undefined, ''].includes(record[field]));
   return (
     <Stack
       component="ul"
@@ -97,7 +101,7 @@ function RecordCards({ meta, canWrite }: { meta: ResourceMeta; canWrite: boolean
               >
                 <CardContent sx={{ py: 1.5 }}>
                   <Typography variant="subtitle1" component="p" sx={{ fontWeight: 500, mb: 0.5 }}>
-                    {label(record)}
+                    {unlabelled(record) ? String(record.id) : label(record)}
                   </Typography>
                   <Box
                     sx={{

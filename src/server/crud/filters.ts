@@ -1,4 +1,4 @@
-import { type ExpressionBuilder, sql } from 'kysely';
+import { type Expression, type ExpressionBuilder, type RawBuilder, sql } from 'kysely';
 import type { DialectName } from '../db/connection.js';
 import type { Entity } from '../registry.js';
 import type { ListQuery } from './list-query.js';
@@ -59,12 +59,25 @@ export function applyFilters(
   }
   for (const { field, op, value } of query.ranges ?? []) out = out.where(field, op, value);
   if (query.q && entity.search.length) {
-    const pattern = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const op = sql.raw(dialect === 'postgres' ? 'ilike' : 'like');
+    const pattern = containsPattern(query.q);
+    const op = dialect === 'postgres' ? 'ilike' : 'like';
     // biome-ignore lint/suspicious/noExplicitAny: dynamic table
     out = out.where((eb: ExpressionBuilder<any, any>) =>
-      eb.or(entity.search.map((field) => sql<boolean>`${eb.ref(field)} ${op} ${pattern} escape '\\'`)),
+      eb.or(entity.search.map((field) => likeEscaped(eb.ref(field), pattern, op))),
     );
   }
   return out;
 }
+
+/** `%text%` for a LIKE that finds `text` anywhere, its own `%`, `_` and `\` taken literally. */
+export const containsPattern = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * `expression LIKE pattern ESCAPE '\'` (or ILIKE): the escape said out loud, since SQLite has no
+ * default one and a pattern of containsPattern() would otherwise miss a `_` or `%` typed.
+ */
+export const likeEscaped = (
+  expression: Expression<unknown>,
+  pattern: string,
+  op: 'like' | 'ilike' = 'like',
+): RawBuilder<boolean> => sql<boolean>`${expression} ${sql.raw(op)} ${pattern} escape '\\'`;

@@ -297,16 +297,27 @@ function checkAccreditation(records: Accreditation[], division: number, today: s
   return { reason: 'ACCREDITATION_OUT_OF_DATES', params: { from: latest.FechaInicio, to: latest.FechaFin } };
 }
 
-function checkRequirements(holder: Holder, division: number, today: string): Outcome {
-  const waived = (id: number) =>
+/** Whether an exoneration in force today waives a person's requirement in the division (a vehicle has none). */
+export function requirementWaived(
+  holder: Holder,
+  division: number,
+  requirement: number,
+  today: string,
+): boolean {
+  return (
     holder.kind === 'person' &&
     holder.exonerations.some(
       (e) =>
         e.Activo === 'S' &&
         e.IdDivision === division &&
-        e.IdRequisito === id &&
+        e.IdRequisito === requirement &&
         within(today, e.FechaInicio, e.FechaFin),
-    );
+    )
+  );
+}
+
+function checkRequirements(holder: Holder, division: number, today: string): Outcome {
+  const waived = (id: number) => requirementWaived(holder, division, id, today);
   const expired = holder.requirements.find(
     (r) =>
       r.Obligatorio === 'S' &&

@@ -17,9 +17,9 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslate } from 'react-admin';
 import type { HolderRow } from '../../../shared/identification.js';
+import { Refusal } from '../../components/Refusal.js';
 import { formatDate } from '../../format.js';
 import { DATE_FORMAT, DatesProvider, fromDate, toDate } from '../../resources/form/dates.js';
-import { ApiRequestError } from '../../session/http.js';
 import { type Choice, identificationApi } from './api.js';
 
 export type CredentialAction = 'issue' | 'reissue' | 'inactivate';
@@ -132,7 +132,6 @@ export function CredentialDialog({
     onSuccess: (credential) =>
       onDone(translate(`identification.screen.done.${action}`, { number: String(credential.Numero ?? '') })),
   });
-  const error = save.error instanceof ApiRequestError ? save.error : undefined;
   const date = (
     id: string,
     label: string,
@@ -224,11 +223,7 @@ export function CredentialDialog({
               {translate('identification.screen.missing')}
             </Alert>
           )}
-          {save.error && (
-            <Alert severity="error" data-testid="credential-refusal">
-              {error?.messageKey ? translate(error.messageKey, error.params) : String(save.error.message)}
-            </Alert>
-          )}
+          <Refusal error={save.error} testId="credential-refusal" />
         </Stack>
       </DialogContent>
       <DialogActions>

@@ -21,10 +21,10 @@ import { useDeferredValue, useState } from 'react';
 import { useTranslate } from 'react-admin';
 import { HOLDER_KINDS, type HolderKind, type HolderRow } from '../../../shared/identification.js';
 import { Grid, type GridColumn, gridParams, useGridState } from '../../components/grid/Grid.js';
+import { Refusal } from '../../components/Refusal.js';
 import { saveBase64 } from '../../files.js';
 import { formatDate } from '../../format.js';
 import { useConsoleTitle } from '../../resources/ScreenTitle.js';
-import { ApiRequestError } from '../../session/http.js';
 import { identificationApi } from './api.js';
 import { type CredentialAction, CredentialDialog } from './CredentialDialog.js';
 
@@ -56,25 +56,25 @@ export default function IdentificationScreen() {
         ? `identification.screen.vehicleColumns.${column}`
         : `identification.screen.columns.${column}`,
     );
-  const [chosen, setChosen] = useState<Map<number, string>>(new Map());
+  const [chosen, setChosen] = useState<Set<number>>(new Set());
   const [layout, setLayout] = useState<'tarjeta' | 'a4'>('tarjeta');
   const [dialog, setDialog] = useState<{ action: CredentialAction; holder: HolderRow }>();
   const [notice, setNotice] = useState<string>();
   const print = useMutation({
-    mutationFn: () => identificationApi.print([...chosen.keys()], layout),
+    mutationFn: () => identificationApi.print([...chosen], layout),
     onSuccess: (file) => {
       saveBase64(file.fileBase64, file.fileName, file.fileType);
       setNotice(translate('identification.screen.printed', { smart_count: chosen.size }));
-      setChosen(new Map());
+      setChosen(new Set());
       void queryClient.invalidateQueries({ queryKey: ['identification-holders'] });
     },
   });
   const toggle = (row: HolderRow) =>
     setChosen((before) => {
-      const next = new Map(before);
+      const next = new Set(before);
       const id = row.IdCredencial as number;
       if (next.has(id)) next.delete(id);
-      else next.set(id, row.Nombres);
+      else next.add(id);
       return next;
     });
   const action = (row: HolderRow, kind: CredentialAction) => (
@@ -154,11 +154,14 @@ export default function IdentificationScreen() {
       label: heading('acciones'),
       render: (row) => (
         <Stack direction="row" spacing={0.5} flexWrap="wrap" useFlexGap data-holder={row.Titular}>
-          {row.IdCredencial
-            ? [action(row, 'reissue'), action(row, 'inactivate')].map((b, i) => (
-                <span key={String(i)}>{b}</span>
-              ))
-            : action(row, 'issue')}
+          {row.IdCredencial ? (
+            <>
+              {action(row, 'reissue')}
+              {action(row, 'inactivate')}
+            </>
+          ) : (
+            action(row, 'issue')
+          )}
           {row.TipoTitular === 'P' && !row.Foto && (
             <Chip
               size="small"
@@ -171,7 +174,6 @@ export default function IdentificationScreen() {
       ),
     },
   ];
-  const printError = print.error instanceof ApiRequestError ? print.error : undefined;
   const missingPhotos = (print.data?.sinFoto ?? []).join(', ');
   return (
     <Stack spacing={2} sx={{ mt: 1 }} data-testid="identification-screen">
@@ -187,7 +189,7 @@ export default function IdentificationScreen() {
             onChange={(_, value: HolderKind | null) => {
               if (!value) return;
               setKind(value);
-              setChosen(new Map());
+              setChosen(new Set());
               setGrid((state) => ({ ...state, page: 0 }));
             }}
             aria-label={title}
@@ -258,13 +260,7 @@ export default function IdentificationScreen() {
             {translate('identification.screen.printedWithoutPhoto', { names: missingPhotos })}
           </Alert>
         )}
-        {print.error && (
-          <Alert severity="error" sx={{ mx: 2, mb: 2 }}>
-            {printError?.messageKey
-              ? translate(printError.messageKey, printError.params)
-              : print.error.message}
-          </Alert>
-        )}
+        <Refusal error={print.error} sx={{ mx: 2, mb: 2 }} />
         <Grid
           label={title}
           columns={columns}
@@ -288,7 +284,7 @@ export default function IdentificationScreen() {
           onDone={(message) => {
             setDialog(undefined);
             setNotice(message);
-            setChosen(new Map());
+            setChosen(new Set());
             void queryClient.invalidateQueries({ queryKey: ['identification-holders'] });
           }}
         />

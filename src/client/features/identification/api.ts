@@ -1,13 +1,10 @@
 import type { HolderRow } from '../../../shared/identification.js';
-import { ApiRequestError, apiCall, apiFetch } from '../../session/http.js';
+import { apiCall } from '../../session/http.js';
+import { restList } from '../accreditation/api.js';
 
 /** The active records of a catalogue the screen chooses from (its generic list call). */
-async function active<T>(resource: string, filter: Record<string, string> = {}): Promise<T[]> {
-  const query = new URLSearchParams({ filter: JSON.stringify({ Activo: 'S', ...filter }), range: '[0,199]' });
-  const response = await apiFetch(`/api/rest/${resource}?${query}`);
-  if (!response.ok) throw new ApiRequestError(response.statusText, response.status, undefined);
-  return (await response.json()) as T[];
-}
+const active = <T>(resource: string, filter: Record<string, string> = {}) =>
+  restList<T>(resource, { Activo: 'S', ...filter });
 
 export interface Choice {
   id: number;

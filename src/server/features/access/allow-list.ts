@@ -1,17 +1,47 @@
-import { createHash, createPrivateKey, generateKeyPairSync, sign } from 'node:crypto';
+import { createHash, createPrivateKey, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import type { AllowEntry, DeniedEntry } from '../../../shared/access/allow-list.js';
-import { decide, type Holder, localTime, type ReasonCode } from '../../../shared/access/decision.js';
+import {
+  decide,
+  type Holder,
+  localTime,
+  type ReasonCode,
+  requirementWaived,
+} from '../../../shared/access/decision.js';
+import { verifyingKey } from '../../../shared/badge-token.js';
 import { addDays, timeZoneOf } from '../../../shared/dates.js';
 import type { Db } from '../../db/connection.js';
 import type { Device } from './device-keys.js';
 import { loadHolder, loadSite } from './loader.js';
 import { ACCESS_TABLES } from './tables.js';
 
-/** The signing key pair: made once and kept in the database (every server process shares it). */
-export async function signingKeys(db: Db): Promise<{ privateKey: string; publicKey: string }> {
+/** The server's Ed25519 pair: PEM texts, the private key parsed to sign, the public one to verify. */
+export interface SigningKeys {
+  privateKey: string;
+  publicKey: string;
+  signer: KeyObject;
+  verifier: Promise<CryptoKey>;
+}
+
+const keysOf = new WeakMap<Db, Promise<SigningKeys>>();
+
+/**
+ * The signing key pair: made once and kept in the database (every server process shares it), read
+ * once per database handle and kept parsed; a failed read is asked again next time.
+ */
+export function signingKeys(db: Db): Promise<SigningKeys> {
+  let keys = keysOf.get(db);
+  if (!keys) {
+    keys = readSigningKeys(db);
+    keysOf.set(db, keys);
+    keys.catch(() => keysOf.delete(db));
+  }
+  return keys;
+}
+
+async function readSigningKeys(db: Db): Promise<SigningKeys> {
   const existing = await db
     .selectFrom(ACCESS_TABLES.signingKey)
-    .select(['Privada', 'Publica'])
+    .select('Id')
     .where('Id', '=', 1)
     .executeTakeFirst();
   if (!existing) {
@@ -25,19 +55,27 @@ export async function signingKeys(db: Db): Promise<{ privateKey: string; publicK
       .onConflict((oc) => oc.column('Id').doNothing())
       .execute();
   }
+  // Another process may have made it first: the stored pair is the one.
   const row = (await db
     .selectFrom(ACCESS_TABLES.signingKey)
     .select(['Privada', 'Publica'])
     .where('Id', '=', 1)
     .executeTakeFirstOrThrow()) as { Privada: string; Publica: string };
-  return { privateKey: row.Privada, publicKey: row.Publica };
+  const verifier = verifyingKey(row.Publica);
+  verifier.catch(() => undefined);
+  return {
+    privateKey: row.Privada,
+    publicKey: row.Publica,
+    signer: createPrivateKey(row.Privada),
+    verifier,
+  };
 }
 
 const DENIED_DAYS = 90;
 
 /** The control point's allow-list age limits (hours) when its record says nothing. */
-export const LIST_WARN_HOURS = 24;
-export const LIST_LIMIT_HOURS = 72;
+const LIST_WARN_HOURS = 24;
+const LIST_LIMIT_HOURS = 72;
 
 /** Reasons that only depend on the hour: the holder belongs on the list with its intervals. */
 const HOURLY: ReasonCode[] = ['ALLOWED', 'ALLOWED_TEMPORARY', 'OUTSIDE_SCHEDULE'];
@@ -86,6 +124,12 @@ export async function allowList(
     .where('IdDivision', '=', device.IdDivision)
     .where('Estado', '=', 'A')
     .execute()) as Array<{ IdPersona: number | null; IdVehiculo: number | null }>;
+  // Every card the holders have held of the client, read at once rather than a holder at a time.
+  const held = await cardsOf(
+    db,
+    device.IdCliente,
+    holders.map((h) => (h.IdVehiculo != null ? `V:${h.IdVehiculo}` : `P:${h.IdPersona}`)),
+  );
   const entries: AllowEntry[] = [];
   const at = new Date(now);
   const today = localTime(at, timeZone).date;
@@ -93,26 +137,19 @@ export async function allowList(
     const isVehicle = h.IdVehiculo != null;
     const id = Number(isVehicle ? h.IdVehiculo : h.IdPersona);
     if (!id) continue;
-    const [info, cards] = await Promise.all([
-      isVehicle
-        ? db
-            .selectFrom('administration_vehicle')
-            .select(['Placa'])
-            .where('IdVehiculo', '=', id)
-            .executeTakeFirst()
-        : db
-            .selectFrom('administration_person')
-            .select(['Documento', 'Apellido', 'Nombre'])
-            .where('IdPersona', '=', id)
-            .executeTakeFirst(),
-      db
-        .selectFrom('identification_credential')
-        .select(['Numero', 'Activo'])
-        .where('IdCliente', '=', device.IdCliente)
-        .where(isVehicle ? 'IdVehiculo' : 'IdPersona', '=', id)
-        .orderBy('Numero')
-        .execute(),
-    ]);
+    const titular = `${isVehicle ? 'V' : 'P'}:${id}`;
+    const cards = held.get(titular) ?? [];
+    const info = await (isVehicle
+      ? db
+          .selectFrom('administration_vehicle')
+          .select(['Placa'])
+          .where('IdVehiculo', '=', id)
+          .executeTakeFirst()
+      : db
+          .selectFrom('administration_person')
+          .select(['Documento', 'Apellido', 'Nombre'])
+          .where('IdPersona', '=', id)
+          .executeTakeFirst());
     if (!info) continue;
     const found = info as { Placa?: string; Documento?: string; Apellido?: string; Nombre?: string };
     const presented = isVehicle
@@ -121,6 +158,9 @@ export async function allowList(
     const { holder } = await loadHolder(db, device.IdCliente, device.IdDivision, presented);
     if (!holder) continue;
     const open: AllowEntry['Puertas'] = [];
+    const profiles = new Set(holder.assignments.filter((a) => a.Activo === 'S').map((a) => a.IdPerfilAcceso));
+    // Whether a profile opening one of its doors checks requirements (the decision skips them when none does).
+    let validates = false;
     for (const row of doors) {
       const door = {
         IdPuerta: Number(row.IdPuerta),
@@ -132,16 +172,21 @@ export async function allowList(
       const direction = door.Sentido === 'S' ? 'S' : 'E';
       const decision = decide({ door, direction, at, timeZone, presented, holder, site });
       if (!HOURLY.includes(decision.reason)) continue;
-      const profiles = new Set(
-        holder.assignments.filter((a) => a.Activo === 'S').map((a) => a.IdPerfilAcceso),
+      const opening = site.profiles.filter(
+        (p) =>
+          profiles.has(p.IdPerfilAcceso) &&
+          p.Activo === 'S' &&
+          site.groups.some(
+            (g) =>
+              g.Activo === 'S' && g.Puertas.includes(door.IdPuerta) && p.Grupos.includes(g.IdGrupoAcceso),
+          ),
       );
+      validates ||= opening.some((p) => p.ValidarRequisitos === 'S');
       const groups = site.groups.filter(
         (g) =>
           g.Activo === 'S' &&
           g.Puertas.includes(door.IdPuerta) &&
-          site.profiles.some(
-            (p) => profiles.has(p.IdPerfilAcceso) && p.Activo === 'S' && p.Grupos.includes(g.IdGrupoAcceso),
-          ),
+          opening.some((p) => p.Grupos.includes(g.IdGrupoAcceso)),
       );
       const intervals = site.intervals
         .filter((i) => i.Activo === 'S' && groups.some((g) => g.IdHorario === i.IdHorario))
@@ -160,9 +205,9 @@ export async function allowList(
     const ends = inForce.map((a) => a.FechaFin).sort();
     const starts = inForce.map((a) => a.FechaInicio).sort();
     const inactive = cards.filter((c) => c.Activo !== 'S').map((c) => String(c.Numero));
-    const requirement = firstToExpire(holder, device.IdDivision, today);
+    const requirement = validates ? firstToExpire(holder, device.IdDivision, today) : undefined;
     entries.push({
-      Titular: `${isVehicle ? 'V' : 'P'}:${id}`,
+      Titular: titular,
       Nombre: isVehicle ? String(found.Placa) : nameOf(found),
       Credenciales: cards.filter((c) => c.Activo === 'S').map((c) => String(c.Numero)),
       ...(inactive.length && { Inactivas: inactive }),
@@ -257,8 +302,7 @@ export async function allowList(
     denegados: await deniedOf(db, device, today, allowedIds),
     ...body,
   });
-  const { privateKey } = await signingKeys(db);
-  const signature = sign(null, Buffer.from(payload), createPrivateKey(privateKey)).toString('base64');
+  const signature = sign(null, Buffer.from(payload), (await signingKeys(db)).signer).toString('base64');
   return { payload, signature, algorithm: 'Ed25519', version };
 }
 
@@ -317,44 +361,58 @@ async function deniedOf(db: Db, device: Device, today: string, allowed: Set<stri
       Estado: row.Estado,
     });
   if (!denied.size) return [];
+  const cards = await cardsOf(db, device.IdCliente, [...denied.keys()]);
+  for (const [titular, entry] of denied)
+    entry.Credenciales.push(...(cards.get(titular) ?? []).map((c) => c.Numero));
+  return [...denied.values()].sort((a, b) => a.Titular.localeCompare(b.Titular));
+}
+
+/** The cards (number, active or not) of holders named P:<IdPersona> or V:<IdVehiculo>, by holder, in number order. */
+async function cardsOf(
+  db: Db,
+  clientId: number,
+  titulares: string[],
+): Promise<Map<string, Array<{ Numero: string; Activo: string }>>> {
+  const byHolder = new Map<string, Array<{ Numero: string; Activo: string }>>();
   for (const [prefix, column] of [
     ['P', 'IdPersona'],
     ['V', 'IdVehiculo'],
   ] as const) {
-    const ids = [...denied.keys()].filter((t) => t.startsWith(`${prefix}:`)).map((t) => Number(t.slice(2)));
+    const ids = [
+      ...new Set(titulares.filter((t) => t.startsWith(`${prefix}:`)).map((t) => Number(t.slice(2)))),
+    ];
     for (let i = 0; i < ids.length; i += 500) {
       const cards = (await db
         .selectFrom('identification_credential')
-        .select([column, 'Numero'])
-        .where('IdCliente', '=', device.IdCliente)
+        .select([column, 'Numero', 'Activo'])
+        .where('IdCliente', '=', clientId)
         .where(column, 'in', ids.slice(i, i + 500))
         .orderBy('Numero')
         .execute()) as Array<Record<string, unknown>>;
-      for (const card of cards)
-        denied.get(`${prefix}:${Number(card[column])}`)?.Credenciales.push(String(card.Numero));
+      for (const card of cards) {
+        const titular = `${prefix}:${Number(card[column])}`;
+        const list = byHolder.get(titular) ?? [];
+        list.push({ Numero: String(card.Numero), Activo: String(card.Activo) });
+        byHolder.set(titular, list);
+      }
     }
   }
-  return [...denied.values()].sort((a, b) => a.Titular.localeCompare(b.Titular));
+  return byHolder;
 }
 
 /**
- * The mandatory requirement that expires first, as the decision would check it at this division's
- * doors (the person not exempt, a profile that validates requirements), not waived today.
+ * The mandatory requirement that expires first, not waived today, unless the person is exempt
+ * (the caller asks only when a profile opening the holder's doors checks requirements).
  */
 function firstToExpire(holder: Holder, division: number, today: string): AllowEntry['Requisito'] {
   if (holder.kind === 'person' && holder.person.ValidarRequisitosAcceso !== 'S') return undefined;
-  const waived = (id: number) =>
-    holder.kind === 'person' &&
-    holder.exonerations.some(
-      (e) =>
-        e.Activo === 'S' &&
-        e.IdDivision === division &&
-        e.IdRequisito === id &&
-        e.FechaInicio <= today &&
-        (e.FechaFin == null || today <= e.FechaFin),
-    );
   const first = holder.requirements
-    .filter((r) => r.Obligatorio === 'S' && r.FechaVencimiento != null && !waived(r.IdRequisito))
+    .filter(
+      (r) =>
+        r.Obligatorio === 'S' &&
+        r.FechaVencimiento != null &&
+        !requirementWaived(holder, division, r.IdRequisito, today),
+    )
     .sort((a, b) => String(a.FechaVencimiento).localeCompare(String(b.FechaVencimiento)))[0];
   return first?.FechaVencimiento
     ? { Nombre: first.Requisito ?? String(first.IdRequisito), Vence: first.FechaVencimiento }

@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { containsPattern, likeEscaped } from '../../crud/filters.js';
 import type { Row } from '../../crud/types.js';
 import { ApiError, badQuery } from '../../errors.js';
 import { resourceName, t } from '../../i18n.js';
@@ -98,9 +100,10 @@ export default async function companySummaryRoutes(fastify: FastifyInstance): Pr
       .where('c.Contratista', '=', 'S');
     if (principal.companyId !== undefined) qb = qb.where('c.IdCompania', '=', principal.companyId);
     if (body.IdCompaniaContratista) qb = qb.where('c.IdCompania', '=', Number(body.IdCompaniaContratista));
-    const like = (value: string) => `%${value.toLocaleUpperCase('es').replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    if (body.CompaniaContratista) qb = qb.where('c.Compania', 'like', like(body.CompaniaContratista));
-    if (body.Documento) qb = qb.where('c.Documento', 'like', like(body.Documento));
+    const contains = (column: string, value: string) =>
+      likeEscaped(sql.ref(column), containsPattern(value.toLocaleUpperCase('es')));
+    if (body.CompaniaContratista) qb = qb.where(contains('c.Compania', body.CompaniaContratista));
+    if (body.Documento) qb = qb.where(contains('c.Documento', body.Documento));
     const companies = (await qb.orderBy('c.Compania').execute()) as Array<{
       IdCompania: number;
       Documento: string;

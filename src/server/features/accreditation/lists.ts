@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { type EntityCode, isEntityCode, requestNumber } from '../../../shared/accreditation.js';
 import { MAX_PAGE_SIZE } from '../../../shared/constants.js';
+import { containsPattern, likeEscaped } from '../../crud/filters.js';
 import type { Row } from '../../crud/types.js';
 import type { Database } from '../../db/connection.js';
 import { badQuery } from '../../errors.js';
@@ -155,9 +156,7 @@ export class RequestLists {
     const names = sql<string>`coalesce(${ref('p.Apellido')} || ' ' || ${ref('p.Nombre')}, ${ref('v.Placa')}, ${ref('r.MotivoVisita')})`;
     const documents = sql<string>`coalesce(${ref('p.Documento')}, ${ref('v.Placa')})`;
     for (const [field, value] of query.contains) {
-      const pattern = `%${value.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-      const expr = field === 'Nombres' ? names : documents;
-      qb = qb.where(sql<boolean>`${expr} ${sql.raw(like)} ${pattern} escape '\\'`);
+      qb = qb.where(likeEscaped(field === 'Nombres' ? names : documents, containsPattern(value), like));
     }
     return { qb, names, documents };
   }

@@ -37,7 +37,7 @@ export type BadgeLayout = 'tarjeta' | 'a4';
 
 const MM = 72 / 25.4;
 /** ID-1, ISO/IEC 7810. */
-export const CARD = { width: 85.6 * MM, height: 54 * MM };
+const CARD = { width: 85.6 * MM, height: 54 * MM };
 const A4 = { width: 210 * MM, height: 297 * MM };
 const SHEET = { columns: 2, rows: 5 };
 

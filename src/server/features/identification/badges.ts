@@ -1,19 +1,13 @@
-import { createPrivateKey, type KeyObject, sign } from 'node:crypto';
+import { sign } from 'node:crypto';
 import { sql } from 'kysely';
 import { type Decision, type Door, decide } from '../../../shared/access/decision.js';
-import {
-  type BadgeClaims,
-  claimsBytes,
-  tokenOf,
-  verifyingKey,
-  verifyToken,
-} from '../../../shared/badge-token.js';
+import { type BadgeClaims, claimsBytes, tokenOf, verifyToken } from '../../../shared/badge-token.js';
 import type { Language } from '../../../shared/constants.js';
-import { timeZoneOf } from '../../../shared/dates.js';
+import { siteDate, timeZoneOf } from '../../../shared/dates.js';
+import { writeAudit } from '../../crud/audit.js';
 import type { Db } from '../../db/connection.js';
 import { ApiError } from '../../errors.js';
 import { t } from '../../i18n.js';
-import type { Principal } from '../../principal.js';
 import type { Registry } from '../../registry.js';
 import { signingKeys } from '../access/allow-list.js';
 import { loadDoor, loadHolder, loadSite } from '../access/loader.js';
@@ -42,9 +36,6 @@ export interface Verification {
  * printed them, and the verification of a badge's token against the credential as it is now.
  */
 export class Badges {
-  private key: Promise<CryptoKey> | undefined;
-  private signing: Promise<KeyObject> | undefined;
-
   constructor(
     private readonly db: Db,
     private readonly registry: Registry,
@@ -55,25 +46,18 @@ export class Badges {
     return this.registry.require(name).table;
   }
 
-  private verifying(): Promise<CryptoKey> {
-    this.key ??= signingKeys(this.db).then((k) => verifyingKey(k.publicKey));
-    this.key.catch(() => {
-      this.key = undefined;
-    });
-    return this.key;
-  }
-
-  /** A badge's token: its claims signed with the server's Ed25519 key (read once, not per badge). */
+  /** A badge's token: its claims signed with the server's Ed25519 key. */
   async token(claims: BadgeClaims): Promise<string> {
-    this.signing ??= signingKeys(this.db).then((k) => createPrivateKey(k.privateKey));
-    this.signing.catch(() => {
-      this.signing = undefined;
-    });
-    return tokenOf(claims, sign(null, claimsBytes(claims), await this.signing));
+    return tokenOf(claims, sign(null, claimsBytes(claims), (await signingKeys(this.db)).signer));
   }
 
   /** What the badges of these credentials (the office's client's, active) print. */
-  private async cards(office: Office, ids: number[], language: Language): Promise<BadgeCard[]> {
+  private async cards(
+    office: Office,
+    ids: number[],
+    division: string,
+    language: Language,
+  ): Promise<BadgeCard[]> {
     const credentials = (await this.db
       .selectFrom(`${this.table('credential')} as k`)
       .innerJoin(`${this.table('credential-type')} as t`, 't.IdTipoCredencial', 'k.IdTipoCredencial')
@@ -97,11 +81,6 @@ export class Badges {
       credentials.filter((r) => r[column] != null).map((r) => Number(r[column]));
     const people = await this.people(idsOf('IdPersona'));
     const vehicles = await this.vehicles(idsOf('IdVehiculo'));
-    const division = (await this.db
-      .selectFrom(this.table('division'))
-      .select('Division')
-      .where('IdDivision', '=', office.divisionId)
-      .executeTakeFirst()) as { Division: string } | undefined;
     const byId = new Map(credentials.map((r) => [Number(r.IdCredencial), r]));
     const label = (key: string) => t(language, `identification.badge.${key}`);
     const text = (v: unknown) => (v == null || v === '' ? null : String(v));
@@ -130,7 +109,7 @@ export class Badges {
         TipoCredencial: String(r.TipoCredencial),
         Color: String(r.ColorFondo ?? ''),
         Cliente: String(r.Cliente),
-        Division: division?.Division ?? '',
+        Division: division,
         FechaInicio: String(r.FechaInicio).slice(0, 10),
         FechaFin: claims.Hasta,
         Token: await this.token(claims),
@@ -233,21 +212,39 @@ export class Badges {
     if (!unique.length) throw new ApiError('BAD_REQUEST', { messageKey: 'identification.nothingToPrint' });
     if (unique.length > PRINT_MAX)
       throw new ApiError('BAD_REQUEST', { messageKey: 'identification.tooMany', params: { max: PRINT_MAX } });
-    const cards = await this.cards(office, unique, language);
+    const division = (await this.db
+      .selectFrom(this.table('division'))
+      .select(['Division', 'IdPais'])
+      .where('IdDivision', '=', office.divisionId)
+      .executeTakeFirst()) as { Division: string; IdPais: string | null } | undefined;
+    const cards = await this.cards(office, unique, division?.Division ?? '', language);
     const pdf = await badgePdf(cards, layout, language);
-    await this.db
-      .updateTable(this.table('credential'))
-      .set({
-        Impreso: 'S',
-        FechaImpresion: new Date(this.now()).toISOString(),
-        IdUsuarioImpresion: office.userId,
-      })
-      .where('IdCliente', '=', office.clientId)
-      .where('IdCredencial', 'in', unique)
-      .execute();
+    const printed = new Date(this.now()).toISOString();
+    const change = { Impreso: 'S', FechaImpresion: printed, IdUsuarioImpresion: office.userId };
+    const entity = this.registry.require('credential');
+    await this.db.transaction().execute(async (trx) => {
+      const before = (await trx
+        .selectFrom(entity.table)
+        .selectAll()
+        .where('IdCliente', '=', office.clientId)
+        .where('IdCredencial', 'in', unique)
+        .execute()) as Array<Record<string, unknown>>;
+      await trx
+        .updateTable(entity.table)
+        .set(change)
+        .where('IdCliente', '=', office.clientId)
+        .where('IdCredencial', 'in', unique)
+        .execute();
+      for (const row of before)
+        await writeAudit(trx, this.registry, entity, 'U', office.principal, row.IdCredencial, row, {
+          ...row,
+          ...change,
+        });
+    });
     return {
       fileBase64: pdf.toString('base64'),
-      fileName: `${t(language, 'identification.badge.fileName')}-${new Date(this.now()).toISOString().slice(0, 10)}.pdf`,
+      // Named by the site's day, not the server's.
+      fileName: `${t(language, 'identification.badge.fileName')}-${siteDate(division?.IdPais, this.now())}.pdf`,
       fileType: 'application/pdf',
       sinFoto: cards
         .filter((c) => c.TipoTitular === 'P' && !c.Foto)
@@ -261,20 +258,19 @@ export class Badges {
    * given or at any entry of the caller's division.
    */
   async verify(
-    principal: Principal,
+    office: Office,
     token: string,
     doorId: number | undefined,
     language: Language,
   ): Promise<Verification> {
-    const clientId = principal.clientId as number;
-    const divisionId = principal.divisionId as number;
+    const { clientId, divisionId } = office;
     const refused = (reason: TokenReason, genuine: boolean): Verification => ({
       genuine,
       allow: false,
       reason,
       message: t(language, `identification.verify.reasons.${reason}`),
     });
-    const checked = await verifyToken(token, await this.verifying());
+    const checked = await verifyToken(token, await (await signingKeys(this.db)).verifier);
     if (!checked.ok) return refused(checked.problem, false);
     const claims = checked.claims;
     if (claims.IdCliente !== clientId) return refused('TOKEN_OTHER_CLIENT', true);

@@ -1,36 +1,46 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { addDays } from '../../../shared/dates.js';
 import type { HolderKind, HolderRow } from '../../../shared/identification.js';
 import { dmy } from '../../../shared/request-dates.js';
+import { writeAudit } from '../../crud/audit.js';
+import { containsPattern, likeEscaped } from '../../crud/filters.js';
 import type { AnySelect } from '../../crud/types.js';
 import type { Db } from '../../db/connection.js';
+import { settlingRace } from '../../db/errors.js';
 import { ApiError } from '../../errors.js';
 import type { Principal } from '../../principal.js';
 import type { Registry } from '../../registry.js';
 import { divisionToday } from '../../site.js';
 
-/** Who works on credentials: the client and division of the session, and whether it may write. */
+/** Who works on credentials: the client and division of the session, and who it is. */
 export interface Office {
   clientId: number;
   divisionId: number;
   userId: string;
+  principal: Principal;
 }
 
 /**
  * The identification office of a session: a profile with the credential screen (read to find and
- * print, write to issue, reissue and inactivate). Contractors' profiles have none.
+ * print, write to issue, reissue and inactivate), or with one of `screens` when a call serves more
+ * than the office (a badge verified at the security office's markings). Contractors' profiles have none.
  */
-export function officeOf(principal: Principal, write: boolean): Office {
-  const access = principal.grants?.resources.get('credential');
+export function officeOf(principal: Principal, write: boolean, screens: string[] = ['credential']): Office {
+  const access = screens.map((screen) => principal.grants?.resources.get(screen)).filter(Boolean);
   if (
     principal.clientId === undefined ||
     principal.divisionId === undefined ||
     principal.companyId !== undefined ||
-    !access ||
-    (write && access !== 'write')
+    !access.length ||
+    (write && !access.includes('write'))
   )
     throw new ApiError('FORBIDDEN');
-  return { clientId: principal.clientId, divisionId: principal.divisionId, userId: principal.userId };
+  return {
+    clientId: principal.clientId,
+    divisionId: principal.divisionId,
+    userId: principal.userId,
+    principal,
+  };
 }
 
 export interface IssueInput {
@@ -68,6 +78,44 @@ function holderOf(input: { IdPersona?: number | null; IdVehiculo?: number | null
 
 const NUMBER_PREFIX = 'FC-';
 
+/** What the office's list shows of a holder of each kind, its joins, and the fields a search reads. */
+interface HolderView {
+  /** The holder's table as h (person or vehicle) and its company as c, and what else it shows. */
+  join(qb: AnySelect, table: (resource: string) => string): AnySelect;
+  search: string[];
+  Documento: RawBuilder<string>;
+  Nombres: RawBuilder<string>;
+  Orden: RawBuilder<string>;
+  ConFoto: RawBuilder<number>;
+}
+
+const HOLDER_VIEWS: Record<HolderKind, HolderView> = {
+  P: {
+    join: (qb, table) =>
+      qb
+        .innerJoin(`${table('person')} as h`, 'h.IdPersona', 's.Id')
+        .leftJoin(`${table('company')} as c`, 'c.IdCompania', 'h.IdCompania'),
+    search: ['h.Documento', 'h.Apellido', 'h.Nombre'],
+    Documento: sql<string>`h."Documento"`,
+    Nombres: sql<string>`h."Apellido" || ' ' || h."Nombre"`,
+    Orden: sql<string>`h."Apellido" || ' ' || h."Nombre"`,
+    ConFoto: sql<number>`case when h."Foto" is not null then 1 else 0 end`,
+  },
+  V: {
+    join: (qb, table) =>
+      qb
+        .innerJoin(`${table('vehicle')} as h`, 'h.IdVehiculo', 's.Id')
+        .leftJoin(`${table('vehicle-type')} as vt`, 'vt.IdTipoVehiculo', 'h.IdTipoVehiculo')
+        .leftJoin(`${table('brand')} as m`, 'm.IdMarca', 'h.IdMarca')
+        .leftJoin(`${table('company')} as c`, 'c.IdCompania', 'h.IdCompania'),
+    search: ['h.Placa', 'h.Modelo', 'm.Descripcion'],
+    Documento: sql<string>`h."Placa"`,
+    Nombres: sql<string>`coalesce(vt."Descripcion", '') || ' ' || coalesce(m."Descripcion", '') || ' ' || coalesce(h."Modelo", '')`,
+    Orden: sql<string>`h."Placa"`,
+    ConFoto: sql<number>`0`,
+  },
+};
+
 /**
  * Credentials (spec sections 2–4): find the accredited people and vehicles of the division with
  * their active credential, issue one within the accreditation's validity, reissue (the previous one
@@ -94,15 +142,13 @@ export class Credentials {
     const today = await this.today(office);
     const kind = query.tipo ?? 'P';
     const text = query.buscar?.trim().toUpperCase();
-    const like = text ? `%${text.replace(/[%_\\]/g, (c) => `\\${c}`)}%` : undefined;
-    const grouped: AnySelect =
-      kind === 'P' ? this.people(office, today, like) : this.vehicles(office, today, like);
+    const found = this.accredited(office, today, kind, text ? containsPattern(text) : undefined);
     const count = (await this.db
-      .selectFrom(grouped.as('g'))
+      .selectFrom(found.as('g'))
       .select((eb) => eb.fn.countAll().as('n'))
       .executeTakeFirstOrThrow()) as { n: number | string };
     const rows = (await this.db
-      .selectFrom(grouped.as('g'))
+      .selectFrom(found.as('g'))
       .selectAll()
       .orderBy('g.Orden')
       .orderBy('g.Id')
@@ -134,113 +180,66 @@ export class Credentials {
     };
   }
 
-  /** The accredited holders of one kind with their active credential, as the office finds them. */
-  private accredited(office: Office, today: string, kind: HolderKind) {
+  /**
+   * The accredited holders of one kind, a row each: the span their active accreditations in the
+   * division cover, their active credential (one at most) and what the screen shows of them,
+   * those matching `pattern` when there is one.
+   */
+  private accredited(
+    office: Office,
+    today: string,
+    kind: HolderKind,
+    pattern: string | undefined,
+  ): AnySelect {
     const column = COLUMN[kind];
-    return this.db
-      .selectFrom(`${this.table('accreditation')} as a`)
-      .leftJoin(`${this.table('credential')} as k`, (join) =>
-        join
-          .onRef(`k.${column}`, '=', `a.${column}`)
-          .on('k.Activo', '=', 'S')
-          .on('k.IdCliente', '=', office.clientId),
-      )
-      .leftJoin(`${this.table('credential-type')} as t`, 't.IdTipoCredencial', 'k.IdTipoCredencial')
-      .where('a.IdCliente', '=', office.clientId)
-      .where('a.IdDivision', '=', office.divisionId)
-      .where('a.Estado', '=', 'A')
-      .where('a.FechaFin', '>=', today)
-      .where(`a.${column}`, 'is not', null);
-  }
-
-  /** The active credential's columns each holder's row carries (and is grouped by). */
-  private static readonly CARD = [
-    'k.IdCredencial',
-    'k.Numero',
-    'k.FechaInicio',
-    'k.FechaFin',
-    'k.Impreso',
-  ] as const;
-
-  private people(office: Office, today: string, like: string | undefined) {
-    let qb = this.accredited(office, today, 'P')
-      .innerJoin(`${this.table('person')} as p`, 'p.IdPersona', 'a.IdPersona')
-      .leftJoin(`${this.table('company')} as c`, 'c.IdCompania', 'p.IdCompania');
-    if (like)
-      qb = qb.where((eb) =>
-        eb.or([
-          eb('p.Documento', 'like', like),
-          eb('p.Apellido', 'like', like),
-          eb('p.Nombre', 'like', like),
-          eb('k.Numero', 'like', like),
-          eb('c.Compania', 'like', like),
-        ]),
-      );
-    return qb
+    const spans = this.db
+      .selectFrom(this.table('accreditation'))
       .select((eb) => [
-        'p.IdPersona as Id',
-        'p.Documento',
-        sql<string>`p."Apellido" || ' ' || p."Nombre"`.as('Nombres'),
-        sql<string>`p."Apellido" || ' ' || p."Nombre"`.as('Orden'),
-        'c.Compania',
-        eb.fn.min('a.FechaInicio').as('AcreditacionInicio'),
-        eb.fn.max('a.FechaFin').as('AcreditacionFin'),
-        ...Credentials.CARD,
-        't.Descripcion as TipoCredencial',
-        eb.fn.max(eb.case().when('p.Foto', 'is not', null).then(1).else(0).end()).as('ConFoto'),
+        `${column} as Id`,
+        eb.fn.min('FechaInicio').as('AcreditacionInicio'),
+        eb.fn.max('FechaFin').as('AcreditacionFin'),
       ])
-      .groupBy([
-        'p.IdPersona',
-        'p.Documento',
-        'p.Apellido',
-        'p.Nombre',
-        'c.Compania',
-        't.Descripcion',
-        ...Credentials.CARD,
-      ]);
-  }
-
-  private vehicles(office: Office, today: string, like: string | undefined) {
-    let qb = this.accredited(office, today, 'V')
-      .innerJoin(`${this.table('vehicle')} as v`, 'v.IdVehiculo', 'a.IdVehiculo')
-      .leftJoin(`${this.table('vehicle-type')} as vt`, 'vt.IdTipoVehiculo', 'v.IdTipoVehiculo')
-      .leftJoin(`${this.table('brand')} as m`, 'm.IdMarca', 'v.IdMarca')
-      .leftJoin(`${this.table('company')} as c`, 'c.IdCompania', 'v.IdCompania');
-    if (like)
+      .where('IdCliente', '=', office.clientId)
+      .where('IdDivision', '=', office.divisionId)
+      .where('Estado', '=', 'A')
+      .where('FechaFin', '>=', today)
+      .where(column, 'is not', null)
+      .groupBy(column);
+    const shown = HOLDER_VIEWS[kind];
+    let qb: AnySelect = shown.join(
+      this.db
+        .selectFrom(spans.as('s'))
+        .leftJoin(`${this.table('credential')} as k`, (join) =>
+          join
+            .onRef(`k.${column}`, '=', 's.Id')
+            .on('k.Activo', '=', 'S')
+            .on('k.IdCliente', '=', office.clientId),
+        )
+        .leftJoin(`${this.table('credential-type')} as t`, 't.IdTipoCredencial', 'k.IdTipoCredencial'),
+      (name) => this.table(name),
+    );
+    if (pattern)
       qb = qb.where((eb) =>
-        eb.or([
-          eb('v.Placa', 'like', like),
-          eb('v.Modelo', 'like', like),
-          eb('m.Descripcion', 'like', like),
-          eb('k.Numero', 'like', like),
-          eb('c.Compania', 'like', like),
-        ]),
-      );
-    return qb
-      .select((eb) => [
-        'v.IdVehiculo as Id',
-        'v.Placa as Documento',
-        sql<string>`coalesce(vt."Descripcion", '') || ' ' || coalesce(m."Descripcion", '') || ' ' || coalesce(v."Modelo", '')`.as(
-          'Nombres',
+        eb.or(
+          [...shown.search, 'k.Numero', 'c.Compania'].map((field) => likeEscaped(eb.ref(field), pattern)),
         ),
-        'v.Placa as Orden',
-        'c.Compania',
-        eb.fn.min('a.FechaInicio').as('AcreditacionInicio'),
-        eb.fn.max('a.FechaFin').as('AcreditacionFin'),
-        ...Credentials.CARD,
-        't.Descripcion as TipoCredencial',
-        sql.lit(0).as('ConFoto'),
-      ])
-      .groupBy([
-        'v.IdVehiculo',
-        'v.Placa',
-        'vt.Descripcion',
-        'm.Descripcion',
-        'v.Modelo',
-        'c.Compania',
-        't.Descripcion',
-        ...Credentials.CARD,
-      ]);
+      );
+    return qb.select([
+      's.Id',
+      's.AcreditacionInicio',
+      's.AcreditacionFin',
+      'k.IdCredencial',
+      'k.Numero',
+      'k.FechaInicio',
+      'k.FechaFin',
+      'k.Impreso',
+      't.Descripcion as TipoCredencial',
+      'c.Compania',
+      shown.Documento.as('Documento'),
+      shown.Nombres.as('Nombres'),
+      shown.Orden.as('Orden'),
+      shown.ConFoto.as('ConFoto'),
+    ]);
   }
 
   private today(office: Office): Promise<string> {
@@ -361,14 +360,19 @@ export class Credentials {
         IdUsuarioCreacion: office.userId,
         FechaCreacion: new Date(this.now()).toISOString(),
       })
-      .returning('IdCredencial')
-      .executeTakeFirstOrThrow()) as { IdCredencial: number };
+      .returningAll()
+      .executeTakeFirstOrThrow()) as Record<string, unknown>;
+    await this.audit(trx, office, 'C', row, undefined, row);
     return Number(row.IdCredencial);
   }
 
   async issue(office: Office, input: IssueInput): Promise<Record<string, unknown>> {
     const today = await this.today(office);
-    const id = await this.db.transaction().execute((trx) => this.issueIn(trx, office, input, today));
+    // Two offices issuing to one holder at once: the database's index refuses the second, answered
+    // as the rule it breaks.
+    const id = await settlingRace(this.registry, () =>
+      this.db.transaction().execute((trx) => this.issueIn(trx, office, input, today)),
+    );
     return this.read(office, id);
   }
 
@@ -386,7 +390,8 @@ export class Credentials {
 
   private async inactivateIn(trx: Db, office: Office, id: number, reason: number) {
     await this.reason(trx, office, reason, 'I', 'IdMotivoInactivacion');
-    const done = await trx
+    const before = await this.read(office, id, trx);
+    const after = (await trx
       .updateTable(this.table('credential'))
       .set({
         Activo: 'N',
@@ -397,11 +402,32 @@ export class Credentials {
       .where('IdCredencial', '=', id)
       .where('IdCliente', '=', office.clientId)
       .where('Activo', '=', 'S')
-      .executeTakeFirst();
-    if (!Number(done.numUpdatedRows)) {
-      await this.read(office, id, trx);
-      throw new ApiError('BUSINESS_RULE', { messageKey: 'identification.alreadyInactive' });
-    }
+      .returningAll()
+      .executeTakeFirst()) as Record<string, unknown> | undefined;
+    if (!after) throw new ApiError('BUSINESS_RULE', { messageKey: 'identification.alreadyInactive' });
+    await this.audit(trx, office, 'U', after, before, after);
+  }
+
+  /** The audit trail's row of a write, as every other write of a record leaves one. */
+  private audit(
+    trx: Db,
+    office: Office,
+    operation: 'C' | 'U',
+    row: Record<string, unknown>,
+    before: Record<string, unknown> | undefined,
+    after: Record<string, unknown>,
+  ) {
+    const entity = this.registry.require('credential');
+    return writeAudit(
+      trx,
+      this.registry,
+      entity,
+      operation,
+      office.principal,
+      row.IdCredencial,
+      before,
+      after,
+    );
   }
 
   async inactivate(office: Office, id: number, reason: number): Promise<Record<string, unknown>> {
@@ -429,24 +455,26 @@ export class Credentials {
     if (old.Activo !== 'S')
       throw new ApiError('BUSINESS_RULE', { messageKey: 'identification.alreadyInactive' });
     const today = await this.today(office);
-    const newId = await this.db.transaction().execute(async (trx) => {
-      await this.inactivateIn(trx, office, id, input.IdMotivoInactivacion);
-      // The old one's end where the accreditation still covers it; else the type's validity within it.
-      const oldEnd = String(old.FechaFin).slice(0, 10);
-      const holder = holderOf(old as { IdPersona?: number | null; IdVehiculo?: number | null });
-      const span = await this.accreditation(trx, office, holder);
-      return this.issueIn(
-        trx,
-        office,
-        {
-          ...input,
-          [holder.column]: holder.id,
-          IdTipoCredencial: input.IdTipoCredencial ?? Number(old.IdTipoCredencial),
-          FechaFin: input.FechaFin ?? (oldEnd <= span.to && oldEnd >= today ? oldEnd : undefined),
-        },
-        today,
-      );
-    });
+    const newId = await settlingRace(this.registry, () =>
+      this.db.transaction().execute(async (trx) => {
+        await this.inactivateIn(trx, office, id, input.IdMotivoInactivacion);
+        // The old one's end where the accreditation still covers it; else the type's validity within it.
+        const oldEnd = String(old.FechaFin).slice(0, 10);
+        const holder = holderOf(old as { IdPersona?: number | null; IdVehiculo?: number | null });
+        const span = await this.accreditation(trx, office, holder);
+        return this.issueIn(
+          trx,
+          office,
+          {
+            ...input,
+            [holder.column]: holder.id,
+            IdTipoCredencial: input.IdTipoCredencial ?? Number(old.IdTipoCredencial),
+            FechaFin: input.FechaFin ?? (oldEnd <= span.to && oldEnd >= today ? oldEnd : undefined),
+          },
+          today,
+        );
+      }),
+    );
     return this.read(office, newId);
   }
 }

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { HOLDER_KINDS, type HolderKind } from '../../../shared/identification.js';
-import { ApiError } from '../../errors.js';
 import { field, INT32, resultResponses } from '../../routes/responses.js';
 import { Badges, PRINT_MAX } from './badges.js';
 import { Credentials, type IssueInput, officeOf } from './credentials.js';
@@ -182,19 +181,13 @@ export default async function identificationRoutes(fastify: FastifyInstance): Pr
         response: result('{ genuine, allow, reason, message, credential?, holder? }'),
       },
     },
-    async (request) => {
-      const { principal } = request;
-      const grants = principal.grants?.resources;
-      if (
-        principal.clientId === undefined ||
-        principal.divisionId === undefined ||
-        principal.companyId !== undefined ||
-        !(grants?.get('credential') || grants?.get('marking'))
-      )
-        throw new ApiError('FORBIDDEN');
-      return {
-        result: await badges.verify(principal, request.body.token, request.body.IdPuerta, request.language),
-      };
-    },
+    async (request) => ({
+      result: await badges.verify(
+        officeOf(request.principal, false, ['credential', 'marking']),
+        request.body.token,
+        request.body.IdPuerta,
+        request.language,
+      ),
+    }),
   );
 }

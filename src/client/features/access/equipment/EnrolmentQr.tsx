@@ -4,10 +4,10 @@ import { useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
 import { isApiErrorBody } from '../../../../shared/errors.js';
 import { formatDateTime } from '../../../format.js';
-import { apiFetch } from '../../../session/http.js';
+import { ApiRequestError, apiCall } from '../../../session/http.js';
 
 /** The address a gate app opens from an enrolment QR (a phone's camera app opens it too). */
-export const enrolmentUrl = (code: string) => `${window.location.origin}/garita/?enrolar=${code}`;
+const enrolmentUrl = (code: string) => `${window.location.origin}/garita/?enrolar=${code}`;
 
 /**
  * The equipment's enrolment QR: a one-time code (single use, valid ten minutes) that a gate app
@@ -19,13 +19,22 @@ export default function EnrolmentQr({ equipmentId }: { equipmentId: string | num
   const [shown, setShown] = useState<{ code: string; expiresAt: string; image: string } | null>(null);
 
   const make = async () => {
-    const response = await apiFetch(`/api/acceso/equipo/${equipmentId}/enrolamiento`, { method: 'POST' });
-    const body: unknown = await response.json().catch(() => undefined);
-    if (!response.ok) {
-      notify(isApiErrorBody(body) ? body.message : 'ra.notification.http_error', { type: 'warning' });
-      return;
-    }
-    const { code, expiresAt } = (body as { result: { code: string; expiresAt: string } }).result;
+    const answer = await apiCall<{ code: string; expiresAt: string }>(
+      'POST',
+      `/api/acceso/equipo/${equipmentId}/enrolamiento`,
+    ).catch((error: unknown) => {
+      // The server's own words when it refused; the connection's message when it could not be reached.
+      const known = error instanceof ApiRequestError ? error : undefined;
+      notify(
+        known && isApiErrorBody(known.body)
+          ? known.message
+          : (known?.messageKey ?? 'ra.notification.http_error'),
+        { type: 'warning' },
+      );
+      return undefined;
+    });
+    if (!answer) return;
+    const { code, expiresAt } = answer;
     const { toSVG } = await import('bwip-js/browser');
     const svg = toSVG({ bcid: 'qrcode', text: enrolmentUrl(code), scale: 4 });
     setShown({ code, expiresAt, image: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}` });

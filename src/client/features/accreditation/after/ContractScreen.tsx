@@ -18,11 +18,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslate } from 'react-admin';
 import { useParams } from 'react-router-dom';
+import { Refusal } from '../../../components/Refusal.js';
 import { formatDate } from '../../../format.js';
 import { DATE_FORMAT, DatesProvider, fromDate, toDate } from '../../../resources/form/dates.js';
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
 import { afterApi, type ContractKind, KIND_OF_SEGMENT } from './api.js';
-import { MassDecision, Refusal } from './MassDecision.js';
+import { MassDecision } from './MassDecision.js';
 import { AccreditedTable, candidateNames, RequestTable, toggled } from './tables.js';
 
 const KINDS: ContractKind[] = ['E', 'C'];

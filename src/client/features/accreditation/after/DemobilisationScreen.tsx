@@ -23,12 +23,13 @@ import { useTranslate } from 'react-admin';
 import { useParams } from 'react-router-dom';
 import type { RequestStatus } from '../../../../../workflows/request.machine.js';
 import { requestNumber } from '../../../../shared/accreditation.js';
+import { Refusal } from '../../../components/Refusal.js';
 import { formatDate } from '../../../format.js';
 import { DATE_FORMAT, DatesProvider, fromDate, toDate } from '../../../resources/form/dates.js';
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
 import { StatusChip } from '../status.js';
 import { afterApi, KIND_OF_SEGMENT } from './api.js';
-import { MassDecision, Refusal } from './MassDecision.js';
+import { MassDecision } from './MassDecision.js';
 import { AccreditedTable, candidateNames, holderName, RequestTable, toggled } from './tables.js';
 
 /** An authoriser's decision once made: its action and whom it was for, with their dates. */

@@ -1,5 +1,4 @@
 import {
-  Alert,
   Button,
   Dialog,
   DialogActions,
@@ -16,48 +15,12 @@ import type { UseMutationResult } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslate } from 'react-admin';
 import { ReasonButton } from '../../../components/ReasonButton.js';
-import { ApiRequestError } from '../../../session/http.js';
+import { Refusal } from '../../../components/Refusal.js';
 import type { RequestRow } from '../api.js';
 import { holderName } from './tables.js';
 
 /** A request as a refusal names it: its number and whom it is for. */
 export const requestName = (row: RequestRow) => `${row.NumeroSolicitud} · ${holderName(row)}`;
-
-/**
- * The refusal a call answered, in words: its message, and for a call on several rows each row
- * that stopped it, by name (`names[i]` for the field `<list>.<i>`) and with its rule's message.
- */
-export function Refusal({ error, names = [] }: { error: unknown; names?: string[] }) {
-  const translate = useTranslate();
-  if (!error) return null;
-  const known = error instanceof ApiRequestError ? error : undefined;
-  const rows = Object.entries(
-    ((known?.body as { errors?: Record<string, { message?: string }> } | undefined)?.errors ?? {}) as Record<
-      string,
-      { message?: string }
-    >,
-  );
-  const rowName = (field: string) => {
-    const index = /\.(\d+)$/.exec(field)?.[1];
-    if (index === undefined) return undefined;
-    return names[Number(index)] ?? translate('accreditation.refusals.rowNumber', { n: Number(index) + 1 });
-  };
-  return (
-    <Alert severity="error" data-testid="refusal">
-      {known?.messageKey ? translate(known.messageKey, known.params) : String((error as Error).message)}
-      {rows.length > 0 && (
-        <ul>
-          {rows.map(([field, problem]) => (
-            <li key={field}>
-              {rowName(field) ? `${rowName(field)}: ` : ''}
-              {problem.message}
-            </li>
-          ))}
-        </ul>
-      )}
-    </Alert>
-  );
-}
 
 /** What approving ends, asked before it is done: a title, the people or vehicles, and what ends for them. */
 export interface ApprovalQuestion {

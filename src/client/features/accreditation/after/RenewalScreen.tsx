@@ -16,11 +16,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslate } from 'react-admin';
 import { Link, useNavigate, useParams } from 'react-router-dom';
+import { Refusal } from '../../../components/Refusal.js';
 import { formatDate } from '../../../format.js';
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
 import { screenPath } from '../api.js';
 import { afterApi, KIND_OF_SEGMENT } from './api.js';
-import { MassDecision, Refusal } from './MassDecision.js';
+import { MassDecision } from './MassDecision.js';
 import { RequestTable, toggled } from './tables.js';
 
 /**

@@ -3,8 +3,8 @@
  * requirement update (/api/acreditacionrequisitosolicitud), as the screens use them.
  */
 import type { EntityCode } from '../../../../shared/accreditation.js';
-import { ApiRequestError, apiCall, apiFetch } from '../../../session/http.js';
-import type { DashboardAnswer, Page, RequestRow } from '../api.js';
+import { apiCall } from '../../../session/http.js';
+import { type DashboardAnswer, type Page, type RequestRow, restList } from '../api.js';
 
 const DEMOBILISATION = '/api/acreditaciondesmovilizacion';
 const RENEWAL = '/api/acreditacionrequisitosolicitud';
@@ -145,14 +145,7 @@ export const afterApi = {
     ),
   expiring: () => apiCall<ExpiryCard[]>('GET', `${RENEWAL}/cards`),
   /** The active contracts the session sees (its company's, in its division): a change's targets. */
-  contracts: async () => {
-    const filter = encodeURIComponent(JSON.stringify({ Activo: 'S' }));
-    const response = await apiFetch(
-      `/api/rest/contract?filter=${filter}&range=${encodeURIComponent('[0,199]')}`,
-    );
-    if (!response.ok) throw new ApiRequestError(response.statusText, response.status, undefined);
-    return (await response.json()) as ContractChoice[];
-  },
+  contracts: () => restList<ContractChoice>('contract', { Activo: 'S' }),
   contractRequests: (kind: ContractKind, entity: EntityCode) =>
     apiCall<Page<RequestRow>>(
       'GET',

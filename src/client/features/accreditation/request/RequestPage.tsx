@@ -119,11 +119,11 @@ const pick = (record: Data | undefined, fields: readonly string[]): Data =>
 /** The fields whose dates the wizard checks as the server does. */
 const DATE_FIELDS = ['FechaInicio', 'FechaFin', 'FechaNacimiento'] as const;
 
-/** /movilizacion/solicitante/:kind/:id (or /nueva): a request made or edited step by step. */
 /** A step's name: the second one names what it holds (a worker's person, a vehicle, the visitors). */
 const stepLabel = (step: WizardStep, entity: EntityCode) =>
   `accreditation.form.step.${step}${step === 'personal' && entity !== 'T' ? `_${entity}` : ''}`;
 
+/** /movilizacion/solicitante/:kind/:id (or /nueva): a request made or edited step by step. */
 export default function RequestPage() {
   const { kind = 'persona', id } = useParams();
   const entity = KIND_OF_SEGMENT[kind] as EntityCode;

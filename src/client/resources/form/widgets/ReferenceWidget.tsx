@@ -13,7 +13,6 @@ const DEBOUNCE_MS = 300;
 
 type Data = Record<string, unknown>;
 
-/** The form's current values, which the widgets receive through the form context. */
 /** An autocomplete's own words (its buttons' names, its empty and loading texts) in the user's language. */
 export const autocompleteTexts = (translate: (key: string) => string) => ({
   noOptionsText: translate('app.form.noOptions'),
@@ -23,6 +22,7 @@ export const autocompleteTexts = (translate: (key: string) => string) => ({
   clearText: translate('ra.action.clear_input_value'),
 });
 
+/** The form's current values, which the widgets receive through the form context. */
 export function formValues(props: WidgetProps): Data {
   return ((props.registry.formContext as { formData?: Data } | undefined)?.formData ?? {}) as Data;
 }
