@@ -460,6 +460,26 @@ describe.each(DIALECTS)('identification management on %s', (dialect) => {
     ]);
   });
 
+  it('answers offices issuing to one holder at once with one credential and the rule for the others', async () => {
+    const listed = await as('admin', 'GET', `${BASE}/titulares?take=100`);
+    const holder = listed.body.result.data.find(
+      (h: Json) => h.IdCredencial === null && h.IdPersona !== personId,
+    );
+    expect(holder).toBeTruthy();
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        as('admin', 'POST', `${BASE}/credenciales`, {
+          IdPersona: holder.IdPersona,
+          IdTipoCredencial: typeId,
+          IdMotivoEmision: reasons['EMISIÓN INICIAL'],
+        }),
+      ),
+    );
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    for (const refused of answers.filter((a) => a.status !== 200))
+      expect(refused.body).toMatchObject({ status: 400, messageKey: 'rules.credentialActive' });
+  });
+
   it('lets only the identification office issue and print, and no contractor verify', async () => {
     for (const who of ['requester', 'authoriser']) {
       expect((await as(who, 'GET', `${BASE}/titulares`)).status).toBe(403);

@@ -79,6 +79,13 @@ export function brokenUniqueWhen(registry: Registry, error: unknown): UniqueWhen
   return undefined;
 }
 
+/** Whether an error is a unique key's refusal (any unique index or primary key). */
+export function uniqueViolation(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const code = (error as DriverError).code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
 /** The refusal of a record a partial unique index refused: a 409 with the index's message. */
 export function uniqueWhenRefusal(rule: UniqueWhen): ApiError {
   return new ApiError('DUPLICATE', { messageKey: rule.messageKey });
@@ -92,13 +99,19 @@ export function uniqueWhenRefusal(rule: UniqueWhen): ApiError {
  * naming that record. Inside a caller's transaction (`again` false: a bulk upload's row), which
  * the refusal has spoilt on PostgreSQL, it is refused at once with the index's message.
  */
-export async function settlingRace<T>(registry: Registry, write: () => Promise<T>, again = true): Promise<T> {
+export async function settlingRace<T>(
+  registry: Registry,
+  write: () => Promise<T>,
+  again = true,
+  /** Another refusal a second run settles too (a number of a series two writers both took). */
+  alsoOn?: (error: unknown) => boolean,
+): Promise<T> {
   try {
     return await write();
   } catch (error) {
     const rule = brokenUniqueWhen(registry, error);
-    if (!rule) throw error;
-    if (!again) throw uniqueWhenRefusal(rule);
+    if (!rule && !alsoOn?.(error)) throw error;
+    if (!again) throw rule ? uniqueWhenRefusal(rule) : error;
   }
   try {
     return await write();

@@ -6,7 +6,7 @@ import { writeAudit } from '../../crud/audit.js';
 import { containsPattern, likeEscaped } from '../../crud/filters.js';
 import type { AnySelect } from '../../crud/types.js';
 import type { Db } from '../../db/connection.js';
-import { settlingRace } from '../../db/errors.js';
+import { settlingRace, uniqueViolation } from '../../db/errors.js';
 import { ApiError } from '../../errors.js';
 import type { Principal } from '../../principal.js';
 import type { Registry } from '../../registry.js';
@@ -368,10 +368,13 @@ export class Credentials {
 
   async issue(office: Office, input: IssueInput): Promise<Record<string, unknown>> {
     const today = await this.today(office);
-    // Two offices issuing to one holder at once: the database's index refuses the second, answered
-    // as the rule it breaks.
-    const id = await settlingRace(this.registry, () =>
-      this.db.transaction().execute((trx) => this.issueIn(trx, office, input, today)),
+    // Two offices issuing to one holder at once: the database refuses the second (the one active
+    // credential, or the series' next number both took), which then runs again and meets the rule.
+    const id = await settlingRace(
+      this.registry,
+      () => this.db.transaction().execute((trx) => this.issueIn(trx, office, input, today)),
+      true,
+      (error) => !input.Numero && uniqueViolation(error),
     );
     return this.read(office, id);
   }
@@ -455,25 +458,29 @@ export class Credentials {
     if (old.Activo !== 'S')
       throw new ApiError('BUSINESS_RULE', { messageKey: 'identification.alreadyInactive' });
     const today = await this.today(office);
-    const newId = await settlingRace(this.registry, () =>
-      this.db.transaction().execute(async (trx) => {
-        await this.inactivateIn(trx, office, id, input.IdMotivoInactivacion);
-        // The old one's end where the accreditation still covers it; else the type's validity within it.
-        const oldEnd = String(old.FechaFin).slice(0, 10);
-        const holder = holderOf(old as { IdPersona?: number | null; IdVehiculo?: number | null });
-        const span = await this.accreditation(trx, office, holder);
-        return this.issueIn(
-          trx,
-          office,
-          {
-            ...input,
-            [holder.column]: holder.id,
-            IdTipoCredencial: input.IdTipoCredencial ?? Number(old.IdTipoCredencial),
-            FechaFin: input.FechaFin ?? (oldEnd <= span.to && oldEnd >= today ? oldEnd : undefined),
-          },
-          today,
-        );
-      }),
+    const newId = await settlingRace(
+      this.registry,
+      () =>
+        this.db.transaction().execute(async (trx) => {
+          await this.inactivateIn(trx, office, id, input.IdMotivoInactivacion);
+          // The old one's end where the accreditation still covers it; else the type's validity within it.
+          const oldEnd = String(old.FechaFin).slice(0, 10);
+          const holder = holderOf(old as { IdPersona?: number | null; IdVehiculo?: number | null });
+          const span = await this.accreditation(trx, office, holder);
+          return this.issueIn(
+            trx,
+            office,
+            {
+              ...input,
+              [holder.column]: holder.id,
+              IdTipoCredencial: input.IdTipoCredencial ?? Number(old.IdTipoCredencial),
+              FechaFin: input.FechaFin ?? (oldEnd <= span.to && oldEnd >= today ? oldEnd : undefined),
+            },
+            today,
+          );
+        }),
+      true,
+      (error) => !input.Numero && uniqueViolation(error),
     );
     return this.read(office, newId);
   }
