@@ -1,4 +1,4 @@
-import { lazy, useEffect } from 'react';
+import { lazy, type ReactNode, useEffect } from 'react';
 import {
   Admin,
   Authenticated,
@@ -9,7 +9,7 @@ import {
   Resource,
   type Store,
 } from 'react-admin';
-import { BrowserRouter, Navigate, Route } from 'react-router-dom';
+import { BrowserRouter, Navigate, Route, useLocation } from 'react-router-dom';
 import { TOAST_MS } from '../shared/constants.js';
 import type { ProfileType } from '../shared/session.js';
 import { theme } from './consoleTheme.js';
@@ -18,10 +18,10 @@ import Layout from './layout/Layout.js';
 import Dashboard from './pages/Dashboard.js';
 import { ErrorVariantPage, NoPermissionPage, NotFoundPage } from './pages/ErrorPages.js';
 import LogoutPage from './pages/LogoutPage.js';
-import { DASHBOARD_PATH, LOGIN_PATH } from './paths.js';
+import { DASHBOARD_PATH, LOGIN_PATH, NO_PERMISSION_PATH } from './paths.js';
 import { createAuthProvider } from './providers/auth.js';
 import { ExtensionsContext } from './providers/extensions.js';
-import { isScreen, type Meta, MetaContext, representation } from './providers/meta.js';
+import { isScreen, type Meta, MetaContext, representation, useMeta } from './providers/meta.js';
 import { session } from './session/store.js';
 
 // Screens are loaded on demand: the lists on first visit to a list, the forms on first edit.
@@ -63,6 +63,18 @@ const CatchAll = () => (
  * error pages) and one resource per entity the profile reaches, each with the access it has.
  */
 const EXTENSIONS = { recordActions: RECORD_ACTIONS };
+
+/**
+ * A feature's screen only for a profile whose menu holds it (its route, or a record under it): typed
+ * by another, the address leads to the no-permission page, as a refused call does, rather than to a
+ * screen whose every call is refused.
+ */
+function InMenu({ children }: { children: ReactNode }) {
+  const { pathname } = useLocation();
+  const { routes } = useMeta();
+  const held = routes.some((route) => pathname === route || pathname.startsWith(`${route}/`));
+  return held ? children : <Navigate to={NO_PERMISSION_PATH} replace />;
+}
 
 export default function App({ meta, dataProvider, i18nProvider, store }: AppProps) {
   // The profile type's own dashboard (requester, authoriser), or the figures and screens.
@@ -108,7 +120,9 @@ export default function App({ meta, dataProvider, i18nProvider, store }: AppProp
                   path={path}
                   element={
                     <Authenticated>
-                      <Component />
+                      <InMenu>
+                        <Component />
+                      </InMenu>
                     </Authenticated>
                   }
                 />

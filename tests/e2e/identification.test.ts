@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import es from '../../locales/es.json';
 import { seriousAxeFindings } from '../support/axe.js';
 import { pageAsPng, readCode } from '../support/badge-codes.js';
 import { launchBrowser, PHONE } from '../support/browser.js';
@@ -173,6 +174,21 @@ describe('identification management in a real browser', () => {
     expect(width).toBeLessThanOrEqual(390);
     for (const finding of await seriousAxeFindings(page)) problems.push(`phone: ${finding}`);
     await page.screenshot({ path: '/tmp/identification-en-phone.png', fullPage: true });
+    await page.context().close();
+  }, 180_000);
+
+  it('sends a requester who types the screen’s address to the no-permission page, calling nothing', async () => {
+    const page = await open('SOLICITANTE', PHONE);
+    const refused: string[] = [];
+    page.on('response', (r) => {
+      if (r.url().includes('/api/identificacion/')) refused.push(`${r.status()} ${r.url()}`);
+    });
+    await go(page, '/identificacion/gestion', 'es');
+    await page.waitForURL(/\/sinpermiso$/);
+    await expect
+      .poll(() => page.getByRole('heading', { level: 1 }).innerText())
+      .toBe(es.errors.noPermission.title);
+    expect(refused).toEqual([]);
     await page.context().close();
   }, 180_000);
 
