@@ -114,15 +114,19 @@ export default function App({ meta, dataProvider, i18nProvider, store }: AppProp
                   </Authenticated>
                 }
               />
-              {FEATURE_ROUTES.map(({ path, Component }) => (
+              {FEATURE_ROUTES.map(({ path, Component, beyondMenu }) => (
                 <Route
                   key={path}
                   path={path}
                   element={
                     <Authenticated>
-                      <InMenu>
+                      {beyondMenu ? (
                         <Component />
-                      </InMenu>
+                      ) : (
+                        <InMenu>
+                          <Component />
+                        </InMenu>
+                      )}
                     </Authenticated>
                   }
                 />

@@ -5,6 +5,12 @@ import type { ProfileType } from '../../shared/session.js';
 export interface FeatureRoute {
   path: string;
   Component: ComponentType;
+  /**
+   * Also reached from a screen of profiles whose menu lacks it (a requester's headcount tab opens
+   * its own people's roll call): it opens for any signed-in profile, and its calls keep to what
+   * the profile may read. Without it, a screen opens only for a profile whose menu holds it.
+   */
+  beyondMenu?: true;
 }
 
 /**

@@ -15,8 +15,8 @@ const RequirementReportPage = lazy(() => import('./requirements/RequirementRepor
 export const access: ClientFeature = {
   name: 'access',
   routes: [
-    { path: '/acceso/evacuacion', Component: RollCallPage },
-    { path: '/acceso/requisitos-vencidos', Component: RequirementReportPage },
+    { path: '/acceso/evacuacion', Component: RollCallPage, beyondMenu: true },
+    { path: '/acceso/requisitos-vencidos', Component: RequirementReportPage, beyondMenu: true },
   ],
   recordActions: {
     schedule: CopyDayButton,
