@@ -89,6 +89,11 @@ describe('forms and lists in a real browser', () => {
     await field('IdTipoDocumento').click();
     await field('IdTipoDocumento').fill(String(type.Alias));
     await page.getByRole('option', { name: `${type.IdPais} ${type.Alias}`, exact: true }).click();
+    // The number is typed once its field has taken the new type, which bounds how long a number it
+    // takes: typed sooner (a busy machine), the form was still settling the type's change and the
+    // number met the old type's bound, or was undone by the form catching up.
+    const longest = Math.max(Number(type.Longitud ?? 20), String(type.Mascara ?? '').length);
+    await expect.poll(() => field('Documento').getAttribute('maxlength')).toBe(String(longest));
     await field('Documento').fill(String(first.Documento));
     // The form has taken the new type and number (its hint no longer finds the old one's digit wrong)
     // before it is sent: the refusal to wait for is the server's.
