@@ -330,13 +330,18 @@ export class Credentials {
       .where('Activo', '=', 'S')
       .executeTakeFirst();
     if (active) throw new ApiError('BUSINESS_RULE', { messageKey: 'rules.credentialActive' });
-    const numero = input.Numero?.trim().toUpperCase() || (await this.nextNumber(trx, office));
-    const taken = await trx
-      .selectFrom(this.table('credential'))
-      .select('IdCredencial')
-      .where('IdCliente', '=', office.clientId)
-      .where('Numero', '=', numero)
-      .executeTakeFirst();
+    const typed = input.Numero?.trim().toUpperCase();
+    const numero = typed || (await this.nextNumber(trx, office));
+    // A typed number another card holds is refused by name; the series' next one, taken meanwhile by
+    // another office, is left to the unique index, and the issue runs again (see issue()).
+    const taken =
+      typed &&
+      (await trx
+        .selectFrom(this.table('credential'))
+        .select('IdCredencial')
+        .where('IdCliente', '=', office.clientId)
+        .where('Numero', '=', numero)
+        .executeTakeFirst());
     if (taken)
       throw new ApiError('CONFLICT', {
         messageKey: 'identification.numberTaken',
