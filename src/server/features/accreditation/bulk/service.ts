@@ -605,11 +605,11 @@ export class BulkService {
   async progress(requester: Requester, code: unknown): Promise<Row> {
     const upload = await this.find(this.db, requester, code);
     this.resumeIfLeft(requester, upload);
-    // Another process may run it only while it is being checked or processed.
+    // A job runs only while the upload is being checked or processed: once its state has moved on,
+    // this process's job is only letting go of its lease, and another's cannot have begun.
     const running =
-      this.jobs.has(upload.IdCargaMasiva) ||
-      ((upload.Estado === 'C' || upload.Estado === 'R') &&
-        (await this.leases.held(upload.IdCliente, jobName(upload))));
+      (upload.Estado === 'C' || upload.Estado === 'R') &&
+      (this.jobs.has(upload.IdCargaMasiva) || (await this.leases.held(upload.IdCliente, jobName(upload))));
     return { ...upload, ...(await this.counts(upload)), running };
   }
 
