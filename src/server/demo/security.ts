@@ -89,7 +89,16 @@ export const DEMO_PROFILES = {
     Descripcion: 'EMITE E IMPRIME LOS FOTOCHECKS DEL PERSONAL ACREDITADO',
     characteristic: undefined,
   },
+  /** The hotel administrator (spec section 1): runs the camps whose administrator the user is. */
+  hotel: {
+    Perfil: 'ADMINISTRADOR DE HOTEL',
+    Descripcion: 'ADMINISTRA LAS RESERVAS Y EL ALOJAMIENTO DE SUS CAMPAMENTOS',
+    characteristic: undefined,
+  },
 } as const;
+
+/** The camps' set-up the hotel administrator reads. */
+const HOTEL_SCREENS = ['camp', 'hotel-module', 'room', 'bed', 'room-type', 'bed-type', 'camp-profile'];
 
 /** The screens the contractors' own profiles reach (the requester writes people). */
 const CONTRACTOR_SCREENS = ['company', 'contract', 'person'];
@@ -264,6 +273,13 @@ const MODULE_SCREENS: Partial<
   identification: [
     { route: '/identificacion/gestion', tag: 'app.menu.items.identificationManagement', icon: 'Badge' },
   ],
+  hotel: [
+    { route: '/hotel/tablero', tag: 'app.menu.items.lodgingDashboard', icon: 'Dashboard' },
+    { route: '/hotel/disponibilidad', tag: 'app.menu.items.bedAvailability', icon: 'Bed' },
+    { route: '/hotel/reservas', tag: 'app.menu.items.reservations', icon: 'EventAvailable' },
+    { route: '/hotel/reserva-masiva', tag: 'app.menu.items.massReservation', icon: 'Groups' },
+    { route: '/hotel/reportes', tag: 'app.menu.items.lodgingReports', icon: 'Assessment' },
+  ],
   access: [
     {
       group: 'accessManagement',
@@ -337,7 +353,7 @@ export const DEMO_GRANTS: Record<
 > = {
   admin: ({ resource, route }) => (resource || (route && MODULE_ROUTES.has(route)) ? 'write' : undefined),
   requester: ({ resource, route }) => {
-    if (route) return SIDE_ROUTE.requester.test(route) ? 'write' : undefined;
+    if (route) return SIDE_ROUTE.requester.test(route) || route === '/hotel/reservas' ? 'write' : undefined;
     if (resource === 'person' || resource === 'vehicle') return 'write';
     return resource && [...CONTRACTOR_SCREENS, 'accreditation'].includes(resource) ? 'read' : undefined;
   },
@@ -351,6 +367,12 @@ export const DEMO_GRANTS: Record<
     return resource && ['person', 'company', 'credential-type', 'identification-reason'].includes(resource)
       ? 'read'
       : undefined;
+  },
+  /** The lodging screens, the camps' set-up to read, room service to keep. */
+  hotel: ({ resource, route }) => {
+    if (route) return route.startsWith('/hotel/') ? 'write' : undefined;
+    if (resource === 'room-service') return 'write';
+    return resource && [...HOTEL_SCREENS, 'person', 'company'].includes(resource) ? 'read' : undefined;
   },
 };
 
@@ -439,6 +461,20 @@ export const DEMO_USERS: DemoUser[] = [
     assignments: [
       { profile: 'identification', division: 0, default: true },
       { profile: 'identification', division: 1 },
+    ],
+  },
+  {
+    IdUsuario: 'HOTELERO',
+    Nombre: 'WILBER',
+    Apellido: 'CONDORI APAZA',
+    Correo: 'hoteleria@minandes.com.pe',
+    Telefono: '974185263',
+    Administrador: 'N',
+    Contratista: 'N',
+    setting: 'standard',
+    assignments: [
+      { profile: 'hotel', division: 0, default: true },
+      { profile: 'hotel', division: 1 },
     ],
   },
 ];

@@ -21,6 +21,7 @@ import {
   COUNTRIES,
   DOCUMENT_TYPES,
 } from './data.js';
+import { seedDemoLodging } from './lodging.js';
 import { seedDemoMarkings } from './markings.js';
 import { generatePeople } from './people.js';
 import { seedDemoRequests } from './requests.js';
@@ -254,6 +255,7 @@ export async function seedDemo(
     const files = options.files ?? fileStoreFor(database, mkdtempSync(join(tmpdir(), 'acr-demo-files-')));
     Object.assign(report, await seedDemoRequests(trx, database.dialect, registry, files, clientId));
     Object.assign(report, await seedDemoMarkings(trx, clientId));
+    Object.assign(report, await seedDemoLodging(trx, registry, clientId));
     return report;
   });
 }

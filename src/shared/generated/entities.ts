@@ -1461,6 +1461,61 @@ export interface PerfilCampamento {
 }
 
 /**
+ * A stay in a camp's bed (spec section 2 Hotel 'assignment', 'mass reservation'): a person accredited in the division, or with a mobilisation request sent for it, from the arrival date to the departure date (nights FechaInicio to the night before FechaFin), in a bed the person chose or the product assigned from a room type, for the whole bed (turn C) or its day or night half (a hot bed shared by two people whose turns do not overlap). Its state: R reserved, I checked in, S checked out, L released (not checked in in time), A cancelled, M moved (its stay goes on in the reservation that names it as previous). The nights it holds are rows of the bed-night table, whose unique keys are what refuse a double booking.
+ */
+export interface Reserva {
+  IdReserva?: number;
+  IdCliente?: number;
+  IdDivision?: number;
+  IdCampamento: number;
+  IdCama: number;
+  IdPersona: number;
+  IdCompania: number;
+  IdAcreditacion?: number;
+  IdSolicitud?: number;
+  IdTipoHabitacion?: number;
+  FechaInicio: string;
+  FechaFin: string;
+  Turno: 'C' | 'D' | 'N';
+  Estado: 'R' | 'I' | 'S' | 'L' | 'A' | 'M';
+  Origen: 'I' | 'M' | 'W';
+  Lote?: string;
+  IdReservaAnterior?: number;
+  FechaIngreso?: string;
+  FechaSalidaReal?: string;
+  Observacion?: string;
+}
+
+/**
+ * A night of a bed held by a reservation, one row per bed, night and half (D the day turn's, N the night turn's; a whole-bed stay holds both). Its unique keys are the no-double-booking rule, kept by the database itself whoever writes at the same time: one holder per bed, night and half, and one bed per person, night and half. Written and removed only with its reservation.
+ */
+export interface CamaNoche {
+  IdCamaNoche?: number;
+  IdCliente?: number;
+  IdCama: number;
+  Fecha: string;
+  Mitad: 'D' | 'N';
+  IdReserva: number;
+  IdPersona: number;
+}
+
+/**
+ * A service requested for a room (spec section 2 Hotel 'room service', section 3 'services'): cleaning, laundry or maintenance, with what is asked, its state (S requested, R done) and who did it and when (set when it is marked done).
+ */
+export interface ServicioHabitacion {
+  IdServicioHabitacion?: number;
+  IdCliente?: number;
+  IdDivision?: number;
+  IdHabitacion: number;
+  Tipo: 'L' | 'V' | 'M';
+  Descripcion: string;
+  Estado: 'S' | 'R';
+  FechaSolicitud?: string;
+  IdUsuarioRealiza?: string;
+  FechaRealizado?: string;
+}
+
+/**
  * A datum a requirement asks for (spec section 3 'Requirement datum' and 'Requirement item'): its label, its type (N number, T text, F date, L list, G group header, A text area, R long answer, B yes or no), a default value, whether it may be left empty (DatoOpcional), whether an authoriser approves it (Aprobar: the evaluation is per datum so flagged), whether it carries the attached file (AdjuntarArchivo), whether it is the date the requirement expires on (Vencimiento, only for dates) and its order in the requirement. A list's choices are its items.
  */
 export interface DatoEvaluar {
@@ -1900,6 +1955,9 @@ export interface ResourceTypes {
   'room': Habitacion;
   'bed': Cama;
   'camp-profile': PerfilCampamento;
+  'reservation': Reserva;
+  'bed-night': CamaNoche;
+  'room-service': ServicioHabitacion;
   'requirement-datum': DatoEvaluar;
   'requirement-datum-item': DatoEvaluarItem;
   'accreditation-profile': PerfilAcreditacion;

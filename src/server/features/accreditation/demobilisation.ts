@@ -16,6 +16,7 @@ import type { Principal } from '../../principal.js';
 import type { Registry } from '../../registry.js';
 import { divisionToday } from '../../site.js';
 import { requireTransition } from '../../workflow.js';
+import { endStays } from '../hotel/releases.js';
 import { moveCount } from './counts.js';
 import type { Notices } from './notices.js';
 import type { RequestService } from './requests.js';
@@ -627,6 +628,18 @@ export class DemobilisationService {
         await deactivate('person-cost-category', 'IdCategoriaCostoPersona', client, (row) =>
           nameOf('cost-category', row.IdCategoriaCosto, 'Descripcion'),
         );
+    }
+    if (worker && !others.some((o) => o.IdDivision === accreditation.IdDivision)) {
+      // The person's stays in the division's camps: checked out, what was still to come released.
+      const stays = await endStays(trx, this.registry, {
+        clientId: accreditation.IdCliente,
+        divisionId: accreditation.IdDivision,
+        personId: holder,
+        userId: principal.userId,
+        today: await divisionToday(trx, this.registry, accreditation.IdDivision, this.now()),
+        at: now,
+      });
+      for (const stay of stays) await record('reservation', stay.IdReserva, stay.Descripcion);
     }
     return revoked;
   }

@@ -14,5 +14,30 @@ export function hotelHooks(_registry: Registry): HookMap {
           });
       },
     },
+    'room-service': {
+      // Who asked and when, and once it is done, who did it and when: kept by the product.
+      async afterWrite({ db, entity, principal, operation, existing, row }) {
+        const at = new Date().toISOString();
+        const change: Record<string, unknown> = {};
+        if (operation === 'create') change.FechaSolicitud = at;
+        else change.FechaSolicitud = existing?.FechaSolicitud ?? at;
+        if (row.Estado === 'R' && existing?.Estado !== 'R') {
+          change.IdUsuarioRealiza = principal.userId;
+          change.FechaRealizado = at;
+        } else if (row.Estado === 'R') {
+          change.IdUsuarioRealiza = existing?.IdUsuarioRealiza ?? principal.userId;
+          change.FechaRealizado = existing?.FechaRealizado ?? at;
+        } else {
+          change.IdUsuarioRealiza = null;
+          change.FechaRealizado = null;
+        }
+        await db
+          .updateTable(entity.table)
+          .set(change)
+          .where(entity.primaryKey, '=', row[entity.primaryKey] as number)
+          .execute();
+        Object.assign(row, change);
+      },
+    },
   };
 }

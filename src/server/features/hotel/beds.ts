@@ -1,0 +1,108 @@
+import type { Half, PlacementBed } from '../../../shared/hotel.js';
+import type { Db } from '../../db/connection.js';
+import type { Registry } from '../../registry.js';
+
+/** A bed of a camp with what placement, the grid and the messages need of it. */
+export interface CampBed extends PlacementBed {
+  Codigo: string;
+  EnServicio: boolean;
+  Habitacion: string;
+  TipoHabitacion: string;
+  IdModuloHotel: number;
+  Modulo: string;
+  IdCampamento: number;
+  Campamento: string;
+}
+
+type Row = Record<string, unknown>;
+
+/**
+ * The beds of some camps (or of one block, or of a room type), in the order a crew fills them:
+ * camp, block, room, bed. A bed is in service when it, its room and its block are active.
+ */
+export async function campBeds(
+  db: Db,
+  registry: Registry,
+  clientId: number,
+  camps: readonly number[],
+  filter: { IdModuloHotel?: number; IdTipoHabitacion?: number; inService?: boolean } = {},
+): Promise<CampBed[]> {
+  if (!camps.length) return [];
+  const table = (name: string) => registry.require(name).table;
+  let query = db
+    .selectFrom(`${table('bed')} as b`)
+    .innerJoin(`${table('room')} as r`, 'r.IdHabitacion', 'b.IdHabitacion')
+    .innerJoin(`${table('hotel-module')} as m`, 'm.IdModuloHotel', 'r.IdModuloHotel')
+    .innerJoin(`${table('camp')} as c`, 'c.IdCampamento', 'm.IdCampamento')
+    .leftJoin(`${table('room-type')} as t`, 't.IdTipoHabitacion', 'r.IdTipoHabitacion')
+    .select([
+      'b.IdCama',
+      'b.Codigo',
+      'b.Exclusiva',
+      'b.Activo as CamaActiva',
+      'r.Activo as HabitacionActiva',
+      'm.Activo as ModuloActivo',
+      'r.IdHabitacion',
+      'r.Numero as Habitacion',
+      'r.IdTipoHabitacion',
+      't.Descripcion as TipoHabitacion',
+      'm.IdModuloHotel',
+      'm.Descripcion as Modulo',
+      'm.Genero',
+      'c.IdCampamento',
+      'c.Descripcion as Campamento',
+    ])
+    .where('b.IdCliente', '=', clientId)
+    .where('m.IdCampamento', 'in', [...camps]);
+  if (filter.IdModuloHotel !== undefined) query = query.where('m.IdModuloHotel', '=', filter.IdModuloHotel);
+  if (filter.IdTipoHabitacion !== undefined)
+    query = query.where('r.IdTipoHabitacion', '=', filter.IdTipoHabitacion);
+  if (filter.inService)
+    query = query.where('b.Activo', '=', 'S').where('r.Activo', '=', 'S').where('m.Activo', '=', 'S');
+  const rows = (await query
+    .orderBy('c.Descripcion')
+    .orderBy('m.Descripcion')
+    .orderBy('r.Numero')
+    .orderBy('b.Codigo')
+    .execute()) as Row[];
+  return rows.map((r) => ({
+    IdCama: Number(r.IdCama),
+    Codigo: String(r.Codigo),
+    Exclusiva: r.Exclusiva === 'S',
+    EnServicio: r.CamaActiva === 'S' && r.HabitacionActiva === 'S' && r.ModuloActivo === 'S',
+    IdHabitacion: Number(r.IdHabitacion),
+    Habitacion: String(r.Habitacion),
+    IdTipoHabitacion: Number(r.IdTipoHabitacion),
+    TipoHabitacion: String(r.TipoHabitacion ?? ''),
+    IdModuloHotel: Number(r.IdModuloHotel),
+    Modulo: String(r.Modulo),
+    Genero: (r.Genero as CampBed['Genero']) ?? 'X',
+    IdCampamento: Number(r.IdCampamento),
+    Campamento: String(r.Campamento),
+  }));
+}
+
+/**
+ * The nights already held on some beds between two dates (departure excluded), as
+ * `${IdCama}|${date}|${half}`: what placement must not take.
+ */
+export async function heldNights(
+  db: Db,
+  registry: Registry,
+  clientId: number,
+  camps: readonly number[],
+  from: string,
+  to: string,
+): Promise<Set<string>> {
+  const table = (name: string) => registry.require(name).table;
+  const rows = (await db
+    .selectFrom(`${table('bed-night')} as n`)
+    .innerJoin(`${table('reservation')} as s`, 's.IdReserva', 'n.IdReserva')
+    .select(['n.IdCama', 'n.Fecha', 'n.Mitad'])
+    .where('n.IdCliente', '=', clientId)
+    .where('s.IdCampamento', 'in', [...camps])
+    .where('n.Fecha', '>=', from)
+    .where('n.Fecha', '<', to)
+    .execute()) as Array<{ IdCama: number; Fecha: unknown; Mitad: Half }>;
+  return new Set(rows.map((r) => `${Number(r.IdCama)}|${String(r.Fecha).slice(0, 10)}|${r.Mitad}`));
+}
