@@ -59,13 +59,13 @@ export async function campBeds(
     query = query.where('r.IdTipoHabitacion', '=', filter.IdTipoHabitacion);
   if (filter.inService)
     query = query.where('b.Activo', '=', 'S').where('r.Activo', '=', 'S').where('m.Activo', '=', 'S');
-  const rows = (await query
-    .orderBy('c.Descripcion')
-    .orderBy('m.Descripcion')
-    .orderBy('r.Numero')
-    .orderBy('b.Codigo')
-    .execute()) as Row[];
-  return rows.map((r) => ({
+  const rows = (await query.execute()) as Row[];
+  // Sorted here: the database's collation-aware sort of four text columns costs more than the query.
+  const key = (r: Row) => `${r.Campamento}\u0000${r.Modulo}\u0000${r.Habitacion}\u0000${r.Codigo}`;
+  const keyed = rows
+    .map((r) => [key(r), r] as const)
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return keyed.map(([, r]) => ({
     IdCama: Number(r.IdCama),
     Codigo: String(r.Codigo),
     Exclusiva: r.Exclusiva === 'S',
@@ -80,6 +80,60 @@ export async function campBeds(
     IdCampamento: Number(r.IdCampamento),
     Campamento: String(r.Campamento),
   }));
+}
+
+/** The beds read last per database, with the version of the tables they were read at. */
+const kept = new WeakMap<Db, Map<string, { version: string; beds: CampBed[] }>>();
+
+/**
+ * What the tables behind a camp's beds look like now: per table, its rows, and the latest write
+ * (every write through the API stamps its creation or modification). A bed, room, block or camp
+ * added, changed or removed changes it.
+ */
+async function bedsVersion(db: Db, registry: Registry, clientId: number): Promise<string> {
+  const parts = await Promise.all(
+    ['bed', 'room', 'hotel-module', 'camp'].map(
+      (name) =>
+        db
+          .selectFrom(registry.require(name).table)
+          .select((eb) => [
+            eb.fn.countAll().as('n'),
+            eb.fn.max('FechaCreacion').as('c'),
+            eb.fn.max('FechaModificacion').as('m'),
+          ])
+          .where('IdCliente', '=', clientId)
+          .executeTakeFirstOrThrow() as Promise<Row>,
+    ),
+  );
+  return parts.map((p) => `${p.n}|${p.c}|${p.m}`).join('/');
+}
+
+/**
+ * campBeds(), kept between calls while no bed, room, block or camp of the client has been written:
+ * the grid of a large camp is asked for again and again while its beds seldom change.
+ */
+export async function keptCampBeds(
+  db: Db,
+  registry: Registry,
+  clientId: number,
+  camps: readonly number[],
+  filter: { IdModuloHotel?: number; IdTipoHabitacion?: number } = {},
+): Promise<CampBed[]> {
+  const key = JSON.stringify([
+    clientId,
+    camps,
+    filter.IdModuloHotel ?? null,
+    filter.IdTipoHabitacion ?? null,
+  ]);
+  const version = await bedsVersion(db, registry, clientId);
+  const store = kept.get(db) ?? new Map<string, { version: string; beds: CampBed[] }>();
+  kept.set(db, store);
+  const found = store.get(key);
+  if (found?.version === version) return found.beds;
+  const beds = await campBeds(db, registry, clientId, camps, filter);
+  if (store.size > 50) store.clear();
+  store.set(key, { version, beds });
+  return beds;
 }
 
 /**

@@ -11,7 +11,7 @@ import {
 import type { Db } from '../../db/connection.js';
 import { ApiError, badQuery } from '../../errors.js';
 import type { Registry } from '../../registry.js';
-import { campBeds } from './beds.js';
+import { campBeds, keptCampBeds } from './beds.js';
 import { type CampOffice, requireCamp } from './office.js';
 
 type Row = Record<string, unknown>;
@@ -66,7 +66,7 @@ export class LodgingBoard {
       throw badQuery('dias', 'hotel.refusals.gridRange', { max: GRID_MAX_DAYS });
     const camps = this.camps(office, query.IdCampamento);
     const to = addDays(query.desde, days);
-    const beds = await campBeds(this.db, this.registry, office.clientId, camps, query);
+    const beds = await keptCampBeds(this.db, this.registry, office.clientId, camps, query);
     const stays = await this.staysOn(office, camps, query.desde, to, query);
     return {
       desde: query.desde,
@@ -102,18 +102,6 @@ export class LodgingBoard {
         'p.Documento',
         'c.Alias as Compania',
       ])
-      .select((eb) =>
-        eb
-          .exists(
-            eb
-              .selectFrom(`${this.table('accreditation')} as a`)
-              .select('a.IdAcreditacion')
-              .whereRef('a.IdPersona', '=', 's.IdPersona')
-              .whereRef('a.IdDivision', '=', 's.IdDivision')
-              .where('a.Estado', '=', 'S'),
-          )
-          .as('Suspendida'),
-      )
       .where('s.IdCliente', '=', office.clientId)
       .where('s.IdCampamento', 'in', camps)
       .where('s.Estado', 'in', ['R', 'I'])
@@ -129,6 +117,7 @@ export class LodgingBoard {
         query = query.where('r.IdTipoHabitacion' as never, '=', filter.IdTipoHabitacion as never);
     }
     const rows = (await query.orderBy('s.FechaInicio').execute()) as Row[];
+    const suspended = await this.accredited(office, ['S']);
     return rows.map((r) => ({
       IdReserva: Number(r.IdReserva),
       IdCama: Number(r.IdCama),
@@ -140,8 +129,25 @@ export class LodgingBoard {
       Persona: `${r.Apellido} ${r.Nombre}`,
       Documento: String(r.Documento),
       Compania: (r.Compania as string | null) ?? null,
-      Suspendida: Boolean(Number(r.Suspendida)),
+      Suspendida: suspended.has(Number(r.IdPersona)),
     }));
+  }
+
+  /**
+   * The people of the division with an accreditation in one of some states (ending on or after a
+   * date when given): read once for a whole grid or dashboard rather than per stay.
+   */
+  private async accredited(office: CampOffice, states: string[], endingFrom?: string): Promise<Set<number>> {
+    let query = this.db
+      .selectFrom(this.table('accreditation'))
+      .select('IdPersona')
+      .where('IdCliente', '=', office.clientId)
+      .where('IdDivision', '=', office.divisionId)
+      .where('IdPersona', 'is not', null)
+      .where('Estado', 'in', states);
+    if (endingFrom) query = query.where('FechaFin', '>=', endingFrom);
+    const rows = (await query.execute()) as Array<{ IdPersona: number }>;
+    return new Set(rows.map((r) => Number(r.IdPersona)));
   }
 
   /** The division's site: today's date and the wall clock's minute now. */
@@ -240,25 +246,13 @@ export class LodgingBoard {
         's.FechaInicio',
         's.FechaFin',
         's.Estado',
+        's.IdPersona',
         'p.Apellido',
         'p.Nombre',
         'p.Documento',
         'c.Alias as Compania',
         'k.HoraSalida',
       ])
-      .select((eb) =>
-        eb
-          .exists(
-            eb
-              .selectFrom(`${this.table('accreditation')} as a`)
-              .select('a.IdAcreditacion')
-              .whereRef('a.IdPersona', '=', 's.IdPersona')
-              .whereRef('a.IdDivision', '=', 's.IdDivision')
-              .where('a.Estado', 'in', ['A', 'S'])
-              .where('a.FechaFin', '>=', today),
-          )
-          .as('Acreditada'),
-      )
       .where('s.IdCliente', '=', office.clientId)
       .where('s.IdCampamento', 'in', camps)
       .where((eb) =>
@@ -269,6 +263,7 @@ export class LodgingBoard {
       )
       .orderBy('p.Apellido')
       .execute()) as Row[];
+    const inForce = await this.accredited(office, ['A', 'S'], today);
     return rows.map((r) => ({
       IdReserva: Number(r.IdReserva),
       IdCampamento: Number(r.IdCampamento),
@@ -280,7 +275,7 @@ export class LodgingBoard {
       FechaFin: day(r.FechaFin),
       Estado: r.Estado as StayLine['Estado'],
       HoraSalida: r.HoraSalida,
-      Acreditada: Boolean(Number(r.Acreditada)),
+      Acreditada: inForce.has(Number(r.IdPersona)),
     }));
   }
 

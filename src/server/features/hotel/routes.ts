@@ -47,7 +47,7 @@ export default async function hotelRoutes(fastify: FastifyInstance): Promise<voi
   const admin = (request: FastifyRequest) => campOffice(db, registry, request.principal);
   const anyone = (request: FastifyRequest) =>
     campOffice(db, registry, request.principal, { administrator: false });
-  releaseSchedule(fastify);
+  releaseSchedule(fastify, () => fastify.auth.now());
 
   fastify.get(
     `${BASE}/campamentos`,
