@@ -91,6 +91,14 @@ describe.each(DIALECTS)('demobilisation on %s', (dialect) => {
       ['person-cost-category', 'IdCategoriaCostoPersona'],
     ])
       for (const id of await active(resource, key, { IdPersona: person })) out.push(`${resource}:${id}`);
+    // The demo may lodge the worker in a camp: a stay checked in or to come ends with the accreditation.
+    const stays = (await t.db.database.db
+      .selectFrom('hotel_reservation')
+      .select('IdReserva')
+      .where('IdPersona', '=', person)
+      .where('Estado', 'in', ['R', 'I'])
+      .execute()) as Json[];
+    for (const stay of stays) out.push(`reservation:${stay.IdReserva}`);
     return out;
   };
 

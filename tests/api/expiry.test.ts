@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ExpiryJob } from '../../src/server/features/accreditation/expiry.js';
+import { EXPIRY_JOB, ExpiryJob } from '../../src/server/features/accreditation/expiry.js';
 import { addDays, siteDate } from '../../src/shared/dates.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
@@ -166,7 +166,11 @@ describe.each(DIALECTS)('the daily expiry job on %s', (dialect) => {
     const sent = mailsAbout(item.IdPersona, /SCTR SALUD/).slice(before);
     expect(sent.length).toBe(new Set(sent.map((m) => m.userId)).size);
     // The lease is free again and the day recorded.
-    const lease = (await db().selectFrom(table('job-lease')).selectAll().execute()) as Json[];
+    const lease = (await db()
+      .selectFrom(table('job-lease'))
+      .selectAll()
+      .where('Trabajo', '=', EXPIRY_JOB)
+      .execute()) as Json[];
     expect(lease.every((l) => l.Titular === null && l.UltimaFecha === addDays(base, 2))).toBe(true);
   });
 });

@@ -152,6 +152,8 @@ describe.each(DIALECTS)('tenancy and permissions on %s', (dialect) => {
       '300103',
       '3006',
       '300605',
+      '80',
+      '8011',
       '90',
       '9002',
       '9003',
@@ -174,6 +176,7 @@ describe.each(DIALECTS)('tenancy and permissions on %s', (dialect) => {
       '/contract',
       '/person',
       '/vehicle',
+      '/hotel/reservas',
       '/accreditation',
       '/movilizacion/solicitante/persona',
       '/movilizacion/solicitante/vehiculo',
@@ -193,7 +196,15 @@ describe.each(DIALECTS)('tenancy and permissions on %s', (dialect) => {
     expect(admin.filter((m) => m.IdMenu.length === 2).map((m) => m.IdMenu)).toEqual(modules);
     const screens = admin.filter((m) => m.Ruta?.startsWith('/acceso/'));
     const identification = admin.filter((m) => m.Ruta?.startsWith('/identificacion/'));
-    expect(admin.filter((m) => m.Ruta).length - screens.length - identification.length).toBe(
+    const lodging = admin.filter((m) => m.Ruta?.startsWith('/hotel/'));
+    expect(lodging.map((m) => m.Ruta)).toEqual([
+      '/hotel/tablero',
+      '/hotel/disponibilidad',
+      '/hotel/reservas',
+      '/hotel/reserva-masiva',
+      '/hotel/reportes',
+    ]);
+    expect(admin.filter((m) => m.Ruta).length - screens.length - identification.length - lodging.length).toBe(
       t.registry.entities.filter((e) => !e.hidden).length,
     );
     // Identification management sits in its module, after the module's entities.

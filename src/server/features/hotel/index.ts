@@ -7,8 +7,6 @@ export const hotel: Feature = {
   name: 'hotel',
   hooks: ({ registry }) => hotelHooks(registry),
   routes: hotelRoutes,
-  // The reservation screens' selects and labels.
-  grants: [
-    { routePrefix: '/hotel/', read: ['camp', 'hotel-module', 'room', 'bed', 'room-type', 'contract'] },
-  ],
+  // The mass reservation's contracts (the screens' other choices come through the lodging calls).
+  grants: [{ routePrefix: '/hotel/reserva-masiva', read: ['contract'] }],
 };
