@@ -89,6 +89,10 @@ describe.each(DIALECTS)('camp lodging on %s', (dialect) => {
     expect(mine.body.result.campamentos.map((c: Json) => c.Descripcion)).toEqual(['CAMPAMENTO SAN GABRIEL']);
     // The authoriser has no lodging screen; the administrator has them but runs no camp of the south.
     expect((await as('authoriser', 'GET', `${BASE}/tablero`)).status).toBe(403);
+    // Their screens learn it from the camps' call, which answers without a refusal.
+    const none = await as('admin', 'GET', `${BASE}/campamentos`);
+    expect(none.status).toBe(200);
+    expect(none.body.result).toMatchObject({ asignado: false, campamentos: [] });
     const notMine = await as('admin', 'GET', `${BASE}/tablero`);
     expect(notMine.status).toBe(403);
     expect(notMine.body.message).toBe('You are not assigned as hotel administrator.');
@@ -102,6 +106,17 @@ describe.each(DIALECTS)('camp lodging on %s', (dialect) => {
     expect((await as('adminNorth', 'GET', `${BASE}/tablero`)).status).toBe(200);
     const other = await as('adminNorth', 'GET', `${BASE}/disponibilidad?desde=${today}&IdCampamento=${camp}`);
     expect(other.status).toBe(403);
+    const own = await as(
+      'adminNorth',
+      'GET',
+      `${BASE}/disponibilidad?desde=${today}&IdCampamento=${northCamp}`,
+    );
+    expect(own.status, JSON.stringify(own.body)).toBe(200);
+    expect(new Set(own.body.result.camas.map((b: Json) => b.Campamento))).toEqual(
+      new Set(['CAMPAMENTO CORDILLERA NORTE']),
+    );
+    // The south's hotel administrator runs no camp of the north.
+    expect((await as('hotelNorth', 'GET', `${BASE}/tablero`)).status).toBe(403);
     // A requester: its reservations, none of the administrator's calls.
     expect((await as('requester', 'GET', `${BASE}/reservas`)).status).toBe(200);
     expect((await as('requester', 'GET', `${BASE}/tablero`)).status).toBe(403);

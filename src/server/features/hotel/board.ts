@@ -13,6 +13,7 @@ import { ApiError, badQuery } from '../../errors.js';
 import type { Registry } from '../../registry.js';
 import { campBeds, keptCampBeds } from './beds.js';
 import { type CampOffice, requireCamp } from './office.js';
+import { stayOf, stayRows } from './queries.js';
 
 type Row = Record<string, unknown>;
 const day = (v: unknown) => String(v).slice(0, 10);
@@ -72,7 +73,8 @@ export class LodgingBoard {
       desde: query.desde,
       hasta: to,
       dias: Array.from({ length: days }, (_, i) => addDays(query.desde, i)),
-      camas: beds.map(({ Genero: _g, IdTipoHabitacion: _t, ...bed }) => bed),
+      // The beds as kept (their block's sex and room type ride along): not copied for each grid.
+      camas: beds,
       estadias: stays,
     };
   }
@@ -85,44 +87,25 @@ export class LodgingBoard {
     to: string,
     filter: { IdModuloHotel?: number; IdTipoHabitacion?: number } = {},
   ): Promise<GridStay[]> {
-    let query = this.db
-      .selectFrom(`${this.table('reservation')} as s`)
-      .innerJoin(`${this.table('person')} as p`, 'p.IdPersona', 's.IdPersona')
-      .leftJoin(`${this.table('company')} as c`, 'c.IdCompania', 's.IdCompania')
-      .select([
-        's.IdReserva',
-        's.IdCama',
-        's.FechaInicio',
-        's.FechaFin',
-        's.Turno',
-        's.Estado',
-        's.IdPersona',
-        'p.Apellido',
-        'p.Nombre',
-        'p.Documento',
-        'c.Alias as Compania',
-      ])
-      .where('s.IdCliente', '=', office.clientId)
-      .where('s.IdCampamento', 'in', camps)
+    let query = stayRows(this.db, this.registry, office.clientId, camps, true)
       .where('s.Estado', 'in', ['R', 'I'])
       .where('s.FechaInicio', '<', to)
       .where('s.FechaFin', '>', from);
-    if (filter.IdModuloHotel !== undefined || filter.IdTipoHabitacion !== undefined) {
+    if (filter.IdModuloHotel !== undefined || filter.IdTipoHabitacion !== undefined)
       query = query
         .innerJoin(`${this.table('bed')} as b`, 'b.IdCama', 's.IdCama')
         .innerJoin(`${this.table('room')} as r`, 'r.IdHabitacion', 'b.IdHabitacion');
-      if (filter.IdModuloHotel !== undefined)
-        query = query.where('r.IdModuloHotel' as never, '=', filter.IdModuloHotel as never);
-      if (filter.IdTipoHabitacion !== undefined)
-        query = query.where('r.IdTipoHabitacion' as never, '=', filter.IdTipoHabitacion as never);
-    }
+    if (filter.IdModuloHotel !== undefined) query = query.where('r.IdModuloHotel', '=', filter.IdModuloHotel);
+    if (filter.IdTipoHabitacion !== undefined)
+      query = query.where('r.IdTipoHabitacion', '=', filter.IdTipoHabitacion);
     const rows = (await query.orderBy('s.FechaInicio').execute()) as Row[];
     const suspended = await this.accredited(office, ['S']);
+    // Built directly: a grid reads thousands of stays.
     return rows.map((r) => ({
       IdReserva: Number(r.IdReserva),
       IdCama: Number(r.IdCama),
-      FechaInicio: day(r.FechaInicio),
-      FechaFin: day(r.FechaFin),
+      FechaInicio: String(r.FechaInicio).slice(0, 10),
+      FechaFin: String(r.FechaFin).slice(0, 10),
       Turno: r.Turno as GridStay['Turno'],
       Estado: r.Estado as GridStay['Estado'],
       IdPersona: Number(r.IdPersona),
@@ -234,27 +217,7 @@ export class LodgingBoard {
    * stay checked in (for the overstays), each with whether its accreditation is in force today.
    */
   private async lines(office: CampOffice, camps: number[], today: string, tomorrow: string) {
-    const rows = (await this.db
-      .selectFrom(`${this.table('reservation')} as s`)
-      .innerJoin(`${this.table('person')} as p`, 'p.IdPersona', 's.IdPersona')
-      .innerJoin(`${this.table('camp')} as k`, 'k.IdCampamento', 's.IdCampamento')
-      .leftJoin(`${this.table('company')} as c`, 'c.IdCompania', 's.IdCompania')
-      .select([
-        's.IdReserva',
-        's.IdCampamento',
-        's.IdCama',
-        's.FechaInicio',
-        's.FechaFin',
-        's.Estado',
-        's.IdPersona',
-        'p.Apellido',
-        'p.Nombre',
-        'p.Documento',
-        'c.Alias as Compania',
-        'k.HoraSalida',
-      ])
-      .where('s.IdCliente', '=', office.clientId)
-      .where('s.IdCampamento', 'in', camps)
+    const rows = (await stayRows(this.db, this.registry, office.clientId, camps)
       .where((eb) =>
         eb.or([
           eb('s.Estado', '=', 'I'),
@@ -264,19 +227,7 @@ export class LodgingBoard {
       .orderBy('p.Apellido')
       .execute()) as Row[];
     const inForce = await this.accredited(office, ['A', 'S'], today);
-    return rows.map((r) => ({
-      IdReserva: Number(r.IdReserva),
-      IdCampamento: Number(r.IdCampamento),
-      IdCama: Number(r.IdCama),
-      Persona: `${r.Apellido} ${r.Nombre}`,
-      Documento: String(r.Documento),
-      Compania: (r.Compania as string | null) ?? null,
-      FechaInicio: day(r.FechaInicio),
-      FechaFin: day(r.FechaFin),
-      Estado: r.Estado as StayLine['Estado'],
-      HoraSalida: r.HoraSalida,
-      Acreditada: inForce.has(Number(r.IdPersona)),
-    }));
+    return rows.map(stayOf).map((r) => ({ ...r, Acreditada: inForce.has(r.IdPersona) }));
   }
 
   /**
@@ -361,33 +312,7 @@ export class LodgingBoard {
 
   /** A person's stays in the office's camps (found by document), newest first. */
   async personStays(office: CampOffice, document: string) {
-    const rows = (await this.db
-      .selectFrom(`${this.table('reservation')} as s`)
-      .innerJoin(`${this.table('person')} as p`, 'p.IdPersona', 's.IdPersona')
-      .innerJoin(`${this.table('bed')} as b`, 'b.IdCama', 's.IdCama')
-      .innerJoin(`${this.table('room')} as r`, 'r.IdHabitacion', 'b.IdHabitacion')
-      .innerJoin(`${this.table('camp')} as k`, 'k.IdCampamento', 's.IdCampamento')
-      .leftJoin(`${this.table('company')} as c`, 'c.IdCompania', 's.IdCompania')
-      .select([
-        's.IdReserva',
-        's.IdReservaAnterior',
-        'k.Descripcion as Campamento',
-        'r.Numero as Habitacion',
-        'b.Codigo as Cama',
-        's.FechaInicio',
-        's.FechaFin',
-        's.Turno',
-        's.Estado',
-        's.Origen',
-        's.FechaIngreso',
-        's.FechaSalidaReal',
-        'p.Apellido',
-        'p.Nombre',
-        'p.Documento',
-        'c.Alias as Compania',
-      ])
-      .where('s.IdCliente', '=', office.clientId)
-      .where('s.IdCampamento', 'in', [...office.camps])
+    const rows = (await stayRows(this.db, this.registry, office.clientId, [...office.camps])
       .where('p.Documento', '=', document.trim().toUpperCase())
       .orderBy('s.FechaInicio', 'desc')
       .orderBy('s.IdReserva', 'desc')
@@ -395,11 +320,6 @@ export class LodgingBoard {
       .execute()) as Row[];
     if (!rows.length)
       throw new ApiError('NOT_FOUND', { messageKey: 'hotel.refusals.noStays', params: { document } });
-    return rows.map((r) => ({
-      ...r,
-      FechaInicio: day(r.FechaInicio),
-      FechaFin: day(r.FechaFin),
-      Persona: `${r.Apellido} ${r.Nombre}`,
-    }));
+    return rows.map(stayOf);
   }
 }

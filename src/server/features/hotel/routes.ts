@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GRID_MAX_DAYS, LODGING_TURNS, MASS_MAX_PEOPLE } from '../../../shared/hotel.js';
+import { ApiError } from '../../errors.js';
 import { t } from '../../i18n.js';
 import { field, INT32, objectOf, resultResponses } from '../../routes/responses.js';
 import { type ExportColumn, workbookBase64 } from '../../services/excel.js';
@@ -55,10 +56,24 @@ export default async function hotelRoutes(fastify: FastifyInstance): Promise<voi
       schema: {
         tags: ['hotel'],
         summary: 'The camps the session works on, with their blocks, and the room types',
-        response: result('{ campamentos, tiposHabitacion }'),
+        description:
+          'A user with the lodging screens who runs no camp gets asignado false and no camps (the ' +
+          'screens say so); every other lodging call refuses such a user with hotel.refusals.notAdministrator.',
+        response: result('{ administrador, asignado, campamentos, tiposHabitacion }'),
       },
     },
-    async (request) => ({ result: await campChoices(db, registry, await anyone(request)) }),
+    async (request) => {
+      const office = await anyone(request).catch((error: unknown) => {
+        if (error instanceof ApiError && error.messageKey === 'hotel.refusals.notAdministrator')
+          return undefined;
+        throw error;
+      });
+      return {
+        result: office
+          ? await campChoices(db, registry, office)
+          : { administrador: true, asignado: false, campamentos: [], tiposHabitacion: [] },
+      };
+    },
   );
 
   fastify.get<{ Querystring: { buscar: string } }>(

@@ -386,49 +386,60 @@ export class Stays {
         FechaIngreso: new Date(this.now()).toISOString(),
         IdAcreditacion: accreditation,
       };
-      if (bedId !== undefined && bedId !== Number(row.IdCama)) {
-        await this.freeNights(trx, id);
-        const [placed] = await this.place(
-          trx,
-          office,
-          Number(row.IdCampamento),
-          [
-            {
-              IdPersona: Number(row.IdPersona),
-              IdCama: bedId,
-              FechaInicio: today,
-              FechaFin: to,
-              Turno: row.Turno as LodgingTurn,
-            },
-          ],
-          today,
+      if (bedId !== undefined && bedId !== Number(row.IdCama))
+        Object.assign(
+          change,
+          await this.rebed(trx, office, row, bedId, today, row.Turno as LodgingTurn, today),
         );
-        await this.holdNights(
-          trx,
-          office.clientId,
-          [
-            {
-              IdReserva: id,
-              IdCama: bedId,
-              IdPersona: Number(row.IdPersona),
-              halves: halvesOf(placed.turn, placed.bed.Exclusiva),
-              from: today,
-              to,
-            },
-          ],
-          office.userId,
-          change.FechaIngreso as string,
-        ).catch((error) => {
-          throw uniqueViolation(error)
-            ? refuse('overlap', { bed: placed.bed.Codigo, from: dmy(today), to: dmy(to) })
-            : error;
-        });
-        change.IdCama = bedId;
-        change.FechaInicio = today;
-      }
       await this.setState(trx, id, change, office);
       return { ...row, ...change };
     });
+  }
+
+  /**
+   * Puts a reservation not checked in yet in another bed from `start` to its departure: its nights
+   * freed and held again in the new bed (refused, naming the bed, when another holds one of them).
+   * Answers the reservation's change.
+   */
+  private async rebed(
+    trx: Db,
+    office: CampOffice,
+    row: Row,
+    bedId: number,
+    start: string,
+    turn: LodgingTurn,
+    today: string,
+  ): Promise<Row> {
+    const id = Number(row.IdReserva);
+    const to = String(row.FechaFin).slice(0, 10);
+    await this.freeNights(trx, id);
+    const [placed] = await this.place(
+      trx,
+      office,
+      Number(row.IdCampamento),
+      [{ IdPersona: Number(row.IdPersona), IdCama: bedId, FechaInicio: start, FechaFin: to, Turno: turn }],
+      today,
+    );
+    const stay = {
+      IdReserva: id,
+      IdCama: bedId,
+      IdPersona: Number(row.IdPersona),
+      halves: halvesOf(placed.turn, placed.bed.Exclusiva),
+      from: start,
+      to,
+    };
+    await this.holdNights(
+      trx,
+      office.clientId,
+      [stay],
+      office.userId,
+      new Date(this.now()).toISOString(),
+    ).catch((error) => {
+      throw uniqueViolation(error)
+        ? refuse('overlap', { bed: placed.bed.Codigo, from: dmy(start), to: dmy(to) })
+        : error;
+    });
+    return { IdCama: bedId, Turno: placed.turn, FechaInicio: start };
   }
 
   /**
@@ -522,6 +533,12 @@ export class Stays {
       const checkedIn = row.Estado === 'I';
       const start = checkedIn || from < today ? today : from;
       if (start >= to) throw refuse('stayOver', { date: dmy(to) });
+      const nextTurn = turn ?? (row.Turno as LodgingTurn);
+      if (!checkedIn) {
+        const change = await this.rebed(trx, office, row, bedId, start, nextTurn, today);
+        await this.setState(trx, id, change, office);
+        return { ...row, ...change };
+      }
       await this.freeNights(trx, id, start);
       const [placed] = await this.place(
         trx,
@@ -533,37 +550,11 @@ export class Stays {
             IdCama: bedId,
             FechaInicio: start,
             FechaFin: to,
-            Turno: turn ?? (row.Turno as LodgingTurn),
+            Turno: nextTurn,
           },
         ],
         today,
       );
-      if (!checkedIn) {
-        await this.freeNights(trx, id);
-        await this.holdNights(
-          trx,
-          office.clientId,
-          [
-            {
-              IdReserva: id,
-              IdCama: bedId,
-              IdPersona: Number(row.IdPersona),
-              halves: halvesOf(placed.turn, placed.bed.Exclusiva),
-              from: start,
-              to,
-            },
-          ],
-          office.userId,
-          new Date(this.now()).toISOString(),
-        ).catch((error) => {
-          throw uniqueViolation(error)
-            ? refuse('overlap', { bed: placed.bed.Codigo, from: dmy(start), to: dmy(to) })
-            : error;
-        });
-        const change = { IdCama: bedId, Turno: placed.turn, FechaInicio: start };
-        await this.setState(trx, id, change, office);
-        return { ...row, ...change };
-      }
       await this.setState(
         trx,
         id,
