@@ -16,7 +16,7 @@ import { addDays } from '../../../shared/dates.js';
 import type { LodgingTurn, ProposalLine } from '../../../shared/hotel.js';
 import { Refusal } from '../../components/Refusal.js';
 import { type CampChoices, type CrewSource, hotelApi } from './api.js';
-import { campOptions, DateInput, Pick, siteToday, TurnPick } from './fields.js';
+import { campOptions, DateInput, Pick, RoomTypePick, siteToday, TurnPick } from './fields.js';
 import { HotelScreen, ScreenHeader } from './HotelScreen.js';
 import { ProposalTable } from './ProposalTable.js';
 import { useStaysChanged } from './StayDialog.js';
@@ -117,16 +117,12 @@ function MassReservation({ choices, title }: { choices: CampChoices; title: stri
               />
               <DateInput id="mass-to" label={field('FechaFin')} value={to} onChange={setTo} min={from} />
               <TurnPick id="mass-turn" value={turn} onChange={setTurn} />
-              <Pick
+              <RoomTypePick
                 id="mass-room-type"
                 label={field('IdTipoHabitacion')}
+                choices={choices}
                 value={type}
-                options={choices.tiposHabitacion.map((t) => ({
-                  value: t.IdTipoHabitacion,
-                  label: t.Descripcion,
-                }))}
                 onChange={setType}
-                none={translate('hotel.screens.reservation.profileType')}
               />
             </Stack>
             <ToggleButtonGroup

@@ -19,7 +19,7 @@ import type { LodgingTurn } from '../../../shared/hotel.js';
 import { Refusal } from '../../components/Refusal.js';
 import { type CampChoices, type Candidate, hotelApi } from './api.js';
 import { BedPicker } from './BedPicker.js';
-import { campOptions, DateInput, Pick, siteToday, TurnPick } from './fields.js';
+import { campOptions, DateInput, Pick, RoomTypePick, siteToday, TurnPick } from './fields.js';
 import { PersonPicker } from './PersonPicker.js';
 import { useStaysChanged } from './StayDialog.js';
 
@@ -154,16 +154,12 @@ export function ReservationDialog({
               onChange={setBed}
             />
           ) : (
-            <Pick
+            <RoomTypePick
               id="reservation-room-type"
               label={translate('resources.reservation.fields.IdTipoHabitacion')}
+              choices={choices}
               value={type}
-              options={choices.tiposHabitacion.map((t) => ({
-                value: t.IdTipoHabitacion,
-                label: t.Descripcion,
-              }))}
               onChange={setType}
-              none={translate('hotel.screens.reservation.profileType')}
               width="100%"
             />
           )}

@@ -5,7 +5,7 @@ import { siteDate } from '../../../shared/dates.js';
 import { LODGING_TURNS, type LodgingTurn, type ReservationState } from '../../../shared/hotel.js';
 import { DATE_FORMAT, DatesProvider, fromDate, toDate } from '../../resources/form/dates.js';
 import { session } from '../../session/store.js';
-import type { Camp } from './api.js';
+import type { Camp, CampChoices } from './api.js';
 
 /** Today at the division's site, as the server counts nights. */
 export const siteToday = () => siteDate(session.siteCountry());
@@ -145,6 +145,36 @@ export function StateChip({ state }: { state: ReservationState }) {
       color={STATE_COLOURS[state]}
       label={translate(`enums.reservationState.${state}`)}
       data-state={state}
+    />
+  );
+}
+
+/** The room type of a stay: one of the client's, or (empty) the one the person's camp profile names. */
+export function RoomTypePick({
+  id,
+  label,
+  choices,
+  value,
+  onChange,
+  width,
+}: {
+  id: string;
+  label: string;
+  choices: CampChoices;
+  value: number | '';
+  onChange(value: number | ''): void;
+  width?: number | string;
+}) {
+  const translate = useTranslate();
+  return (
+    <Pick
+      id={id}
+      label={label}
+      value={value}
+      options={choices.tiposHabitacion.map((t) => ({ value: t.IdTipoHabitacion, label: t.Descripcion }))}
+      onChange={onChange}
+      none={translate('hotel.screens.reservation.profileType')}
+      width={width}
     />
   );
 }

@@ -1,18 +1,9 @@
-import type { Half, PlacementBed } from '../../../shared/hotel.js';
+import type { GridBed, Half, PlacementBed } from '../../../shared/hotel.js';
 import type { Db } from '../../db/connection.js';
 import type { Registry } from '../../registry.js';
 
 /** A bed of a camp with what placement, the grid and the messages need of it. */
-export interface CampBed extends PlacementBed {
-  Codigo: string;
-  EnServicio: boolean;
-  Habitacion: string;
-  TipoHabitacion: string;
-  IdModuloHotel: number;
-  Modulo: string;
-  IdCampamento: number;
-  Campamento: string;
-}
+export interface CampBed extends PlacementBed, GridBed {}
 
 type Row = Record<string, unknown>;
 
