@@ -429,11 +429,16 @@ describe('headcount and roll call in a real browser', () => {
         return JSON.stringify(filter, Object.keys(filter).sort()) === expected;
       });
     };
-    // Typed as people write a date: day, month, year.
+    const shown = page.locator('.MuiTablePagination-displayedRows');
+    // Typed as people write a date: day, month, year; then, as a person does, the next filter is
+    // added once the list shows the rows of this one (adding one while the list has not yet drawn
+    // the last would start from the filters it drew, dropping the date just typed).
     const typeDate = async (name: string, key: string, date: string) => {
       await page.getByRole('group', { name }).getByRole('spinbutton').first().click();
       await page.keyboard.type(date.split('-').reverse().join(''));
       await applied(key, date);
+      const expected = await total(chosen);
+      await expect.poll(() => shown.textContent()).toMatch(new RegExp(` ${expected}$`));
     };
     await addFilter('Fecha desde');
     await typeDate('Fecha desde', 'Fecha_gte', from);
@@ -443,7 +448,6 @@ describe('headcount and roll call in a real browser', () => {
     await page.getByRole('combobox', { name: 'Compañía' }).fill(String(company.Compania).slice(0, 12));
     await page.getByRole('option', { name: String(company.Compania), exact: true }).click();
     await applied('IdCompania', company.id);
-    const shown = page.locator('.MuiTablePagination-displayedRows');
     await expect.poll(() => shown.textContent()).toMatch(new RegExp(` ${n}$`));
     const filter = JSON.parse(new URL(page.url()).searchParams.get('filter') ?? '{}');
     expect(filter).toEqual({ Fecha_gte: from, Fecha_lte: to, IdCompania: company.id });
