@@ -37,6 +37,16 @@ export function nightsOf(from: string, to: string): string[] {
   return Array.from({ length: count }, (_, i) => addDays(from, i));
 }
 
+/**
+ * The departure of a stay cut short on `day` (a check-out, a move, a demobilisation): that day, or
+ * the morning after the arrival when it is cut the day it began; a stay already past its
+ * departure keeps it.
+ */
+export function departureOn(from: string, to: string, day: string): string {
+  if (to <= day) return to;
+  return day > from ? day : addDays(from, 1);
+}
+
 /** A bed as placement sees it: where it is, what it is, who its block houses. */
 export interface PlacementBed {
   IdCama: number;

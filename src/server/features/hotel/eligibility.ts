@@ -46,7 +46,7 @@ type Row = Record<string, unknown>;
 const text = (v: unknown) => (v === null || v === undefined ? '' : String(v).slice(0, 10));
 
 /** Rows of `ids` read a chunk at a time (long lists stay within the drivers' parameter limits). */
-async function inChunks<T>(ids: readonly number[], read: (chunk: number[]) => Promise<T[]>): Promise<T[]> {
+export async function inChunks<K, T>(ids: readonly K[], read: (chunk: K[]) => Promise<T[]>): Promise<T[]> {
   const out: T[] = [];
   for (let i = 0; i < ids.length; i += CHUNK) out.push(...(await read(ids.slice(i, i + CHUNK))));
   return out;
@@ -138,20 +138,17 @@ export async function lodgers(
     }
     const name = `${person.Apellido} ${person.Nombre}`;
     // A requester's: only its company's people (another company's are not shown, nor named).
-    const theirs = (g: Row) => Number(g.IdPersona) === id && !mine(g);
-    if (office.companyId !== undefined && (grounds.some(theirs) || requests.some(theirs))) {
-      if (
-        !grounds.some((g) => Number(g.IdPersona) === id && mine(g)) &&
-        !requests.some((r) => Number(r.IdPersona) === id && mine(r))
-      ) {
-        out.set(id, refusal('unknownPerson', { id }));
-        continue;
-      }
+    const own = (g: Row) => Number(g.IdPersona) === id && mine(g);
+    const others = (g: Row) => Number(g.IdPersona) === id && !mine(g);
+    if ((grounds.some(others) || requests.some(others)) && !grounds.some(own) && !requests.some(own)) {
+      out.set(id, refusal('unknownPerson', { id }));
+      continue;
     }
-    const accredited = grounds.filter((g) => Number(g.IdPersona) === id && mine(g));
-    const sent = requests.filter((r) => Number(r.IdPersona) === id && mine(r));
+    const accredited = grounds.filter(own);
+    const sent = requests.filter(own);
     const active = accredited.filter((g) => g.Estado === 'A');
-    const ground = active.find(within) ?? (active.length ? undefined : sent.find(within));
+    const inForce = active.find(within);
+    const ground = inForce ?? (active.length ? undefined : sent.find(within));
     if (!ground) {
       const near = active[0] ?? sent[0];
       out.set(
@@ -189,8 +186,8 @@ export async function lodgers(
       Sexo: (person.Sexo as string | null) ?? null,
       IdCompania: company,
       Compania: (ground.Compania as string | null) ?? null,
-      IdAcreditacion: ground === active.find(within) ? Number(ground.Id) : null,
-      IdSolicitud: ground === active.find(within) ? null : Number(ground.Id),
+      IdAcreditacion: inForce ? Number(ground.Id) : null,
+      IdSolicitud: inForce ? null : Number(ground.Id),
       IdTipoHabitacion: profile.IdTipoHabitacion,
       DiasMaximoEstadia: most,
     });

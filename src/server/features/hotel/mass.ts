@@ -15,7 +15,7 @@ import { ApiError } from '../../errors.js';
 import { t } from '../../i18n.js';
 import type { Registry } from '../../registry.js';
 import { campBeds, heldNights } from './beds.js';
-import { isRefusal, type Lodger, lodgers } from './eligibility.js';
+import { inChunks, isRefusal, type Lodger, lodgers } from './eligibility.js';
 import type { CampOffice } from './office.js';
 import type { Placed, Stays } from './stays.js';
 
@@ -115,16 +115,16 @@ export class MassReservation {
         messageKey: 'hotel.refusals.crewTooLarge',
         params: { max: MASS_MAX_PEOPLE },
       });
-    const found: Row[] = [];
-    for (let i = 0; i < documents.length; i += 500)
-      found.push(
-        ...((await this.db
+    const found = await inChunks(
+      documents,
+      (chunk) =>
+        this.db
           .selectFrom(this.table('person'))
           .select(['IdPersona', 'Documento'])
           .where('IdCliente', '=', office.clientId)
-          .where('Documento', 'in', documents.slice(i, i + 500))
-          .execute()) as Row[]),
-      );
+          .where('Documento', 'in', chunk)
+          .execute() as Promise<Row[]>,
+    );
     const known = new Set(found.map((r) => String(r.Documento)));
     return { ids: found.map((r) => Number(r.IdPersona)), unknown: documents.filter((d) => !known.has(d)) };
   }
@@ -215,37 +215,39 @@ export class MassReservation {
 
   /** The first night each of some people already holds between two dates. */
   private async alreadyLodged(office: CampOffice, ids: number[], from: string, to: string, db: Db = this.db) {
-    const out = new Map<number, string>();
-    for (let i = 0; i < ids.length; i += 500) {
-      const rows = (await db
-        .selectFrom(this.table('bed-night'))
-        .select(['IdPersona', (eb) => eb.fn.min('Fecha').as('Fecha')])
-        .where('IdCliente', '=', office.clientId)
-        .where('IdPersona', 'in', ids.slice(i, i + 500))
-        .where('Fecha', '>=', from)
-        .where('Fecha', '<', to)
-        .groupBy('IdPersona')
-        .execute()) as Row[];
-      for (const r of rows) out.set(Number(r.IdPersona), String(r.Fecha).slice(0, 10));
-    }
-    return out;
+    const rows = await inChunks(
+      ids,
+      (chunk) =>
+        db
+          .selectFrom(this.table('bed-night'))
+          .select(['IdPersona', (eb) => eb.fn.min('Fecha').as('Fecha')])
+          .where('IdCliente', '=', office.clientId)
+          .where('IdPersona', 'in', chunk)
+          .where('Fecha', '>=', from)
+          .where('Fecha', '<', to)
+          .groupBy('IdPersona')
+          .execute() as Promise<Row[]>,
+    );
+    return new Map(rows.map((r) => [Number(r.IdPersona), String(r.Fecha).slice(0, 10)]));
   }
 
+  /** The document and name of each of some people. */
   private async names(ids: number[]) {
-    const out = new Map<number, { Documento: string; Persona: string }>();
-    for (let i = 0; i < ids.length; i += 500) {
-      const rows = (await this.db
-        .selectFrom(this.table('person'))
-        .select(['IdPersona', 'Documento', 'Apellido', 'Nombre'])
-        .where('IdPersona', 'in', ids.slice(i, i + 500))
-        .execute()) as Row[];
-      for (const r of rows)
-        out.set(Number(r.IdPersona), {
-          Documento: String(r.Documento),
-          Persona: `${r.Apellido} ${r.Nombre}`,
-        });
-    }
-    return out;
+    const rows = await inChunks(
+      ids,
+      (chunk) =>
+        this.db
+          .selectFrom(this.table('person'))
+          .select(['IdPersona', 'Documento', 'Apellido', 'Nombre'])
+          .where('IdPersona', 'in', chunk)
+          .execute() as Promise<Row[]>,
+    );
+    return new Map(
+      rows.map((r) => [
+        Number(r.IdPersona),
+        { Documento: String(r.Documento), Persona: `${r.Apellido} ${r.Nombre}` },
+      ]),
+    );
   }
 
   /**

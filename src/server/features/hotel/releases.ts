@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { addDays, siteDate } from '../../../shared/dates.js';
+import { departureOn } from '../../../shared/hotel.js';
 import { dmy } from '../../../shared/request-dates.js';
 import type { Db } from '../../db/connection.js';
 import { Leases } from '../../jobs/leases.js';
@@ -140,7 +141,7 @@ export async function endStays(
         ? {
             Estado: 'S',
             FechaSalidaReal: who.at,
-            FechaFin: to > who.today ? (who.today > from ? who.today : addDays(from, 1)) : to,
+            FechaFin: departureOn(from, to, who.today),
           }
         : { Estado: 'A' };
     await trx

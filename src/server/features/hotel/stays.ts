@@ -1,5 +1,5 @@
-import { addDays } from '../../../shared/dates.js';
 import {
+  departureOn,
   halvesOf,
   type LodgingTurn,
   nightsOf,
@@ -508,8 +508,7 @@ export class Stays {
       const change: Row = {
         Estado: 'S',
         FechaSalidaReal: new Date(this.now()).toISOString(),
-        FechaFin:
-          end > today ? (today > String(row.FechaInicio) ? today : addDays(String(row.FechaInicio), 1)) : end,
+        FechaFin: departureOn(String(row.FechaInicio).slice(0, 10), end, today),
       };
       await this.setState(trx, id, change, office);
       return { ...row, ...change };
@@ -555,12 +554,7 @@ export class Stays {
         ],
         today,
       );
-      await this.setState(
-        trx,
-        id,
-        { Estado: 'M', FechaFin: today > from ? today : addDays(from, 1) },
-        office,
-      );
+      await this.setState(trx, id, { Estado: 'M', FechaFin: departureOn(from, to, today) }, office);
       placed.lodger = {
         ...placed.lodger,
         IdAcreditacion: row.IdAcreditacion == null ? null : Number(row.IdAcreditacion),
