@@ -20,9 +20,11 @@ export async function writeAudit(
   id: unknown,
   before: Row | undefined,
   after: Row | undefined,
+  /** A read-only entity's records change only through the product's own calls; those that a user makes (a void) are audited too. */
+  evenReadOnly = false,
 ): Promise<void> {
   const trail = registry.get(AUDIT_RESOURCE);
-  if (!trail || entity.readOnly) return;
+  if (!trail || (entity.readOnly && !evenReadOnly)) return;
   const props = entity.schema.properties;
   const values = (row: Row | undefined) =>
     row &&

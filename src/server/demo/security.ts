@@ -95,7 +95,25 @@ export const DEMO_PROFILES = {
     Descripcion: 'ADMINISTRA LAS RESERVAS Y EL ALOJAMIENTO DE SUS CAMPAMENTOS',
     characteristic: undefined,
   },
+  /** The dining halls' supervisor: their live sittings, meals by hand and voids, the consumption report, their set-up. */
+  dining: {
+    Perfil: 'SUPERVISOR DE COMEDORES',
+    Descripcion: 'SUPERVISA LOS COMEDORES, SUS CONSUMOS Y SU CONFIGURACIÓN',
+    characteristic: undefined,
+  },
 } as const;
+
+/** The dining halls' set-up their supervisor keeps. */
+const DINING_SETUP = [
+  'dining-type',
+  'dining-room',
+  'dining-service',
+  'dining-group',
+  'dining-group-schedule',
+  'dining-cost-assignment',
+  'cost-category',
+  'person-cost-category',
+];
 
 /** The camps' set-up the hotel administrator reads. */
 const HOTEL_SCREENS = ['camp', 'hotel-module', 'room', 'bed', 'room-type', 'bed-type', 'camp-profile'];
@@ -273,6 +291,10 @@ const MODULE_SCREENS: Partial<
   identification: [
     { route: '/identificacion/gestion', tag: 'app.menu.items.identificationManagement', icon: 'Badge' },
   ],
+  dining: [
+    { route: '/comedor/gestion', tag: 'app.menu.items.diningManagement', icon: 'Restaurant' },
+    { route: '/comedor/consumos', tag: 'app.menu.items.consumptionReport', icon: 'Assessment' },
+  ],
   hotel: [
     { route: '/hotel/tablero', tag: 'app.menu.items.lodgingDashboard', icon: 'Dashboard' },
     { route: '/hotel/disponibilidad', tag: 'app.menu.items.bedAvailability', icon: 'Bed' },
@@ -353,7 +375,10 @@ export const DEMO_GRANTS: Record<
 > = {
   admin: ({ resource, route }) => (resource || (route && MODULE_ROUTES.has(route)) ? 'write' : undefined),
   requester: ({ resource, route }) => {
-    if (route) return SIDE_ROUTE.requester.test(route) || route === '/hotel/reservas' ? 'write' : undefined;
+    if (route)
+      return SIDE_ROUTE.requester.test(route) || route === '/hotel/reservas' || route === '/comedor/consumos'
+        ? 'write'
+        : undefined;
     if (resource === 'person' || resource === 'vehicle') return 'write';
     return resource && [...CONTRACTOR_SCREENS, 'accreditation'].includes(resource) ? 'read' : undefined;
   },
@@ -373,6 +398,13 @@ export const DEMO_GRANTS: Record<
     if (route) return route.startsWith('/hotel/') ? 'write' : undefined;
     if (resource === 'room-service') return 'write';
     return resource && [...HOTEL_SCREENS, 'person', 'company'].includes(resource) ? 'read' : undefined;
+  },
+  dining: ({ resource, route }) => {
+    if (route) return route.startsWith('/comedor/') ? 'write' : undefined;
+    if (resource && DINING_SETUP.includes(resource)) return 'write';
+    return resource && ['person', 'company', 'position-type', 'equipment'].includes(resource)
+      ? 'read'
+      : undefined;
   },
 };
 
@@ -475,6 +507,20 @@ export const DEMO_USERS: DemoUser[] = [
     assignments: [
       { profile: 'hotel', division: 0, default: true },
       { profile: 'hotel', division: 1 },
+    ],
+  },
+  {
+    IdUsuario: 'COMEDOR',
+    Nombre: 'ROSA ELENA',
+    Apellido: 'QUISPE HUAYTA',
+    Correo: 'comedores@minandes.com.pe',
+    Telefono: '963852741',
+    Administrador: 'N',
+    Contratista: 'N',
+    setting: 'standard',
+    assignments: [
+      { profile: 'dining', division: 0, default: true },
+      { profile: 'dining', division: 1 },
     ],
   },
 ];

@@ -225,11 +225,11 @@ export function localTime(at: Date, timeZone: string): LocalTime {
 }
 
 /** Minutes since midnight of "HH:mm"; NaN for anything else, which then covers nothing. */
-const minutesOf = (hhmm: string): number => {
+export const minutesOf = (hhmm: string): number => {
   const match = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(hhmm);
   return match ? Number(match[1]) * 60 + Number(match[2]) : Number.NaN;
 };
-const endMinutesOf = (hhmm: string): number => (hhmm === '23:59' ? MINUTES_PER_DAY : minutesOf(hhmm));
+export const endMinutesOf = (hhmm: string): number => (hhmm === '23:59' ? MINUTES_PER_DAY : minutesOf(hhmm));
 
 /** Whether a restriction's hours cover `minute`; missing or unreadable hours mean the whole day, the safe reading. */
 function restrictedHoursCover(start: string | undefined, end: string | undefined, minute: number): boolean {
@@ -256,9 +256,13 @@ export function intervalCovers(
 const within = (date: string, from: string, to?: string | null): boolean =>
   from <= date && (to == null || date <= to);
 
-type Outcome = { reason: ReasonCode; params?: MessageParams } | undefined;
+export type Outcome = { reason: ReasonCode; params?: MessageParams } | undefined;
 
-function checkIdentity({ presented, credential, holder }: DecisionInput, today: string): Outcome {
+/** What was presented, its credential and its holder (the checks a dining reader shares with the gate). */
+type Identity = Pick<DecisionInput, 'presented' | 'credential' | 'holder'>;
+
+/** Identity: a known credential (active, within its dates) or a known document or plate. */
+export function checkIdentity({ presented, credential, holder }: Identity, today: string): Outcome {
   const code =
     presented.kind === 'credential'
       ? presented.Numero
@@ -285,7 +289,8 @@ function checkIdentity({ presented, credential, holder }: DecisionInput, today: 
   return undefined;
 }
 
-function checkAccreditation(records: Accreditation[], division: number, today: string): Outcome {
+/** An accreditation of the division in force today (state A), else why not. */
+export function checkAccreditation(records: Accreditation[], division: number, today: string): Outcome {
   const mine = records.filter((r) => r.IdDivision === division);
   if (!mine.length) return { reason: 'NOT_ACCREDITED' };
   const current = mine.filter((r) => within(today, r.FechaInicio, r.FechaFin));
@@ -380,7 +385,7 @@ function checkAccess(granted: Opening[], undated: () => Opening[], local: LocalT
   return undefined;
 }
 
-const clock = ({ minute }: LocalTime) =>
+export const clock = ({ minute }: Pick<LocalTime, 'minute'>) =>
   `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
 
 /**
@@ -417,7 +422,8 @@ function checkRestrictions(holder: Holder, { door, site }: DecisionInput, local:
   return restriction && { reason: 'RESTRICTED', params: { motive: restriction.Motivo ?? '' } };
 }
 
-function checkCondition(holder: Holder): Outcome {
+/** The person's condition (ceased, inactive) or the vehicle's state. */
+export function checkCondition(holder: Holder): Outcome {
   if (holder.kind === 'vehicle')
     return holder.vehicle.Estado === 'I' ? { reason: 'VEHICLE_INACTIVE' } : undefined;
   if (holder.person.Condicion === 'C') return { reason: 'PERSON_CEASED' };

@@ -1273,7 +1273,7 @@ export interface Comedor {
 }
 
 /**
- * A meal service of a dining hall (spec section 3 Dining 'service'): breakfast, lunch, dinner, night refreshment, packed lunch; its order in the day, cost per consumption (PEN), how many consumptions a person may take, whether it is exclusive (only for the groups assigned to it) or special (outside the regular menu, e.g. events), and its start and end time.
+ * A meal service of a dining hall (spec section 3 Dining 'service'): breakfast, lunch, dinner, night meal, packed lunch; its order in the day, cost per consumption (PEN), how many consumptions a person may take in one sitting, whether it is exclusive (only for the position types it is assigned to by a cost assignment) or special (outside the regular menu, e.g. events: only for people with a cost category in force that day), and its start and end time. An end before the start crosses midnight: the night meal of a shift, whose early hours belong to the day it opened.
  */
 export interface ServicioComedor {
   IdServicio?: number;
@@ -1299,7 +1299,8 @@ export interface AsignacionCostoComedor {
   IdCliente?: number;
   IdDivision?: number;
   IdServicio: number;
-  IdTipoPosicion: number;
+  IdTipoPosicion?: number;
+  IdCategoriaCosto?: number;
   AsumeCosto: 'C' | 'T';
   Porcentaje: number;
   Activo: 'S' | 'N';
@@ -1322,7 +1323,7 @@ export interface GrupoComedor {
 }
 
 /**
- * When a dining group may take a service on a weekday (spec section 3 Dining 'group schedule per weekday'): the group, the weekday (1 Monday ... 7 Sunday), the service and the time window.
+ * When a dining group may take a service on a weekday (spec section 3 Dining 'group schedule per weekday'): the group, the weekday (1 Monday ... 7 Sunday; for a service that crosses midnight, the day it opened), the service and the time window (an end before the start crosses midnight). A reader serves a group's people only in a service their group has that weekday, within its window.
  */
 export interface HorarioGrupoComedor {
   IdHorarioGrupoComedor?: number;
@@ -1357,6 +1358,45 @@ export interface CategoriaCostoPersona {
   FechaInicio: string;
   FechaFin?: string;
   Activo: 'S' | 'N';
+}
+
+/**
+ * A meal presented at a dining room (spec section 2 Dining 'consumption report', 'management'): served (Resultado P) or refused (D) with the reason's code and text, as a reader decided it (Origen E, through the device calls) or as a supervisor registered it by hand (M) with an observation. Fecha is the service day (a night meal after midnight belongs to the day its service opened), Hora the wall clock of the site. A served meal is costed when it is recorded, in cents, split between the company and the worker by the cost assignment in force then (later price changes do not rewrite it). Ranura is the served meal's place within the service's consumption number: its unique key with the person, service and day is the no-double-meal rule, kept by the database whoever writes; a voided meal gives its place back and keeps who voided it, when and why.
+ */
+export interface Consumo {
+  IdConsumo?: number;
+  IdCliente?: number;
+  IdDivision?: number;
+  IdComedor: number;
+  IdServicio?: number;
+  IdPersona?: number;
+  IdCompania?: number;
+  IdEquipo?: number;
+  Fecha: string;
+  Hora: string;
+  FechaHora: string;
+  Resultado: 'P' | 'D';
+  CodigoMotivo?: string;
+  Motivo?: string;
+  Origen: 'E' | 'M';
+  TipoMarcacion?: 'C' | 'T';
+  EnLinea?: 'S' | 'N';
+  HoraDudosa?: 'S' | 'N';
+  IdMarcaDispositivo?: string;
+  FechaHoraDispositivo?: string;
+  Ranura?: number;
+  ImporteTotal?: number;
+  ImporteCompania?: number;
+  ImporteTrabajador?: number;
+  PorcentajeCompania?: number;
+  BaseCosto?: 'K' | 'P' | 'N';
+  IdCategoriaCosto?: number;
+  IdTipoPosicion?: number;
+  Anulado?: 'S' | 'N';
+  MotivoAnulacion?: string;
+  IdUsuarioAnulacion?: string;
+  FechaAnulacion?: string;
+  Observacion?: string;
 }
 
 /**
@@ -1948,6 +1988,7 @@ export interface ResourceTypes {
   'dining-group-schedule': HorarioGrupoComedor;
   'cost-category': CategoriaCosto;
   'person-cost-category': CategoriaCostoPersona;
+  'consumption': Consumo;
   'hotel-module': ModuloHotel;
   'room-type': TipoHabitacion;
   'bed-type': TipoCama;

@@ -7,7 +7,8 @@ import { t } from '../../i18n.js';
 import { requireGrant } from '../../routes/guards.js';
 import { field, INT32, objectOf, resultResponses } from '../../routes/responses.js';
 import { allowList, signingKeys } from './allow-list.js';
-import { type Device, DeviceKeys } from './device-keys.js';
+import { correctedTime, deviceAuth, withinBudget } from './device-call.js';
+import { DeviceKeys } from './device-keys.js';
 import { Enrolment } from './enrolment.js';
 import {
   decideAndRecord,
@@ -23,9 +24,6 @@ const gzipAsync = promisify(gzip);
 
 /** Most markings in one batch; more is 413. */
 export const BATCH_MAX = 1000;
-/** A corrected device time further ahead of the server than this, or further behind, is doubtful. */
-const AHEAD_MS = 5 * 60_000;
-const BEHIND_MS = 7 * 24 * 3_600_000;
 
 interface Presentable {
   IdPuerta?: number;
@@ -59,17 +57,6 @@ function presentedOf(item: Presentable, where: string): Presented {
   return { kind: 'plate', Placa: String(item.Placa).trim().toUpperCase() };
 }
 
-/** The device's clock corrected by its equipment's difference, and whether it is plausible. */
-function correctedTime(device: Device, given: string | undefined, received: number) {
-  if (!given) return { at: new Date(received), doubtful: false };
-  const deviceAt = new Date(given);
-  const corrected = deviceAt.getTime() - device.DiferenciaHoraria * 60_000;
-  const doubtful = corrected > received + AHEAD_MS || corrected < received - BEHIND_MS;
-  // A little ahead is a clock's drift: nothing happened after the server received it.
-  const at = new Date(!doubtful && corrected > received ? received : corrected);
-  return { at, deviceAt, doubtful };
-}
-
 const answer = (decision: Decision, language: FastifyRequest['language']) => ({
   allow: decision.allow,
   reason: decision.reason,
@@ -93,27 +80,7 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
   fastify.decorate('deviceKeys', keys);
   const enrolment = new Enrolment(db, keys);
 
-  const keyOf = (request: FastifyRequest) => {
-    const header = request.headers.authorization ?? '';
-    return header.startsWith('Device ') ? header.slice(7).trim() : '';
-  };
-  /** A device's refusal, in a device's words (not a person's "your session ended"). */
-  const unknownDevice = (messageKey: string) => new ApiError('UNAUTHORIZED', { messageKey });
-  const authenticate = async (request: FastifyRequest): Promise<Device> => {
-    const key = keyOf(request);
-    if (!key || key.length > 200) throw unknownDevice('gate.deviceKeyMissing');
-    const device = await keys.verify(key);
-    if (!device) throw unknownDevice('gate.deviceKeyInvalid');
-    return device;
-  };
-  /**
-   * Before a device call's body is read: without a device key of a plausible shape, the call is
-   * answered 401 at once (its body, however large or malformed, is neither read nor judged).
-   */
-  const keyFirst = async (request: FastifyRequest) => {
-    const key = keyOf(request);
-    if (!key || key.length > 200) throw unknownDevice('gate.deviceKeyMissing');
-  };
+  const { authenticate, keyFirst } = deviceAuth(keys);
 
   fastify.post<{ Body: Presentable }>(
     '/acceso/decidir',
@@ -162,32 +129,23 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
         };
         return decideAndRecord(db, device, presentation, () => timedOut, siteOf, writer);
       })();
-      let timer: NodeJS.Timeout | undefined;
-      const budget = new Promise<'timeout'>((resolve) => {
-        timer = setTimeout(() => resolve('timeout'), fastify.gateDecisionBudgetMs);
-      });
-      try {
-        const outcome = await Promise.race([work, budget]);
-        if (outcome !== 'timeout') {
-          return {
-            result: {
-              ...answer(outcome.decision, request.language),
-              direction: outcome.direction,
-              IdMarcacion: outcome.IdMarcacion ?? null,
-              duplicate: outcome.duplicate,
-            },
-          };
-        }
-        timedOut = true;
-        work.catch((error) => request.log.warn({ err: error }, 'gate decision abandoned after its budget'));
-      } catch (error) {
-        // A key the database says is unknown, or a malformed call, is the device's error; anything else
-        // (the database failing) is a denial with its reason, never an error a reader might take for a pass.
-        if (error instanceof ApiError && (error.code === 'UNAUTHORIZED' || error.code === 'BAD_REQUEST'))
-          throw error;
-        request.log.error({ err: error }, 'gate decision failed: denied');
-      } finally {
-        clearTimeout(timer);
+      const outcome = await withinBudget(
+        work,
+        fastify.gateDecisionBudgetMs,
+        () => {
+          timedOut = true;
+        },
+        request.log,
+      );
+      if (outcome) {
+        return {
+          result: {
+            ...answer(outcome.decision, request.language),
+            direction: outcome.direction,
+            IdMarcacion: outcome.IdMarcacion ?? null,
+            duplicate: outcome.duplicate,
+          },
+        };
       }
       const messageKey = 'gate.unavailable';
       return {

@@ -11,6 +11,7 @@ import {
   type SiteAccess,
 } from '../../../shared/access/decision.js';
 import type { Db } from '../../db/connection.js';
+import { GroupCommit } from '../../db/group-commit.js';
 import { t } from '../../i18n.js';
 import type { Device } from './device-keys.js';
 import { type LoadedDoor, loadDoor, loadHolder, loadSite } from './loader.js';
@@ -87,117 +88,12 @@ export interface Pending {
   abort: () => boolean;
 }
 
-class Abandoned extends Error {
-  constructor() {
-    super('decision abandoned: the reader stopped waiting');
-  }
-}
-
 type RecordOne = typeof recordIn;
 
-/** One decision in its own transaction, rolled back if its caller stopped waiting. */
-async function recordAlone(db: Db, job: Pending, recordOne: RecordOne = recordIn): Promise<Recorded> {
-  return db.transaction().execute(async (trx) => {
-    const recorded = await recordOne(trx, job.device, job.p, job.loaded, job.site);
-    if (job.abort()) throw new Abandoned();
-    return recorded;
-  });
-}
-
-/**
- * Group commit for the gate's decisions. A commit waits for the disk (a sync of the log), and one
- * decision per commit holds the gates to the number of syncs the disk does a second. Decisions
- * that arrive while a commit is under way wait for the next transaction and are written in it
- * together, one after the other as they came; each caller is answered only once that transaction
- * has committed, so nothing is acknowledged before it is durable. When the shared transaction fails
- * (one decision's write failed, or a reader stopped waiting before the commit), nothing of it was
- * kept and each of its decisions is written again on its own, so one cannot spoil the others.
- * `lanes` transactions may be open at once (one on SQLite, whose single connection serialises
- * them anyway; a few on PostgreSQL's pool).
- */
-export class DecisionWriter {
-  private readonly queue: Array<Pending & { resolve: (r: Recorded) => void; reject: (e: unknown) => void }> =
-    [];
-  private open = 0;
-  /** Transactions committed, and the decisions they held. */
-  readonly stats = { commits: 0, decisions: 0 };
-
-  constructor(
-    private readonly db: Db,
-    private readonly lanes = 1,
-    private readonly maxBatch = 100,
-    private readonly recordOne: RecordOne = recordIn,
-  ) {}
-
-  record(job: Pending): Promise<Recorded> {
-    return new Promise<Recorded>((resolve, reject) => {
-      this.queue.push({ ...job, resolve, reject });
-      this.schedule();
-    });
-  }
-
-  /**
-   * A transaction starts on the next turn of the event loop, not at once: the decisions whose
-   * requests were read in the same turn join it. (On SQLite the driver is synchronous and a commit
-   * holds the event loop, so nothing could join a transaction once it has started.)
-   */
-  private scheduled = false;
-  private schedule(): void {
-    if (this.scheduled) return;
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      this.drain();
-    });
-  }
-
-  private drain(): void {
-    while (this.open < this.lanes && this.queue.length) {
-      const batch = this.queue.splice(0, this.maxBatch);
-      this.open++;
-      void this.write(batch).finally(() => {
-        this.open--;
-        this.schedule();
-      });
-    }
-  }
-
-  private async write(batch: typeof this.queue): Promise<void> {
-    // A reader that already gave up is not written at all.
-    const live = batch.filter((job) => {
-      if (!job.abort()) return true;
-      job.reject(new Abandoned());
-      return false;
-    });
-    if (!live.length) return;
-    if (live.length > 1) {
-      try {
-        const results = await this.db.transaction().execute(async (trx) => {
-          const out: Recorded[] = [];
-          for (const job of live)
-            out.push(await this.recordOne(trx, job.device, job.p, job.loaded, job.site));
-          if (live.some((job) => job.abort())) throw new Abandoned();
-          return out;
-        });
-        this.stats.commits++;
-        this.stats.decisions += live.length;
-        live.forEach((job, i) => {
-          job.resolve(results[i]);
-        });
-        return;
-      } catch {
-        // Nothing of the shared transaction was kept: each decision again, on its own.
-      }
-    }
-    for (const job of live) {
-      try {
-        job.resolve(await recordAlone(this.db, job, this.recordOne));
-        this.stats.commits++;
-        this.stats.decisions++;
-      } catch (error) {
-        job.reject(error);
-      }
-    }
+/** The gate's group commit: decisions written together, each answered once its transaction committed. */
+export class DecisionWriter extends GroupCommit<Pending, Recorded> {
+  constructor(db: Db, lanes = 1, maxBatch = 100, recordOne: RecordOne = recordIn) {
+    super(db, (trx, job) => recordOne(trx, job.device, job.p, job.loaded, job.site), lanes, maxBatch);
   }
 }
 

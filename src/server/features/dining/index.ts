@@ -1,0 +1,8 @@
+import type { Feature } from '../feature.js';
+import diningRoutes from './routes.js';
+
+/** Dining halls: the readers' meal decisions, the supervisor's live management and the consumption report. */
+export const dining: Feature = {
+  name: 'dining',
+  routes: diningRoutes,
+};
