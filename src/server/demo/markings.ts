@@ -7,7 +7,7 @@ import { t } from '../i18n.js';
 const DAY = 86_400_000;
 
 /** The instant a site's wall clock shows `minute` on `date` (yyyy-mm-dd). */
-function instantAt(date: string, minute: number, timeZone: string): number {
+export function instantAt(date: string, minute: number, timeZone: string): number {
   const guess = Date.parse(`${date}T00:00:00Z`) + minute * 60_000;
   const local = localTime(new Date(guess), timeZone);
   const shown = Date.parse(`${local.date}T00:00:00Z`) + local.minute * 60_000;

@@ -21,6 +21,7 @@ import {
   COUNTRIES,
   DOCUMENT_TYPES,
 } from './data.js';
+import { seedDemoDining } from './dining.js';
 import { seedDemoLodging } from './lodging.js';
 import { seedDemoMarkings } from './markings.js';
 import { generatePeople } from './people.js';
@@ -256,6 +257,7 @@ export async function seedDemo(
     Object.assign(report, await seedDemoRequests(trx, database.dialect, registry, files, clientId));
     Object.assign(report, await seedDemoMarkings(trx, clientId));
     Object.assign(report, await seedDemoLodging(trx, registry, clientId));
+    Object.assign(report, await seedDemoDining(trx, registry, clientId));
     return report;
   });
 }
