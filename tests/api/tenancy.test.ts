@@ -152,6 +152,8 @@ describe.each(DIALECTS)('tenancy and permissions on %s', (dialect) => {
       '300103',
       '3006',
       '300605',
+      '70',
+      '7010',
       '80',
       '8011',
       '90',
@@ -176,6 +178,7 @@ describe.each(DIALECTS)('tenancy and permissions on %s', (dialect) => {
       '/contract',
       '/person',
       '/vehicle',
+      '/comedor/consumos',
       '/hotel/reservas',
       '/accreditation',
       '/movilizacion/solicitante/persona',
@@ -204,9 +207,18 @@ describe.each(DIALECTS)('tenancy and permissions on %s', (dialect) => {
       '/hotel/reserva-masiva',
       '/hotel/reportes',
     ]);
-    expect(admin.filter((m) => m.Ruta).length - screens.length - identification.length - lodging.length).toBe(
-      t.registry.entities.filter((e) => !e.hidden).length,
-    );
+    const dining = admin.filter((m) => m.Ruta?.startsWith('/comedor/'));
+    expect(dining.map((m) => [m.IdMenu, m.Ruta])).toEqual([
+      ['7009', '/comedor/gestion'],
+      ['7010', '/comedor/consumos'],
+    ]);
+    expect(
+      admin.filter((m) => m.Ruta).length -
+        screens.length -
+        identification.length -
+        lodging.length -
+        dining.length,
+    ).toBe(t.registry.entities.filter((e) => !e.hidden).length);
     // Identification management sits in its module, after the module's entities.
     const module = String((MODULES.indexOf('identification') + 1) * 10);
     expect(identification.map((m) => [m.IdMenu.slice(0, 2), m.Ruta])).toEqual([

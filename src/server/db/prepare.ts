@@ -1,5 +1,6 @@
 import { ensureAuthTables } from '../auth/tables.js';
 import { ensureAccessTables } from '../features/access/tables.js';
+import { ensureDiningTables } from '../features/dining/tables.js';
 import type { Registry } from '../registry.js';
 import { ensureFileTables } from '../storage/files.js';
 import type { Database } from './connection.js';
@@ -12,6 +13,7 @@ export async function prepareDatabase(database: Database, registry: Registry): P
   const report = await syncSchema(database, registry);
   await ensureAuthTables(database);
   await ensureAccessTables(database);
+  await ensureDiningTables(database);
   await ensureFileTables(database);
   return report;
 }

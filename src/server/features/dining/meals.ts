@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { type Credential, markingClock } from '../../../shared/access/decision.js';
 import {
   type Diner,
@@ -15,6 +16,7 @@ import type { Db } from '../../db/connection.js';
 import { GroupCommit } from '../../db/group-commit.js';
 import { t } from '../../i18n.js';
 import type { DinerCard, DiningTables, LoadedRoom } from './loader.js';
+import { countMeal } from './tables.js';
 
 /** One presentation at a dining room's reader, or a meal a supervisor registers by hand. */
 export interface MealPresentation {
@@ -61,32 +63,36 @@ export interface MealRecorded {
 const codeOf = (presented: MealPresented) =>
   presented.kind === 'credential' ? presented.Numero : presented.Documento;
 
-/** The person's served meals in a sitting (voided ones do not count) and the places they hold. */
-async function mealsOf(trx: Db, tables: DiningTables, personId: number, sitting: Sitting) {
-  const rows = await trx
-    .selectFrom(tables.consumption)
-    .select(['Ranura'])
-    .where('IdPersona', '=', personId)
-    .where('IdServicio', '=', sitting.service.IdServicio)
-    .where('Fecha', '=', sitting.day)
-    .where('Resultado', '=', 'P')
-    .where('Anulado', '=', 'N')
-    .execute();
-  return { used: rows.length, places: new Set(rows.map((r) => Number(r.Ranura)).filter((n) => n > 0)) };
-}
-
-/** Meals the room served in a sitting. */
-async function servedIn(trx: Db, tables: DiningTables, roomId: number, sitting: Sitting): Promise<number> {
+/**
+ * In one read of the sitting's served meals (not voided): how many the room served, how many of
+ * them are the person's, and the places the person's hold (a bit per place).
+ */
+async function sittingCounts(
+  trx: Db,
+  tables: DiningTables,
+  roomId: number,
+  personId: number | undefined,
+  sitting: Sitting,
+) {
   const row = await trx
     .selectFrom(tables.consumption)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .select([
+      sql<number>`count(*)`.as('served'),
+      sql<number>`coalesce(sum(case when "IdPersona" = ${personId ?? -1} then 1 else 0 end), 0)`.as('used'),
+      sql<number>`coalesce(sum(case when "IdPersona" = ${personId ?? -1} then 1 << "Ranura" else 0 end), 0)`.as(
+        'mask',
+      ),
+    ])
     .where('IdComedor', '=', roomId)
     .where('Fecha', '=', sitting.day)
     .where('IdServicio', '=', sitting.service.IdServicio)
     .where('Resultado', '=', 'P')
     .where('Anulado', '=', 'N')
     .executeTakeFirst();
-  return Number(row?.n ?? 0);
+  const mask = Number(row?.mask ?? 0);
+  const places = new Set<number>();
+  for (let n = 1; n <= 10; n++) if (mask & (1 << n)) places.add(n);
+  return { served: Number(row?.served ?? 0), used: Number(row?.used ?? 0), places };
 }
 
 /** The stored answer of a presentation the reader had sent already. */
@@ -148,8 +154,11 @@ export async function recordMeal(
       (manualService && p.manual
         ? { service: manualService, day: p.manual.day, weekday: 1, minute: 0 }
         : undefined);
-    const mine = diner && known ? await mealsOf(trx, tables, diner.person.IdPersona, known) : undefined;
-    const served = known ? await servedIn(trx, tables, room.IdComedor, known) : 0;
+    const counts = known
+      ? await sittingCounts(trx, tables, room.IdComedor, diner?.person.IdPersona, known)
+      : undefined;
+    const mine = diner ? counts : undefined;
+    const served = counts?.served ?? 0;
     const decision: MealDecision = p.refusedToken
       ? {
           allow: false,
@@ -234,6 +243,7 @@ export async function recordMeal(
       .returning('IdConsumo')
       .executeTakeFirst();
     if (inserted) {
+      if (result === 'P') await countMeal(trx, values, 1);
       return {
         decision,
         result,

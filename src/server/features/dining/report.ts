@@ -4,6 +4,7 @@ import type { Db } from '../../db/connection.js';
 import { t } from '../../i18n.js';
 import type { DiningTables } from './loader.js';
 import type { DiningOffice } from './office.js';
+import { DINING_DAY_TABLE } from './tables.js';
 
 /** The consumption report's filters (spec section 2 Dining 'consumption report'). */
 export interface ReportQuery {
@@ -56,28 +57,67 @@ export async function consumptionReport(
   page: { skip: number; take: number },
 ) {
   const base = () => served(db, tables, office, q);
+  // Without a person, the running totals per day (a few hundred rows a day at most) instead of the meals.
+  const byDay = q.IdPersona === undefined;
+  const days = () => {
+    let qb = db
+      .selectFrom(`${DINING_DAY_TABLE} as c`)
+      .where('c.IdCliente', '=', office.clientId)
+      .where('c.IdDivision', '=', office.divisionId)
+      .where('c.Fecha', '>=', q.desde)
+      .where('c.Fecha', '<=', q.hasta);
+    if (q.IdComedor !== undefined) qb = qb.where('c.IdComedor', '=', q.IdComedor);
+    if (q.IdServicio !== undefined) qb = qb.where('c.IdServicio', '=', q.IdServicio);
+    const company = office.companyId ?? q.IdCompania;
+    if (company !== undefined) qb = qb.where('c.IdCompania', '=', company);
+    return qb;
+  };
   const [totals, perDay, rows] = await Promise.all([
-    base()
-      .select((eb) => [
-        eb.fn.countAll<number>().as('consumos'),
-        eb.fn.sum<number>('c.ImporteTotal').as('importe'),
-        eb.fn.sum<number>('c.ImporteCompania').as('compania'),
-        eb.fn.sum<number>('c.ImporteTrabajador').as('trabajador'),
-      ])
-      .executeTakeFirst(),
-    base()
-      .leftJoin(`${tables.service} as s`, 's.IdServicio', 'c.IdServicio')
-      .select((eb) => [
-        'c.Fecha',
-        'c.IdServicio',
-        's.Descripcion as Servicio',
-        's.Orden',
-        eb.fn.countAll<number>().as('consumos'),
-      ])
-      .groupBy(['c.Fecha', 'c.IdServicio', 's.Descripcion', 's.Orden'])
-      .orderBy('c.Fecha')
-      .orderBy('s.Orden')
-      .execute(),
+    byDay
+      ? days()
+          .select([
+            sql<number>`coalesce(sum(c."Consumos"), 0)`.as('consumos'),
+            sql<number>`coalesce(sum(c."Importe"), 0)`.as('importe'),
+            sql<number>`coalesce(sum(c."Compania"), 0)`.as('compania'),
+            sql<number>`coalesce(sum(c."Trabajador"), 0)`.as('trabajador'),
+          ])
+          .executeTakeFirst()
+      : base()
+          .select((eb) => [
+            eb.fn.countAll<number>().as('consumos'),
+            eb.fn.sum<number>('c.ImporteTotal').as('importe'),
+            eb.fn.sum<number>('c.ImporteCompania').as('compania'),
+            eb.fn.sum<number>('c.ImporteTrabajador').as('trabajador'),
+          ])
+          .executeTakeFirst(),
+    (byDay
+      ? days()
+          .leftJoin(`${tables.service} as s`, 's.IdServicio', 'c.IdServicio')
+          .select([
+            'c.Fecha',
+            'c.IdServicio',
+            's.Descripcion as Servicio',
+            's.Orden',
+            sql<number>`sum(c."Consumos")`.as('consumos'),
+          ])
+          .groupBy(['c.Fecha', 'c.IdServicio', 's.Descripcion', 's.Orden'])
+          .having(sql<number>`sum(c."Consumos")`, '>', 0)
+          .orderBy('c.Fecha')
+          .orderBy('s.Orden')
+          .execute()
+      : base()
+          .leftJoin(`${tables.service} as s`, 's.IdServicio', 'c.IdServicio')
+          .select((eb) => [
+            'c.Fecha',
+            'c.IdServicio',
+            's.Descripcion as Servicio',
+            's.Orden',
+            eb.fn.countAll<number>().as('consumos'),
+          ])
+          .groupBy(['c.Fecha', 'c.IdServicio', 's.Descripcion', 's.Orden'])
+          .orderBy('c.Fecha')
+          .orderBy('s.Orden')
+          .execute()) as Promise<Array<Record<string, unknown>>>,
     rowsOf(base(), tables)
       .orderBy('c.Fecha', 'desc')
       .orderBy('c.Hora', 'desc')

@@ -30,6 +30,7 @@ import {
 } from './meals.js';
 import { anyDiningOffice, DINING_ROUTES, type DiningOffice, diningOffice } from './office.js';
 import { consumptionReport, REPORT_MAX_DAYS, type ReportQuery, reportBatches, roomDay } from './report.js';
+import { type Counted, countMeal } from './tables.js';
 
 /** Most presentations in one batch of a reader; more is 413. */
 export const MEAL_BATCH_MAX = 1000;
@@ -576,6 +577,7 @@ export default async function diningRoutes(fastify: FastifyInstance): Promise<vo
           .executeTakeFirst();
         if (!Number(updated.numUpdatedRows))
           throw new ApiError('CONFLICT', { messageKey: 'dining.alreadyVoided' });
+        await countMeal(trx, before as unknown as Counted, -1);
         await writeAudit(
           trx,
           fastify.registry,
