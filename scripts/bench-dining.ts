@@ -55,6 +55,15 @@ function report(label: string, times: number[], elapsed: number, unit = 'decisio
   );
 }
 
+/** fetch, once more when a kept-alive connection the server closed while the history loaded resets. */
+async function request(url: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch {
+    return fetch(url, init);
+  }
+}
+
 /** Runs `call` from `callers` concurrent loops for SECONDS; latencies in ms and the elapsed time. */
 async function load(callers: number, call: (caller: number, i: number) => Promise<void>) {
   const times: number[] = [];
@@ -278,7 +287,7 @@ async function run(database: Database, dialect: DialectName) {
       `  loaded ${total.toLocaleString('en')} consumptions in ${((Date.now() - started) / 1000).toFixed(0)} s`,
     );
 
-    const login = await fetch(`${address}/api/usuario/authenticate`, {
+    const login = await request(`${address}/api/usuario/authenticate`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ username: 'COMEDOR', password: 'Acredita#2026' }),
@@ -289,14 +298,14 @@ async function run(database: Database, dialect: DialectName) {
         }>,
     );
     const chosen = login.result.division.find((d) => d.IdDivision === 1) ?? login.result.division[0];
-    const session = await fetch(`${address}/api/usuario/refreshTokenbyperfil`, {
+    const session = await request(`${address}/api/usuario/refreshTokenbyperfil`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${login.result.accessToken}` },
       body: JSON.stringify({ idPerfil: chosen.IdPerfil, idDivision: chosen.IdDivision }),
     }).then((r) => r.json() as Promise<{ result: { accessToken: string } }>);
     const token = session.result.accessToken;
     const get = async (path: string) => {
-      const response = await fetch(`${address}${path}`, { headers: { authorization: `Bearer ${token}` } });
+      const response = await request(`${address}${path}`, { headers: { authorization: `Bearer ${token}` } });
       if (response.status !== 200) throw new Error(`${path}: ${response.status} ${await response.text()}`);
       return (await response.json()) as { result: { totalCount: number } };
     };

@@ -84,7 +84,10 @@ describe.each(DIALECTS)('dining halls on %s', (dialect) => {
       .execute();
 
   beforeAll(async () => {
-    t = await startTestApp(dialect, { auth: { now: clock.now } });
+    // What a reader decides, not how fast: on a busy machine twenty decisions in one commit may
+    // outlast the product's 200 ms, so these calls get a budget no machine reaches (the budget
+    // itself is the gate's mechanism, tested in access-device.test.ts against a locked table).
+    t = await startTestApp(dialect, { auth: { now: clock.now }, gateDecisionBudgetMs: 60_000 });
     tokens.dining = (await signIn(t.app, 'COMEDOR', { division: SOUTH })).accessToken;
     tokens.admin = (await signIn(t.app, 'ADMIN', { division: SOUTH })).accessToken;
     tokens.adminNorth = (await signIn(t.app, 'ADMIN', { division: NORTH })).accessToken;
@@ -310,6 +313,35 @@ describe.each(DIALECTS)('dining halls on %s', (dialect) => {
     expect((await rows({ IdConsumo: row.IdConsumo }))[0].ImporteTotal).toBe(1890);
   });
 
+  it('takes a cost assignment by position type or by cost category, one of the two', async () => {
+    const employee = await idOf('dining_cost_category', 'IdCategoriaCosto', { Descripcion: 'EMPLEADO' });
+    const dinner = await idOf('dining_dining_service', 'IdServicio', {
+      IdComedor: room,
+      Descripcion: 'CENA',
+    });
+    const assignment = (fields: object) =>
+      as('dining', 'POST', '/api/rest/dining-cost-assignment', {
+        IdServicio: dinner,
+        AsumeCosto: 'T',
+        Porcentaje: 10,
+        Activo: 'S',
+        ...fields,
+      });
+    const staff = await idOf('dining_cost_category', 'IdCategoriaCosto', { Descripcion: 'STAFF' });
+    const trainee = await idOf('administration_position_type', 'IdTipoPosicion', {
+      Descripcion: 'PRACTICANTE',
+    });
+    for (const fields of [{}, { IdTipoPosicion: trainee, IdCategoriaCosto: staff }]) {
+      const refused = await assignment(fields);
+      expect(refused.status, JSON.stringify(refused.body)).toBe(400);
+      expect(refused.body.errors.IdCategoriaCosto.message).toBe(
+        'Give the position type or the cost category, one of the two.',
+      );
+    }
+    // The demo has EMPLEADO's dinner already: the unique key per service and category holds.
+    expect((await assignment({ IdCategoriaCosto: employee })).status).toBe(409);
+  });
+
   it('keeps a reader’s offline batch once, served offline as served, and refuses a malformed batch whole', async () => {
     const at = new Date(clock.now() - 5 * 60_000).toISOString();
     const batch = [
@@ -472,6 +504,10 @@ describe.each(DIALECTS)('dining halls on %s', (dialect) => {
     // Filters: one person.
     const one = await as('dining', 'GET', `/api/comedor/reporte?${range}&IdPersona=${crew.people[8]}`);
     expect(one.body.result.totales).toMatchObject({ consumos: 1, compania: 1512, trabajador: 378 });
+    const byDocument = await as('dining', 'GET', `/api/comedor/reporte?${range}&Documento=${docs[8]}`);
+    expect(byDocument.body.result.totales).toEqual(one.body.result.totales);
+    const nobody = await as('dining', 'GET', `/api/comedor/reporte?${range}&Documento=NADIE`);
+    expect(nobody.body.result.totales.consumos).toBe(0);
     // The Excel export has every row and the same totals.
     const excel = await t.app.inject({
       method: 'GET',

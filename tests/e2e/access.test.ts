@@ -3,10 +3,9 @@ import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, siteDate } from '../../src/shared/dates.js';
-import { pdf, valuesFor } from '../support/accreditation.js';
 import { launchBrowser } from '../support/browser.js';
 import { signInThroughConsole } from '../support/console.js';
-import { png } from '../support/png.js';
+import { mobiliseWorker } from '../support/mobilisation.js';
 import { asUser } from '../support/request-screens.js';
 import { type RunningServer, startRealServer } from '../support/server.js';
 
@@ -170,104 +169,17 @@ describe('headcount and roll call in a real browser', () => {
     await signInThroughConsole(admin, server.url, 'ADMIN', { division: SOUTH });
     const { api } = asUser(() => server.url);
     const today = siteDate('PE');
-    const token = (page: Page) =>
-      page.evaluate(
-        () => JSON.parse(localStorage.getItem('acreditacion.auth') ?? '{}').accessToken as string,
-      );
-    const upload = async (page: Page, path: string, fields: Record<string, number>, file: Json) => {
-      const form = new FormData();
-      for (const [name, value] of Object.entries(fields)) form.append(name, String(value));
-      form.append('file', new Blob([file.bytes], { type: file.type }), file.name);
-      const res = await fetch(`${server.url}${path}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${await token(page)}` },
-        body: form,
-      });
-      expect(res.status, await res.clone().text()).toBe(200);
-    };
     const all = (resource: string) =>
       api(admin, 'GET', `/api/rest/${resource}?range=${encodeURIComponent('[0,999]')}`);
 
     // Mobilised and approved (the screens of that flow are accreditation.test.ts's; here their calls).
-    const contract = (await all('contract')).find((c: Json) => c.NumeroContrato === 'CT-2026-001');
-    const profile = (await all('accreditation-profile')).find(
-      (p: Json) => p.Descripcion === 'TRABAJADOR CONTRATISTA',
-    );
-    const dni = (await all('document-type')).find((d: Json) => d.Alias === 'DNI' && d.IdPais === 'PE');
     const DOCUMENT = '71234598';
-    const made = await api(requester, 'POST', '/api/acreditacionsolicitud/crearsolicitante', {
-      IdEntidad: 'T',
-      IdContrato: contract.IdContrato,
-      IdPerfilAcreditacion: profile.IdPerfilAcreditacion,
-      FechaInicio: today,
-      FechaFin: addDays(today, 90),
-      IdTipoDocumento: dni.IdTipoDocumento,
-      Documento: DOCUMENT,
-      Apellido: 'Mamani Coaquira',
-      Nombre: 'Wilber',
-      Sexo: 'M',
-      FechaNacimiento: '1988-03-09',
-      IdPaisNacimiento: 'PE',
-      IdPaisResidencia: 'PE',
-      TelefonoMovil: '951478236',
-    });
-    const id = made.IdSolicitud as number;
-    expect(id, JSON.stringify(made)).toBeGreaterThan(0);
-    const [items, , , lists] = await api(
-      requester,
-      'GET',
-      `/api/acreditacionsolicituddetalle/obtener?IdSolicitud=${id}`,
+    const record = await mobiliseWorker(
+      server.url,
+      { requester, authoriser, admin },
+      { Documento: DOCUMENT, Apellido: 'Mamani Coaquira', Nombre: 'Wilber' },
+      today,
     );
-    await api(requester, 'POST', '/api/acreditacionsolicitud/actualizarsolicitante', {
-      IdSolicitud: id,
-      Detalle: JSON.stringify(valuesFor(items, lists, addDays(today, 200).replaceAll('-', ''))),
-    });
-    for (const item of items.filter((i: Json) => i.AdjuntarArchivo === 'S' && i.TipoRequisito === 'S'))
-      await upload(
-        requester,
-        '/api/acreditacionsolicitud/UploadSolicitanteArchivo',
-        {
-          IdSolicitud: id,
-          IdDatoEvaluar: item.IdDatoEvaluar,
-        },
-        { bytes: pdf(item.Requisito), type: 'application/pdf', name: 'constancia.pdf' },
-      );
-    await upload(
-      requester,
-      '/api/acreditacionsolicitud/crearsolicitantefoto',
-      { IdSolicitud: id },
-      {
-        bytes: png(150, 160),
-        type: 'image/png',
-        name: 'foto.png',
-      },
-    );
-    expect(
-      (await api(requester, 'POST', '/api/acreditacionsolicitud/cerrarsolicitud', { IdSolicitud: id }))
-        .EstadoAprobacion,
-    ).toBe('P');
-    const [mine, theirs] = await api(
-      authoriser,
-      'GET',
-      `/api/acreditacionsolicituddetalle/obtenerbyautorizador?IdSolicitud=${id}`,
-    );
-    for (const [lines, action] of [
-      [mine, undefined],
-      [theirs, 'APROBAR'],
-    ] as const)
-      await api(authoriser, 'POST', '/api/acreditacionsolicitud/actualizarsolicitanteautorizador', {
-        IdSolicitud: id,
-        Accion: action,
-        Detalle: lines
-          .filter((i: Json) => i.Aprobar === 'S')
-          .map((i: Json) => ({ IdDetalle: i.IdSecuencial, EstadoAprobacion: 'A', Valor: 'APROBADO' })),
-      });
-    const record = await api(
-      requester,
-      'GET',
-      `/api/acreditacionsolicitud/obtenersolicitud?IdSolicitud=${id}`,
-    );
-    expect(record.EstadoAprobacion).toBe('A');
     // The administrator gives the worker the round-the-clock supervision profile at the main gate.
     const access = (await all('access-profile')).find(
       (p: Json) => p.Descripcion === 'SUPERVISIÓN SAN GABRIEL',

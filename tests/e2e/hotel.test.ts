@@ -11,6 +11,7 @@ import { launchBrowser } from '../support/browser.js';
 import { signInThroughConsole } from '../support/console.js';
 import { asUser, type Lang, typeDate } from '../support/request-screens.js';
 import { type RunningServer, startRealServer } from '../support/server.js';
+import { drawingProblems, screenshot } from '../support/shots.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
 type Json = any;
@@ -155,27 +156,10 @@ describe('camp lodging in a real browser', () => {
   /** The grid's cells of tonight, by state, among the beds the find box leaves. */
   const tonight = (page: Page, state: string) =>
     page.locator(`[data-testid="availability-grid"] button[data-night="${today}"][data-state="${state}"]`);
-  /** The page as it looks once its finite transitions have ended, saved for a person to look at. */
-  const shoot = async (page: Page, name: string) => {
-    await page.evaluate(() =>
-      Promise.all(
-        document
-          .getAnimations()
-          .filter((a) => a.effect?.getComputedTiming().iterations !== Number.POSITIVE_INFINITY)
-          .map((a) => a.finished.catch(() => undefined)),
-      ),
-    );
-    await page.screenshot({ path: `${SHOTS}/${name}.png` });
-  };
+  const shoot = (page: Page, name: string) => screenshot(page, `${SHOTS}/${name}.png`);
   /** Nothing wider than the screen, and no translation key instead of a text. */
   const fits = async (page: Page, where: string) => {
-    const state = await page.evaluate(() => ({
-      width: document.documentElement.scrollWidth,
-      text: document.body.innerText,
-    }));
-    const screen = page.viewportSize()?.width ?? 0;
-    if (state.width > screen) problems.push(`${where}: ${state.width}px wide on a ${screen}px screen`);
-    if (RAW_KEY.test(state.text)) problems.push(`${where}: shows ${RAW_KEY.exec(state.text)?.[0]}`);
+    problems.push(...(await drawingProblems(page, where, RAW_KEY)));
   };
 
   it('books a crew from its contract, checks three in, and the grid and the dashboard follow (Spanish, desktop)', async () => {

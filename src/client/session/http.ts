@@ -149,4 +149,10 @@ export async function apiCall<T>(method: string, url: string, body?: unknown, to
   return (json as { result: T }).result;
 }
 
+/** A call's query string from its parameters, leaving out those not given (undefined or empty). */
+export const queryString = (params: Record<string, string | number | undefined>): string =>
+  new URLSearchParams(
+    Object.entries(params).flatMap(([k, v]) => (v === undefined || v === '' ? [] : [[k, String(v)]])),
+  ).toString();
+
 export const RELOAD_DELAY_MS = SESSION.reloadDelayMs;

@@ -71,6 +71,8 @@ interface GridProps<T> {
   selectedKey?: string | number;
   empty?: ReactNode;
   pageSizes?: number[];
+  /** False for a short list shown whole (no paginator). */
+  paged?: boolean;
   testId?: string;
 }
 
@@ -92,6 +94,7 @@ export function Grid<T>({
   selectedKey,
   empty,
   pageSizes = [5, 10, 20, 50],
+  paged = true,
   testId,
 }: GridProps<T>) {
   const translate = useTranslate();
@@ -159,16 +162,21 @@ export function Grid<T>({
                     overflowWrap: 'anywhere',
                   }}
                 >
-                  {others.map((column) => (
-                    <div key={column.id}>
-                      <Typography component="dt" variant="caption" color="text.secondary">
-                        {column.label}
-                      </Typography>
-                      <Typography component="dd" variant="body2" sx={{ m: 0 }}>
-                        {cell(column, row)}
-                      </Typography>
-                    </div>
-                  ))}
+                  {others.map((column) => {
+                    const value = cell(column, row);
+                    // A card leaves out what a row has nothing in (no value, no button).
+                    if (value === null || value === undefined || value === '') return null;
+                    return (
+                      <div key={column.id}>
+                        <Typography component="dt" variant="caption" color="text.secondary">
+                          {column.label}
+                        </Typography>
+                        <Typography component="dd" variant="body2" sx={{ m: 0 }}>
+                          {value}
+                        </Typography>
+                      </div>
+                    );
+                  })}
                 </Box>
               </CardContent>
             );
@@ -236,7 +244,7 @@ export function Grid<T>({
           </Table>
         </TableContainer>
       )}
-      {!nothing && paginator}
+      {!nothing && paged && paginator}
     </Box>
   );
 }

@@ -3,14 +3,16 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { useTranslate } from 'react-admin';
 import type { GridBed, GridStay } from '../../../shared/hotel.js';
+import { DateInput, Pick } from '../../components/fields.js';
 import { Pager } from '../../components/grid/Pager.js';
 import { Refusal } from '../../components/Refusal.js';
+import { ScreenHeader } from '../../components/ScreenHeader.js';
 import { AvailabilityTable } from './AvailabilityTable.js';
 import { type CampChoices, hotelApi } from './api.js';
 import { staysByBed } from './BedPicker.js';
 import { Legend } from './cells.js';
-import { campOptions, DateInput, Pick, siteToday } from './fields.js';
-import { HotelScreen, ScreenHeader } from './HotelScreen.js';
+import { campOptions, siteToday } from './fields.js';
+import { HotelScreen } from './HotelScreen.js';
 import { ReservationDialog, type ReservationPrefill } from './ReservationDialog.js';
 import { StayDialog, type StaySummary } from './StayDialog.js';
 

@@ -3,12 +3,13 @@ import { PieChart } from '@mui/x-charts/PieChart';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslate } from 'react-admin';
 import type { CampToday } from '../../../shared/hotel.js';
+import { ChartTexts } from '../../components/ChartTexts.js';
 import { Refusal } from '../../components/Refusal.js';
+import { ScreenHeader } from '../../components/ScreenHeader.js';
 import { formatDate } from '../../format.js';
 import { hotelApi } from './api.js';
-import { ChartTexts } from './ChartTexts.js';
 import { CELL_LOOK } from './cells.js';
-import { HotelScreen, ScreenHeader } from './HotelScreen.js';
+import { HotelScreen } from './HotelScreen.js';
 import { StayLines } from './StayLines.js';
 
 const FIGURES = ['camas', 'ocupadas', 'reservadas', 'libres', 'fueraServicio'] as const;
@@ -69,7 +70,7 @@ function CampCard({ camp }: { camp: CampToday }) {
             role="img"
             aria-label={translate('hotel.screens.dashboard.chart', { camp: camp.Campamento })}
           >
-            <ChartTexts>
+            <ChartTexts noData={translate('hotel.screens.noData')}>
               <PieChart
                 height={180}
                 series={[

@@ -1,8 +1,9 @@
-import { Alert, Card, CardContent, LinearProgress, Stack, Typography } from '@mui/material';
+import { Alert, LinearProgress, Stack } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslate } from 'react-admin';
 import { Refusal } from '../../components/Refusal.js';
+import { ScreenHeader } from '../../components/ScreenHeader.js';
 import { useConsoleTitle } from '../../resources/ScreenTitle.js';
 import { type CampChoices, hotelApi } from './api.js';
 
@@ -15,20 +16,6 @@ export function useCamps() {
     retry: false,
     staleTime: 5 * 60_000,
   });
-}
-
-/** A lodging screen's heading card: its title, then its controls, wrapping on a narrow screen. */
-export function ScreenHeader({ title, children }: { title: string; children?: ReactNode }) {
-  return (
-    <Card>
-      <CardContent sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'center' }}>
-        <Typography variant="h6" component="h1" sx={{ flex: '1 1 auto' }}>
-          {title}
-        </Typography>
-        {children}
-      </CardContent>
-    </Card>
-  );
 }
 
 /**

@@ -14,10 +14,12 @@ import { useState } from 'react';
 import { useTranslate } from 'react-admin';
 import { addDays } from '../../../shared/dates.js';
 import type { LodgingTurn, ProposalLine } from '../../../shared/hotel.js';
+import { DateInput, Pick } from '../../components/fields.js';
 import { Refusal } from '../../components/Refusal.js';
+import { ScreenHeader } from '../../components/ScreenHeader.js';
 import { type CampChoices, type CrewSource, hotelApi } from './api.js';
-import { campOptions, DateInput, Pick, RoomTypePick, siteToday, TurnPick } from './fields.js';
-import { HotelScreen, ScreenHeader } from './HotelScreen.js';
+import { campOptions, RoomTypePick, siteToday, TurnPick } from './fields.js';
+import { HotelScreen } from './HotelScreen.js';
 import { ProposalTable } from './ProposalTable.js';
 import { useStaysChanged } from './StayDialog.js';
 

@@ -17,14 +17,16 @@ import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
 import { addDays, daysBetween } from '../../../shared/dates.js';
+import { ChartTexts } from '../../components/ChartTexts.js';
+import { DateInput, Pick } from '../../components/fields.js';
 import { Refusal } from '../../components/Refusal.js';
+import { ScreenHeader } from '../../components/ScreenHeader.js';
 import { saveWorkbook } from '../../files.js';
 import { formatDate } from '../../format.js';
 import { type CampChoices, hotelApi } from './api.js';
-import { ChartTexts } from './ChartTexts.js';
 import { CELL_LOOK } from './cells.js';
-import { campOptions, DateInput, Pick, siteToday } from './fields.js';
-import { HotelScreen, ScreenHeader } from './HotelScreen.js';
+import { campOptions, siteToday } from './fields.js';
+import { HotelScreen } from './HotelScreen.js';
 import { PersonStays } from './PersonStays.js';
 
 const isDate = (v: string | undefined): v is string => Boolean(v && /^\d{4}-\d{2}-\d{2}$/.test(v));
@@ -102,7 +104,7 @@ function Reports({ choices, title }: { choices: CampChoices; title: string }) {
               })}
             </Typography>
             <Box role="img" aria-label={translate('hotel.screens.reports.chart')} sx={{ minWidth: 0 }}>
-              <ChartTexts>
+              <ChartTexts noData={translate('hotel.screens.noData')}>
                 <BarChart
                   height={280}
                   dataset={data.dias}

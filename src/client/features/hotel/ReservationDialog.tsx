@@ -16,10 +16,11 @@ import { useState } from 'react';
 import { useTranslate } from 'react-admin';
 import { addDays } from '../../../shared/dates.js';
 import type { LodgingTurn } from '../../../shared/hotel.js';
+import { DateInput, Pick } from '../../components/fields.js';
 import { Refusal } from '../../components/Refusal.js';
 import { type CampChoices, type Candidate, hotelApi } from './api.js';
 import { BedPicker } from './BedPicker.js';
-import { campOptions, DateInput, Pick, RoomTypePick, siteToday, TurnPick } from './fields.js';
+import { campOptions, RoomTypePick, siteToday, TurnPick } from './fields.js';
 import { PersonPicker } from './PersonPicker.js';
 import { useStaysChanged } from './StayDialog.js';
 

@@ -4,12 +4,14 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useState } from 'react';
 import { useTranslate } from 'react-admin';
 import type { ReservationState } from '../../../shared/hotel.js';
+import { Pick } from '../../components/fields.js';
 import { Grid, type GridColumn, gridParams, useGridState } from '../../components/grid/Grid.js';
 import { Refusal } from '../../components/Refusal.js';
+import { ScreenHeader } from '../../components/ScreenHeader.js';
 import { formatDate } from '../../format.js';
 import { type CampChoices, hotelApi, type ReservationRow } from './api.js';
-import { campOptions, Pick, StateChip } from './fields.js';
-import { HotelScreen, ScreenHeader } from './HotelScreen.js';
+import { campOptions, StateChip } from './fields.js';
+import { HotelScreen } from './HotelScreen.js';
 import { ReservationDialog } from './ReservationDialog.js';
 import { type StayAction, StayDialog, stayActions } from './StayDialog.js';
 

@@ -5,7 +5,7 @@ import type {
   ProposalLine,
   ReservationState,
 } from '../../../shared/hotel.js';
-import { apiCall } from '../../session/http.js';
+import { apiCall, queryString as query } from '../../session/http.js';
 import { restList } from '../accreditation/api.js';
 
 export interface CampModule {
@@ -102,10 +102,6 @@ export interface CrewDates {
 }
 
 const BASE = '/api/hotel';
-const query = (params: Record<string, string | number | undefined>) =>
-  new URLSearchParams(
-    Object.entries(params).flatMap(([k, v]) => (v === undefined || v === '' ? [] : [[k, String(v)]])),
-  ).toString();
 
 /** The camp lodging calls (spec section 2 Hotel) as the console's screens make them. */
 export const hotelApi = {

@@ -349,7 +349,7 @@ export default async function diningRoutes(fastify: FastifyInstance): Promise<vo
     {
       schema: {
         tags: ['dining'],
-        summary: "The division's dining rooms with their services, and its companies in dining groups",
+        summary: "The division's dining rooms with their services",
         response: result('{ hoy, comedores: [{ IdComedor, Descripcion, Activo, servicios }] }'),
       },
     },
@@ -595,12 +595,28 @@ export default async function diningRoutes(fastify: FastifyInstance): Promise<vo
   );
 
   const reportQuery = {
+    Documento: field.text(20, { minLength: 1 }),
     desde: date,
     hasta: date,
     IdComedor: field.id(),
     IdServicio: field.id(),
     IdCompania: field.id(),
     IdPersona: field.id(),
+  };
+  /** A person named by document: the client's person of that document (none: a person no meal can match). */
+  const byDocument = async (
+    office: DiningOffice,
+    q: ReportQuery & { Documento?: string },
+  ): Promise<ReportQuery> => {
+    const { Documento, ...rest } = q;
+    if (Documento === undefined) return rest;
+    const person = await db
+      .selectFrom(tables.person)
+      .select('IdPersona')
+      .where('IdCliente', '=', office.clientId)
+      .where('Documento', '=', Documento.trim().toUpperCase())
+      .executeTakeFirst();
+    return { ...rest, IdPersona: person ? Number(person.IdPersona) : 0 };
   };
   const checkRange = (q: ReportQuery) => {
     if (q.hasta < q.desde)
@@ -611,7 +627,7 @@ export default async function diningRoutes(fastify: FastifyInstance): Promise<vo
       });
   };
 
-  fastify.get<{ Querystring: ReportQuery & { skip?: number; take?: number } }>(
+  fastify.get<{ Querystring: ReportQuery & { Documento?: string; skip?: number; take?: number } }>(
     '/comedor/reporte',
     {
       schema: {
@@ -631,11 +647,13 @@ export default async function diningRoutes(fastify: FastifyInstance): Promise<vo
       const office = await officeOf(request, DINING_ROUTES.report);
       const { skip = 0, take = 25, ...q } = request.query;
       checkRange(q);
-      return { result: await consumptionReport(db, tables, office, q, { skip, take }) };
+      return {
+        result: await consumptionReport(db, tables, office, await byDocument(office, q), { skip, take }),
+      };
     },
   );
 
-  fastify.get<{ Querystring: ReportQuery }>(
+  fastify.get<{ Querystring: ReportQuery & { Documento?: string } }>(
     '/comedor/reporte/excel',
     {
       schema: {
@@ -648,7 +666,7 @@ export default async function diningRoutes(fastify: FastifyInstance): Promise<vo
     },
     async (request, reply) => {
       const office = await officeOf(request, DINING_ROUTES.report);
-      const q = request.query;
+      const q = await byDocument(office, request.query);
       checkRange(q);
       const language = request.language;
       const h = (key: string) => t(language, `dining.report.${key}`);

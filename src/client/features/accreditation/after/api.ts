@@ -3,7 +3,7 @@
  * requirement update (/api/acreditacionrequisitosolicitud), as the screens use them.
  */
 import type { EntityCode } from '../../../../shared/accreditation.js';
-import { apiCall } from '../../../session/http.js';
+import { apiCall, queryString as query } from '../../../session/http.js';
 import { type DashboardAnswer, type Page, type RequestRow, restList } from '../api.js';
 
 const DEMOBILISATION = '/api/acreditaciondesmovilizacion';
@@ -29,11 +29,6 @@ export const KIND_OF_SEGMENT: Record<string, EntityCode> = { persona: 'T', vehic
 export function areaPath(kind: Kind, side: 'solicitante' | 'autorizador', entity: EntityCode): string {
   return `/${AREA[kind]}/${side}/${SEGMENT[entity]}`;
 }
-
-const query = (values: Record<string, string | number | undefined>) =>
-  new URLSearchParams(
-    Object.entries(values).flatMap(([k, v]) => (v === undefined || v === '' ? [] : [[k, String(v)]])),
-  ).toString();
 
 export interface Candidate {
   IdAcreditacion: number;
