@@ -25,7 +25,8 @@ import { DeviceKeys } from '../src/server/features/access/device-keys.js';
 import { recountDays } from '../src/server/features/dining/tables.js';
 import { buildServer } from '../src/server/server.js';
 import { addDays, siteDate } from '../src/shared/dates.js';
-import { createDatabase, registry } from './bench/setup.js';
+import { report, request, timed } from './bench/measure.js';
+import { eachDialect, registry } from './bench/setup.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -45,41 +46,8 @@ const READERS = Number(args.readers);
 const CONSUMPTIONS = Number(args.consumptions);
 const WORKERS = Number(args.workers);
 
-const pct = (sorted: number[], q: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-function report(label: string, times: number[], elapsed: number, unit = 'decisions/s') {
-  const sorted = [...times].sort((a, b) => a - b);
-  const rate = Math.round((times.length / elapsed) * 1000);
-  console.log(
-    `  ${label.padEnd(48)} ${rate.toLocaleString('en').padStart(7)} ${unit}   p50 ${pct(sorted, 0.5).toFixed(2)} ms   p95 ${pct(sorted, 0.95).toFixed(2)} ms   p99 ${pct(sorted, 0.99).toFixed(2)} ms`,
-  );
-}
-
-/** fetch, once more when a kept-alive connection the server closed while the history loaded resets. */
-async function request(url: string, init?: RequestInit): Promise<Response> {
-  try {
-    return await fetch(url, init);
-  } catch {
-    return fetch(url, init);
-  }
-}
-
-/** Runs `call` from `callers` concurrent loops for SECONDS; latencies in ms and the elapsed time. */
-async function load(callers: number, call: (caller: number, i: number) => Promise<void>) {
-  const times: number[] = [];
-  const started = performance.now();
-  const until = started + SECONDS * 1000;
-  await Promise.all(
-    Array.from({ length: callers }, async (_, caller) => {
-      for (let i = 0; performance.now() < until; i++) {
-        const t0 = performance.now();
-        await call(caller, i);
-        times.push(performance.now() - t0);
-      }
-    }),
-  );
-  return { times, elapsed: performance.now() - started };
-}
+const load = (callers: number, call: (caller: number, i: number) => Promise<void>) =>
+  timed(SECONDS, callers, call);
 
 /** Copies of an accredited SERMIPAC worker of the first division, each with a new document. */
 async function accreditWorkers(database: Database, count: number, today: string): Promise<number[]> {
@@ -333,19 +301,10 @@ async function run(database: Database, dialect: DialectName) {
   }
 }
 
-for (const dialect of args.dialects.split(',') as DialectName[]) {
-  console.log(`\n${dialect}`);
-  let target: Awaited<ReturnType<typeof createDatabase>>;
-  try {
-    target = await createDatabase(dialect, args['postgres-url']);
-  } catch (error) {
-    console.log(`  skipped: ${(error as Error).message}`);
-    continue;
-  }
+await eachDialect(args.dialects, args['postgres-url'], async (target, dialect) => {
   try {
     await run(target.database, dialect);
   } finally {
     await target.database.close().catch(() => {});
-    await target.drop();
   }
-}
+});

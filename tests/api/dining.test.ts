@@ -2,10 +2,11 @@ import { sign } from 'node:crypto';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signingKeys } from '../../src/server/features/access/allow-list.js';
+import { DeviceKeys } from '../../src/server/features/access/device-keys.js';
 import { recountDays } from '../../src/server/features/dining/tables.js';
 import { claimsBytes, tokenOf } from '../../src/shared/badge-token.js';
 import { addDays, siteDate } from '../../src/shared/dates.js';
-import { call, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { anotherClientAdmin, call, signIn, startTestApp, type TestApp } from '../support/app.js';
 import { testClock } from '../support/auth.js';
 import { DIALECTS } from '../support/databases.js';
 import { accreditCrew } from '../support/lodging.js';
@@ -384,7 +385,7 @@ describe.each(DIALECTS)('dining halls on %s', (dialect) => {
     expect((await rows({})).length).toBe(before);
   });
 
-  it('refuses a reader without a key, and one of another division naming this room', async () => {
+  it('refuses a reader without a key, one of another division naming this room, and one of another client', async () => {
     const keyless = await call(t.app, {
       method: 'POST',
       url: '/api/comedor/decidir',
@@ -394,6 +395,32 @@ describe.each(DIALECTS)('dining halls on %s', (dialect) => {
     const other = await decidir({ Documento: docs[0], IdComedor: room }, northKey);
     expect(other.status).toBe(400);
     expect(other.body.messageKey).toBe('dining.roomNotOfDevice');
+    // A reader of another client, naming this client's room or none.
+    await anotherClientAdmin(t, []);
+    const chile = (await db()
+      .selectFrom('system_division')
+      .select(['IdDivision', 'IdCliente'])
+      .where('Division', '=', 'FAENA ESCONDIDA SUR')
+      .executeTakeFirstOrThrow()) as Json;
+    const equipment = (await db()
+      .insertInto('system_equipment')
+      .values({
+        IdCliente: chile.IdCliente,
+        IdDivision: chile.IdDivision,
+        Descripcion: 'LECTOR CASINO FAENA',
+        IdTipoEquipo: await idOf('system_equipment_type', 'IdTipoEquipo', { Activo: 'S' }),
+        Funcion: 'A',
+        DiferenciaHoraria: 0,
+        Activo: 'S',
+      } as never)
+      .returning('IdEquipo')
+      .executeTakeFirstOrThrow()) as Json;
+    const foreign = (await new DeviceKeys(db()).issue(Number(equipment.IdEquipo), 'TEST')).key;
+    for (const payload of [{ Documento: docs[0], IdComedor: room }, { Documento: docs[0] }]) {
+      const refused = await decidir(payload, foreign);
+      expect(refused.status).toBe(400);
+      expect(refused.body.messageKey).toBe('dining.roomNotOfDevice');
+    }
     const two = await decidir({ Documento: docs[0], Credencial: 'FC-1' });
     expect(two.status).toBe(400);
   });

@@ -20,6 +20,8 @@ const OVERRIDES: Record<string, Data> = {
   'field-rule': { IdDato: 'person', Campo: 'Alergia' },
   holiday: { Plantilla: 'N' },
   marking: { Automatico: 'N' },
+  // By position type or by cost category, one of the two.
+  'dining-cost-assignment': { IdCategoriaCosto: undefined },
 };
 
 type Api = (

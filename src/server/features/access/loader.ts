@@ -149,16 +149,15 @@ export async function loadSite(db: Db, clientId: number, divisionId: number): Pr
   };
 }
 
-/** Who or what was presented: the credential found and its holder's rows for this division. */
-export async function loadHolder(
+/**
+ * What was presented, found: the client's credential of that number and whose it is, the person
+ * of that document, or the vehicle of that plate (the gate's and the dining readers' lookup).
+ */
+export async function findPresented(
   db: Db,
   clientId: number,
-  divisionId: number,
   presented: Presented,
-): Promise<{ credential?: Credential; holder?: Holder }> {
-  let credential: Credential | undefined;
-  let personId: number | undefined;
-  let vehicleId: number | undefined;
+): Promise<{ credential?: Credential; personId?: number; vehicleId?: number }> {
   if (presented.kind === 'credential') {
     const row = await db
       .selectFrom('identification_credential')
@@ -166,35 +165,48 @@ export async function loadHolder(
       .where('IdCliente', '=', clientId)
       .where('Numero', '=', presented.Numero)
       .executeTakeFirst();
-    if (row) {
-      personId = num(row.IdPersona);
-      vehicleId = num(row.IdVehiculo);
-      credential = {
+    if (!row) return {};
+    const personId = num(row.IdPersona);
+    const vehicleId = num(row.IdVehiculo);
+    return {
+      credential: {
         ...(personId != null && { IdPersona: personId }),
         ...(vehicleId != null && { IdVehiculo: vehicleId }),
         Numero: row.Numero,
         FechaInicio: row.FechaInicio,
         FechaFin: row.FechaFin,
         Activo: row.Activo,
-      };
-    }
-  } else if (presented.kind === 'document') {
+      },
+      personId,
+      vehicleId,
+    };
+  }
+  if (presented.kind === 'document') {
     const row = await db
       .selectFrom('administration_person')
       .select('IdPersona')
       .where('IdCliente', '=', clientId)
       .where('Documento', '=', presented.Documento)
       .executeTakeFirst();
-    personId = num(row?.IdPersona);
-  } else {
-    const row = await db
-      .selectFrom('administration_vehicle')
-      .select('IdVehiculo')
-      .where('IdCliente', '=', clientId)
-      .where('Placa', '=', presented.Placa)
-      .executeTakeFirst();
-    vehicleId = num(row?.IdVehiculo);
+    return { personId: num(row?.IdPersona) };
   }
+  const row = await db
+    .selectFrom('administration_vehicle')
+    .select('IdVehiculo')
+    .where('IdCliente', '=', clientId)
+    .where('Placa', '=', presented.Placa)
+    .executeTakeFirst();
+  return { vehicleId: num(row?.IdVehiculo) };
+}
+
+/** Who or what was presented: the credential found and its holder's rows for this division. */
+export async function loadHolder(
+  db: Db,
+  clientId: number,
+  divisionId: number,
+  presented: Presented,
+): Promise<{ credential?: Credential; holder?: Holder }> {
+  const { credential, personId, vehicleId } = await findPresented(db, clientId, presented);
   if (personId != null) return { credential, holder: await loadPerson(db, clientId, divisionId, personId) };
   if (vehicleId != null)
     return { credential, holder: await loadVehicle(db, clientId, divisionId, vehicleId) };

@@ -12,6 +12,7 @@ import type {
 } from '../../../shared/dining.js';
 import type { Db } from '../../db/connection.js';
 import type { Registry } from '../../registry.js';
+import { findPresented } from '../access/loader.js';
 
 /** The entity tables the dining calls read and write. */
 export function diningTables(registry: Registry) {
@@ -33,7 +34,6 @@ export function diningTables(registry: Registry) {
     position: table('position'),
     company: table('company'),
     accreditation: table('accreditation'),
-    credential: table('credential'),
     division: table('division'),
   };
 }
@@ -239,38 +239,11 @@ export async function loadDiner(
   divisionId: number,
   presented: MealPresented | { kind: 'person'; IdPersona: number },
 ): Promise<{ credential?: Credential; diner?: Diner; card?: DinerCard }> {
-  let credential: Credential | undefined;
-  let personId: number | undefined;
-  if (presented.kind === 'credential') {
-    const row = await db
-      .selectFrom(tables.credential)
-      .select(['IdPersona', 'IdVehiculo', 'Numero', 'FechaInicio', 'FechaFin', 'Activo'])
-      .where('IdCliente', '=', clientId)
-      .where('Numero', '=', presented.Numero)
-      .executeTakeFirst();
-    if (row) {
-      personId = num(row.IdPersona);
-      const vehicle = num(row.IdVehiculo);
-      credential = {
-        ...(personId != null && { IdPersona: personId }),
-        ...(vehicle != null && { IdVehiculo: vehicle }),
-        Numero: row.Numero,
-        FechaInicio: row.FechaInicio,
-        FechaFin: row.FechaFin,
-        Activo: row.Activo,
-      };
-    }
-  } else if (presented.kind === 'document') {
-    const row = await db
-      .selectFrom(tables.person)
-      .select('IdPersona')
-      .where('IdCliente', '=', clientId)
-      .where('Documento', '=', presented.Documento)
-      .executeTakeFirst();
-    personId = num(row?.IdPersona);
-  } else {
-    personId = presented.IdPersona;
-  }
+  const found =
+    presented.kind === 'person'
+      ? { personId: presented.IdPersona }
+      : await findPresented(db, clientId, presented);
+  const { credential, personId } = found as { credential?: Credential; personId?: number };
   if (personId == null) return { credential };
   const [person, accreditations, categories] = await Promise.all([
     db
