@@ -14,9 +14,14 @@ export function postgresUrl(name: string): string {
   return url.toString();
 }
 
-/** One statement on the administration database, on a connection of its own. */
+/**
+ * One statement on the administration database, on a connection of its own. An absent server
+ * refuses the connection at once (ECONNREFUSED); a server that is there but slow to start a backend
+ * (both cores busy with a run's start, or with the last run's databases being dropped) is waited
+ * for, not taken for absent: the connection may take up to 60 s.
+ */
 export async function adminQuery(sql: string): Promise<unknown[]> {
-  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 5000 });
+  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 60_000 });
   await client.connect();
   try {
     return (await client.query(sql)).rows;
