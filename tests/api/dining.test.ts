@@ -1,9 +1,11 @@
 import { sign } from 'node:crypto';
 import ExcelJS from 'exceljs';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signingKeys } from '../../src/server/features/access/allow-list.js';
 import { DeviceKeys } from '../../src/server/features/access/device-keys.js';
 import { recountDays } from '../../src/server/features/dining/tables.js';
+import { buildServer } from '../../src/server/server.js';
 import { claimsBytes, tokenOf } from '../../src/shared/badge-token.js';
 import { addDays, siteDate } from '../../src/shared/dates.js';
 import { anotherClientAdmin, call, signIn, startTestApp, type TestApp } from '../support/app.js';
@@ -424,6 +426,43 @@ describe.each(DIALECTS)('dining halls on %s', (dialect) => {
     const two = await decidir({ Documento: docs[0], Credencial: 'FC-1' });
     expect(two.status).toBe(400);
   });
+
+  if (dialect === 'postgres')
+    it('refuses within the budget when the database does not answer in time, and keeps nothing of it', async () => {
+      // The product's own budget (200 ms), on the same database and clock.
+      const reader = await buildServer({
+        database: t.db.database,
+        registry: t.registry,
+        auth: { now: clock.now },
+      });
+      const blocker = new pg.Client({ connectionString: t.db.location.databaseUrl });
+      await blocker.connect();
+      const count = async () => (await rows({})).length;
+      const before = await count();
+      const present = (Documento: string) =>
+        call(reader, {
+          method: 'POST',
+          url: '/api/comedor/decidir',
+          payload: { Documento },
+          headers: { authorization: `Device ${key}` },
+        });
+      try {
+        await blocker.query('begin');
+        await blocker.query('lock table dining_consumption in access exclusive mode');
+        const answer = await present(docs[9]);
+        expect(answer.status).toBe(200);
+        expect(answer.body.result).toMatchObject({ allow: false, reason: 'SYSTEM_UNAVAILABLE' });
+      } finally {
+        await blocker.query('rollback');
+        await blocker.end();
+      }
+      // The reader's writes go one transaction after the other: once the next is answered, the one
+      // given up has ended, rolled back.
+      const next = await present('NADIE-999');
+      expect(next.body.result.reason).toBe('UNKNOWN');
+      expect(await count()).toBe(before + 1);
+      await reader.close();
+    });
 
   it('lets a supervisor register a meal by hand with an observation, and void a wrong one with its reason (audited)', async () => {
     const byHand = await as('dining', 'POST', '/api/comedor/consumos', {
