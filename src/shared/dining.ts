@@ -255,7 +255,7 @@ export function sittingAt(services: DiningService[], at: Date, timeZone: string)
 }
 
 /** The sitting a supervisor names: an active service of the room on a service day. */
-function manualSitting(
+export function manualSitting(
   services: DiningService[],
   manual: { IdServicio: number; day: string },
   at: Date,
@@ -264,6 +264,16 @@ function manualSitting(
   const service = services.find((s) => s.IdServicio === manual.IdServicio && s.Activo === 'S');
   if (!service) return undefined;
   return { service, day: manual.day, weekday: weekdayOf(manual.day), minute: localTime(at, timeZone).minute };
+}
+
+/** The sitting of a presentation: the one a supervisor names, else the one the clock says. */
+export function sittingOf(
+  services: DiningService[],
+  at: Date,
+  timeZone: string,
+  manual?: { IdServicio: number; day: string },
+): Sitting | undefined {
+  return manual ? manualSitting(services, manual, at, timeZone) : sittingAt(services, at, timeZone);
 }
 
 const within = (date: string, from: string, to?: string | null): boolean =>
@@ -360,9 +370,7 @@ export function capacityOf(site: Pick<DiningSite, 'room' | 'type'>): number | un
 function evaluate(input: MealInput): { outcome: MealOutcome; sitting?: Sitting } {
   const { site, diner } = input;
   if (site.room.Activo !== 'S') return { outcome: { reason: 'ROOM_INACTIVE' } };
-  const sitting = input.manual
-    ? manualSitting(site.services, input.manual, input.at, input.timeZone)
-    : sittingAt(site.services, input.at, input.timeZone);
+  const sitting = sittingOf(site.services, input.at, input.timeZone, input.manual);
   if (!sitting)
     return {
       outcome: { reason: 'NO_SERVICE', params: { time: clock(localTime(input.at, input.timeZone)) } },

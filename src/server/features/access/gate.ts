@@ -12,6 +12,7 @@ import {
 } from '../../../shared/access/decision.js';
 import type { Db } from '../../db/connection.js';
 import { GroupCommit } from '../../db/group-commit.js';
+import { ttlCache } from '../../db/ttl-cache.js';
 import { t } from '../../i18n.js';
 import type { Device } from './device-keys.js';
 import { type LoadedDoor, loadDoor, loadHolder, loadSite } from './loader.js';
@@ -469,14 +470,9 @@ export const SITE_CACHE_MS = 2_000;
  * within two seconds; a failed load is not kept.
  */
 export function siteCache(db: Db, now: () => number = Date.now) {
-  const kept = new Map<string, { until: number; site: Promise<SiteAccess> }>();
-  return (clientId: number, divisionId: number): Promise<SiteAccess> => {
-    const key = `${clientId}:${divisionId}`;
-    const entry = kept.get(key);
-    if (entry && entry.until > now()) return entry.site;
-    const site = loadSite(db, clientId, divisionId);
-    kept.set(key, { until: now() + SITE_CACHE_MS, site });
-    site.catch(() => kept.delete(key));
-    return site;
-  };
+  return ttlCache(
+    (clientId: number, divisionId: number) => loadSite(db, clientId, divisionId),
+    SITE_CACHE_MS,
+    now,
+  );
 }

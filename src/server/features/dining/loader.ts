@@ -11,6 +11,7 @@ import type {
   PersonCategory,
 } from '../../../shared/dining.js';
 import type { Db } from '../../db/connection.js';
+import { ttlCache } from '../../db/ttl-cache.js';
 import type { Registry } from '../../registry.js';
 import { findPresented } from '../access/loader.js';
 
@@ -51,37 +52,40 @@ export interface LoadedRoom {
   timeZone: string;
 }
 
+/** Rooms with their division's time zone. */
+function roomsWhere(db: Db, tables: DiningTables) {
+  return db
+    .selectFrom(`${tables.room} as r`)
+    .innerJoin(`${tables.division} as v`, 'v.IdDivision', 'r.IdDivision')
+    .select(['r.IdComedor', 'r.IdCliente', 'r.IdDivision', 'r.Descripcion', 'r.IdEquipo', 'v.IdPais']);
+}
+
+const loadedRoom = (row: Record<string, unknown>): LoadedRoom => ({
+  IdComedor: Number(row.IdComedor),
+  IdCliente: Number(row.IdCliente),
+  IdDivision: Number(row.IdDivision),
+  Descripcion: String(row.Descripcion),
+  IdEquipo: num(row.IdEquipo),
+  timeZone: timeZoneOf(row.IdPais as string | null),
+});
+
 /** A room of the client, with its division's time zone. */
 export async function loadRoom(
   db: Db,
   tables: DiningTables,
   roomId: number,
 ): Promise<LoadedRoom | undefined> {
-  const row = await db
-    .selectFrom(`${tables.room} as r`)
-    .innerJoin(`${tables.division} as v`, 'v.IdDivision', 'r.IdDivision')
-    .select(['r.IdComedor', 'r.IdCliente', 'r.IdDivision', 'r.Descripcion', 'r.IdEquipo', 'v.IdPais'])
-    .where('r.IdComedor', '=', roomId)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  return {
-    IdComedor: Number(row.IdComedor),
-    IdCliente: Number(row.IdCliente),
-    IdDivision: Number(row.IdDivision),
-    Descripcion: String(row.Descripcion),
-    IdEquipo: num(row.IdEquipo),
-    timeZone: timeZoneOf(row.IdPais as string | null),
-  };
+  const row = await roomsWhere(db, tables).where('r.IdComedor', '=', roomId).executeTakeFirst();
+  return row && loadedRoom(row);
 }
 
 /** The rooms whose reader is this equipment. */
-export async function roomsOfEquipment(db: Db, tables: DiningTables, equipmentId: number): Promise<number[]> {
-  const rows = await db
-    .selectFrom(tables.room)
-    .select('IdComedor')
-    .where('IdEquipo', '=', equipmentId)
-    .execute();
-  return rows.map((r) => Number(r.IdComedor));
+export async function roomsOfEquipment(
+  db: Db,
+  tables: DiningTables,
+  equipmentId: number,
+): Promise<LoadedRoom[]> {
+  return (await roomsWhere(db, tables).where('r.IdEquipo', '=', equipmentId).execute()).map(loadedRoom);
 }
 
 /** A dining room's configuration: the room and its type, services, groups with their companies, schedules and cost assignments. */
@@ -211,17 +215,9 @@ export async function loadDiningSite(db: Db, tables: DiningTables, roomId: numbe
 /** How long a room's configuration is reused by the readers of one server process. */
 export const DINING_SITE_CACHE_MS = 2_000;
 
-/** A room's configuration kept for two seconds (a change in the console reaches the readers within that); a failed load is not kept. */
+/** A room's configuration kept for two seconds (a change in the console reaches the readers within that). */
 export function diningSiteCache(db: Db, tables: DiningTables, now: () => number = Date.now) {
-  const kept = new Map<number, { until: number; site: Promise<DiningSite> }>();
-  return (roomId: number): Promise<DiningSite> => {
-    const entry = kept.get(roomId);
-    if (entry && entry.until > now()) return entry.site;
-    const site = loadDiningSite(db, tables, roomId);
-    kept.set(roomId, { until: now() + DINING_SITE_CACHE_MS, site });
-    site.catch(() => kept.delete(roomId));
-    return site;
-  };
+  return ttlCache((roomId: number) => loadDiningSite(db, tables, roomId), DINING_SITE_CACHE_MS, now);
 }
 
 /** The diner's name, document and company, for the reader's screen and the lists. */

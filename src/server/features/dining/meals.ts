@@ -10,7 +10,7 @@ import {
   mealCost,
   mealMessageKey,
   type Sitting,
-  sittingAt,
+  sittingOf,
 } from '../../../shared/dining.js';
 import type { Db } from '../../db/connection.js';
 import { GroupCommit } from '../../db/group-commit.js';
@@ -145,17 +145,9 @@ export async function recordMeal(
     if (stored) return stored;
   }
   for (let attempt = 0; attempt < PLACE_ATTEMPTS; attempt++) {
-    const sitting = p.manual
-      ? undefined
-      : (sittingAt(site.services, p.at, room.timeZone) satisfies Sitting | undefined);
-    const manualService = p.manual && site.services.find((s) => s.IdServicio === p.manual?.IdServicio);
-    const known: Sitting | undefined =
-      sitting ??
-      (manualService && p.manual
-        ? { service: manualService, day: p.manual.day, weekday: 1, minute: 0 }
-        : undefined);
-    const counts = known
-      ? await sittingCounts(trx, tables, room.IdComedor, diner?.person.IdPersona, known)
+    const sitting = sittingOf(site.services, p.at, room.timeZone, p.manual);
+    const counts = sitting
+      ? await sittingCounts(trx, tables, room.IdComedor, diner?.person.IdPersona, sitting)
       : undefined;
     const mine = diner ? counts : undefined;
     const served = counts?.served ?? 0;
@@ -178,7 +170,7 @@ export async function recordMeal(
           ...(p.manual && { manual: { IdServicio: p.manual.IdServicio, day: p.manual.day } }),
         });
     const result = p.deviceResult ?? (decision.allow ? 'P' : 'D');
-    const at = decision.sitting ?? known;
+    const at = decision.sitting ?? sitting;
     const service = at?.service;
     let place: number | null = null;
     if (result === 'P' && service) {

@@ -20,22 +20,28 @@ export interface ReportQuery {
 export const REPORT_MAX_DAYS = 366;
 
 /**
- * The served meals (not voided) of the office's division within the filters; a contractor's
- * office sees its company's only, whatever company it asks for.
+ * The office's division, the date range and the filters over a table aliased c (the meals, or
+ * their running totals): a contractor's office sees its company's only, whatever company it asks for.
  */
-function served(db: Db, tables: DiningTables, office: DiningOffice, q: ReportQuery) {
+function within(db: Db, table: string, office: DiningOffice, q: Omit<ReportQuery, 'IdPersona'>) {
   let qb = db
-    .selectFrom(`${tables.consumption} as c`)
+    .selectFrom(`${table} as c`)
     .where('c.IdCliente', '=', office.clientId)
     .where('c.IdDivision', '=', office.divisionId)
     .where('c.Fecha', '>=', q.desde)
-    .where('c.Fecha', '<=', q.hasta)
-    .where('c.Resultado', '=', 'P')
-    .where('c.Anulado', '=', 'N');
+    .where('c.Fecha', '<=', q.hasta);
   if (q.IdComedor !== undefined) qb = qb.where('c.IdComedor', '=', q.IdComedor);
   if (q.IdServicio !== undefined) qb = qb.where('c.IdServicio', '=', q.IdServicio);
   const company = office.companyId ?? q.IdCompania;
   if (company !== undefined) qb = qb.where('c.IdCompania', '=', company);
+  return qb;
+}
+
+/** The served meals (not voided) within the filters. */
+function served(db: Db, tables: DiningTables, office: DiningOffice, q: ReportQuery) {
+  let qb = within(db, tables.consumption, office, q)
+    .where('c.Resultado', '=', 'P')
+    .where('c.Anulado', '=', 'N');
   if (q.IdPersona !== undefined) qb = qb.where('c.IdPersona', '=', q.IdPersona);
   return qb;
 }
@@ -59,19 +65,7 @@ export async function consumptionReport(
   const base = () => served(db, tables, office, q);
   // Without a person, the running totals per day (a few hundred rows a day at most) instead of the meals.
   const byDay = q.IdPersona === undefined;
-  const days = () => {
-    let qb = db
-      .selectFrom(`${DINING_DAY_TABLE} as c`)
-      .where('c.IdCliente', '=', office.clientId)
-      .where('c.IdDivision', '=', office.divisionId)
-      .where('c.Fecha', '>=', q.desde)
-      .where('c.Fecha', '<=', q.hasta);
-    if (q.IdComedor !== undefined) qb = qb.where('c.IdComedor', '=', q.IdComedor);
-    if (q.IdServicio !== undefined) qb = qb.where('c.IdServicio', '=', q.IdServicio);
-    const company = office.companyId ?? q.IdCompania;
-    if (company !== undefined) qb = qb.where('c.IdCompania', '=', company);
-    return qb;
-  };
+  const days = () => within(db, DINING_DAY_TABLE, office, q);
   const [totals, perDay, rows] = await Promise.all([
     byDay
       ? days()

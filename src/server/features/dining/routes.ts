@@ -4,6 +4,7 @@ import { verifyToken } from '../../../shared/badge-token.js';
 import { addDays, daysBetween, siteDate } from '../../../shared/dates.js';
 import { capacityOf, type MealDecision, type MealPresented, sittingAt } from '../../../shared/dining.js';
 import { writeAudit } from '../../crud/audit.js';
+import { ttlCache } from '../../db/ttl-cache.js';
 import { ApiError } from '../../errors.js';
 import { t } from '../../i18n.js';
 import { field, INT32, objectOf, resultResponses } from '../../routes/responses.js';
@@ -12,6 +13,7 @@ import { signingKeys } from '../access/allow-list.js';
 import { correctedTime, deviceAuth, withinBudget } from '../access/device-call.js';
 import { type Device, DeviceKeys } from '../access/device-keys.js';
 import {
+  DINING_SITE_CACHE_MS,
   type DiningTables,
   diningSiteCache,
   diningTables,
@@ -84,13 +86,23 @@ export default async function diningRoutes(fastify: FastifyInstance): Promise<vo
     return verifier;
   };
 
+  /** The rooms each reader serves, kept as the rooms' configuration is. */
+  const readerRooms = ttlCache(
+    (equipmentId: number) => roomsOfEquipment(db, tables, equipmentId),
+    DINING_SITE_CACHE_MS,
+    now,
+  );
   /** The room a reader serves: the one it names (its equipment must be the room's reader), or its only one. */
   const roomOfDevice = async (device: Device, roomId: number | undefined, item: string) => {
-    const rooms = await roomsOfEquipment(db, tables, device.IdEquipo);
-    const id = roomId ?? (rooms.length === 1 ? rooms[0] : undefined);
+    const rooms = await readerRooms(device.IdEquipo);
     if (roomId === undefined && rooms.length > 1)
       throw new ApiError('BAD_REQUEST', { messageKey: 'dining.roomRequired', params: { item } });
-    const room = id !== undefined && rooms.includes(id) ? await loadRoom(db, tables, id) : undefined;
+    const room =
+      roomId === undefined
+        ? rooms.length === 1
+          ? rooms[0]
+          : undefined
+        : rooms.find((r) => r.IdComedor === roomId);
     if (!room || room.IdCliente !== device.IdCliente || room.IdDivision !== device.IdDivision)
       throw new ApiError('BAD_REQUEST', { messageKey: 'dining.roomNotOfDevice', params: { item } });
     return room;
