@@ -64,7 +64,14 @@ export function gateApp(root: string, outDir: string): Plugin[] {
     localeSlice(
       root,
       'virtual:gate-locales',
-      (m) => ({ gate: { reasons: (m.gate as { reasons: unknown }).reasons }, gateApp: m.gateApp }),
+      (m) => {
+        const gate = m.gate as { reasons: unknown; unavailable: unknown };
+        return {
+          gate: { reasons: gate.reasons, unavailable: gate.unavailable },
+          dining: { reasons: (m.dining as { reasons: unknown }).reasons },
+          gateApp: m.gateApp,
+        };
+      },
       'gate-locales',
     ),
     ...VitePWA({

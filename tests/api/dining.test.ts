@@ -47,6 +47,12 @@ describe.each(DIALECTS)('dining halls on %s', (dialect) => {
       payload,
       headers: { authorization: `Device ${deviceKey}`, 'accept-language': language },
     });
+  const lector = (deviceKey: string) =>
+    call(t.app, {
+      method: 'GET',
+      url: '/api/comedor/lector',
+      headers: { authorization: `Device ${deviceKey}` },
+    });
   const decidir = (payload: object, deviceKey = key, language = 'en') =>
     device('/api/comedor/decidir', payload, deviceKey, language);
   const rows = async (where: Record<string, unknown>) => {
@@ -426,6 +432,36 @@ describe.each(DIALECTS)('dining halls on %s', (dialect) => {
     }
     const two = await decidir({ Documento: docs[0], Credencial: 'FC-1' });
     expect(two.status).toBe(400);
+    // Asked which rooms it reads for, another client's equipment hears of none.
+    const rooms = await lector(foreign);
+    expect([rooms.status, rooms.body.result.rooms]).toEqual([200, []]);
+  });
+
+  it('tells a reader the rooms it serves, with their services, and nothing without a key', async () => {
+    const south = await lector(key);
+    expect(south.status).toBe(200);
+    const [served] = south.body.result.rooms;
+    expect(south.body.result.rooms).toHaveLength(1);
+    expect(served).toMatchObject({
+      IdComedor: room,
+      Descripcion: ROOM,
+      IdCliente: 1,
+      IdDivision: 1,
+      zonaHoraria: 'America/Lima',
+      activo: true,
+    });
+    const lunchRow = served.servicios.find((s: Json) => s.IdServicio === lunch);
+    expect(lunchRow).toMatchObject({ Descripcion: 'ALMUERZO', NumeroConsumos: expect.any(Number) });
+    expect(Object.keys(lunchRow).sort()).toEqual(
+      ['Activo', 'Descripcion', 'HoraFin', 'HoraInicio', 'IdServicio', 'NumeroConsumos', 'Orden'].sort(),
+    );
+    expect(served.servicios.map((s: Json) => s.Descripcion)).toEqual(
+      expect.arrayContaining(['DESAYUNO', 'ALMUERZO', 'CENA', 'REFRIGERIO NOCTURNO']),
+    );
+    const north = await lector(northKey);
+    expect(north.body.result.rooms.map((r: Json) => r.IdDivision)).toEqual([2]);
+    expect((await call(t.app, { method: 'GET', url: '/api/comedor/lector' })).status).toBe(401);
+    expect((await lector('not-a-key')).status).toBe(401);
   });
 
   if (dialect === 'postgres')

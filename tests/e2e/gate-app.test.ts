@@ -95,6 +95,7 @@ describe('the gate app decides offline and sends its markings when back online',
   const problems: string[] = [];
   const today = siteDate('PE');
   const people: Array<{ id: number; card: string; credential: number; name: string }> = [];
+  let tokens: string[] = [];
 
   beforeAll(async () => {
     server = await startRealServer();
@@ -186,7 +187,7 @@ describe('the gate app decides offline and sends its markings when back online',
 
     // Their badges' QR tokens, signed with the server's key, on the fake camera one after the other.
     const { Privada } = db.prepare('select Privada from access_signing_key where Id = 1').get() as Json;
-    const tokens = people.map((p) => {
+    tokens = people.map((p) => {
       const claims: BadgeClaims = {
         IdCliente: 1,
         IdDivision: 1,
@@ -222,12 +223,12 @@ describe('the gate app decides offline and sends its markings when back online',
     });
   };
 
-  async function enrolmentCode(): Promise<string> {
+  async function enrolmentCode(equipment = EQUIPMENT): Promise<string> {
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     const page = await context.newPage();
     watch(page);
     await signInThroughConsole(page, server.url, 'ADMIN', { division: SOUTH });
-    await page.goto(`${server.url}/equipment/${EQUIPMENT}/show`);
+    await page.goto(`${server.url}/equipment/${equipment}/show`);
     await page.locator('.device-key').click();
     await page.getByRole('button', { name: 'Mostrar código de enrolamiento' }).click();
     const qr = page.getByRole('img', { name: 'Código QR de enrolamiento' });
@@ -237,7 +238,8 @@ describe('the gate app decides offline and sends its markings when back online',
     expect(await page.getByRole('dialog').textContent()).toMatch(
       /Válido hasta las \d{2}:\d{2}, una sola vez/,
     );
-    await page.getByRole('dialog').screenshot({ path: `${SHOTS}/enrolment-es.png` });
+    if (equipment === EQUIPMENT)
+      await page.getByRole('dialog').screenshot({ path: `${SHOTS}/enrolment-es.png` });
     await context.close();
     return code;
   }
@@ -472,4 +474,152 @@ describe('the gate app decides offline and sends its markings when back online',
       await other.close();
     }
   }, 120_000);
+
+  it("serves meals at a dining room's reader: asked to the server online, judged from the badge offline, sent when back", async () => {
+    const [worker, gone] = people;
+    // The first test's refused calls (its revoked key) are its own.
+    problems.length = 0;
+    // The central dining room's reader (an equipment also at the room's entrance control point), a
+    // service open all day so the test does not depend on its hour, and the worker's company in a
+    // group of the room with that service every weekday.
+    const room = db
+      .prepare(
+        `select IdComedor, Descripcion, IdEquipo from dining_dining_room where Descripcion = 'COMEDOR CENTRAL SAN GABRIEL'`,
+      )
+      .get() as Json;
+    const service = db
+      .prepare(
+        `insert into dining_dining_service (IdCliente, IdDivision, IdComedor, Descripcion, Orden, Costo, NumeroConsumos, Exclusivo, Especial, HoraInicio, HoraFin, Activo)
+         values (1, 1, ?, 'COMIDA DE GUARDIA', 0, 15.4, 1, 'N', 'N', '00:00', '23:59', 'S')`,
+      )
+      .run(room.IdComedor).lastInsertRowid;
+    const group = db
+      .prepare(
+        `insert into dining_dining_group (IdCliente, IdDivision, Descripcion, IdComedor, Activo) values (1, 1, 'GARITA APP', ?, 'S')`,
+      )
+      .run(room.IdComedor).lastInsertRowid;
+    for (const person of [worker, gone]) {
+      const { IdCompania } = db
+        .prepare('select IdCompania from accreditation_accreditation where IdPersona = ? and IdDivision = 1')
+        .get(person.id) as Json;
+      db.prepare(
+        'insert or ignore into dining_dining_group_companias (IdGrupoComedor, Valor) values (?, ?)',
+      ).run(group, IdCompania);
+    }
+    for (let day = 1; day <= 7; day++)
+      db.prepare(
+        `insert into dining_dining_group_schedule (IdCliente, IdDivision, IdGrupoComedor, Dia, IdServicio, HoraInicio, HoraFin, Activo)
+         values (1, 1, ?, ?, ?, '00:00', '23:59', 'S')`,
+      ).run(group, day, service);
+    const meals = (id: number) =>
+      db
+        .prepare(
+          `select Resultado, CodigoMotivo, EnLinea, TipoMarcacion, ImporteTotal from dining_consumption
+           where IdPersona = ? and IdServicio = ? order by IdConsumo`,
+        )
+        .all(id, service) as Json[];
+
+    const code = await enrolmentCode(Number(room.IdEquipo));
+    const context = await browser.newContext({ ...PHONE, locale: 'es-PE' });
+    const page = await context.newPage();
+    watch(page);
+    await page.goto(`${server.url}/garita/?enrolar=${code}`);
+    // The equipment serves a control point and a room: the guard chooses the dining hall.
+    await page.getByRole('button', { name: 'Comedor', exact: true }).click();
+    await page.getByRole('heading', { name: room.Descripcion }).waitFor();
+    expect(await page.getByTestId('reader-rooms').textContent()).toBe('Lector de comedor');
+
+    // A badge read as a keyboard scanner types it: online, the server decides and records the meal.
+    const field = page.locator('#document');
+    expect(await page.locator('label[for=document]').textContent()).toBe('Documento (si no hay credencial)');
+    const verdict = page.getByTestId('verdict');
+    const present = async (text: string) => {
+      const before = (await verdict.count()) ? await verdict.getAttribute('data-at') : null;
+      await field.fill(text);
+      await page.getByRole('button', { name: /^(Verificar|Check)$/ }).click();
+      await expect.poll(() => verdict.getAttribute('data-at')).not.toBe(before);
+    };
+    await present(tokens[0]);
+    expect(await verdict.getAttribute('data-allow')).toBe('true');
+    expect(await verdict.getAttribute('data-offline')).toBe('false');
+    expect(await verdict.textContent()).toContain('PUEDE COMER');
+    expect(await verdict.textContent()).toContain('Buen provecho');
+    expect(await verdict.textContent()).toContain('Consumo 1 de 1');
+    expect(await verdict.textContent()).toContain('COMIDA DE GUARDIA');
+    await page.screenshot({ path: `${SHOTS}/dining-served-es.png` });
+    expect(meals(worker.id)).toEqual([
+      { Resultado: 'P', CodigoMotivo: 'ALLOWED', EnLinea: 'S', TipoMarcacion: 'C', ImporteTotal: 1540 },
+    ]);
+    // A second meal in the same service: refused by the server, and stored as a refusal.
+    await present(tokens[0]);
+    expect(await verdict.getAttribute('data-reason')).toBe('ALREADY_SERVED');
+    expect(await verdict.textContent()).toContain('NO SE SIRVE');
+    expect(await verdict.textContent()).toContain('Ya consumió COMIDA DE GUARDIA (1 de 1)');
+
+    // Without a network: the count the server gave is kept, so the same badge is refused here too;
+    // a document cannot be checked; the demobilised worker's badge, still genuine and in its dates,
+    // is served (the reader cannot know), and the server records it with its own reason (the card was inactivated).
+    await context.setOffline(true);
+    await present(tokens[0]);
+    expect(await verdict.getAttribute('data-reason')).toBe('ALREADY_SERVED');
+    expect(await verdict.getAttribute('data-offline')).toBe('true');
+    expect(await verdict.textContent()).toContain('decidido sin red');
+    await present(documentOf(worker.id));
+    expect(await verdict.getAttribute('data-reason')).toBe('DOCUMENT_NEEDS_NETWORK');
+    expect(await verdict.textContent()).toContain('Sin red solo se sirve con la credencial');
+    await present(tokens[1]);
+    expect(await verdict.getAttribute('data-allow')).toBe('true');
+    expect(await verdict.textContent()).toContain(gone.card);
+    await page.screenshot({ path: `${SHOTS}/dining-offline-es.png` });
+    await expect.poll(() => page.getByTestId('pending').getAttribute('data-count')).toBe('3');
+    expect(meals(gone.id)).toEqual([]);
+
+    await context.setOffline(false);
+    await expect
+      .poll(() => page.getByTestId('pending').getAttribute('data-count'), { timeout: 30_000 })
+      .toBe('0');
+    expect(meals(worker.id)).toEqual([
+      { Resultado: 'P', CodigoMotivo: 'ALLOWED', EnLinea: 'S', TipoMarcacion: 'C', ImporteTotal: 1540 },
+      {
+        Resultado: 'D',
+        CodigoMotivo: 'ALREADY_SERVED',
+        EnLinea: 'S',
+        TipoMarcacion: 'C',
+        ImporteTotal: null,
+      },
+      {
+        Resultado: 'D',
+        CodigoMotivo: 'ALREADY_SERVED',
+        EnLinea: 'N',
+        TipoMarcacion: 'C',
+        ImporteTotal: null,
+      },
+      // The document it could not check offline: refused there, the server's reason beside it.
+      {
+        Resultado: 'D',
+        CodigoMotivo: 'ALREADY_SERVED',
+        EnLinea: 'N',
+        TipoMarcacion: 'T',
+        ImporteTotal: null,
+      },
+    ]);
+    expect(meals(gone.id)).toEqual([
+      {
+        Resultado: 'P',
+        CodigoMotivo: 'CREDENTIAL_INACTIVE',
+        EnLinea: 'N',
+        TipoMarcacion: 'C',
+        ImporteTotal: 1540,
+      },
+    ]);
+
+    // In English, online again.
+    await page.getByRole('button', { name: 'English' }).click();
+    await present(tokens[0]);
+    expect(await verdict.textContent()).toContain('DO NOT SERVE');
+    expect(await verdict.textContent()).toContain('Already served COMIDA DE GUARDIA (1 of 1)');
+    await page.screenshot({ path: `${SHOTS}/dining-refused-en.png` });
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 180_000);
 });

@@ -1,5 +1,15 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Direction } from '../../shared/access/decision.js';
+import { verifyToken } from '../../shared/badge-token.js';
+import {
+  decideMealOffline,
+  type MealAnswer,
+  presentedOf,
+  prunedCounts,
+  type ReaderData,
+  type ReaderRoom,
+  servedKey,
+} from './dining.js';
 import {
   type AllowList,
   decideOffline,
@@ -12,8 +22,17 @@ import {
   readingOf,
 } from './offline.js';
 import Scanner from './Scanner.js';
-import { type Enrolled, store } from './store.js';
-import { enrol, publicKeyOf, refreshList, type SyncProblem, sendMarks } from './sync.js';
+import { type Enrolled, type Mode, store } from './store.js';
+import {
+  askMeal,
+  enrol,
+  publicKeyOf,
+  refreshList,
+  refreshReader,
+  type SyncProblem,
+  sendMarks,
+  sendMeals,
+} from './sync.js';
 import { initialLanguage, type Language, textsOf } from './texts.js';
 
 /** A code read again within this time shows its answer again and marks nothing (a badge held still). */
@@ -26,6 +45,11 @@ const LIST_EVERY_MS = 5 * 60_000;
 interface Shown extends GateAnswer {
   direction: Direction;
   door: string;
+  at: Date;
+}
+
+interface MealShown extends MealAnswer {
+  room: string;
   at: Date;
 }
 
@@ -65,8 +89,12 @@ export default function GateApp() {
   const [camera, setCamera] = useState(false);
   const [typed, setTyped] = useState('');
   const [shown, setShown] = useState<Shown>();
+  const [reader, setReader] = useState<ReaderData>();
+  const [mode, setMode] = useState<Mode>('gate');
+  const [roomId, setRoomId] = useState<number>();
+  const [meal, setMeal] = useState<MealShown>();
   const [now, setNow] = useState(() => new Date());
-  const recent = useRef(new Map<string, { at: number; answer?: Shown }>());
+  const recent = useRef(new Map<string, { at: number; answer?: Shown; meal?: MealShown }>());
   const syncing = useRef(false);
   const again = useRef<'list' | 'marks' | false>(false);
   const listAt = useRef(0);
@@ -79,15 +107,21 @@ export default function GateApp() {
   // What this device holds: its enrolment, its list, its language, its markings waiting.
   useEffect(() => {
     (async () => {
-      const [held, list, kept, count, aside] = await Promise.all([
+      const [held, list, kept, count, aside, readerData, keptMode, keptRoom] = await Promise.all([
         store.enrolled(),
         store.list(),
         store.language(),
         store.pendingCount(),
         store.refusedCount(),
+        store.setting<ReaderData>('reader'),
+        store.setting<Mode>('mode'),
+        store.setting<number>('room'),
       ]);
       setDevice(held);
       if (held) setDirection(directionOf(held));
+      setReader(readerData);
+      if (keptMode) setMode(keptMode);
+      setRoomId(keptRoom);
       if (list) setIndexed(indexList(list));
       if (kept && !new URLSearchParams(window.location.search).get('lang')) setLanguage(kept);
       setPending(count);
@@ -114,19 +148,22 @@ export default function GateApp() {
         again.current = false;
         let listProblem: SyncProblem | undefined;
         if (due || Date.now() - listAt.current >= LIST_EVERY_MS) {
-          const refreshed = await refreshList(current);
-          listProblem = refreshed.problem;
-          if (refreshed.list) {
-            setIndexed(indexList(refreshed.list));
-            listAt.current = Date.now();
-          }
+          // The rooms it reads for (a dining room's reader), and its control point's list when it has one.
+          const rooms = await refreshReader(current);
+          if (rooms.data) setReader(rooms.data);
+          const refreshed = current.controlPoints.length ? await refreshList(current) : {};
+          listProblem = rooms.problem ?? refreshed.problem;
+          if (refreshed.list) setIndexed(indexList(refreshed.list));
+          if (!listProblem) listAt.current = Date.now();
         }
         due = false;
         const sent = await sendMarks(current);
+        const served = await sendMeals(current);
         setPending(await store.pendingCount());
         setRefused(await store.refusedCount());
-        setProblem([listProblem, sent.problem].find((p): p is Problem => p !== undefined && p !== 'network'));
-        setOnline(listProblem !== 'network' && sent.problem !== 'network');
+        const problems = [listProblem, sent.problem, served.problem];
+        setProblem(problems.find((p): p is Problem => p !== undefined && p !== 'network'));
+        setOnline(!problems.includes('network'));
       } while (again.current !== false);
     } finally {
       syncing.current = false;
@@ -157,13 +194,25 @@ export default function GateApp() {
    * Serves `next` (or, with none, nothing: back to the enrolment screen): kept as this device's
    * enrolment, with no list until its point's is asked for and no answer on screen.
    */
-  const serve = useCallback(async (next: Enrolled | undefined) => {
-    await store.setEnrolled(next);
-    await store.setList(undefined);
-    setIndexed(undefined);
-    setShown(undefined);
-    setDevice(next);
-  }, []);
+  const serve = useCallback(
+    async (next: Enrolled | undefined) => {
+      await store.setEnrolled(next);
+      await store.setList(undefined);
+      setIndexed(undefined);
+      setShown(undefined);
+      setMeal(undefined);
+      if (next?.key !== device?.key) {
+        // Another enrolment: the rooms it reads for, its mode and its counts are asked for again.
+        for (const key of ['reader', 'mode', 'room', 'served'] as const)
+          await store.setSetting(key, undefined);
+        setReader(undefined);
+        setMode(next?.controlPoints.length ? 'gate' : 'dining');
+        setRoomId(undefined);
+      }
+      setDevice(next);
+    },
+    [device],
+  );
 
   const enrolWith = useCallback(
     async (code: string) => {
@@ -231,6 +280,76 @@ export default function GateApp() {
     [device, indexed, direction, sync],
   );
 
+  const rooms = reader?.rooms ?? [];
+  const room: ReaderRoom | undefined = rooms.find((r) => r.IdComedor === roomId) ?? rooms[0];
+  // A device with no control point but a room is a dining reader only; with both, the guard chooses.
+  const serving: Mode = device && !device.controlPoints.length ? 'dining' : rooms.length ? mode : 'gate';
+
+  /**
+   * A meal: asked to the server while there is a network (it writes the consumption), else judged here
+   * from the badge's token and kept to be sent. Every presentation gets an answer and is recorded.
+   */
+  const judgeMeal = useCallback(
+    async (text: string, fromCamera: boolean) => {
+      if (!device || !room || !reader) return;
+      const reading = readingOf(text);
+      if (!reading) return;
+      const at = new Date();
+      const key = `M|${room.IdComedor}|${text.trim()}`;
+      const before = recent.current.get(key);
+      if (fromCamera && before && at.getTime() - before.at < REPEAT_MS) {
+        if (before.meal) setMeal(before.meal);
+        return;
+      }
+      for (const [seen, entry] of recent.current)
+        if (at.getTime() - entry.at >= REPEAT_MS) recent.current.delete(seen);
+      recent.current.set(key, { at: at.getTime() });
+      const presentation = {
+        IdMarca: crypto.randomUUID(),
+        IdComedor: room.IdComedor,
+        FechaHora: at.toISOString(),
+        ...presentedOf(reading),
+      };
+      const publicKey = await publicKeyOf(device);
+      const counts = (await store.setting<Record<string, number>>('served')) ?? {};
+      let answer = navigator.onLine ? await askMeal(device, presentation, language) : undefined;
+      if (answer === 'keyRefused') {
+        setProblem('keyRefused');
+        answer = undefined;
+      }
+      let counted: string | undefined;
+      if (answer) {
+        // The server's count of the sitting, so the reader goes on counting right if the network drops.
+        if (answer.allow && answer.service && answer.used && reading.kind === 'token') {
+          const card = await verifyToken(reading.token, publicKey);
+          if (card.ok) {
+            counts[servedKey(card.claims.Numero, answer.service.IdServicio, answer.service.Fecha)] =
+              answer.used.used;
+            await store.setSetting('served', prunedCounts(counts, answer.service.Fecha));
+          }
+        }
+        setOnline(true);
+      } else {
+        const judged = await decideMealOffline(reader, room, reading, at, publicKey, counts);
+        answer = judged.answer;
+        counted = judged.counted;
+        await store.addMeal({ ...presentation, Resultado: answer.allow ? 'P' : 'D' });
+        if (counted) {
+          counts[counted] = (counts[counted] ?? 0) + 1;
+          await store.setSetting('served', prunedCounts(counts, answer.service?.Fecha ?? ''));
+        }
+        setPending(await store.pendingCount());
+      }
+      const result: MealShown = { ...answer, room: room.Descripcion, at };
+      recent.current.set(key, { at: at.getTime(), meal: result });
+      setMeal(result);
+      setNow(at);
+    },
+    [device, room, reader, language],
+  );
+  const read = (text: string, fromCamera: boolean) =>
+    serving === 'dining' ? judgeMeal(text, fromCamera) : judge(text, fromCamera);
+
   /** A key the server refuses (revoked, rotated, equipment switched off): back to the enrolment screen. */
   const forget = async () => {
     await serve(undefined);
@@ -246,6 +365,17 @@ export default function GateApp() {
     const next = language === 'es' ? 'en' : 'es';
     setLanguage(next);
     await store.setLanguage(next);
+  };
+  const chooseMode = async (next: Mode) => {
+    recent.current.clear();
+    setMode(next);
+    await store.setSetting('mode', next);
+  };
+  const chooseRoom = async (IdComedor: number) => {
+    recent.current.clear();
+    setMeal(undefined);
+    setRoomId(IdComedor);
+    await store.setSetting('room', IdComedor);
   };
   const toggleCamera = () => {
     recent.current.clear();
@@ -318,11 +448,12 @@ export default function GateApp() {
       : t('gateApp.ageHours', { n: Math.floor(age) });
   const door = list && doorFor(list, direction);
   const point = device.controlPoints.find((p) => p.IdPuntoControl === device.IdPuntoControl);
+  const ready = serving === 'dining' ? Boolean(room) : Boolean(list);
 
   return (
     <main className="gate">
       <header className="bar">
-        <h1>{point?.Descripcion ?? t('gateApp.title')}</h1>
+        <h1>{(serving === 'dining' ? room?.Descripcion : point?.Descripcion) ?? t('gateApp.title')}</h1>
         <span className={`net ${online ? 'on' : 'off'}`} data-testid="network">
           {t(online ? 'gateApp.online' : 'gateApp.offline')}
         </span>
@@ -330,9 +461,15 @@ export default function GateApp() {
       </header>
 
       <section className="status">
-        <span data-testid="list-age">
-          {list ? t('gateApp.listVersion', { version: list.version, age: ageText }) : t('gateApp.noList')}
-        </span>
+        {serving === 'gate' ? (
+          <span data-testid="list-age">
+            {list ? t('gateApp.listVersion', { version: list.version, age: ageText }) : t('gateApp.noList')}
+          </span>
+        ) : (
+          <span data-testid="reader-rooms">
+            {room ? t('gateApp.dining.reader') : t('gateApp.dining.noRoom')}
+          </span>
+        )}
         <span data-testid="pending" data-count={pending}>
           {t('gateApp.pending', { count: pending })}
         </span>
@@ -342,12 +479,12 @@ export default function GateApp() {
           </span>
         )}
       </section>
-      {freshness === 'old' && (
+      {serving === 'gate' && freshness === 'old' && (
         <p className="warning" role="status">
           {t('gateApp.listOld', { hours: list?.avisoHoras ?? 0 })}
         </p>
       )}
-      {freshness === 'expired' && (
+      {serving === 'gate' && freshness === 'expired' && (
         <p className="warning severe" role="alert">
           {t('gateApp.listExpired', { hours: list?.limiteHoras ?? 0 })}
         </p>
@@ -362,7 +499,35 @@ export default function GateApp() {
           )}
         </p>
       )}
-      {device.controlPoints.length > 1 && (
+      {device.controlPoints.length > 0 && rooms.length > 0 && (
+        <fieldset className="direction">
+          <legend>{t('gateApp.dining.mode')}</legend>
+          {(['gate', 'dining'] as const).map((m) => (
+            <button
+              key={m}
+              type="button"
+              aria-pressed={serving === m}
+              className={serving === m ? 'chosen' : ''}
+              onClick={() => chooseMode(m)}
+            >
+              {t(`gateApp.dining.modes.${m}`)}
+            </button>
+          ))}
+        </fieldset>
+      )}
+      {serving === 'dining' && rooms.length > 1 && (
+        <label className="point">
+          {t('gateApp.dining.room')}
+          <select value={room?.IdComedor} onChange={(e) => chooseRoom(Number(e.target.value))}>
+            {rooms.map((r) => (
+              <option key={r.IdComedor} value={r.IdComedor}>
+                {r.Descripcion}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {serving === 'gate' && device.controlPoints.length > 1 && (
         <label className="point">
           {t('gateApp.controlPoint')}
           <select value={device.IdPuntoControl} onChange={(e) => choosePoint(Number(e.target.value))}>
@@ -375,23 +540,57 @@ export default function GateApp() {
         </label>
       )}
 
-      <fieldset className="direction">
-        <legend>{t('gateApp.direction')}</legend>
-        {(['E', 'S'] as const).map((d) => (
-          <button
-            key={d}
-            type="button"
-            aria-pressed={direction === d}
-            className={direction === d ? 'chosen' : ''}
-            onClick={() => setDirection(d)}
-          >
-            {t(d === 'E' ? 'gateApp.entry' : 'gateApp.exit')}
-          </button>
-        ))}
-        {door && <span className="door">{door.Descripcion}</span>}
-      </fieldset>
+      {serving === 'gate' && (
+        <fieldset className="direction">
+          <legend>{t('gateApp.direction')}</legend>
+          {(['E', 'S'] as const).map((d) => (
+            <button
+              key={d}
+              type="button"
+              aria-pressed={direction === d}
+              className={direction === d ? 'chosen' : ''}
+              onClick={() => setDirection(d)}
+            >
+              {t(d === 'E' ? 'gateApp.entry' : 'gateApp.exit')}
+            </button>
+          ))}
+          {door && <span className="door">{door.Descripcion}</span>}
+        </fieldset>
+      )}
 
-      {shown && (
+      {serving === 'dining' && meal && (
+        <output
+          className={`verdict ${meal.allow ? 'allow' : 'deny'}`}
+          data-testid="verdict"
+          data-allow={meal.allow}
+          data-reason={meal.reason}
+          data-offline={meal.offline ?? false}
+          data-at={meal.at.getTime()}
+        >
+          <strong className="word">
+            {t(meal.allow ? 'gateApp.dining.served' : 'gateApp.dining.notServed')}
+          </strong>
+          {meal.name && <span className="name">{meal.name}</span>}
+          {meal.company && <span className="where">{meal.company}</span>}
+          <span className="reason">{meal.message ?? t(meal.messageKey, meal.params)}</span>
+          {meal.allow && meal.used && (
+            <span className="reason">
+              {t('gateApp.dining.used', { used: meal.used.used, max: meal.used.max })}
+            </span>
+          )}
+          <span className="where">
+            {[meal.room, meal.service?.Descripcion].filter(Boolean).join(' · ')} ·{' '}
+            {meal.at.toLocaleTimeString(language === 'es' ? 'es-PE' : 'en-GB', {
+              hour: '2-digit',
+              minute: '2-digit',
+              hourCycle: 'h23',
+              ...(room && { timeZone: room.zonaHoraria }),
+            })}
+            {meal.offline && ` · ${t('gateApp.dining.decidedOffline')}`}
+          </span>
+        </output>
+      )}
+      {serving === 'gate' && shown && (
         <output
           className={`verdict ${shown.allow ? 'allow' : 'deny'}`}
           data-testid="verdict"
@@ -416,10 +615,10 @@ export default function GateApp() {
       )}
 
       <section className="reader">
-        {camera && list && (
+        {camera && ready && (
           <Scanner
             label={t('gateApp.camera')}
-            onRead={(text) => judge(text, true)}
+            onRead={(text) => read(text, true)}
             onError={() => setProblem('camera')}
           />
         )}
@@ -432,11 +631,13 @@ export default function GateApp() {
         className="typed"
         onSubmit={(event) => {
           event.preventDefault();
-          judge(typed, false);
+          read(typed, false);
           setTyped('');
         }}
       >
-        <label htmlFor="document">{t('gateApp.document')}</label>
+        <label htmlFor="document">
+          {t(serving === 'dining' ? 'gateApp.dining.document' : 'gateApp.document')}
+        </label>
         <div className="row">
           <input
             id="document"
@@ -444,9 +645,9 @@ export default function GateApp() {
             onChange={(e) => setTyped(e.target.value)}
             inputMode="text"
             autoComplete="off"
-            disabled={!list}
+            disabled={!ready}
           />
-          <button type="submit" disabled={!list}>
+          <button type="submit" disabled={!ready}>
             {t('gateApp.check')}
           </button>
         </div>

@@ -1,4 +1,5 @@
 import { verifyingKey } from '../../shared/badge-token.js';
+import type { MealAnswer, PendingMeal, ReaderData } from './dining.js';
 import { type AllowList, applyPayload, type Payload, payloadGenuine } from './offline.js';
 import { type Enrolled, store } from './store.js';
 
@@ -105,6 +106,99 @@ export async function sendMarks(device: Enrolled): Promise<{ sent: number; probl
       const { result } = (await response.json()) as { result: { markings: Array<{ IdMarca: string }> } };
       await store.removeMarks(result.markings.map((m) => m.IdMarca));
       sent += result.markings.length;
+    }
+  } catch {
+    return { sent, problem: 'network' };
+  }
+}
+
+/** The rooms this device reads for (none when its equipment is no dining room's reader), kept on the device. */
+export async function refreshReader(device: Enrolled): Promise<{ data?: ReaderData; problem?: SyncProblem }> {
+  try {
+    const response = await deviceFetch(device, '/api/comedor/lector');
+    if (response.status === 401) return { problem: 'keyRefused' };
+    if (!response.ok) return { problem: 'server' };
+    const { result } = (await response.json()) as { result: Pick<ReaderData, 'rooms'> };
+    const data: ReaderData = { rooms: result.rooms, fetchedAt: new Date().toISOString() };
+    await store.setSetting('reader', data);
+    return { data };
+  } catch {
+    return { problem: 'network' };
+  }
+}
+
+interface ServerMeal {
+  allow: boolean;
+  reason: MealAnswer['reason'];
+  messageKey: string;
+  message: string;
+  params?: MealAnswer['params'];
+  servicio: MealAnswer['service'] | null;
+  consumos: { usados: number; maximo: number } | null;
+  persona: { Nombres?: string; Compania?: string } | null;
+}
+
+/**
+ * Asks the server whether `meal` may eat (the consumption is written there). Undefined when the network
+ * or the server did not answer: the reader then judges it offline.
+ */
+export async function askMeal(
+  device: Enrolled,
+  meal: Omit<PendingMeal, 'Resultado'>,
+  language: string,
+): Promise<MealAnswer | 'keyRefused' | undefined> {
+  try {
+    const response = await deviceFetch(device, '/api/comedor/decidir', {
+      method: 'POST',
+      headers: { 'accept-language': language },
+      body: JSON.stringify(meal),
+    });
+    if (response.status === 401) return 'keyRefused';
+    if (!response.ok) return undefined;
+    const { result } = (await response.json()) as { result: ServerMeal };
+    return {
+      allow: result.allow,
+      reason: result.reason,
+      messageKey: result.messageKey,
+      message: result.message,
+      ...(result.params && { params: result.params }),
+      ...(result.persona?.Nombres && { name: result.persona.Nombres }),
+      ...(result.persona?.Compania && { company: result.persona.Compania }),
+      ...(result.servicio && { service: result.servicio }),
+      ...(result.consumos && { used: { used: result.consumos.usados, max: result.consumos.maximo } }),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Sends the meals judged offline, oldest first, and forgets each once the server has it. */
+export async function sendMeals(device: Enrolled): Promise<{ sent: number; problem?: SyncProblem }> {
+  let sent = 0;
+  try {
+    for (;;) {
+      const meals = await store.meals(BATCH);
+      if (!meals.length) return { sent };
+      const response = await deviceFetch(device, '/api/comedor/marcaciones', {
+        method: 'POST',
+        body: JSON.stringify({ Marcas: meals }),
+      });
+      if (response.status === 401) return { sent, problem: 'keyRefused' };
+      if (response.status === 400) {
+        // One the server can never take (its room no longer this reader's): set aside with the reason.
+        const refusal = (await response.json().catch(() => ({}))) as {
+          message?: string;
+          params?: { item?: string | number };
+        };
+        const item = meals[Number(refusal.params?.item)];
+        if (!item) return { sent, problem: 'server' };
+        await store.refuseMeal(item.IdMarca, refusal.message ?? '');
+        continue;
+      }
+      if (!response.ok) return { sent, problem: 'server' };
+      const { result } = (await response.json()) as { result: { consumos: Array<{ IdMarca: string }> } };
+      await store.removeMeals(result.consumos.map((m) => m.IdMarca));
+      sent += result.consumos.length;
     }
   } catch {
     return { sent, problem: 'network' };

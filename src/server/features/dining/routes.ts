@@ -218,6 +218,54 @@ export default async function diningRoutes(fastify: FastifyInstance): Promise<vo
     },
   );
 
+  fastify.get(
+    '/comedor/lector',
+    {
+      config: { public: true },
+      onRequest: keyFirst,
+      schema: {
+        tags: ['dining'],
+        summary: 'A dining reader asks which rooms it serves, with their services',
+        description:
+          "Authorization: Device <key>. The rooms whose reader is the key's equipment, each with its time zone " +
+          'and active services (order, hours, consumption number): what the gate app needs to tell the sitting ' +
+          'of a badge read while it has no network. An equipment that reads for no room: an empty list.',
+        response: resultResponses('{ rooms: [{ IdComedor, Descripcion, zonaHoraria, servicios }] }', [401]),
+      },
+    },
+    async (request) => {
+      const device = await authenticate(request);
+      const rooms = (await readerRooms(device.IdEquipo)).filter(
+        (r) => r.IdCliente === device.IdCliente && r.IdDivision === device.IdDivision,
+      );
+      const served = await Promise.all(
+        rooms.map(async (room) => {
+          const site = await siteOf(room.IdComedor);
+          return {
+            IdComedor: room.IdComedor,
+            Descripcion: room.Descripcion,
+            IdCliente: room.IdCliente,
+            IdDivision: room.IdDivision,
+            zonaHoraria: room.timeZone,
+            activo: site.room.Activo === 'S',
+            servicios: site.services
+              .filter((s) => s.Activo === 'S')
+              .map(({ IdServicio, Descripcion, Orden, HoraInicio, HoraFin, NumeroConsumos, Activo }) => ({
+                IdServicio,
+                Descripcion,
+                Orden,
+                HoraInicio,
+                HoraFin,
+                NumeroConsumos,
+                Activo,
+              })),
+          };
+        }),
+      );
+      return { result: { rooms: served } };
+    },
+  );
+
   fastify.post<{ Body: { Marcas?: BatchItem[] } }>(
     '/comedor/marcaciones',
     {
