@@ -17,6 +17,7 @@ import { CrudService } from './crud/service.js';
 import type { Database } from './db/connection.js';
 import { ApiError } from './errors.js';
 import { FEATURES, featureHooks } from './features/index.js';
+import { Signal } from './jobs/signal.js';
 import auth from './plugins/auth.js';
 import client from './plugins/client.js';
 import errors, { errorBody } from './plugins/errors.js';
@@ -100,6 +101,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   );
   fastify.decorate('notifier', notifier);
   fastify.decorate('gateDecisionBudgetMs', opts.gateDecisionBudgetMs ?? GATE_DECISION_BUDGET_MS);
+  fastify.decorate('markingsWritten', new Signal());
   fastify.decorate('files', opts.files ?? fileStoreFor(database, mkdtempSync(join(tmpdir(), 'acr-files-'))));
 
   await fastify.register(headers);

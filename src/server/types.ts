@@ -4,6 +4,7 @@ import type { GrantsCache } from './auth/permissions.js';
 import type { AuthService } from './auth/service.js';
 import type { CrudService } from './crud/service.js';
 import type { Database } from './db/connection.js';
+import type { Signal } from './jobs/signal.js';
 import type { Principal } from './principal.js';
 import type { Registry } from './registry.js';
 import type { FileStore } from './storage/files.js';
@@ -21,6 +22,8 @@ declare module 'fastify' {
     files: FileStore;
     /** How long a gate's decision may take before the gate is told to deny. */
     gateDecisionBudgetMs: number;
+    /** Fired once new markings have committed (attendance recomputes the days they touch). */
+    markingsWritten: Signal;
   }
   interface FastifyRequest {
     /** Who is calling; set by plugins/auth.ts on every protected /api route. */

@@ -212,12 +212,18 @@ describe.each(DIALECTS)('tenancy and permissions on %s', (dialect) => {
       ['7009', '/comedor/gestion'],
       ['7010', '/comedor/consumos'],
     ]);
+    const attendance = admin.filter((m) => m.Ruta?.startsWith('/asistencia/'));
+    const attendanceModule = String((MODULES.indexOf('attendance') + 1) * 10);
+    expect(attendance.map((m) => [m.IdMenu.slice(0, 2), m.Ruta])).toEqual([
+      [attendanceModule, '/asistencia/personas'],
+    ]);
     expect(
       admin.filter((m) => m.Ruta).length -
         screens.length -
         identification.length -
         lodging.length -
-        dining.length,
+        dining.length -
+        attendance.length,
     ).toBe(t.registry.entities.filter((e) => !e.hidden).length);
     // Identification management sits in its module, after the module's entities.
     const module = String((MODULES.indexOf('identification') + 1) * 10);

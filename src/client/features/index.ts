@@ -2,13 +2,21 @@ import type { ComponentType } from 'react';
 import type { ProfileType } from '../../shared/session.js';
 import { access } from './access/index.js';
 import { accreditation } from './accreditation/index.js';
+import { attendance } from './attendance/index.js';
 import { dining } from './dining/index.js';
 import { hotel } from './hotel/index.js';
 import { identification } from './identification/index.js';
 import type { ClientFeature, FeatureRoute } from './types.js';
 
 /** The console's feature areas, each with its screens; the generic screens serve the rest. */
-export const FEATURES: readonly ClientFeature[] = [accreditation, access, identification, hotel, dining];
+export const FEATURES: readonly ClientFeature[] = [
+  accreditation,
+  access,
+  attendance,
+  identification,
+  hotel,
+  dining,
+];
 
 export const FEATURE_ROUTES: FeatureRoute[] = FEATURES.flatMap((f) => f.routes ?? []);
 

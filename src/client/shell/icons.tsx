@@ -4,6 +4,7 @@ import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
 import AutorenewIcon from '@mui/icons-material/Autorenew';
 import BadgeIcon from '@mui/icons-material/Badge';
 import BusinessIcon from '@mui/icons-material/Business';
+import CalendarMonthIcon from '@mui/icons-material/CalendarMonth';
 import CampaignIcon from '@mui/icons-material/Campaign';
 import DashboardIcon from '@mui/icons-material/Dashboard';
 import DirectionsCarIcon from '@mui/icons-material/DirectionsCar';
@@ -26,6 +27,7 @@ import type { ComponentType } from 'react';
 /** The icons a menu item may name in its Icono field; anything else shows a label. */
 const ICONS: Record<string, ComponentType<{ fontSize?: 'small' | 'medium' }>> = {
   AccessTime: AccessTimeIcon,
+  CalendarMonth: CalendarMonthIcon,
   AdminPanelSettings: AdminPanelSettingsIcon,
   Autorenew: AutorenewIcon,
   Badge: BadgeIcon,

@@ -1,5 +1,6 @@
 import { ensureAuthTables } from '../auth/tables.js';
 import { ensureAccessTables } from '../features/access/tables.js';
+import { ensureAttendanceTables } from '../features/attendance/tables.js';
 import { ensureDiningTables } from '../features/dining/tables.js';
 import type { Registry } from '../registry.js';
 import { ensureFileTables } from '../storage/files.js';
@@ -13,6 +14,7 @@ export async function prepareDatabase(database: Database, registry: Registry): P
   const report = await syncSchema(database, registry);
   await ensureAuthTables(database);
   await ensureAccessTables(database);
+  await ensureAttendanceTables(database);
   await ensureDiningTables(database);
   await ensureFileTables(database);
   return report;

@@ -291,6 +291,9 @@ const MODULE_SCREENS: Partial<
   identification: [
     { route: '/identificacion/gestion', tag: 'app.menu.items.identificationManagement', icon: 'Badge' },
   ],
+  attendance: [
+    { route: '/asistencia/personas', tag: 'app.menu.items.peopleAttendance', icon: 'CalendarMonth' },
+  ],
   dining: [
     { route: '/comedor/gestion', tag: 'app.menu.items.diningManagement', icon: 'Restaurant' },
     { route: '/comedor/consumos', tag: 'app.menu.items.consumptionReport', icon: 'Assessment' },

@@ -2,6 +2,7 @@ import { mergeHooks } from '../crud/types.js';
 import { access } from './access/index.js';
 import { accreditation } from './accreditation/index.js';
 import { administration } from './administration/index.js';
+import { attendance } from './attendance/index.js';
 import { dining } from './dining/index.js';
 import type { Feature, FeatureContext } from './feature.js';
 import { hotel } from './hotel/index.js';
@@ -17,6 +18,7 @@ export const FEATURES: Feature[] = [
   system,
   administration,
   access,
+  attendance,
   identification,
   hotel,
   dining,

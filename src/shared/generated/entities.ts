@@ -1088,7 +1088,7 @@ export interface Exoneracion {
 }
 
 /**
- * Attendance configuration of one company (spec section 2 Attendance 'per-company configuration'): the payroll its workers' attendance is closed in, the special condition (labour-law regime) used to compute their hours, whether attendance is controlled at all, the minutes of tolerance on entry and the period the configuration applies. One configuration per company (spec section 8: 'Company lacks payroll or special-condition configuration' is the error when it is missing). A contractor's session sees only its own company's configuration. The spec names only the screen; these fields are what attendance processing needs per company.
+ * Attendance configuration of one company (spec section 2 Attendance 'per-company configuration'): the payroll its workers' attendance is closed in, the special condition (labour-law regime) used to compute their hours, whether attendance is controlled at all, the minutes of tolerance on entry (over the schedule's own when more than zero), the schedule its workers follow unless one is assigned to the person (a roster counted from FechaAncla) and the period the configuration applies. One configuration per company (spec section 8: 'Company lacks payroll or special-condition configuration' is the error when it is missing). A contractor's session sees only its own company's configuration. The spec names only the screen; these fields are what attendance processing needs per company.
  */
 export interface ConfiguracionAsistencia {
   IdConfiguracionAsistencia?: number;
@@ -1096,6 +1096,8 @@ export interface ConfiguracionAsistencia {
   IdCompania: number;
   IdPlanilla: number;
   IdCondicionEspecial?: number;
+  IdTipoHorario?: number;
+  FechaAncla?: string;
   ControlaAsistencia: 'S' | 'N';
   ToleranciaMinutos: number;
   FechaInicio: string;
@@ -1165,6 +1167,20 @@ export interface TipoHorario {
   ToleranciaMinutos: number;
   HorasExtraAntes: number;
   HorasExtraDespues: number;
+  Activo: 'S' | 'N';
+}
+
+/**
+ * The schedule type a person works from a date (spec section 2 Attendance 'people management'; section 3 schedule types): weekly, cycle (a roster counted from its anchor: its first working day), flexible or automatic. A person's assignment in force on a day is the latest started and not ended; a person with none follows the schedule of their company's attendance configuration. A contractor's session sees only its own company's people.
+ */
+export interface AsignacionHorario {
+  IdAsignacionHorario?: number;
+  IdCliente?: number;
+  IdPersona: number;
+  IdTipoHorario: number;
+  FechaInicio: string;
+  FechaFin?: string;
+  FechaAncla?: string;
   Activo: 'S' | 'N';
 }
 
@@ -1975,6 +1991,7 @@ export interface ResourceTypes {
   'justification': Justificacion;
   'special-condition': CondicionEspecial;
   'schedule-type': TipoHorario;
+  'schedule-assignment': AsignacionHorario;
   'attendance-control-point': PuntoControlAsistencia;
   'identification-reason': MotivoIdentificacion;
   'identification-type': TipoIdentificacion;

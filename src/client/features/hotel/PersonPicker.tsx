@@ -1,11 +1,6 @@
-import { Autocomplete, TextField } from '@mui/material';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useDeferredValue, useState } from 'react';
 import { useTranslate } from 'react-admin';
+import { PersonPicker as Picker } from '../../components/PersonPicker.js';
 import { type Candidate, hotelApi } from './api.js';
-import { autocompleteTexts } from './BedPicker.js';
-
-const labelOf = (c: Candidate) => `${c.Persona} · ${c.Documento}${c.Compania ? ` · ${c.Compania}` : ''}`;
 
 /**
  * A person the session may reserve for (accredited, or with a mobilisation request sent; a
@@ -21,44 +16,16 @@ export function PersonPicker({
   onChange(value: Candidate | null): void;
 }) {
   const translate = useTranslate();
-  const [text, setText] = useState('');
-  const search = useDeferredValue(text.trim());
-  const people = useQuery({
-    queryKey: ['hotel-people', search],
-    queryFn: () => hotelApi.people(search),
-    enabled: search.length >= 2,
-    placeholderData: keepPreviousData,
-  });
   return (
-    <Autocomplete
+    <Picker
       id={id}
-      size="small"
-      options={search.length >= 2 ? (people.data ?? []) : []}
-      // The server found them: every answer is shown.
-      filterOptions={(options) => options}
       value={value}
-      onChange={(_, picked) => onChange(picked)}
-      inputValue={text}
-      onInputChange={(_, typed) => setText(typed)}
-      isOptionEqualToValue={(a, b) => a.IdPersona === b.IdPersona}
-      getOptionLabel={labelOf}
-      renderOption={(props, option) => {
-        const { key, ...rest } = props as typeof props & { key: string };
-        return (
-          <li key={key} {...rest} data-person={option.Documento}>
-            {labelOf(option)}
-          </li>
-        );
-      }}
-      loading={people.isFetching}
-      loadingText={translate('ra.page.loading')}
-      noOptionsText={translate(
-        search.length >= 2 ? 'hotel.screens.person.none' : 'hotel.screens.person.typeMore',
-      )}
-      {...autocompleteTexts(translate)}
-      renderInput={(params) => (
-        <TextField {...params} required label={translate('resources.reservation.fields.IdPersona')} />
-      )}
+      onChange={onChange}
+      find={hotelApi.people}
+      queryKey="hotel-people"
+      label={translate('resources.reservation.fields.IdPersona')}
+      noneKey="hotel.screens.person.none"
+      required
     />
   );
 }

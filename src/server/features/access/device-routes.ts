@@ -138,6 +138,7 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
         request.log,
       );
       if (outcome) {
+        if (!outcome.duplicate && outcome.result === 'P') fastify.markingsWritten.fire();
         return {
           result: {
             ...answer(outcome.decision, request.language),
@@ -262,6 +263,7 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
         const recorded = await recordBatch(trx, device, prepared, loadedOf, siteFor);
         return prepared.map((p, i) => ({ p, recorded: recorded[i] }));
       });
+      if (results.some((r) => !r.recorded.duplicate)) fastify.markingsWritten.fire();
       return {
         result: {
           received: items.length,

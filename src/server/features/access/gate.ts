@@ -16,7 +16,7 @@ import { ttlCache } from '../../db/ttl-cache.js';
 import { t } from '../../i18n.js';
 import type { Device } from './device-keys.js';
 import { type LoadedDoor, loadDoor, loadHolder, loadSite } from './loader.js';
-import { ACCESS_TABLES } from './tables.js';
+import { ACCESS_TABLES, noteMarkedDays } from './tables.js';
 
 /** One presentation at a door, as a device reports it. */
 export interface Presentation {
@@ -310,6 +310,7 @@ export async function recordIn(
   if (!inserted) return { decision: planned.decision, direction: planned.direction, result, duplicate: true };
   const IdMarcacion = Number(inserted.IdMarcacion);
   await movePresence(trx, [{ planned, IdMarcacion, door }]);
+  await noteMarkedDays(trx, [planned.values]);
   return { decision: planned.decision, direction: planned.direction, result, IdMarcacion, duplicate: false };
 }
 
@@ -446,6 +447,10 @@ export async function recordBatch(
       newest.set(key, w);
   }
   await movePresence(trx, [...newest.values()]);
+  await noteMarkedDays(
+    trx,
+    rowsWritten.map((w) => w.planned.values),
+  );
   return out;
 }
 

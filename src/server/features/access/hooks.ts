@@ -1,11 +1,22 @@
 import type { HookMap } from '../../crud/types.js';
 import { ApiError } from '../../errors.js';
 import type { Registry } from '../../registry.js';
+import { noteMarkedDays } from './tables.js';
 
 /** Rules of the access screens beyond the schemas (spec section 8). */
 export function accessHooks(registry: Registry): HookMap {
   const table = (name: string) => registry.require(name).table;
+  // A marking written or removed by hand changes the days it was on: noted as a device's are.
+  const noted = (row: Record<string, unknown> | undefined) => (row ? [{ ...row, Resultado: 'P' }] : []);
   return {
+    marking: {
+      async afterWrite({ db, row, existing }) {
+        await noteMarkedDays(db, [...noted(existing), ...noted(row)]);
+      },
+      async beforeDelete({ db, existing }) {
+        await noteMarkedDays(db, noted(existing));
+      },
+    },
     'schedule-interval': {
       // Intervals of one schedule and day may not overlap: the spec's "interval already exists".
       async beforeWrite({ db, data, existing }) {

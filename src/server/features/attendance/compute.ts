@@ -1,0 +1,506 @@
+import {
+  assignmentOn,
+  type DayResult,
+  dailyResult,
+  type Holiday,
+  type Marking,
+  type Plan,
+  planOf,
+  type ScheduleAssignment,
+  type ScheduleType,
+} from '../../../shared/attendance.js';
+import { addDays, siteDate, timeZoneOf } from '../../../shared/dates.js';
+import type { Db } from '../../db/connection.js';
+import type { Registry } from '../../registry.js';
+import { ACCESS_TABLES } from '../access/tables.js';
+import { ATTENDANCE_TABLES } from './tables.js';
+
+type Row = Record<string, unknown>;
+const num = (v: unknown) => (v == null ? undefined : Number(v));
+const text = (v: unknown) => (v == null ? undefined : String(v).slice(0, 10));
+
+/** People computed per round: their markings and rows are read in one statement each. */
+const CHUNK = 400;
+
+/** The entity tables attendance reads. */
+export function attendanceTables(registry: Registry) {
+  const table = (name: string) => registry.require(name).table;
+  const equipos = registry
+    .require('attendance-control-point')
+    .references.find((r) => r.field === 'Equipos')?.many;
+  if (!equipos) throw new Error('attendance-control-point has no equipment links');
+  return {
+    client: table('client'),
+    person: table('person'),
+    scheduleType: table('schedule-type'),
+    assignment: table('schedule-assignment'),
+    config: table('attendance-config'),
+    holiday: table('holiday'),
+    point: table('attendance-control-point'),
+    pointEquipment: equipos.table,
+    marking: ACCESS_TABLES.marking,
+  };
+}
+export type AttendanceTables = ReturnType<typeof attendanceTables>;
+
+/** A client's attendance set-up, read once per round: time zone, schedules, holidays, which equipment counts. */
+export interface ClientSetup {
+  IdCliente: number;
+  timeZone: string;
+  /** The site's today: later days are not computed yet, and today is no absence until it is over. */
+  today: string;
+  schedules: Map<number, ScheduleType>;
+  holidays: Holiday[];
+  /** Equipment of active attendance control points, with the directions they record. */
+  equipment: Map<number, { entry: boolean; exit: boolean }>;
+}
+
+export async function loadClientSetup(
+  db: Db,
+  tables: AttendanceTables,
+  clientId: number,
+  now: number = Date.now(),
+): Promise<ClientSetup> {
+  const client = (await db
+    .selectFrom(tables.client)
+    .select(['IdPais'])
+    .where('IdCliente', '=', clientId)
+    .executeTakeFirst()) as Row | undefined;
+  const country = (client?.IdPais as string | null) ?? null;
+  const [schedules, holidays, points] = await Promise.all([
+    db.selectFrom(tables.scheduleType).selectAll().where('IdCliente', '=', clientId).execute() as Promise<
+      Row[]
+    >,
+    db
+      .selectFrom(tables.holiday)
+      .select(['Fecha', 'Descripcion', 'IdPais'])
+      .where('IdCliente', '=', clientId)
+      .execute() as Promise<Row[]>,
+    db
+      .selectFrom(`${tables.point} as p`)
+      .innerJoin(`${tables.pointEquipment} as e`, 'e.IdPuntoControlAsistencia', 'p.IdPuntoControlAsistencia')
+      .select(['e.Valor', 'p.RegistraEntrada', 'p.RegistraSalida'])
+      .where('p.IdCliente', '=', clientId)
+      .where('p.Activo', '=', 'S')
+      .execute() as Promise<Row[]>,
+  ]);
+  const equipment = new Map<number, { entry: boolean; exit: boolean }>();
+  for (const p of points) {
+    const id = Number(p.Valor);
+    const held = equipment.get(id) ?? { entry: false, exit: false };
+    equipment.set(id, {
+      entry: held.entry || p.RegistraEntrada === 'S',
+      exit: held.exit || p.RegistraSalida === 'S',
+    });
+  }
+  return {
+    IdCliente: clientId,
+    timeZone: timeZoneOf(country),
+    today: siteDate(country, now),
+    schedules: new Map(
+      schedules
+        .filter((s) => s.Activo === 'S')
+        .map((s) => [
+          Number(s.IdTipoHorario),
+          {
+            IdTipoHorario: Number(s.IdTipoHorario),
+            Descripcion: String(s.Descripcion),
+            Tipo: s.Tipo as ScheduleType['Tipo'],
+            TurnoDiario: s.TurnoDiario as 'D' | 'N',
+            DiasTrabajo: num(s.DiasTrabajo) ?? null,
+            DiasDescanso: num(s.DiasDescanso) ?? null,
+            MinutosFlexibles: Number(s.MinutosFlexibles ?? 0),
+            HoraEntrada: (s.HoraEntrada as string | null) ?? null,
+            HoraSalida: (s.HoraSalida as string | null) ?? null,
+            InicioRefrigerio: (s.InicioRefrigerio as string | null) ?? null,
+            FinRefrigerio: (s.FinRefrigerio as string | null) ?? null,
+            ToleranciaMinutos: Number(s.ToleranciaMinutos ?? 0),
+            HorasExtraAntes: Number(s.HorasExtraAntes ?? 0),
+            HorasExtraDespues: Number(s.HorasExtraDespues ?? 0),
+          } satisfies ScheduleType,
+        ]),
+    ),
+    // The client's holidays of its country (or of none named).
+    holidays: holidays
+      .filter((h) => h.IdPais == null || h.IdPais === country)
+      .map((h) => ({ Fecha: String(h.Fecha).slice(0, 10), Descripcion: String(h.Descripcion) })),
+    equipment,
+  };
+}
+
+interface PersonRows {
+  IdPersona: number;
+  IdCompania?: number;
+  assignments: ScheduleAssignment[];
+}
+interface CompanyConfig extends ScheduleAssignment {
+  FechaFin?: string | null;
+  tolerance: number;
+  tracked: boolean;
+}
+
+/** The schedule a person follows on a day: their own assignment, else their company's configuration. */
+function scheduleOn(
+  setup: ClientSetup,
+  person: PersonRows,
+  configs: Map<number, CompanyConfig[]>,
+  day: string,
+): { schedule?: ScheduleType; assignment?: ScheduleAssignment; tolerance?: number } {
+  const own = assignmentOn(person.assignments, day);
+  const config =
+    person.IdCompania !== undefined ? assignmentOn(configs.get(person.IdCompania) ?? [], day) : undefined;
+  if (config && !config.tracked) return {};
+  const chosen = own ?? (config?.IdTipoHorario ? config : undefined);
+  const schedule = chosen && setup.schedules.get(chosen.IdTipoHorario);
+  return { schedule, assignment: chosen, tolerance: config?.tolerance };
+}
+
+function planFor(
+  setup: ClientSetup,
+  person: PersonRows,
+  configs: Map<number, CompanyConfig[]>,
+  day: string,
+): Plan {
+  const { schedule, assignment, tolerance } = scheduleOn(setup, person, configs, day);
+  const plan = planOf(day, schedule, assignment, setup.holidays);
+  // The company's tolerance on entry, when it sets one, over the schedule's.
+  return tolerance ? { ...plan, tolerance } : plan;
+}
+
+/** A day's result as its row. */
+function rowOf(
+  clientId: number,
+  companyId: number | undefined,
+  result: DayResult,
+  holiday: string | undefined,
+  at: string,
+) {
+  return {
+    IdPersona: 0,
+    Fecha: result.day,
+    IdCliente: clientId,
+    IdCompania: companyId ?? null,
+    IdTipoHorario: result.IdTipoHorario ?? null,
+    Estado: result.status,
+    EntradaPlan: result.plannedEntry ?? null,
+    SalidaPlan: result.plannedExit ?? null,
+    PrimeraEntrada: result.firstEntry ?? null,
+    UltimaSalida: result.lastExit ?? null,
+    MinutosTrabajados: result.workedMinutes,
+    MinutosRefrigerio: result.breakMinutes,
+    MinutosTardanza: result.lateMinutes,
+    MinutosSalidaTemprana: result.earlyLeaveMinutes,
+    MinutosExtraAntes: result.overtimeBeforeMinutes,
+    MinutosExtraDespues: result.overtimeAfterMinutes,
+    MinutosJustificados: result.justifiedMinutes,
+    MinutosJustificadosPagados: result.paidJustifiedMinutes,
+    Marcas: result.markings.length,
+    Alertas: result.flags.length ? result.flags.join(',') : null,
+    Feriado: holiday ?? null,
+    Cerrado: 'N',
+    Pendiente: 'N',
+    CalculadoEn: at,
+  };
+}
+export type DayRow = ReturnType<typeof rowOf>;
+
+const UPDATED: Array<keyof DayRow> = [
+  'IdCliente',
+  'IdCompania',
+  'IdTipoHorario',
+  'Estado',
+  'EntradaPlan',
+  'SalidaPlan',
+  'PrimeraEntrada',
+  'UltimaSalida',
+  'MinutosTrabajados',
+  'MinutosRefrigerio',
+  'MinutosTardanza',
+  'MinutosSalidaTemprana',
+  'MinutosExtraAntes',
+  'MinutosExtraDespues',
+  'MinutosJustificados',
+  'MinutosJustificadosPagados',
+  'Marcas',
+  'Alertas',
+  'Feriado',
+  'CalculadoEn',
+];
+
+/**
+ * Recomputes the given days of the given people of a client, from what the database holds now
+ * (so the result never depends on the order markings arrived in), and writes them. A closed day
+ * keeps its figures; if they would change, it is marked Pendiente for the next period. Answers how
+ * many days were written.
+ */
+export async function recomputeDays(
+  db: Db,
+  tables: AttendanceTables,
+  setup: ClientSetup,
+  days: Map<number, Set<string>>,
+  at: string = new Date().toISOString(),
+): Promise<number> {
+  const ids = [...days.keys()].sort((a, b) => a - b);
+  let written = 0;
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    const chunk = ids.slice(i, i + CHUNK);
+    let from = '9999-12-31';
+    let to = '0000-01-01';
+    for (const id of chunk)
+      for (const day of days.get(id) ?? []) {
+        if (day < from) from = day;
+        if (day > to) to = day;
+      }
+    const [people, assignments, markings, closed] = await Promise.all([
+      db
+        .selectFrom(tables.person)
+        .select(['IdPersona', 'IdCompania'])
+        .where('IdPersona', 'in', chunk)
+        .where('IdCliente', '=', setup.IdCliente)
+        .execute() as Promise<Row[]>,
+      db
+        .selectFrom(tables.assignment)
+        .select(['IdPersona', 'IdTipoHorario', 'FechaInicio', 'FechaFin', 'FechaAncla'])
+        .where('IdPersona', 'in', chunk)
+        .where('Activo', '=', 'S')
+        .execute() as Promise<Row[]>,
+      // A day's window reaches from the evening before to the morning after next.
+      db
+        .selectFrom(tables.marking)
+        .select(['IdMarcacion', 'IdPersona', 'FechaHora', 'Funcion', 'IdEquipo'])
+        .where('IdPersona', 'in', chunk)
+        .where('Fecha', '>=', addDays(from, -1))
+        .where('Fecha', '<=', addDays(to, 2))
+        .where('Resultado', '=', 'P')
+        .execute() as Promise<Row[]>,
+      db
+        .selectFrom(ATTENDANCE_TABLES.day)
+        .selectAll()
+        .where('IdPersona', 'in', chunk)
+        .where('Fecha', '>=', from)
+        .where('Fecha', '<=', to)
+        .where('Cerrado', '=', 'S')
+        .execute() as Promise<Row[]>,
+    ]);
+    const companies = [
+      ...new Set(people.map((p) => num(p.IdCompania)).filter((c): c is number => c !== undefined)),
+    ];
+    const configs = await companyConfigs(db, tables, setup.IdCliente, companies);
+    const candidates = await companyCandidates(db, tables, setup, companies, configs);
+
+    const byPerson = new Map<number, PersonRows>();
+    for (const p of people)
+      byPerson.set(Number(p.IdPersona), {
+        IdPersona: Number(p.IdPersona),
+        IdCompania: num(p.IdCompania),
+        assignments: [],
+      });
+    for (const a of assignments)
+      byPerson.get(Number(a.IdPersona))?.assignments.push({
+        IdTipoHorario: Number(a.IdTipoHorario),
+        FechaInicio: String(a.FechaInicio).slice(0, 10),
+        FechaFin: text(a.FechaFin) ?? null,
+        FechaAncla: text(a.FechaAncla) ?? null,
+      });
+    const marksOf = new Map<number, Marking[]>();
+    for (const m of markings) {
+      // Manual markings (no equipment) count; a device's only at an attendance point recording that direction.
+      const equipment = num(m.IdEquipo);
+      if (equipment !== undefined) {
+        const point = setup.equipment.get(equipment);
+        if (!point || !(m.Funcion === 'E' ? point.entry : point.exit)) continue;
+      }
+      if (!m.FechaHora) continue;
+      const list = marksOf.get(Number(m.IdPersona)) ?? [];
+      list.push({
+        at: String(m.FechaHora),
+        direction: m.Funcion === 'S' ? 'S' : 'E',
+        id: Number(m.IdMarcacion),
+      });
+      marksOf.set(Number(m.IdPersona), list);
+    }
+    const closedDays = new Map(closed.map((c) => [`${c.IdPersona}|${String(c.Fecha).slice(0, 10)}`, c]));
+
+    const rows: DayRow[] = [];
+    const pending: Array<{ IdPersona: number; Fecha: string }> = [];
+    for (const id of chunk) {
+      const person = byPerson.get(id);
+      if (!person) continue;
+      const personMarks = marksOf.get(id) ?? [];
+      for (const day of [...(days.get(id) ?? [])].sort()) {
+        if (day > setup.today) continue;
+        const plan = planFor(setup, person, configs, day);
+        const next = planFor(setup, person, configs, addDays(day, 1));
+        const result = dailyResult({
+          day,
+          timeZone: setup.timeZone,
+          plan,
+          next,
+          markings: personMarks,
+          candidates: person.IdCompania !== undefined ? (candidates.get(person.IdCompania) ?? []) : [],
+        });
+        // Nothing to keep of a day with no schedule and no marking, nor of today's absence before it is over.
+        if (result.status === 'NO_SCHEDULE' && !result.markings.length) continue;
+        if (day === setup.today && result.status === 'ABSENT') continue;
+        const row = { ...rowOf(setup.IdCliente, person.IdCompania, result, plan.holiday, at), IdPersona: id };
+        const kept = closedDays.get(`${id}|${day}`);
+        if (kept) {
+          if (UPDATED.some((k) => k !== 'CalculadoEn' && String(kept[k] ?? '') !== String(row[k] ?? '')))
+            pending.push({ IdPersona: id, Fecha: day });
+          continue;
+        }
+        rows.push(row);
+      }
+    }
+    written += await writeRows(db, rows);
+    for (const p of pending)
+      await db
+        .updateTable(ATTENDANCE_TABLES.day)
+        .set({ Pendiente: 'S' })
+        .where('IdPersona', '=', p.IdPersona)
+        .where('Fecha', '=', p.Fecha)
+        .execute();
+  }
+  return written;
+}
+
+async function writeRows(db: Db, rows: DayRow[]): Promise<number> {
+  for (let i = 0; i < rows.length; i += 200)
+    await db
+      .insertInto(ATTENDANCE_TABLES.day)
+      .values(rows.slice(i, i + 200))
+      .onConflict((oc) =>
+        oc
+          .columns(['IdPersona', 'Fecha'])
+          .doUpdateSet(
+            (eb) =>
+              Object.fromEntries(UPDATED.map((k) => [k, eb.ref(`excluded.${k}`)])) as Record<string, never>,
+          ),
+      )
+      .execute();
+  return rows.length;
+}
+
+async function companyConfigs(
+  db: Db,
+  tables: AttendanceTables,
+  clientId: number,
+  companies: number[],
+): Promise<Map<number, CompanyConfig[]>> {
+  const out = new Map<number, CompanyConfig[]>();
+  if (!companies.length) return out;
+  const rows = (await db
+    .selectFrom(tables.config)
+    .select([
+      'IdCompania',
+      'IdTipoHorario',
+      'FechaAncla',
+      'FechaInicio',
+      'FechaFin',
+      'ToleranciaMinutos',
+      'ControlaAsistencia',
+    ])
+    .where('IdCliente', '=', clientId)
+    .where('IdCompania', 'in', companies)
+    .where('Activo', '=', 'S')
+    .execute()) as Row[];
+  for (const r of rows) {
+    const list = out.get(Number(r.IdCompania)) ?? [];
+    list.push({
+      IdTipoHorario: Number(r.IdTipoHorario ?? 0),
+      FechaInicio: String(r.FechaInicio).slice(0, 10),
+      FechaFin: text(r.FechaFin) ?? null,
+      FechaAncla: text(r.FechaAncla) ?? null,
+      tolerance: Number(r.ToleranciaMinutos ?? 0),
+      tracked: r.ControlaAsistencia === 'S',
+    });
+    out.set(Number(r.IdCompania), list);
+  }
+  return out;
+}
+
+/** An automatic schedule's candidates: the schedules a company's people or its configuration follow. */
+async function companyCandidates(
+  db: Db,
+  tables: AttendanceTables,
+  setup: ClientSetup,
+  companies: number[],
+  configs: Map<number, CompanyConfig[]>,
+): Promise<Map<number, ScheduleType[]>> {
+  const out = new Map<number, Set<number>>();
+  if (!companies.length) return new Map();
+  const rows = (await db
+    .selectFrom(`${tables.assignment} as a`)
+    .innerJoin(`${tables.person} as p`, 'p.IdPersona', 'a.IdPersona')
+    .select(['p.IdCompania', 'a.IdTipoHorario'])
+    .distinct()
+    .where('p.IdCompania', 'in', companies)
+    .where('a.Activo', '=', 'S')
+    .execute()) as Row[];
+  for (const r of rows) {
+    const set = out.get(Number(r.IdCompania)) ?? new Set<number>();
+    set.add(Number(r.IdTipoHorario));
+    out.set(Number(r.IdCompania), set);
+  }
+  for (const [company, list] of configs)
+    for (const c of list)
+      if (c.IdTipoHorario)
+        (out.get(company) ?? out.set(company, new Set()).get(company))?.add(c.IdTipoHorario);
+  return new Map(
+    [...out].map(([company, set]) => [
+      company,
+      [...set]
+        .map((id) => setup.schedules.get(id))
+        .filter((s): s is ScheduleType => Boolean(s && s.Tipo !== 'A')),
+    ]),
+  );
+}
+
+/** The people of a client whose attendance is kept: those with a schedule assigned, or of a company whose configuration tracks it. */
+export async function trackedPeople(
+  db: Db,
+  tables: AttendanceTables,
+  clientId: number,
+  from: string,
+  to: string,
+) {
+  const [assigned, configured] = await Promise.all([
+    db
+      .selectFrom(tables.assignment)
+      .select('IdPersona')
+      .distinct()
+      .where('IdCliente', '=', clientId)
+      .where('Activo', '=', 'S')
+      .where('FechaInicio', '<=', to)
+      .where((eb) => eb.or([eb('FechaFin', 'is', null), eb('FechaFin', '>=', from)]))
+      .execute() as Promise<Row[]>,
+    db
+      .selectFrom(`${tables.person} as p`)
+      .innerJoin(`${tables.config} as c`, 'c.IdCompania', 'p.IdCompania')
+      .select('p.IdPersona')
+      .where('c.IdCliente', '=', clientId)
+      .where('p.IdCliente', '=', clientId)
+      .where('c.Activo', '=', 'S')
+      .where('c.ControlaAsistencia', '=', 'S')
+      .where('c.IdTipoHorario', 'is not', null)
+      .where('p.Inactivo', '<>', 'S')
+      .execute() as Promise<Row[]>,
+  ]);
+  return [...new Set([...assigned, ...configured].map((r) => Number(r.IdPersona)))];
+}
+
+/** Every day of a period for the people tracked (or those given): what closing a period and the bench compute. */
+export async function computePeriod(
+  db: Db,
+  tables: AttendanceTables,
+  setup: ClientSetup,
+  from: string,
+  to: string,
+  people?: number[],
+): Promise<number> {
+  const ids = people ?? (await trackedPeople(db, tables, setup.IdCliente, from, to));
+  const dates: string[] = [];
+  for (let d = from; d <= to; d = addDays(d, 1)) dates.push(d);
+  const days = new Map(ids.map((id) => [id, new Set(dates)]));
+  return recomputeDays(db, tables, setup, days);
+}

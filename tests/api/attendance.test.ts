@@ -1,0 +1,351 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { attendanceTables } from '../../src/server/features/attendance/compute.js';
+import { drainMarkedDays } from '../../src/server/features/attendance/worker.js';
+import { addDays, siteDate } from '../../src/shared/dates.js';
+import { anotherClientAdmin, call, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { DIALECTS } from '../support/databases.js';
+import { accreditCrew } from '../support/lodging.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
+type Json = any;
+const SOUTH = 'UNIDAD MINERA SAN GABRIEL';
+const TURNSTILE = 'TORNIQUETE GARITA PRINCIPAL 01';
+
+/** The instant of a wall-clock time in Lima (UTC−5, no daylight saving) on a day, as a device sends it. */
+const lima = (day: string, hhmm: string) => new Date(Date.parse(`${day}T${hhmm}:00-05:00`)).toISOString();
+
+/** What a day's result is, without when it was computed. */
+const figures = (row: Json) => {
+  const { CalculadoEn: _, IdPersona: __, IdCompania: ___, ...rest } = row;
+  return rest;
+};
+
+describe.each(DIALECTS)('attendance on %s', (dialect) => {
+  let t: TestApp;
+  const tokens: Record<string, string> = {};
+  let key: string;
+  let doors: { in: number; out: number };
+  let crew: number[];
+  const documents = new Map<number, string>();
+  const schedules: Record<string, number> = {};
+  // Days of last week (the device's clock is checked against the real one), a Monday first.
+  const today = siteDate('PE');
+  const monday = (() => {
+    let d = addDays(today, -13);
+    while (new Date(`${d}T00:00:00Z`).getUTCDay() !== 1) d = addDays(d, 1);
+    return d;
+  })();
+  const D = monday;
+  const N = addDays(D, 1);
+  const db = () => t.db.database.db;
+  let sequence = 0;
+
+  const as = (who: string, method: 'GET' | 'POST', url: string, payload?: object) =>
+    call(t.app, { method, url, token: tokens[who], payload });
+  const batch = (marks: Array<{ person: number; at: string; direction: 'E' | 'S' }>) =>
+    call(t.app, {
+      method: 'POST',
+      url: '/api/acceso/marcaciones',
+      headers: { authorization: `Device ${key}` },
+      payload: {
+        Marcas: marks.map((m) => ({
+          IdMarca: `asistencia-${dialect}-${++sequence}`,
+          IdPuerta: m.direction === 'E' ? doors.in : doors.out,
+          Funcion: m.direction,
+          FechaHora: m.at,
+          Documento: documents.get(m.person),
+          // What the turnstile did with no network: they passed.
+          Resultado: 'P',
+        })),
+      },
+    });
+  const dayRow = async (person: number, day: string) =>
+    (await db()
+      .selectFrom('attendance_day')
+      .selectAll()
+      .where('IdPersona', '=', person)
+      .where('Fecha', '=', day)
+      .executeTakeFirst()) as Json;
+  /** Waits until the marked days are recomputed (the recomputation runs once the batch has committed). */
+  const settled = () =>
+    expect
+      .poll(
+        async () =>
+          Number(
+            (
+              (await db()
+                .selectFrom('access_marked_day')
+                .select((eb) => eb.fn.countAll().as('n'))
+                .executeTakeFirst()) as Json
+            ).n,
+          ),
+        { timeout: 10_000 },
+      )
+      .toBe(0);
+  const assign = (person: number, schedule: string, anchor = D) =>
+    db()
+      .insertInto('attendance_schedule_assignment')
+      .values({
+        IdCliente: 1,
+        IdPersona: person,
+        IdTipoHorario: schedules[schedule],
+        FechaInicio: addDays(D, -30),
+        FechaAncla: anchor,
+        Activo: 'S',
+      } as never)
+      .execute();
+
+  beforeAll(async () => {
+    t = await startTestApp(dialect, { gateDecisionBudgetMs: 60_000 });
+    tokens.admin = (await signIn(t.app, 'ADMIN', { division: SOUTH })).accessToken;
+    tokens.requester = (await signIn(t.app, 'SOLICITANTE', { division: SOUTH })).accessToken;
+    tokens.authoriser = (await signIn(t.app, 'AUTORIZADOR', { division: SOUTH })).accessToken;
+    const equipment = (await db()
+      .selectFrom('system_equipment')
+      .select('IdEquipo')
+      .where('Descripcion', '=', TURNSTILE)
+      .executeTakeFirstOrThrow()) as Json;
+    const issued = await as('admin', 'POST', `/api/acceso/equipo/${equipment.IdEquipo}/clave`);
+    expect(issued.status).toBe(200);
+    key = issued.body.result.key;
+    const point = (await db()
+      .selectFrom('access_control_point_equipos')
+      .select('IdPuntoControl')
+      .where('Valor', '=', equipment.IdEquipo)
+      .executeTakeFirstOrThrow()) as Json;
+    const pointDoors = (await db()
+      .selectFrom('access_door')
+      .select(['IdPuerta', 'Sentido'])
+      .where('IdPuntoControl', '=', point.IdPuntoControl)
+      .execute()) as Json[];
+    doors = {
+      in: pointDoors.find((d) => d.Sentido === 'E').IdPuerta,
+      out: pointDoors.find((d) => d.Sentido === 'S').IdPuerta,
+    };
+    for (const row of (await db()
+      .selectFrom('attendance_schedule_type')
+      .select(['IdTipoHorario', 'Descripcion'])
+      .execute()) as Json[])
+      schedules[row.Descripcion] = Number(row.IdTipoHorario);
+    crew = (
+      await accreditCrew(db(), {
+        company: 'SERMIPAC',
+        division: 1,
+        count: 6,
+        prefix: `AS${dialect[0].toUpperCase()}`,
+        today,
+      })
+    ).people;
+    for (const person of crew) {
+      const row = (await db()
+        .selectFrom('administration_person')
+        .select('Documento')
+        .where('IdPersona', '=', person)
+        .executeTakeFirstOrThrow()) as Json;
+      documents.set(person, row.Documento);
+    }
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("computes a night turn across midnight from a turnstile's batch: the day it started, with its overtime", async () => {
+    const [night] = crew;
+    await assign(night, 'GUARDIA NOCHE 14X7');
+    const sent = await batch([
+      { person: night, at: lima(D, '18:50'), direction: 'E' },
+      { person: night, at: lima(N, '07:40'), direction: 'S' },
+    ]);
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    await expect.poll(async () => (await dayRow(night, D))?.Estado, { timeout: 10_000 }).toBe('WORKED');
+    await settled();
+    expect(figures(await dayRow(night, D))).toMatchObject({
+      Fecha: D,
+      IdCliente: 1,
+      IdTipoHorario: schedules['GUARDIA NOCHE 14X7'],
+      Estado: 'WORKED',
+      EntradaPlan: '19:00',
+      SalidaPlan: '07:00',
+      PrimeraEntrada: lima(D, '18:50'),
+      UltimaSalida: lima(N, '07:40'),
+      MinutosTrabajados: 710,
+      MinutosRefrigerio: 60,
+      MinutosTardanza: 0,
+      MinutosExtraAntes: 10,
+      MinutosExtraDespues: 40,
+      Marcas: 2,
+      Alertas: null,
+      Cerrado: 'N',
+      Pendiente: 'N',
+    });
+    // The next morning's exit is not the next day's: that day has no marking of its own.
+    expect((await dayRow(night, N))?.Marcas ?? 0).toBe(0);
+  });
+
+  it('gives the same result whatever order and batches the markings arrive in, late ones included', async () => {
+    const [, inOrder, reversed] = crew;
+    await assign(inOrder, 'ADMINISTRATIVO LUNES A VIERNES');
+    await assign(reversed, 'ADMINISTRATIVO LUNES A VIERNES');
+    const day = [
+      { at: lima(N, '08:14'), direction: 'E' as const },
+      { at: lima(N, '13:05'), direction: 'S' as const },
+      { at: lima(N, '13:58'), direction: 'E' as const },
+      { at: lima(N, '18:20'), direction: 'S' as const },
+    ];
+    expect((await batch(day.map((m) => ({ ...m, person: inOrder })))).status).toBe(200);
+    // The other one's markings come the other way round, one batch each (a device offline, then late).
+    for (const m of [...day].reverse()) expect((await batch([{ ...m, person: reversed }])).status).toBe(200);
+    await settled();
+    const one = await dayRow(inOrder, N);
+    expect(one).toMatchObject({
+      Estado: 'WORKED',
+      MinutosTardanza: 14,
+      // Out 53 minutes at lunch: the other 7 of the hour's break are deducted.
+      MinutosTrabajados: 546,
+      MinutosRefrigerio: 7,
+      MinutosExtraDespues: 80,
+      MinutosSalidaTemprana: 0,
+      Marcas: 4,
+    });
+    expect(figures(await dayRow(reversed, N))).toEqual(figures(one));
+
+    // A late marking of that day (a device that was offline since morning): the day is recomputed.
+    expect((await batch([{ person: inOrder, at: lima(N, '07:55'), direction: 'E' }])).status).toBe(200);
+    await expect.poll(async () => (await dayRow(inOrder, N)).MinutosTardanza, { timeout: 10_000 }).toBe(0);
+    await settled();
+    expect(await dayRow(inOrder, N)).toMatchObject({
+      Marcas: 5,
+      Alertas: 'ENTRY_WITHOUT_EXIT',
+      PrimeraEntrada: lima(N, '07:55'),
+    });
+  });
+
+  it('flags an entry with no exit instead of guessing, and keeps a closed day as it was (Pendiente)', async () => {
+    const [, , , lonely, closed] = crew;
+    await assign(lonely, 'ADMINISTRATIVO LUNES A VIERNES');
+    await assign(closed, 'ADMINISTRATIVO LUNES A VIERNES');
+    expect((await batch([{ person: lonely, at: lima(D, '08:00'), direction: 'E' }])).status).toBe(200);
+    expect(
+      (
+        await batch([
+          { person: closed, at: lima(D, '08:00'), direction: 'E' },
+          { person: closed, at: lima(D, '17:00'), direction: 'S' },
+        ])
+      ).status,
+    ).toBe(200);
+    await settled();
+    expect(await dayRow(lonely, D)).toMatchObject({
+      Estado: 'INCOMPLETE',
+      Alertas: 'ENTRY_WITHOUT_EXIT',
+      MinutosTrabajados: 0,
+    });
+    const before = await dayRow(closed, D);
+    expect(before).toMatchObject({ Estado: 'WORKED', MinutosTrabajados: 480 });
+    // The period is closed (as closing a payroll period does): a later marking changes nothing paid.
+    await db()
+      .updateTable('attendance_day')
+      .set({ Cerrado: 'S' })
+      .where('IdPersona', '=', closed)
+      .where('Fecha', '=', D)
+      .execute();
+    expect((await batch([{ person: closed, at: lima(D, '19:30'), direction: 'E' }])).status).toBe(200);
+    await expect.poll(async () => (await dayRow(closed, D)).Pendiente, { timeout: 10_000 }).toBe('S');
+    expect(figures(await dayRow(closed, D))).toEqual({ ...figures(before), Cerrado: 'S', Pendiente: 'S' });
+  });
+
+  it('computes a period on demand: absences on working days, rest days, per person or for everyone tracked', async () => {
+    const [, , , , , absent] = crew;
+    await assign(absent, 'ADMINISTRATIVO LUNES A VIERNES');
+    const computed = await as('admin', 'POST', '/api/asistencia/calcular', {
+      desde: D,
+      hasta: addDays(D, 6),
+      IdPersona: absent,
+    });
+    expect(computed.status, JSON.stringify(computed.body)).toBe(200);
+    expect(computed.body.result.dias).toBe(7);
+    const days = await as(
+      'admin',
+      'GET',
+      `/api/asistencia/personas/${absent}/dias?desde=${D}&hasta=${addDays(D, 6)}`,
+    );
+    expect(days.status).toBe(200);
+    expect(days.body.result.dias.map((d: Json) => d.Estado)).toEqual([
+      'ABSENT',
+      'ABSENT',
+      'ABSENT',
+      'ABSENT',
+      'ABSENT',
+      'REST',
+      'REST',
+    ]);
+    expect(days.body.result.persona).toMatchObject({ IdPersona: absent, Compania: expect.any(String) });
+
+    // The night worker's calendar holds his markings too.
+    const [night] = crew;
+    const calendar = await as('admin', 'GET', `/api/asistencia/personas/${night}/dias?desde=${D}&hasta=${D}`);
+    expect(calendar.body.result.marcaciones.map((m: Json) => m.Funcion)).toEqual(['E', 'S']);
+    // Everyone tracked: the crew's six among them, less the closed day (kept, not written).
+    const all = await as('admin', 'POST', '/api/asistencia/calcular', { desde: D, hasta: D });
+    expect(all.status).toBe(200);
+    expect(all.body.result.dias).toBeGreaterThanOrEqual(5);
+  });
+
+  it('answers bad input with its message, and keeps to whom the session reaches', async () => {
+    const [night] = crew;
+    const reversed = await as('admin', 'GET', `/api/asistencia/personas/${night}/dias?desde=${N}&hasta=${D}`);
+    expect([reversed.status, reversed.body.message]).toEqual([400, 'The end date is before the start date.']);
+    const long = await as('admin', 'POST', '/api/asistencia/calcular', { desde: D, hasta: addDays(D, 90) });
+    expect([long.status, long.body.message]).toEqual([400, 'Choose at most 62 days.']);
+    expect(
+      (await as('admin', 'GET', `/api/asistencia/personas/999999/dias?desde=${D}&hasta=${D}`)).status,
+    ).toBe(404);
+    expect(
+      (await as('admin', 'GET', `/api/asistencia/personas/${night}/dias?desde=bad&hasta=${D}`)).status,
+    ).toBe(400);
+    // No attendance screen in their menus: refused.
+    for (const who of ['requester', 'authoriser']) {
+      expect(
+        (await as(who, 'GET', `/api/asistencia/personas/${night}/dias?desde=${D}&hasta=${D}`)).status,
+      ).toBe(403);
+      expect((await as(who, 'POST', '/api/asistencia/calcular', { desde: D, hasta: D })).status).toBe(403);
+    }
+    // Another client's administrator finds nobody of this client.
+    const menu = (await db()
+      .selectFrom(t.registry.require('menu').table)
+      .select('IdMenu')
+      .where('Ruta', '=', '/asistencia/personas')
+      .executeTakeFirstOrThrow()) as Json;
+    const other = await anotherClientAdmin(t, [menu.IdMenu]);
+    expect(
+      (
+        await call(t.app, {
+          method: 'GET',
+          url: `/api/asistencia/personas/${night}/dias?desde=${D}&hasta=${D}`,
+          token: other,
+        })
+      ).status,
+    ).toBe(404);
+    const found = await call(t.app, {
+      method: 'GET',
+      url: `/api/asistencia/personas?texto=${documents.get(night)}`,
+      token: other,
+    });
+    expect(found.body.result).toEqual([]);
+    const mine = await as('admin', 'GET', `/api/asistencia/personas?texto=${documents.get(night)}`);
+    expect(mine.body.result).toEqual([
+      expect.objectContaining({ IdPersona: night, Documento: documents.get(night) }),
+    ]);
+  });
+
+  it('drains what is marked when no process was told (a marking by hand, another process)', async () => {
+    const [, , , lonely] = crew;
+    await db()
+      .insertInto('access_marked_day')
+      .values({ IdPersona: lonely, Fecha: D, IdCliente: 1, Version: 7 } as never)
+      .onConflict((oc) => oc.columns(['IdPersona', 'Fecha']).doUpdateSet({ Version: 7 } as never))
+      .execute();
+    await db().deleteFrom('attendance_day').where('IdPersona', '=', lonely).execute();
+    expect(await drainMarkedDays(db(), attendanceTables(t.registry), 1)).toBeGreaterThanOrEqual(1);
+    expect(await dayRow(lonely, D)).toMatchObject({ Estado: 'INCOMPLETE' });
+  });
+});
