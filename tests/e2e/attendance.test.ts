@@ -1,0 +1,183 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Sqlite from 'better-sqlite3';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import es from '../../locales/es.json';
+import { addDays, siteDate } from '../../src/shared/dates.js';
+import { launchBrowser, PHONE } from '../support/browser.js';
+import { signInThroughConsole } from '../support/console.js';
+import { asUser } from '../support/request-screens.js';
+import { type RunningServer, startRealServer } from '../support/server.js';
+import { drawingProblems, screenshot } from '../support/shots.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
+type Json = any;
+const SOUTH = 'UNIDAD MINERA SAN GABRIEL';
+const SHOTS = '/tmp/attendance-shots';
+const TURNSTILE = 'TORNIQUETE GARITA PRINCIPAL 01';
+
+/** The instant of a wall-clock time in Lima (UTC−5) on a day, as a device sends it. */
+const lima = (day: string, hhmm: string) => new Date(Date.parse(`${day}T${hhmm}:00-05:00`)).toISOString();
+
+describe('people management: a night worker’s month from the gate’s markings', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let db: Sqlite.Database;
+  const problems: string[] = [];
+  const { api, go } = asUser(() => server.url);
+  // Three days ago, a working day of the roster anchored the day before.
+  const today = siteDate('PE');
+  const night = addDays(today, -3);
+  let worker: { id: number; document: string; name: string };
+
+  beforeAll(async () => {
+    server = await startRealServer();
+    mkdirSync(SHOTS, { recursive: true });
+    db = new Sqlite(join(server.dataDir, 'acreditacion.db'));
+    db.pragma('busy_timeout = 5000');
+    // An accredited worker with no roster of the demo's.
+    const row = db
+      .prepare(
+        `select p.IdPersona, p.Documento, p.Apellido, p.Nombre from accreditation_accreditation a
+         join administration_person p on p.IdPersona = a.IdPersona
+         where a.IdDivision = 1 and a.IdEntidad = 'T' and a.Estado = 'A'
+           and p.IdPersona not in (select IdPersona from attendance_schedule_assignment)
+         order by a.IdAcreditacion limit 1`,
+      )
+      .get() as Json;
+    worker = { id: row.IdPersona, document: row.Documento, name: `${row.Apellido}, ${row.Nombre}` };
+    const schedule = db
+      .prepare(`select IdTipoHorario from attendance_schedule_type where Descripcion = 'GUARDIA NOCHE 14X7'`)
+      .get() as Json;
+    db.prepare(
+      `insert into attendance_schedule_assignment (IdCliente, IdPersona, IdTipoHorario, FechaInicio, FechaAncla, Activo)
+       values (1, ?, ?, ?, ?, 'S')`,
+    ).run(worker.id, schedule.IdTipoHorario, addDays(night, -30), addDays(night, -1));
+    browser = await launchBrowser();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    db?.close();
+    await server?.stop();
+  });
+
+  const watch = (page: Page) => {
+    page.setDefaultTimeout(20_000);
+    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`${message.type()}: ${message.text()}`);
+    });
+  };
+
+  /** The worker's month on the screen, the night's month shown. */
+  async function openMonth(page: Page, lang: 'es' | 'en') {
+    await go(page, '/asistencia/personas', lang);
+    await page.locator('#attendance-person').fill(worker.document);
+    await page.locator(`li[data-person="${worker.document}"]`).click();
+    await page.getByTestId('attendance-calendar').waitFor();
+    if (night.slice(0, 7) !== today.slice(0, 7))
+      await page.getByRole('button', { name: lang === 'es' ? 'Mes anterior' : 'Previous month' }).click();
+    return page.locator(`[data-testid="attendance-calendar"] [data-day="${night}"]`);
+  }
+
+  it('shows the night the turnstile recorded across midnight, with its overtime, and the day’s markings', async () => {
+    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, locale: 'es-PE' });
+    const page = await context.newPage();
+    watch(page);
+    await signInThroughConsole(page, server.url, 'ADMIN', { division: SOUTH });
+    // The turnstile at the main gate (an attendance control point) sends what it recorded offline.
+    const equipment = db
+      .prepare('select IdEquipo from system_equipment where Descripcion = ?')
+      .get(TURNSTILE) as Json;
+    const { key } = await api(page, 'POST', `/api/acceso/equipo/${equipment.IdEquipo}/clave`);
+    const doors = db
+      .prepare(
+        `select d.IdPuerta, d.Sentido from access_door d
+         join access_control_point_equipos e on e.IdPuntoControl = d.IdPuntoControl where e.Valor = ?`,
+      )
+      .all(equipment.IdEquipo) as Json[];
+    const door = (s: 'E' | 'S') => doors.find((d) => d.Sentido === s).IdPuerta;
+    const sent = await fetch(`${server.url}/api/acceso/marcaciones`, {
+      method: 'POST',
+      headers: { authorization: `Device ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        Marcas: [
+          {
+            IdMarca: 'noche-1',
+            IdPuerta: door('E'),
+            Funcion: 'E',
+            FechaHora: lima(night, '18:50'),
+            Documento: worker.document,
+            Resultado: 'P',
+          },
+          {
+            IdMarca: 'noche-2',
+            IdPuerta: door('S'),
+            Funcion: 'S',
+            FechaHora: lima(addDays(night, 1), '07:40'),
+            Documento: worker.document,
+            Resultado: 'P',
+          },
+        ],
+      }),
+    });
+    expect(sent.status).toBe(200);
+
+    const cell = await openMonth(page, 'es');
+    // The supervisor recomputes the month (the night was recomputed as soon as the batch committed;
+    // the button makes the screen show it whether or not that came before the page's first read).
+    await page.getByRole('button', { name: 'Recalcular el mes' }).click();
+    await page.getByText('Mes recalculado').waitFor();
+    await expect.poll(() => cell.getAttribute('data-status')).toBe('WORKED');
+    expect(await cell.textContent()).toContain('Trabajado');
+    expect(await cell.textContent()).toContain('18:50 → 07:40');
+    expect(await cell.textContent()).toContain('11 h 50');
+    expect(await cell.textContent()).toContain('Extra 50 min');
+    await cell.click();
+    const detail = page.getByTestId('attendance-day');
+    expect(await detail.textContent()).toContain('19:00 – 07:00');
+    expect(await detail.textContent()).toContain('Extra antes de la entrada10 min');
+    expect(await detail.textContent()).toContain('Extra después de la salida40 min');
+    const rows = await page.getByTestId('attendance-markings').locator('tbody tr').allInnerTexts();
+    expect(rows.map((r) => r.replace(/\s+/g, ' ').trim())).toEqual([
+      '18:50 Entrada Pasó',
+      `${addDays(night, 1).slice(8, 10)}/${addDays(night, 1).slice(5, 7)} 07:40 Salida Pasó`,
+    ]);
+    expect(await drawingProblems(page, 'attendance desktop es', /attendance\./)).toEqual([]);
+    await screenshot(page, `${SHOTS}/month-es.png`, true);
+    await context.close();
+
+    // On a phone, in English: the month as a list, the same night.
+    const phone = await browser.newContext({ ...PHONE, locale: 'en-GB' });
+    const small = await phone.newPage();
+    watch(small);
+    await signInThroughConsole(small, server.url, 'ADMIN', { division: SOUTH });
+    const listed = await openMonth(small, 'en');
+    await expect.poll(() => listed.getAttribute('data-status')).toBe('WORKED');
+    expect(await listed.textContent()).toContain('Worked');
+    expect(await listed.textContent()).toContain('Overtime 50 min');
+    expect(await drawingProblems(small, 'attendance phone en', /attendance\./)).toEqual([]);
+    await screenshot(small, `${SHOTS}/month-en-phone.png`, true);
+    await phone.close();
+    expect(problems).toEqual([]);
+  }, 180_000);
+
+  it('sends a profile without the screen to the no-permission page', async () => {
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    const calls: string[] = [];
+    page.on('response', (r) => {
+      if (r.url().includes('/api/asistencia/')) calls.push(`${r.status()} ${r.url()}`);
+    });
+    await signInThroughConsole(page, server.url, 'SOLICITANTE', { division: SOUTH });
+    await go(page, '/asistencia/personas', 'es');
+    await page.waitForURL(/\/sinpermiso$/);
+    await expect
+      .poll(() => page.getByRole('heading', { level: 1 }).innerText())
+      .toBe(es.errors.noPermission.title);
+    expect(calls).toEqual([]);
+    await context.close();
+  }, 120_000);
+});
