@@ -12,7 +12,7 @@
  */
 
 import { minutesOf } from './access/decision.js';
-import { addDays, daysBetween, zoneOffset } from './dates.js';
+import { addDays, zoneOffset } from './dates.js';
 
 export type YesNo = 'S' | 'N';
 /** F flexible, S weekly (semanal), C cycle (a roster: N days on, M off), A automatic. */
@@ -142,7 +142,22 @@ const DAY = 1440;
 /** A day's window opens this long before its anchor. */
 export const WINDOW_BEFORE = 360;
 
-const weekdayOf = (date: string): Weekday => (new Date(`${date}T00:00:00Z`).getUTCDay() || 7) as Weekday;
+/**
+ * Midnight UTC of an ISO date, in ms, kept: a period of thousands of people reads the same few dates
+ * over and over.
+ */
+const midnights = new Map<string, number>();
+function midnightOf(date: string): number {
+  let ms = midnights.get(date);
+  if (ms === undefined) {
+    ms = Date.parse(`${date}T00:00:00Z`);
+    if (midnights.size > 20_000) midnights.clear();
+    midnights.set(date, ms);
+  }
+  return ms;
+}
+const DAY_MS = 86_400_000;
+const weekdayOf = (date: string): Weekday => (new Date(midnightOf(date)).getUTCDay() || 7) as Weekday;
 const hhmm = (minutes: number) => {
   const m = ((minutes % DAY) + DAY) % DAY;
   return `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
@@ -153,13 +168,30 @@ const minutesOrUndefined = (value: string | null | undefined) => {
   return Number.isNaN(m) ? undefined : m;
 };
 
+type Hours = { start: number; end: number; breakStart?: number; breakEnd?: number } | undefined;
+const hoursKept = new Map<string, Hours>();
+
 /** The hours of a working day: the exit after the entry (the next day's when earlier), the break inside. */
 function hoursOf(
   entry: string | null | undefined,
   exit: string | null | undefined,
   from?: string | null,
   to?: string | null,
-) {
+): Hours {
+  const key = `${entry}|${exit}|${from}|${to}`;
+  if (hoursKept.has(key)) return hoursKept.get(key);
+  if (hoursKept.size > 1000) hoursKept.clear();
+  const hours = readHours(entry, exit, from, to);
+  hoursKept.set(key, hours);
+  return hours;
+}
+
+function readHours(
+  entry: string | null | undefined,
+  exit: string | null | undefined,
+  from?: string | null,
+  to?: string | null,
+): Hours {
   const start = minutesOrUndefined(entry);
   let end = minutesOrUndefined(exit);
   if (start === undefined || end === undefined) return undefined;
@@ -192,7 +224,8 @@ export function cycleWorks(anchor: string, day: string, on: number, off: number)
   const length = on + off;
   if (on <= 0) return false;
   if (length <= 0 || off <= 0) return true;
-  const index = ((daysBetween(anchor, day) % length) + length) % length;
+  const between = Math.round((midnightOf(day) - midnightOf(anchor)) / DAY_MS);
+  const index = ((between % length) + length) % length;
   return index < on;
 }
 
@@ -208,25 +241,28 @@ export function planOf(
   assignment: ScheduleAssignment | undefined,
   holidays: Holiday[] = [],
 ): Plan {
-  const holiday = holidays.find((h) => h.Fecha === day)?.Descripcion;
-  const base = {
+  const holiday = holidays.length ? holidays.find((h) => h.Fecha === day)?.Descripcion : undefined;
+  // One shape for every plan (a period computes hundreds of thousands of them).
+  const plan: Plan = {
     day,
-    flexible: 0,
-    tolerance: 0,
-    overtimeBefore: 0,
-    overtimeAfter: 0,
-    ...(holiday && { holiday }),
+    IdTipoHorario: schedule && assignment ? schedule.IdTipoHorario : undefined,
+    kind: schedule && assignment ? schedule.Tipo : undefined,
+    working: false,
+    holiday,
+    start: undefined,
+    end: undefined,
+    breakStart: undefined,
+    breakEnd: undefined,
+    flexible: Math.max(0, schedule?.MinutosFlexibles ?? 0),
+    tolerance: Math.max(0, schedule?.ToleranciaMinutos ?? 0),
+    overtimeBefore: Math.max(0, schedule?.HorasExtraAntes ?? 0),
+    overtimeAfter: Math.max(0, schedule?.HorasExtraDespues ?? 0),
+    anchor: 0,
   };
-  if (!schedule || !assignment) return { ...base, working: false, anchor: 0 };
-  const common = {
-    ...base,
-    IdTipoHorario: schedule.IdTipoHorario,
-    kind: schedule.Tipo,
-    flexible: Math.max(0, schedule.MinutosFlexibles ?? 0),
-    tolerance: Math.max(0, schedule.ToleranciaMinutos ?? 0),
-    overtimeBefore: Math.max(0, schedule.HorasExtraAntes ?? 0),
-    overtimeAfter: Math.max(0, schedule.HorasExtraDespues ?? 0),
-  };
+  if (!schedule || !assignment) {
+    plan.flexible = plan.tolerance = plan.overtimeBefore = plan.overtimeAfter = 0;
+    return plan;
+  }
   const weekday = weekdayOf(day);
   const own = hoursOf(
     schedule.HoraEntrada,
@@ -234,7 +270,6 @@ export function planOf(
     schedule.InicioRefrigerio,
     schedule.FinRefrigerio,
   );
-  const nominal = own?.start ?? 0;
   let working: boolean;
   let hours = own;
   switch (schedule.Tipo) {
@@ -260,17 +295,16 @@ export function planOf(
       break;
     default:
       // Automatic: any day may be worked; its hours come from the first entry.
-      return { ...common, working: false, anchor: 0 };
+      return plan;
   }
-  if (!working || !hours) return { ...common, working: false, anchor: hours?.start ?? nominal };
-  return {
-    ...common,
-    working: true,
-    start: hours.start,
-    end: hours.end,
-    ...(hours.breakStart !== undefined && { breakStart: hours.breakStart, breakEnd: hours.breakEnd }),
-    anchor: hours.start,
-  };
+  plan.anchor = hours?.start ?? own?.start ?? 0;
+  if (!working || !hours) return plan;
+  plan.working = true;
+  plan.start = hours.start;
+  plan.end = hours.end;
+  plan.breakStart = hours.breakStart;
+  plan.breakEnd = hours.breakEnd;
+  return plan;
 }
 
 /**
@@ -323,7 +357,7 @@ export function automaticPlan(
 /** Wall-clock minutes of an instant from the local midnight of `day` in the zone. */
 export function wallMinutes(at: string | number, day: string, timeZone: string): number {
   const instant = typeof at === 'number' ? at : Date.parse(at);
-  return (instant + zoneOffset(timeZone, instant) - Date.parse(`${day}T00:00:00Z`)) / 60_000;
+  return (instant + zoneOffset(timeZone, instant) - midnightOf(day)) / 60_000;
 }
 
 /** The local days a marking's instant may belong to (its window is one of theirs): the day before, its own and the next. */
@@ -342,13 +376,20 @@ export function windowOf(plan: Plan, next: Plan): { from: number; to: number } {
 
 /** Markings in the order the result reads them: by time, an entry before an exit at the same instant, then by id. */
 export function orderMarkings(markings: Marking[]): Marking[] {
-  return [...markings].sort(
-    (a, b) =>
-      Date.parse(a.at) - Date.parse(b.at) ||
-      (a.direction === b.direction ? 0 : a.direction === 'E' ? -1 : 1) ||
-      String(a.id ?? '').localeCompare(String(b.id ?? '')),
-  );
+  return orderedInstants(markings).map((m) => m.marking);
 }
+
+function orderedInstants(markings: Marking[]) {
+  return markings
+    .map((marking) => ({ marking, t: Date.parse(marking.at) }))
+    .sort(
+      ({ t: ta, marking: a }, { t: tb, marking: b }) =>
+        ta - tb || (a.direction === b.direction ? 0 : a.direction === 'E' ? -1 : 1) || byId(a.id, b.id),
+    );
+}
+
+const byId = (a: string | number | undefined, b: string | number | undefined) =>
+  typeof a === 'number' && typeof b === 'number' ? a - b : String(a ?? '').localeCompare(String(b ?? ''));
 
 const overlap = (a: number, b: number, c: number, d: number) => Math.max(0, Math.min(b, d) - Math.max(a, c));
 
@@ -375,9 +416,13 @@ export interface DayInput {
  */
 export function dailyResult(input: DayInput): DayResult {
   const { day, timeZone } = input;
-  const ordered = orderMarkings(input.markings).map((m) => ({
-    ...m,
-    minute: wallMinutes(m.at, day, timeZone),
+  const midnight = midnightOf(day);
+  const ordered = orderedInstants(input.markings).map(({ marking, t }) => ({
+    at: marking.at,
+    direction: marking.direction,
+    id: marking.id,
+    t,
+    minute: (t + zoneOffset(timeZone, t) - midnight) / 60_000,
   }));
   let plan = input.plan;
   let next = input.next;
@@ -439,7 +484,7 @@ export function dailyResult(input: DayInput): DayResult {
   let covered = 0;
   let away = 0;
   pairs.forEach(({ from, to }, i) => {
-    worked += (Date.parse(to.at) - Date.parse(from.at)) / 60_000;
+    worked += (to.t - from.t) / 60_000;
     if (i > 0) away += Math.max(0, from.minute - pairs[i - 1].to.minute);
     if (plan.working && plan.breakStart !== undefined && plan.breakEnd !== undefined)
       covered += overlap(from.minute, to.minute, plan.breakStart, plan.breakEnd);

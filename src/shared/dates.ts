@@ -51,14 +51,23 @@ export function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
 
-/** An ISO date moved by some days. */
+const moved = new Map<string, string>();
+
+/** An ISO date moved by some days (kept: long computations move the same few dates over and over). */
 export function addDays(isoDate: string, days: number): string {
-  return new Date(Date.parse(`${isoDate}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+  const key = `${isoDate}|${days}`;
+  let date = moved.get(key);
+  if (date === undefined) {
+    date = new Date(Date.parse(`${isoDate}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+    if (moved.size > 50_000) moved.clear();
+    moved.set(key, date);
+  }
+  return date;
 }
 
 const offsetFormats = new Map<string, Intl.DateTimeFormat>();
 /** Offsets already worked out, by zone and hour (they change at most twice a year). */
-const offsets = new Map<string, number>();
+const offsets = new Map<string, Map<number, number>>();
 
 /**
  * A zone's offset from UTC, in milliseconds, at an instant: what its clocks read minus UTC
@@ -66,8 +75,12 @@ const offsets = new Map<string, number>();
  */
 export function zoneOffset(timeZone: string, instant: number): number {
   const hour = Math.floor(instant / 3_600_000);
-  const key = `${timeZone}:${hour}`;
-  const known = offsets.get(key);
+  let zone = offsets.get(timeZone);
+  if (!zone) {
+    zone = new Map<number, number>();
+    offsets.set(timeZone, zone);
+  }
+  const known = zone.get(hour);
   if (known !== undefined) return known;
   let format = offsetFormats.get(timeZone);
   if (!format) {
@@ -87,8 +100,8 @@ export function zoneOffset(timeZone: string, instant: number): number {
   const part = Object.fromEntries(format.formatToParts(at).map((p) => [p.type, Number(p.value)]));
   const wall = Date.UTC(part.year, part.month - 1, part.day, part.hour, part.minute, part.second);
   const offset = wall - at;
-  if (offsets.size > 10_000) offsets.clear();
-  offsets.set(key, offset);
+  if (zone.size > 10_000) zone.clear();
+  zone.set(hour, offset);
   return offset;
 }
 

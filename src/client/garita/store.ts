@@ -56,7 +56,30 @@ const db = () => {
   return opened;
 };
 
+type Waiting = 'marks' | 'meals';
+
+/** Moves a waiting marking or meal aside, with the server's reason, so the others can go. */
+async function setAside(from: Waiting, id: string, reason: string) {
+  const tx = (await db()).transaction([from, 'refused'], 'readwrite');
+  const item = await tx.objectStore(from).get(id);
+  if (item) {
+    await tx.objectStore('refused').put({ ...item, Motivo: reason });
+    await tx.objectStore(from).delete(id);
+  }
+  await tx.done;
+}
+
+/** Forgets waiting markings or meals the server has. */
+async function forget(from: Waiting, ids: string[]) {
+  const tx = (await db()).transaction(from, 'readwrite');
+  await Promise.all([...ids.map((id) => tx.store.delete(id)), tx.done]);
+}
+
 export const store = {
+  refuseMark: (id: string, reason: string) => setAside('marks', id, reason),
+  refuseMeal: (id: string, reason: string) => setAside('meals', id, reason),
+  removeMarks: (ids: string[]) => forget('marks', ids),
+  removeMeals: (ids: string[]) => forget('meals', ids),
   async enrolled() {
     return (await (await db()).get('settings', 'device')) as Enrolled | undefined;
   },
@@ -94,20 +117,6 @@ export const store = {
   async meals(limit: number) {
     return (await db()).getAllFromIndex('meals', 'byTime', undefined, limit);
   },
-  /** Moves a waiting meal aside, with the server's reason, so the others can go. */
-  async refuseMeal(id: string, reason: string) {
-    const tx = (await db()).transaction(['meals', 'refused'], 'readwrite');
-    const meal = await tx.objectStore('meals').get(id);
-    if (meal) {
-      await tx.objectStore('refused').put({ ...meal, Motivo: reason });
-      await tx.objectStore('meals').delete(id);
-    }
-    await tx.done;
-  },
-  async removeMeals(ids: string[]) {
-    const tx = (await db()).transaction('meals', 'readwrite');
-    await Promise.all([...ids.map((id) => tx.store.delete(id)), tx.done]);
-  },
   /** Markings and meals waiting to be sent. */
   async pendingCount() {
     const database = await db();
@@ -119,21 +128,7 @@ export const store = {
   async marks(limit: number) {
     return (await db()).getAllFromIndex('marks', 'byTime', undefined, limit);
   },
-  /** Moves a waiting marking aside, with the server's reason, so the others can go. */
-  async refuseMark(id: string, reason: string) {
-    const tx = (await db()).transaction(['marks', 'refused'], 'readwrite');
-    const mark = await tx.objectStore('marks').get(id);
-    if (mark) {
-      await tx.objectStore('refused').put({ ...mark, Motivo: reason });
-      await tx.objectStore('marks').delete(id);
-    }
-    await tx.done;
-  },
   async refusedCount() {
     return (await db()).count('refused');
-  },
-  async removeMarks(ids: string[]) {
-    const tx = (await db()).transaction('marks', 'readwrite');
-    await Promise.all([...ids.map((id) => tx.store.delete(id)), tx.done]);
   },
 };

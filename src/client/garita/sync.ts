@@ -78,40 +78,6 @@ export async function refreshList(device: Enrolled): Promise<{ list?: AllowList;
   }
 }
 
-/** Sends the markings waiting, oldest first, and forgets each once the server has it. */
-export async function sendMarks(device: Enrolled): Promise<{ sent: number; problem?: SyncProblem }> {
-  let sent = 0;
-  try {
-    for (;;) {
-      const marks = await store.marks(BATCH);
-      if (!marks.length) return { sent };
-      const response = await deviceFetch(device, '/api/acceso/marcaciones', {
-        method: 'POST',
-        body: JSON.stringify({ Marcas: marks }),
-      });
-      if (response.status === 401) return { sent, problem: 'keyRefused' };
-      if (response.status === 400) {
-        // A marking the server can never take (its door left the division, a time it cannot read):
-        // set aside with the server's reason, never lost, so the ones after it still go.
-        const refusal = (await response.json().catch(() => ({}))) as {
-          message?: string;
-          params?: { item?: string | number };
-        };
-        const item = marks[Number(refusal.params?.item)];
-        if (!item) return { sent, problem: 'server' };
-        await store.refuseMark(item.IdMarca, refusal.message ?? '');
-        continue;
-      }
-      if (!response.ok) return { sent, problem: 'server' };
-      const { result } = (await response.json()) as { result: { markings: Array<{ IdMarca: string }> } };
-      await store.removeMarks(result.markings.map((m) => m.IdMarca));
-      sent += result.markings.length;
-    }
-  } catch {
-    return { sent, problem: 'network' };
-  }
-}
-
 /** The rooms this device reads for (none when its equipment is no dining room's reader), kept on the device. */
 export async function refreshReader(device: Enrolled): Promise<{ data?: ReaderData; problem?: SyncProblem }> {
   try {
@@ -172,35 +138,67 @@ export async function askMeal(
   }
 }
 
-/** Sends the meals judged offline, oldest first, and forgets each once the server has it. */
-export async function sendMeals(device: Enrolled): Promise<{ sent: number; problem?: SyncProblem }> {
+/**
+ * Sends what waits on the device, oldest first, a batch at a time, and forgets each once the server
+ * has it. One the server can never take (a 400 naming it: its door or room no longer the device's,
+ * a time it cannot read) is set aside with the server's reason, never lost, so the ones after it go.
+ */
+async function sendWaiting<T extends { IdMarca: string }>(
+  device: Enrolled,
+  url: string,
+  waiting: {
+    take(limit: number): Promise<T[]>;
+    setAside(id: string, reason: string): Promise<void>;
+    forget(ids: string[]): Promise<void>;
+    /** The ids the server's answer says it has. */
+    received(result: unknown): string[];
+  },
+): Promise<{ sent: number; problem?: SyncProblem }> {
   let sent = 0;
   try {
     for (;;) {
-      const meals = await store.meals(BATCH);
-      if (!meals.length) return { sent };
-      const response = await deviceFetch(device, '/api/comedor/marcaciones', {
+      const items = await waiting.take(BATCH);
+      if (!items.length) return { sent };
+      const response = await deviceFetch(device, url, {
         method: 'POST',
-        body: JSON.stringify({ Marcas: meals }),
+        body: JSON.stringify({ Marcas: items }),
       });
       if (response.status === 401) return { sent, problem: 'keyRefused' };
       if (response.status === 400) {
-        // One the server can never take (its room no longer this reader's): set aside with the reason.
         const refusal = (await response.json().catch(() => ({}))) as {
           message?: string;
           params?: { item?: string | number };
         };
-        const item = meals[Number(refusal.params?.item)];
+        const item = items[Number(refusal.params?.item)];
         if (!item) return { sent, problem: 'server' };
-        await store.refuseMeal(item.IdMarca, refusal.message ?? '');
+        await waiting.setAside(item.IdMarca, refusal.message ?? '');
         continue;
       }
       if (!response.ok) return { sent, problem: 'server' };
-      const { result } = (await response.json()) as { result: { consumos: Array<{ IdMarca: string }> } };
-      await store.removeMeals(result.consumos.map((m) => m.IdMarca));
-      sent += result.consumos.length;
+      const { result } = (await response.json()) as { result: unknown };
+      const ids = waiting.received(result);
+      await waiting.forget(ids);
+      sent += ids.length;
     }
   } catch {
     return { sent, problem: 'network' };
   }
 }
+
+/** Sends the markings decided offline (`POST /api/acceso/marcaciones`). */
+export const sendMarks = (device: Enrolled) =>
+  sendWaiting(device, '/api/acceso/marcaciones', {
+    take: (limit) => store.marks(limit),
+    setAside: (id, reason) => store.refuseMark(id, reason),
+    forget: (ids) => store.removeMarks(ids),
+    received: (result) => (result as { markings: Array<{ IdMarca: string }> }).markings.map((m) => m.IdMarca),
+  });
+
+/** Sends the meals judged offline (`POST /api/comedor/marcaciones`). */
+export const sendMeals = (device: Enrolled) =>
+  sendWaiting(device, '/api/comedor/marcaciones', {
+    take: (limit) => store.meals(limit),
+    setAside: (id, reason) => store.refuseMeal(id, reason),
+    forget: (ids) => store.removeMeals(ids),
+    received: (result) => (result as { consumos: Array<{ IdMarca: string }> }).consumos.map((m) => m.IdMarca),
+  });

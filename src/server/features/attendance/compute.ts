@@ -267,7 +267,7 @@ export async function recomputeDays(
       // A day's window reaches from the evening before to the morning after next.
       db
         .selectFrom(tables.marking)
-        .select(['IdMarcacion', 'IdPersona', 'FechaHora', 'Funcion', 'IdEquipo'])
+        .select(['IdMarcacion', 'IdPersona', 'Fecha', 'FechaHora', 'Funcion', 'IdEquipo'])
         .where('IdPersona', 'in', chunk)
         .where('Fecha', '>=', addDays(from, -1))
         .where('Fecha', '<=', addDays(to, 2))
@@ -302,7 +302,8 @@ export async function recomputeDays(
         FechaFin: text(a.FechaFin) ?? null,
         FechaAncla: text(a.FechaAncla) ?? null,
       });
-    const marksOf = new Map<number, Marking[]>();
+    // Each person's markings by local date: a day reads those of the day before to the day after.
+    const marksOf = new Map<number, Map<string, Marking[]>>();
     for (const m of markings) {
       // Manual markings (no equipment) count; a device's only at an attendance point recording that direction.
       const equipment = num(m.IdEquipo);
@@ -311,13 +312,16 @@ export async function recomputeDays(
         if (!point || !(m.Funcion === 'E' ? point.entry : point.exit)) continue;
       }
       if (!m.FechaHora) continue;
-      const list = marksOf.get(Number(m.IdPersona)) ?? [];
+      const person = Number(m.IdPersona);
+      const dates = marksOf.get(person) ?? marksOf.set(person, new Map()).get(person);
+      const date = String(m.Fecha).slice(0, 10);
+      const list = dates?.get(date) ?? [];
       list.push({
         at: String(m.FechaHora),
         direction: m.Funcion === 'S' ? 'S' : 'E',
         id: Number(m.IdMarcacion),
       });
-      marksOf.set(Number(m.IdPersona), list);
+      dates?.set(date, list);
     }
     const closedDays = new Map(closed.map((c) => [`${c.IdPersona}|${String(c.Fecha).slice(0, 10)}`, c]));
 
@@ -326,17 +330,21 @@ export async function recomputeDays(
     for (const id of chunk) {
       const person = byPerson.get(id);
       if (!person) continue;
-      const personMarks = marksOf.get(id) ?? [];
+      const personMarks = marksOf.get(id);
+      const plans = new Map<string, Plan>();
+      const planOn = (day: string) =>
+        plans.get(day) ?? (plans.set(day, planFor(setup, person, configs, day)).get(day) as Plan);
       for (const day of [...(days.get(id) ?? [])].sort()) {
         if (day > setup.today) continue;
-        const plan = planFor(setup, person, configs, day);
-        const next = planFor(setup, person, configs, addDays(day, 1));
+        const plan = planOn(day);
+        const next = planOn(addDays(day, 1));
+        const around = [addDays(day, -1), day, addDays(day, 1)].flatMap((d) => personMarks?.get(d) ?? []);
         const result = dailyResult({
           day,
           timeZone: setup.timeZone,
           plan,
           next,
-          markings: personMarks,
+          markings: around,
           candidates: person.IdCompania !== undefined ? (candidates.get(person.IdCompania) ?? []) : [],
         });
         // Nothing to keep of a day with no schedule and no marking, nor of today's absence before it is over.
