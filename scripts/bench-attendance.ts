@@ -15,6 +15,8 @@
  *    sent to `POST /api/acceso/marcaciones` of the server listening in this process: the time from
  *    sending it until every day it touched is recomputed (no marked day left), three times.
  */
+import { writeFileSync } from 'node:fs';
+import inspector from 'node:inspector/promises';
 import { parseArgs } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
@@ -25,6 +27,7 @@ import { DeviceKeys } from '../src/server/features/access/device-keys.js';
 import {
   attendanceTables,
   computePeriod,
+  lanesOf,
   loadClientSetup,
 } from '../src/server/features/attendance/compute.js';
 import { buildServer } from '../src/server/server.js';
@@ -37,6 +40,8 @@ const { values: args } = parseArgs({
     markings: { type: 'string', default: '1000000' },
     days: { type: 'string', default: '31' },
     dialects: { type: 'string', default: 'sqlite,postgres' },
+    /** Writes a CPU profile of the period's computation to this file (open it in Chrome's DevTools). */
+    profile: { type: 'string' },
     'postgres-url': {
       type: 'string',
       default: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
@@ -191,10 +196,21 @@ async function run(database: Database, dialect: DialectName) {
 
   // 1. The period.
   const tables = attendanceTables(registry);
-  const setup = await loadClientSetup(db, tables, 1);
+  const setup = await loadClientSetup(db, tables, 1, Date.now(), lanesOf(dialect));
+  const session = args.profile ? new inspector.Session() : undefined;
+  if (session) {
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.start');
+  }
   const t0 = performance.now();
   const days = await computePeriod(db, tables, setup, from, to);
   const seconds = (performance.now() - t0) / 1000;
+  if (session && args.profile) {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(`${args.profile}.${dialect}.cpuprofile`, JSON.stringify(profile));
+    session.disconnect();
+  }
   const rss = Math.round(process.memoryUsage().rss / 1024 / 1024);
   console.log(
     `  period of ${DAYS} days computed: ${days.toLocaleString('en')} days written in ${seconds.toFixed(2)} s (aim 10 s); resident memory ${rss} MB`,

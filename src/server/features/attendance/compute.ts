@@ -49,6 +49,8 @@ export interface ClientSetup {
   timeZone: string;
   /** The site's today: later days are not computed yet, and today is no absence until it is over. */
   today: string;
+  /** Chunks of people computed at once (more than one on PostgreSQL, whose work runs in its own processes). */
+  lanes: number;
   schedules: Map<number, ScheduleType>;
   holidays: Holiday[];
   /** Equipment of active attendance control points, with the directions they record. */
@@ -60,6 +62,7 @@ export async function loadClientSetup(
   tables: AttendanceTables,
   clientId: number,
   now: number = Date.now(),
+  lanes = 1,
 ): Promise<ClientSetup> {
   const client = (await db
     .selectFrom(tables.client)
@@ -97,6 +100,7 @@ export async function loadClientSetup(
     IdCliente: clientId,
     timeZone: timeZoneOf(country),
     today: siteDate(country, now),
+    lanes,
     schedules: new Map(
       schedules
         .filter((s) => s.Activo === 'S')
@@ -240,10 +244,33 @@ export async function recomputeDays(
   days: Map<number, Set<string>>,
   at: string = new Date().toISOString(),
 ): Promise<number> {
+  const { lanes } = setup;
   const ids = [...days.keys()].sort((a, b) => a - b);
+  const chunks: number[][] = [];
+  for (let i = 0; i < ids.length; i += CHUNK) chunks.push(ids.slice(i, i + CHUNK));
+  // Chunks in `lanes` at once: on PostgreSQL one chunk's reading and writing overlaps another's computing.
+  let next = 0;
+  const counts = await Promise.all(
+    Array.from({ length: Math.max(1, Math.min(lanes, chunks.length)) }, async () => {
+      let written = 0;
+      while (next < chunks.length)
+        written += await recomputeChunk(db, tables, setup, days, chunks[next++], at);
+      return written;
+    }),
+  );
+  return counts.reduce((a, b) => a + b, 0);
+}
+
+async function recomputeChunk(
+  db: Db,
+  tables: AttendanceTables,
+  setup: ClientSetup,
+  days: Map<number, Set<string>>,
+  chunk: number[],
+  at: string,
+): Promise<number> {
   let written = 0;
-  for (let i = 0; i < ids.length; i += CHUNK) {
-    const chunk = ids.slice(i, i + CHUNK);
+  {
     let from = '9999-12-31';
     let to = '0000-01-01';
     for (const id of chunk)
@@ -512,3 +539,6 @@ export async function computePeriod(
   const days = new Map(ids.map((id) => [id, new Set(dates)]));
   return recomputeDays(db, tables, setup, days);
 }
+
+/** How many chunks of people a dialect computes at once. */
+export const lanesOf = (dialect: 'sqlite' | 'postgres') => (dialect === 'postgres' ? 3 : 1);

@@ -4,7 +4,7 @@ import { containsPattern, likeEscaped } from '../../crud/filters.js';
 import { ApiError } from '../../errors.js';
 import { field, objectOf, resultResponses } from '../../routes/responses.js';
 import { ACCESS_TABLES } from '../access/tables.js';
-import { attendanceTables, computePeriod, loadClientSetup } from './compute.js';
+import { attendanceTables, computePeriod, lanesOf, loadClientSetup } from './compute.js';
 import { type AttendanceOffice, attendanceOffice } from './office.js';
 import { ATTENDANCE_TABLES } from './tables.js';
 import { attendanceSchedule } from './worker.js';
@@ -167,7 +167,13 @@ export default async function attendanceRoutes(fastify: FastifyInstance): Promis
       if (office.companyId !== undefined) throw new ApiError('FORBIDDEN');
       const q = checkedRange(request.body);
       if (request.body.IdPersona !== undefined) await personOf(office, request.body.IdPersona);
-      const setup = await loadClientSetup(db, tables, office.clientId, fastify.auth.now());
+      const setup = await loadClientSetup(
+        db,
+        tables,
+        office.clientId,
+        fastify.auth.now(),
+        lanesOf(fastify.database.dialect),
+      );
       const written = await computePeriod(
         db,
         tables,

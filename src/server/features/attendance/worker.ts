@@ -8,6 +8,7 @@ import {
   type AttendanceTables,
   attendanceTables,
   computePeriod,
+  lanesOf,
   loadClientSetup,
   recomputeDays,
 } from './compute.js';
@@ -31,6 +32,7 @@ export async function drainMarkedDays(
   clientId: number,
   signal?: AbortSignal,
   now: () => number = Date.now,
+  lanes = 1,
 ) {
   let taken = 0;
   for (;;) {
@@ -44,7 +46,7 @@ export async function drainMarkedDays(
       .limit(ROUND)
       .execute()) as Array<{ IdPersona: number; Fecha: string; Version: number }>;
     if (!rows.length) return taken;
-    const setup = await loadClientSetup(db, tables, clientId, now());
+    const setup = await loadClientSetup(db, tables, clientId, now(), lanes);
     const days = new Map<number, Set<string>>();
     for (const r of rows) {
       const set = days.get(Number(r.IdPersona)) ?? new Set<string>();
@@ -96,7 +98,7 @@ export function attendanceSchedule(fastify: FastifyInstance, now: () => number =
       .execute()) as Array<{ IdCliente: number }>;
     for (const { IdCliente } of clients)
       await leases.hold(Number(IdCliente), ATTENDANCE_JOB, (signal) =>
-        drainMarkedDays(db, tables, Number(IdCliente), signal, now),
+        drainMarkedDays(db, tables, Number(IdCliente), signal, now, lanesOf(fastify.database.dialect)),
       );
   };
   const kick = () => {
@@ -139,7 +141,13 @@ export function attendanceSchedule(fastify: FastifyInstance, now: () => number =
       const yesterday = addDays(siteDate(IdPais, now()), -1);
       if (!(await leases.take(Number(IdCliente), ATTENDANCE_DAY_JOB, { notDoneOn: yesterday }))) continue;
       try {
-        const setup = await loadClientSetup(db, tables, Number(IdCliente), now());
+        const setup = await loadClientSetup(
+          db,
+          tables,
+          Number(IdCliente),
+          now(),
+          lanesOf(fastify.database.dialect),
+        );
         await computePeriod(db, tables, setup, yesterday, yesterday);
         await leases.release(Number(IdCliente), ATTENDANCE_DAY_JOB, { doneOn: yesterday });
       } catch (error) {
