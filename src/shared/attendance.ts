@@ -360,11 +360,13 @@ export function wallMinutes(at: string | number, day: string, timeZone: string):
   return (instant + zoneOffset(timeZone, instant) - midnightOf(day)) / 60_000;
 }
 
-/** The local days a marking's instant may belong to (its window is one of theirs): the day before, its own and the next. */
+/** The days whose windows may hold a marking of a local date: the day before, its own and the next. */
+export const daysAround = (date: string): string[] => [addDays(date, -1), date, addDays(date, 1)];
+
+/** The local days a marking's instant may belong to (its window is one of theirs). */
 export function daysTouched(at: string | number, timeZone: string): string[] {
   const instant = typeof at === 'number' ? at : Date.parse(at);
-  const own = new Date(instant + zoneOffset(timeZone, instant)).toISOString().slice(0, 10);
-  return [addDays(own, -1), own, addDays(own, 1)];
+  return daysAround(new Date(instant + zoneOffset(timeZone, instant)).toISOString().slice(0, 10));
 }
 
 /** The day's window, in its minutes: from six hours before its anchor to where the next day's opens. */

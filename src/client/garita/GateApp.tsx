@@ -334,9 +334,9 @@ export default function GateApp() {
         answer = judged.answer;
         counted = judged.counted;
         await store.addMeal({ ...presentation, Resultado: answer.allow ? 'P' : 'D' });
-        if (counted) {
+        if (counted && answer.service) {
           counts[counted] = (counts[counted] ?? 0) + 1;
-          await store.setSetting('served', prunedCounts(counts, answer.service?.Fecha ?? ''));
+          await store.setSetting('served', prunedCounts(counts, answer.service.Fecha));
         }
         setPending(await store.pendingCount());
       }

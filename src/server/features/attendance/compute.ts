@@ -2,6 +2,7 @@ import {
   assignmentOn,
   type DayResult,
   dailyResult,
+  daysAround,
   type Holiday,
   type Marking,
   type Plan,
@@ -32,6 +33,7 @@ export function attendanceTables(registry: Registry) {
   return {
     client: table('client'),
     person: table('person'),
+    company: table('company'),
     scheduleType: table('schedule-type'),
     assignment: table('schedule-assignment'),
     config: table('attendance-config'),
@@ -57,6 +59,17 @@ export interface ClientSetup {
   equipment: Map<number, { entry: boolean; exit: boolean }>;
 }
 
+/** A client's country, its sites' time zone and today there. */
+export async function clientSite(db: Db, tables: AttendanceTables, clientId: number, now: number) {
+  const client = (await db
+    .selectFrom(tables.client)
+    .select(['IdPais'])
+    .where('IdCliente', '=', clientId)
+    .executeTakeFirst()) as Row | undefined;
+  const country = (client?.IdPais as string | null) ?? null;
+  return { country, timeZone: timeZoneOf(country), today: siteDate(country, now) };
+}
+
 export async function loadClientSetup(
   db: Db,
   tables: AttendanceTables,
@@ -64,12 +77,7 @@ export async function loadClientSetup(
   now: number = Date.now(),
   lanes = 1,
 ): Promise<ClientSetup> {
-  const client = (await db
-    .selectFrom(tables.client)
-    .select(['IdPais'])
-    .where('IdCliente', '=', clientId)
-    .executeTakeFirst()) as Row | undefined;
-  const country = (client?.IdPais as string | null) ?? null;
+  const { country, timeZone, today } = await clientSite(db, tables, clientId, now);
   const [schedules, holidays, points] = await Promise.all([
     db.selectFrom(tables.scheduleType).selectAll().where('IdCliente', '=', clientId).execute() as Promise<
       Row[]
@@ -98,8 +106,8 @@ export async function loadClientSetup(
   }
   return {
     IdCliente: clientId,
-    timeZone: timeZoneOf(country),
-    today: siteDate(country, now),
+    timeZone,
+    today,
     lanes,
     schedules: new Map(
       schedules
@@ -269,7 +277,6 @@ async function recomputeChunk(
   chunk: number[],
   at: string,
 ): Promise<number> {
-  let written = 0;
   {
     let from = '9999-12-31';
     let to = '0000-01-01';
@@ -365,7 +372,7 @@ async function recomputeChunk(
         if (day > setup.today) continue;
         const plan = planOn(day);
         const next = planOn(addDays(day, 1));
-        const around = [addDays(day, -1), day, addDays(day, 1)].flatMap((d) => personMarks?.get(d) ?? []);
+        const around = daysAround(day).flatMap((d) => personMarks?.get(d) ?? []);
         const result = dailyResult({
           day,
           timeZone: setup.timeZone,
@@ -387,7 +394,7 @@ async function recomputeChunk(
         rows.push(row);
       }
     }
-    written += await writeRows(db, rows);
+    const written = await writeRows(db, rows);
     for (const p of pending)
       await db
         .updateTable(ATTENDANCE_TABLES.day)
@@ -395,8 +402,8 @@ async function recomputeChunk(
         .where('IdPersona', '=', p.IdPersona)
         .where('Fecha', '=', p.Fecha)
         .execute();
+    return written;
   }
-  return written;
 }
 
 async function writeRows(db: Db, rows: DayRow[]): Promise<number> {

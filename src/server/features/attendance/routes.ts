@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { addDays, daysBetween, siteDate, timeZoneOf } from '../../../shared/dates.js';
+import { addDays, daysBetween } from '../../../shared/dates.js';
 import { containsPattern, likeEscaped } from '../../crud/filters.js';
 import { ApiError } from '../../errors.js';
 import { field, objectOf, resultResponses } from '../../routes/responses.js';
 import { ACCESS_TABLES } from '../access/tables.js';
-import { attendanceTables, computePeriod, lanesOf, loadClientSetup } from './compute.js';
+import { attendanceTables, clientSite, computePeriod, lanesOf, loadClientSetup } from './compute.js';
 import { type AttendanceOffice, attendanceOffice } from './office.js';
 import { ATTENDANCE_TABLES } from './tables.js';
 import { attendanceSchedule } from './worker.js';
@@ -42,7 +42,7 @@ export default async function attendanceRoutes(fastify: FastifyInstance): Promis
   const personOf = async (office: AttendanceOffice, id: number) => {
     let qb = db
       .selectFrom(`${tables.person} as p`)
-      .leftJoin(`${fastify.registry.require('company').table} as c`, 'c.IdCompania', 'p.IdCompania')
+      .leftJoin(`${tables.company} as c`, 'c.IdCompania', 'p.IdCompania')
       .select(['p.IdPersona', 'p.Documento', 'p.Apellido', 'p.Nombre', 'p.IdCompania', 'c.Compania'])
       .where('p.IdPersona', '=', id)
       .where('p.IdCliente', '=', office.clientId);
@@ -68,7 +68,7 @@ export default async function attendanceRoutes(fastify: FastifyInstance): Promis
       const pattern = containsPattern(request.query.texto.trim().toUpperCase());
       let qb = db
         .selectFrom(`${tables.person} as p`)
-        .leftJoin(`${fastify.registry.require('company').table} as c`, 'c.IdCompania', 'p.IdCompania')
+        .leftJoin(`${tables.company} as c`, 'c.IdCompania', 'p.IdCompania')
         .select(['p.IdPersona', 'p.Documento', 'p.Apellido', 'p.Nombre', 'c.Compania'])
         .where('p.IdCliente', '=', office.clientId)
         .where((eb) =>
@@ -131,19 +131,14 @@ export default async function attendanceRoutes(fastify: FastifyInstance): Promis
           .orderBy('FechaHora')
           .execute(),
       ]);
-      const client = (await db
-        .selectFrom(tables.client)
-        .select('IdPais')
-        .where('IdCliente', '=', office.clientId)
-        .executeTakeFirst()) as Row | undefined;
-      const country = (client?.IdPais as string | null) ?? null;
+      const site = await clientSite(db, tables, office.clientId, fastify.auth.now());
       return {
         result: {
           persona: person,
           dias: days,
           marcaciones: markings,
-          zonaHoraria: timeZoneOf(country),
-          hoy: siteDate(country, fastify.auth.now()),
+          zonaHoraria: site.timeZone,
+          hoy: site.today,
         },
       };
     },

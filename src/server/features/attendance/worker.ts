@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { daysAround } from '../../../shared/attendance.js';
 import { addDays, siteDate } from '../../../shared/dates.js';
 import type { Db } from '../../db/connection.js';
 import { Leases } from '../../jobs/leases.js';
@@ -50,7 +51,7 @@ export async function drainMarkedDays(
     const days = new Map<number, Set<string>>();
     for (const r of rows) {
       const set = days.get(Number(r.IdPersona)) ?? new Set<string>();
-      for (const d of [-1, 0, 1]) set.add(addDays(String(r.Fecha), d));
+      for (const day of daysAround(String(r.Fecha))) set.add(day);
       days.set(Number(r.IdPersona), set);
     }
     await recomputeDays(db, tables, setup, days);
