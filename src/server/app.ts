@@ -89,7 +89,11 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
 
   fastify.decorate('database', database);
   fastify.decorate('registry', registry);
-  fastify.decorate('crud', new CrudService(database, registry, featureHooks({ registry, notifier })));
+  const markingsWritten = new Signal();
+  fastify.decorate(
+    'crud',
+    new CrudService(database, registry, featureHooks({ registry, notifier, now, markingsWritten })),
+  );
   fastify.decorate('auth', authService);
   fastify.decorate(
     'grants',
@@ -101,7 +105,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   );
   fastify.decorate('notifier', notifier);
   fastify.decorate('gateDecisionBudgetMs', opts.gateDecisionBudgetMs ?? GATE_DECISION_BUDGET_MS);
-  fastify.decorate('markingsWritten', new Signal());
+  fastify.decorate('markingsWritten', markingsWritten);
   fastify.decorate('files', opts.files ?? fileStoreFor(database, mkdtempSync(join(tmpdir(), 'acr-files-'))));
 
   await fastify.register(headers);

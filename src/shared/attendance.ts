@@ -101,16 +101,18 @@ export interface DayJustification {
   Pagado: YesNo;
 }
 
-export type DayStatus =
-  | 'WORKED'
-  | 'INCOMPLETE'
-  | 'ABSENT'
-  | 'JUSTIFIED'
-  | 'REST'
-  | 'HOLIDAY'
-  | 'REST_WORKED'
-  | 'HOLIDAY_WORKED'
-  | 'NO_SCHEDULE';
+export const DAY_STATUSES = [
+  'WORKED',
+  'INCOMPLETE',
+  'ABSENT',
+  'JUSTIFIED',
+  'REST',
+  'HOLIDAY',
+  'REST_WORKED',
+  'HOLIDAY_WORKED',
+  'NO_SCHEDULE',
+] as const;
+export type DayStatus = (typeof DAY_STATUSES)[number];
 
 export type DayFlag = 'ENTRY_WITHOUT_EXIT' | 'EXIT_WITHOUT_ENTRY';
 

@@ -2,148 +2,32 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attendanceTables } from '../../src/server/features/attendance/compute.js';
 import { drainMarkedDays } from '../../src/server/features/attendance/worker.js';
 import { addDays, siteDate } from '../../src/shared/dates.js';
-import { anotherClientAdmin, call, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { anotherClientAdmin, call, startTestApp, type TestApp } from '../support/app.js';
+import { attendanceFixture, figures, lima, mondayBefore } from '../support/attendance.js';
 import { DIALECTS } from '../support/databases.js';
-import { accreditCrew } from '../support/lodging.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
 type Json = any;
-const SOUTH = 'UNIDAD MINERA SAN GABRIEL';
-const TURNSTILE = 'TORNIQUETE GARITA PRINCIPAL 01';
-
-/** The instant of a wall-clock time in Lima (UTC−5, no daylight saving) on a day, as a device sends it. */
-const lima = (day: string, hhmm: string) => new Date(Date.parse(`${day}T${hhmm}:00-05:00`)).toISOString();
-
-/** What a day's result is, without when it was computed. */
-const figures = (row: Json) => {
-  const { CalculadoEn: _, IdPersona: __, IdCompania: ___, ...rest } = row;
-  return rest;
-};
 
 describe.each(DIALECTS)('attendance on %s', (dialect) => {
   let t: TestApp;
-  const tokens: Record<string, string> = {};
-  let key: string;
-  let doors: { in: number; out: number };
-  let crew: number[];
-  const documents = new Map<number, string>();
-  const schedules: Record<string, number> = {};
   // Days of last week (the device's clock is checked against the real one), a Monday first.
   const today = siteDate('PE');
-  const monday = (() => {
-    let d = addDays(today, -13);
-    while (new Date(`${d}T00:00:00Z`).getUTCDay() !== 1) d = addDays(d, 1);
-    return d;
-  })();
-  const D = monday;
+  const D = mondayBefore(today);
   const N = addDays(D, 1);
+  let f: Awaited<ReturnType<typeof attendanceFixture>>;
+  let crew: number[];
   const db = () => t.db.database.db;
-  let sequence = 0;
-
-  const as = (who: string, method: 'GET' | 'POST', url: string, payload?: object) =>
-    call(t.app, { method, url, token: tokens[who], payload });
-  const batch = (marks: Array<{ person: number; at: string; direction: 'E' | 'S' }>) =>
-    call(t.app, {
-      method: 'POST',
-      url: '/api/acceso/marcaciones',
-      headers: { authorization: `Device ${key}` },
-      payload: {
-        Marcas: marks.map((m) => ({
-          IdMarca: `asistencia-${dialect}-${++sequence}`,
-          IdPuerta: m.direction === 'E' ? doors.in : doors.out,
-          Funcion: m.direction,
-          FechaHora: m.at,
-          Documento: documents.get(m.person),
-          // What the turnstile did with no network: they passed.
-          Resultado: 'P',
-        })),
-      },
-    });
-  const dayRow = async (person: number, day: string) =>
-    (await db()
-      .selectFrom('attendance_day')
-      .selectAll()
-      .where('IdPersona', '=', person)
-      .where('Fecha', '=', day)
-      .executeTakeFirst()) as Json;
-  /** Waits until the marked days are recomputed (the recomputation runs once the batch has committed). */
-  const settled = () =>
-    expect
-      .poll(
-        async () =>
-          Number(
-            (
-              (await db()
-                .selectFrom('access_marked_day')
-                .select((eb) => eb.fn.countAll().as('n'))
-                .executeTakeFirst()) as Json
-            ).n,
-          ),
-        { timeout: 10_000 },
-      )
-      .toBe(0);
-  const assign = (person: number, schedule: string, anchor = D) =>
-    db()
-      .insertInto('attendance_schedule_assignment')
-      .values({
-        IdCliente: 1,
-        IdPersona: person,
-        IdTipoHorario: schedules[schedule],
-        FechaInicio: addDays(D, -30),
-        FechaAncla: anchor,
-        Activo: 'S',
-      } as never)
-      .execute();
+  const as: Awaited<ReturnType<typeof attendanceFixture>>['as'] = (...args) => f.as(...args);
+  const batch: Awaited<ReturnType<typeof attendanceFixture>>['batch'] = (marks) => f.batch(marks);
+  const dayRow = (person: number, day: string) => f.dayRow(person, day);
+  const settled = () => f.settled();
+  const assign = (person: number, schedule: string, anchor = D) => f.assign(person, schedule, anchor);
 
   beforeAll(async () => {
     t = await startTestApp(dialect, { gateDecisionBudgetMs: 60_000 });
-    tokens.admin = (await signIn(t.app, 'ADMIN', { division: SOUTH })).accessToken;
-    tokens.requester = (await signIn(t.app, 'SOLICITANTE', { division: SOUTH })).accessToken;
-    tokens.authoriser = (await signIn(t.app, 'AUTORIZADOR', { division: SOUTH })).accessToken;
-    const equipment = (await db()
-      .selectFrom('system_equipment')
-      .select('IdEquipo')
-      .where('Descripcion', '=', TURNSTILE)
-      .executeTakeFirstOrThrow()) as Json;
-    const issued = await as('admin', 'POST', `/api/acceso/equipo/${equipment.IdEquipo}/clave`);
-    expect(issued.status).toBe(200);
-    key = issued.body.result.key;
-    const point = (await db()
-      .selectFrom('access_control_point_equipos')
-      .select('IdPuntoControl')
-      .where('Valor', '=', equipment.IdEquipo)
-      .executeTakeFirstOrThrow()) as Json;
-    const pointDoors = (await db()
-      .selectFrom('access_door')
-      .select(['IdPuerta', 'Sentido'])
-      .where('IdPuntoControl', '=', point.IdPuntoControl)
-      .execute()) as Json[];
-    doors = {
-      in: pointDoors.find((d) => d.Sentido === 'E').IdPuerta,
-      out: pointDoors.find((d) => d.Sentido === 'S').IdPuerta,
-    };
-    for (const row of (await db()
-      .selectFrom('attendance_schedule_type')
-      .select(['IdTipoHorario', 'Descripcion'])
-      .execute()) as Json[])
-      schedules[row.Descripcion] = Number(row.IdTipoHorario);
-    crew = (
-      await accreditCrew(db(), {
-        company: 'SERMIPAC',
-        division: 1,
-        count: 6,
-        prefix: `AS${dialect[0].toUpperCase()}`,
-        today,
-      })
-    ).people;
-    for (const person of crew) {
-      const row = (await db()
-        .selectFrom('administration_person')
-        .select('Documento')
-        .where('IdPersona', '=', person)
-        .executeTakeFirstOrThrow()) as Json;
-      documents.set(person, row.Documento);
-    }
+    f = await attendanceFixture(t, { prefix: `AS${dialect[0].toUpperCase()}`, count: 6, today, from: D });
+    crew = f.crew;
   }, 120_000);
   afterAll(async () => {
     await t?.close();
@@ -162,7 +46,7 @@ describe.each(DIALECTS)('attendance on %s', (dialect) => {
     expect(figures(await dayRow(night, D))).toMatchObject({
       Fecha: D,
       IdCliente: 1,
-      IdTipoHorario: schedules['GUARDIA NOCHE 14X7'],
+      IdTipoHorario: f.schedules['GUARDIA NOCHE 14X7'],
       Estado: 'WORKED',
       EntradaPlan: '19:00',
       SalidaPlan: '07:00',
@@ -327,13 +211,13 @@ describe.each(DIALECTS)('attendance on %s', (dialect) => {
     ).toBe(404);
     const found = await call(t.app, {
       method: 'GET',
-      url: `/api/asistencia/personas?texto=${documents.get(night)}`,
+      url: `/api/asistencia/personas?texto=${f.documents.get(night)}`,
       token: other,
     });
     expect(found.body.result).toEqual([]);
-    const mine = await as('admin', 'GET', `/api/asistencia/personas?texto=${documents.get(night)}`);
+    const mine = await as('admin', 'GET', `/api/asistencia/personas?texto=${f.documents.get(night)}`);
     expect(mine.body.result).toEqual([
-      expect.objectContaining({ IdPersona: night, Documento: documents.get(night) }),
+      expect.objectContaining({ IdPersona: night, Documento: f.documents.get(night) }),
     ]);
   });
 

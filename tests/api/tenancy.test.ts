@@ -216,6 +216,8 @@ describe.each(DIALECTS)('tenancy and permissions on %s', (dialect) => {
     const attendanceModule = String((MODULES.indexOf('attendance') + 1) * 10);
     expect(attendance.map((m) => [m.IdMenu.slice(0, 2), m.Ruta])).toEqual([
       [attendanceModule, '/asistencia/personas'],
+      [attendanceModule, '/asistencia/periodo'],
+      [attendanceModule, '/asistencia/cierres'],
     ]);
     expect(
       admin.filter((m) => m.Ruta).length -

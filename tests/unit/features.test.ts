@@ -8,7 +8,7 @@ const registry = loadRegistry();
 
 describe('the features’ entity hooks', () => {
   it('name resources the registry knows, each claimed by one feature', () => {
-    const hooks = featureHooks({ registry, notifier: {} as Notifier });
+    const hooks = featureHooks({ registry, notifier: {} as Notifier, now: Date.now });
     expect(Object.keys(hooks)).toEqual(
       expect.arrayContaining([
         'person',

@@ -12,10 +12,12 @@ import EngineeringIcon from '@mui/icons-material/Engineering';
 import EventNoteIcon from '@mui/icons-material/EventNote';
 import FolderOutlinedIcon from '@mui/icons-material/FolderOutlined';
 import GppBadIcon from '@mui/icons-material/GppBad';
+import GridOnIcon from '@mui/icons-material/GridOn';
 import HotelIcon from '@mui/icons-material/Hotel';
 import HowToRegIcon from '@mui/icons-material/HowToReg';
 import LabelOutlinedIcon from '@mui/icons-material/LabelOutlined';
 import ListAltIcon from '@mui/icons-material/ListAlt';
+import LockClockIcon from '@mui/icons-material/LockClock';
 import MeetingRoomIcon from '@mui/icons-material/MeetingRoom';
 import PersonRemoveIcon from '@mui/icons-material/PersonRemove';
 import PlaceIcon from '@mui/icons-material/Place';
@@ -28,6 +30,8 @@ import type { ComponentType } from 'react';
 const ICONS: Record<string, ComponentType<{ fontSize?: 'small' | 'medium' }>> = {
   AccessTime: AccessTimeIcon,
   CalendarMonth: CalendarMonthIcon,
+  GridOn: GridOnIcon,
+  LockClock: LockClockIcon,
   AdminPanelSettings: AdminPanelSettingsIcon,
   Autorenew: AutorenewIcon,
   Badge: BadgeIcon,

@@ -47,6 +47,14 @@ export class CrudService {
     return this.db.isTransaction ? fn(this.db) : this.db.transaction().execute(fn);
   }
 
+  /**
+   * Tells an entity's hooks its write has committed: only when this service's own transaction did
+   * (bound to a caller's, the caller commits and tells whom it must).
+   */
+  private committed(entity: Entity): void {
+    if (!this.db.isTransaction) this.hooks[entity.name]?.committed?.();
+  }
+
   /** The same service, writing inside the given transaction. */
   within(trx: Db): CrudService {
     return new CrudService({ ...this.database, db: trx }, this.registry, this.hooks);
@@ -200,6 +208,7 @@ export class CrudService {
       await hooks?.afterWrite?.({ ...ctx, row });
       return row;
     }).catch(foreignKeyAs('MISSING_REFERENCE'));
+    this.committed(entity);
     return toRecord(entity, row);
   }
 
@@ -222,6 +231,7 @@ export class CrudService {
       await checkUnique(trx, entity, data, id);
       return this.replace(trx, entity, id, data, principal, existing);
     }).catch(foreignKeyAs('MISSING_REFERENCE'));
+    this.committed(entity);
     return toRecord(entity, row);
   }
 
@@ -298,6 +308,7 @@ export class CrudService {
       await writeAudit(trx, this.registry, entity, 'D', principal, id, existing, undefined);
       return existing;
     }).catch(foreignKeyAs('IN_USE'));
+    this.committed(entity);
     return toRecord(entity, row);
   }
 

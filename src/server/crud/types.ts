@@ -34,6 +34,8 @@ export interface EntityHooks {
   afterWrite?(ctx: WriteContext & { row: Row }): Promise<void>;
   /** Before a delete: may refuse. */
   beforeDelete?(ctx: WriteContext & { existing: Row }): Promise<void>;
+  /** Once a create, update or delete has committed (what derives from it may look at once). */
+  committed?(): void;
 }
 
 /** Entity hooks keyed by resource name. */

@@ -293,6 +293,8 @@ const MODULE_SCREENS: Partial<
   ],
   attendance: [
     { route: '/asistencia/personas', tag: 'app.menu.items.peopleAttendance', icon: 'CalendarMonth' },
+    { route: '/asistencia/periodo', tag: 'app.menu.items.periodAttendance', icon: 'GridOn' },
+    { route: '/asistencia/cierres', tag: 'app.menu.items.payrollClosing', icon: 'LockClock' },
   ],
   dining: [
     { route: '/comedor/gestion', tag: 'app.menu.items.diningManagement', icon: 'Restaurant' },

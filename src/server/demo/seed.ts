@@ -226,7 +226,7 @@ export async function seedDemo(
     // same business rules as the API's writes.
     // (The security area's rules mail temporary passwords: the demo accounts get theirs below.)
     const rules = featureHooks(
-      { registry, notifier: undefined as never },
+      { registry, notifier: undefined as never, now: Date.now },
       FEATURES.filter((f) => f.name !== 'security'),
     );
     const checked = new CrudService(database, registry, rules).within(trx);

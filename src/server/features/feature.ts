@@ -2,12 +2,17 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Notifier } from '../auth/notifier.js';
 import type { RouteGrant } from '../auth/permissions.js';
 import type { HookMap } from '../crud/types.js';
+import type { Signal } from '../jobs/signal.js';
 import type { Registry } from '../registry.js';
 
 /** What a feature's entity hooks may use. */
 export interface FeatureContext {
   registry: Registry;
   notifier: Notifier;
+  /** The server's clock (a test's own when it sets one). */
+  now: () => number;
+  /** Fired once markings (or what a day's result reads) are written: attendance recomputes at once. */
+  markingsWritten?: Signal;
 }
 
 /**

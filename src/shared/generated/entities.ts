@@ -1185,6 +1185,21 @@ export interface AsignacionHorario {
 }
 
 /**
+ * A justification applied to a person's day (spec section 2 Attendance 'people management'; section 3 'justification'): an absence (F), a late entry (T: its minutes, or all of them when Horas is empty) or hours (H), within the justification's rules: its per-day and per-week counts, its maximum hours, an observation when it requires one, a future day only when it applies to the future, never a day of a closed payroll period. Registered by a supervisor or imported from a file (Origen I), for the company and justification the import names. The day is recomputed when it is written or removed. A contractor's session sees only its own company's people.
+ */
+export interface JustificacionPersona {
+  IdJustificacionPersona?: number;
+  IdCliente?: number;
+  IdPersona: number;
+  IdJustificacion: number;
+  Fecha: string;
+  Tipo: 'F' | 'T' | 'H';
+  Horas?: number;
+  Observacion?: string;
+  Origen?: 'M' | 'I';
+}
+
+/**
  * A place where attendance is marked in a division (spec section 2 Attendance 'control points'): the devices (equipment registry) whose markings count for attendance and whether they register entries, exits or both. The spec names only the screen; these fields tie the attendance markings to the devices.
  */
 export interface PuntoControlAsistencia {
@@ -1992,6 +2007,7 @@ export interface ResourceTypes {
   'special-condition': CondicionEspecial;
   'schedule-type': TipoHorario;
   'schedule-assignment': AsignacionHorario;
+  'person-justification': JustificacionPersona;
   'attendance-control-point': PuntoControlAsistencia;
   'identification-reason': MotivoIdentificacion;
   'identification-type': TipoIdentificacion;

@@ -1,10 +1,11 @@
 import type { HookMap } from '../../crud/types.js';
 import { ApiError } from '../../errors.js';
+import type { Signal } from '../../jobs/signal.js';
 import type { Registry } from '../../registry.js';
 import { noteMarkedDays } from './tables.js';
 
 /** Rules of the access screens beyond the schemas (spec section 8). */
-export function accessHooks(registry: Registry): HookMap {
+export function accessHooks(registry: Registry, markingsWritten?: Signal): HookMap {
   const table = (name: string) => registry.require(name).table;
   // A marking written or removed by hand changes the days it was on: noted as a device's are.
   const noted = (row: Record<string, unknown> | undefined) => (row ? [{ ...row, Resultado: 'P' }] : []);
@@ -16,6 +17,7 @@ export function accessHooks(registry: Registry): HookMap {
       async beforeDelete({ db, existing }) {
         await noteMarkedDays(db, noted(existing));
       },
+      committed: () => markingsWritten?.fire(),
     },
     'schedule-interval': {
       // Intervals of one schedule and day may not overlap: the spec's "interval already exists".

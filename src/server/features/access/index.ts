@@ -8,7 +8,7 @@ import scheduleCopyRoutes from './schedule-copy.js';
 /** Access: schedules and their intervals; the gate's device calls and the equipment keys; headcount and reports; effective access. */
 export const access: Feature = {
   name: 'access',
-  hooks: ({ registry }) => accessHooks(registry),
+  hooks: ({ registry, markingsWritten }) => accessHooks(registry, markingsWritten),
   routes: async (fastify) => {
     await scheduleCopyRoutes(fastify);
     await deviceRoutes(fastify);

@@ -1,5 +1,6 @@
 import {
   assignmentOn,
+  type DayJustification,
   type DayResult,
   dailyResult,
   daysAround,
@@ -38,6 +39,10 @@ export function attendanceTables(registry: Registry) {
     assignment: table('schedule-assignment'),
     config: table('attendance-config'),
     holiday: table('holiday'),
+    justification: table('justification'),
+    personJustification: table('person-justification'),
+    payroll: table('payroll'),
+    accreditation: table('accreditation'),
     point: table('attendance-control-point'),
     pointEquipment: equipos.table,
     marking: ACCESS_TABLES.marking,
@@ -147,6 +152,7 @@ interface PersonRows {
 }
 interface CompanyConfig extends ScheduleAssignment {
   FechaFin?: string | null;
+  IdPlanilla: number | null;
   tolerance: number;
   tracked: boolean;
 }
@@ -157,14 +163,14 @@ function scheduleOn(
   person: PersonRows,
   configs: Map<number, CompanyConfig[]>,
   day: string,
-): { schedule?: ScheduleType; assignment?: ScheduleAssignment; tolerance?: number } {
+): { schedule?: ScheduleType; assignment?: ScheduleAssignment; config?: CompanyConfig } {
   const own = assignmentOn(person.assignments, day);
   const config =
     person.IdCompania !== undefined ? assignmentOn(configs.get(person.IdCompania) ?? [], day) : undefined;
   if (config && !config.tracked) return {};
   const chosen = own ?? (config?.IdTipoHorario ? config : undefined);
   const schedule = chosen && setup.schedules.get(chosen.IdTipoHorario);
-  return { schedule, assignment: chosen, tolerance: config?.tolerance };
+  return { schedule, assignment: chosen, config };
 }
 
 function planFor(
@@ -173,16 +179,23 @@ function planFor(
   configs: Map<number, CompanyConfig[]>,
   day: string,
 ): Plan {
-  const { schedule, assignment, tolerance } = scheduleOn(setup, person, configs, day);
+  const { schedule, assignment, config } = scheduleOn(setup, person, configs, day);
   const plan = planOf(day, schedule, assignment, setup.holidays);
   // The company's tolerance on entry, when it sets one, over the schedule's.
-  return tolerance ? { ...plan, tolerance } : plan;
+  return config?.tolerance ? { ...plan, tolerance: config.tolerance } : plan;
 }
+
+/** The payroll a person's day is closed in: their company's configuration's on that day. */
+const payrollOn = (person: PersonRows, configs: Map<number, CompanyConfig[]>, day: string) =>
+  person.IdCompania !== undefined
+    ? (assignmentOn(configs.get(person.IdCompania) ?? [], day)?.IdPlanilla ?? null)
+    : null;
 
 /** A day's result as its row. */
 function rowOf(
   clientId: number,
   companyId: number | undefined,
+  payrollId: number | null | undefined,
   result: DayResult,
   holiday: string | undefined,
   at: string,
@@ -192,6 +205,7 @@ function rowOf(
     Fecha: result.day,
     IdCliente: clientId,
     IdCompania: companyId ?? null,
+    IdPlanilla: payrollId ?? null,
     IdTipoHorario: result.IdTipoHorario ?? null,
     Estado: result.status,
     EntradaPlan: result.plannedEntry ?? null,
@@ -219,6 +233,7 @@ export type DayRow = ReturnType<typeof rowOf>;
 const UPDATED: Array<keyof DayRow> = [
   'IdCliente',
   'IdCompania',
+  'IdPlanilla',
   'IdTipoHorario',
   'Estado',
   'EntradaPlan',
@@ -285,7 +300,7 @@ async function recomputeChunk(
         if (day < from) from = day;
         if (day > to) to = day;
       }
-    const [people, assignments, markings, closed] = await Promise.all([
+    const [people, assignments, markings, closed, justified] = await Promise.all([
       db
         .selectFrom(tables.person)
         .select(['IdPersona', 'IdCompania'])
@@ -314,6 +329,14 @@ async function recomputeChunk(
         .where('Fecha', '>=', from)
         .where('Fecha', '<=', to)
         .where('Cerrado', '=', 'S')
+        .execute() as Promise<Row[]>,
+      db
+        .selectFrom(`${tables.personJustification} as pj`)
+        .innerJoin(`${tables.justification} as j`, 'j.IdJustificacion', 'pj.IdJustificacion')
+        .select(['pj.IdPersona', 'pj.Fecha', 'pj.IdJustificacion', 'pj.Tipo', 'pj.Horas', 'j.Pagado'])
+        .where('pj.IdPersona', 'in', chunk)
+        .where('pj.Fecha', '>=', from)
+        .where('pj.Fecha', '<=', to)
         .execute() as Promise<Row[]>,
     ]);
     const companies = [
@@ -357,6 +380,17 @@ async function recomputeChunk(
       });
       dates?.set(date, list);
     }
+    const justificationsOf = new Map<string, DayJustification[]>();
+    for (const j of justified) {
+      const key = `${j.IdPersona}|${String(j.Fecha).slice(0, 10)}`;
+      const list = justificationsOf.get(key) ?? justificationsOf.set(key, []).get(key) ?? [];
+      list.push({
+        IdJustificacion: Number(j.IdJustificacion),
+        Tipo: j.Tipo as DayJustification['Tipo'],
+        Minutos: j.Horas == null ? null : Math.round(Number(j.Horas) * 60),
+        Pagado: j.Pagado === 'S' ? 'S' : 'N',
+      });
+    }
     const closedDays = new Map(closed.map((c) => [`${c.IdPersona}|${String(c.Fecha).slice(0, 10)}`, c]));
 
     const rows: DayRow[] = [];
@@ -379,12 +413,23 @@ async function recomputeChunk(
           plan,
           next,
           markings: around,
+          justifications: justificationsOf.get(`${id}|${day}`),
           candidates: person.IdCompania !== undefined ? (candidates.get(person.IdCompania) ?? []) : [],
         });
         // Nothing to keep of a day with no schedule and no marking, nor of today's absence before it is over.
         if (result.status === 'NO_SCHEDULE' && !result.markings.length) continue;
         if (day === setup.today && result.status === 'ABSENT') continue;
-        const row = { ...rowOf(setup.IdCliente, person.IdCompania, result, plan.holiday, at), IdPersona: id };
+        const row = {
+          ...rowOf(
+            setup.IdCliente,
+            person.IdCompania,
+            payrollOn(person, configs, day),
+            result,
+            plan.holiday,
+            at,
+          ),
+          IdPersona: id,
+        };
         const kept = closedDays.get(`${id}|${day}`);
         if (kept) {
           if (UPDATED.some((k) => k !== 'CalculadoEn' && String(kept[k] ?? '') !== String(row[k] ?? '')))
@@ -435,6 +480,7 @@ async function companyConfigs(
     .selectFrom(tables.config)
     .select([
       'IdCompania',
+      'IdPlanilla',
       'IdTipoHorario',
       'FechaAncla',
       'FechaInicio',
@@ -450,6 +496,7 @@ async function companyConfigs(
     const list = out.get(Number(r.IdCompania)) ?? [];
     list.push({
       IdTipoHorario: Number(r.IdTipoHorario ?? 0),
+      IdPlanilla: num(r.IdPlanilla) ?? null,
       FechaInicio: String(r.FechaInicio).slice(0, 10),
       FechaFin: text(r.FechaFin) ?? null,
       FechaAncla: text(r.FechaAncla) ?? null,

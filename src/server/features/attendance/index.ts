@@ -1,8 +1,13 @@
 import type { Feature } from '../feature.js';
+import { attendanceHooks } from './justifications.js';
 import attendanceRoutes from './routes.js';
 
-/** Attendance: the daily results computed from the gates' markings, people's days, periods computed on demand. */
+/**
+ * Attendance: the daily results computed from the gates' markings, people's days and justifications,
+ * periods computed on demand and closed for payroll.
+ */
 export const attendance: Feature = {
   name: 'attendance',
+  hooks: ({ registry, now, markingsWritten }) => attendanceHooks(registry, now, markingsWritten),
   routes: attendanceRoutes,
 };

@@ -4,6 +4,8 @@ import type { Principal } from '../../principal.js';
 /** The console's attendance screens: people management (a person's month, a company's period). */
 export const ATTENDANCE_ROUTES = {
   people: '/asistencia/personas',
+  period: '/asistencia/periodo',
+  closing: '/asistencia/cierres',
 } as const;
 
 /** Who reads attendance: the client, or a contractor's company (its own people only). */

@@ -1,33 +1,21 @@
 import type { FastifyInstance } from 'fastify';
-import { addDays, daysBetween } from '../../../shared/dates.js';
+import { addDays } from '../../../shared/dates.js';
 import { containsPattern, likeEscaped } from '../../crud/filters.js';
 import { ApiError } from '../../errors.js';
 import { field, objectOf, resultResponses } from '../../routes/responses.js';
 import { ACCESS_TABLES } from '../access/tables.js';
 import { attendanceTables, clientSite, computePeriod, lanesOf, loadClientSetup } from './compute.js';
 import { type AttendanceOffice, attendanceOffice } from './office.js';
+import periodRoutes from './period-routes.js';
+import { ATTENDANCE_MAX_DAYS, checkedRange } from './range.js';
 import { ATTENDANCE_TABLES } from './tables.js';
 import { attendanceSchedule } from './worker.js';
-
-/** Most days a person's calendar or a computation covers at once. */
-export const ATTENDANCE_MAX_DAYS = 62;
 
 const date = { type: 'string', format: 'date', maxLength: 10 };
 const result = (description: string) => resultResponses(description, [400, 401, 403, 404]);
 const range = objectOf({ desde: date, hasta: date }, ['desde', 'hasta']);
 
 type Row = Record<string, unknown>;
-
-/** The days from `desde` to `hasta`, refused when reversed or longer than the most. */
-function checkedRange(q: { desde: string; hasta: string }) {
-  if (q.hasta < q.desde) throw new ApiError('BAD_REQUEST', { messageKey: 'attendance.reversedRange' });
-  if (daysBetween(q.desde, q.hasta) + 1 > ATTENDANCE_MAX_DAYS)
-    throw new ApiError('BAD_REQUEST', {
-      messageKey: 'attendance.rangeTooLong',
-      params: { max: ATTENDANCE_MAX_DAYS },
-    });
-  return q;
-}
 
 /**
  * Attendance (spec section 2 Attendance): the daily results the gates' markings keep current, a
@@ -37,6 +25,7 @@ export default async function attendanceRoutes(fastify: FastifyInstance): Promis
   const { db } = fastify.database;
   const tables = attendanceTables(fastify.registry);
   attendanceSchedule(fastify, () => fastify.auth.now());
+  await fastify.register(periodRoutes);
 
   /** A person of the office's client (and company, for a contractor), else 404. */
   const personOf = async (office: AttendanceOffice, id: number) => {
