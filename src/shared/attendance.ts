@@ -101,6 +101,9 @@ export interface DayJustification {
   Pagado: YesNo;
 }
 
+/** Most days a person's calendar, a period's grid or a computation covers at once. */
+export const ATTENDANCE_MAX_DAYS = 62;
+
 export const DAY_STATUSES = [
   'WORKED',
   'INCOMPLETE',

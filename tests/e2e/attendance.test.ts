@@ -1,13 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
+import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import es from '../../locales/es.json';
 import { addDays, siteDate } from '../../src/shared/dates.js';
 import { launchBrowser, PHONE } from '../support/browser.js';
 import { signInThroughConsole } from '../support/console.js';
-import { asUser } from '../support/request-screens.js';
+import { asUser, typeDate } from '../support/request-screens.js';
 import { type RunningServer, startRealServer } from '../support/server.js';
 import { drawingProblems, screenshot } from '../support/shots.js';
 
@@ -36,16 +37,33 @@ describe('people management: a night worker’s month from the gate’s markings
     mkdirSync(SHOTS, { recursive: true });
     db = new Sqlite(join(server.dataDir, 'acreditacion.db'));
     db.pragma('busy_timeout = 5000');
-    // An accredited worker with no roster of the demo's.
+    // An accredited worker with no roster of the demo's, of a company whose attendance is configured.
     const row = db
       .prepare(
-        `select p.IdPersona, p.Documento, p.Apellido, p.Nombre from accreditation_accreditation a
+        `select p.IdPersona, p.Documento, p.Apellido, p.Nombre, p.IdCompania from accreditation_accreditation a
          join administration_person p on p.IdPersona = a.IdPersona
+         join attendance_attendance_config k on k.IdCompania = p.IdCompania
          where a.IdDivision = 1 and a.IdEntidad = 'T' and a.Estado = 'A'
+           and k.Activo = 'S' and k.IdCondicionEspecial is not null
            and p.IdPersona not in (select IdPersona from attendance_schedule_assignment)
          order by a.IdAcreditacion limit 1`,
       )
       .get() as Json;
+    // The company's attendance is closed weekly, on yesterday's weekday: last week is a closed-able period.
+    const weekday = new Date(`${addDays(today, -1)}T00:00:00Z`).getUTCDay() || 7;
+    const payroll = db
+      .prepare(
+        `insert into attendance_payroll (IdCliente, Codigo, Descripcion, Periodicidad, DiaCierre, Activo)
+         values (1, 'SEM', 'PLANILLA SEMANAL', 'S', ?, 'S')`,
+      )
+      .run(weekday).lastInsertRowid;
+    db.prepare('update attendance_attendance_config set IdPlanilla = ? where IdCompania = ?').run(
+      payroll,
+      row.IdCompania,
+    );
+    db.prepare("update administration_person set CodigoPlanilla = 'SG-0715' where IdPersona = ?").run(
+      row.IdPersona,
+    );
     worker = { id: row.IdPersona, document: row.Documento, name: `${row.Apellido}, ${row.Nombre}` };
     const schedule = db
       .prepare(`select IdTipoHorario from attendance_schedule_type where Descripcion = 'GUARDIA NOCHE 14X7'`)
@@ -119,6 +137,23 @@ describe('people management: a night worker’s month from the gate’s markings
             Documento: worker.document,
             Resultado: 'P',
           },
+          // The next night he comes 40 minutes late (a medical appointment, justified below).
+          {
+            IdMarca: 'noche-3',
+            IdPuerta: door('E'),
+            Funcion: 'E',
+            FechaHora: lima(addDays(night, 1), '19:40'),
+            Documento: worker.document,
+            Resultado: 'P',
+          },
+          {
+            IdMarca: 'noche-4',
+            IdPuerta: door('S'),
+            Funcion: 'S',
+            FechaHora: lima(addDays(night, 2), '07:05'),
+            Documento: worker.document,
+            Resultado: 'P',
+          },
         ],
       }),
     });
@@ -163,6 +198,102 @@ describe('people management: a night worker’s month from the gate’s markings
     expect(problems).toEqual([]);
   }, 180_000);
 
+  it('the supervisor justifies the late night, the period grid shows it, the week is closed and its export holds it', async () => {
+    const late = addDays(night, 1);
+    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, locale: 'es-PE' });
+    const page = await context.newPage();
+    watch(page);
+    await signInThroughConsole(page, server.url, 'ASISTENCIA', { division: SOUTH });
+    const cell = await openMonth(page, 'es');
+    const lateCell = page.locator(`[data-testid="attendance-calendar"] [data-day="${late}"]`);
+    await expect.poll(() => cell.getAttribute('data-status')).toBe('WORKED');
+    expect(await lateCell.textContent()).toContain('Tardanza 40 min');
+    await lateCell.click();
+    const detail = page.getByTestId('attendance-day');
+    await page.getByTestId('attendance-justify').click();
+    const dialog = page.getByTestId('justify-dialog');
+    await page.locator('#justify-justification').click();
+    await page.getByRole('option', { name: 'CITA MÉDICA ESSALUD (CME)' }).click();
+    expect(await page.locator('#justify-kind').innerText()).toBe('Tardanza');
+    await page.locator('#justify-observation').fill('Cita en EsSalud a las 18:00');
+    await page.getByTestId('justify-save').click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByText('Justificación registrada').waitFor();
+    await expect.poll(() => detail.textContent()).toContain('Justificado40 min');
+    expect(await detail.textContent()).toContain('Tardanza0 min');
+    expect(await page.getByTestId('attendance-justifications').innerText()).toContain(
+      'CITA EN ESSALUD A LAS 18:00',
+    );
+    await screenshot(page, `${SHOTS}/justified-es.png`, true);
+
+    // The period's grid: his two nights worked, the late one no longer late.
+    await go(page, '/asistencia/periodo', 'es');
+    await typeDate(page, 'period-from-label', addDays(night, -1));
+    await typeDate(page, 'period-to-label', addDays(today, -1));
+    const line = page.locator(`[data-testid="attendance-period-grid"] [data-person="${worker.id}"]`);
+    await expect.poll(() => line.locator(`[data-day="${night}"]`).textContent()).toBe('T');
+    expect(await line.locator(`[data-day="${late}"]`).textContent()).toBe('T');
+    expect(await drawingProblems(page, 'period desktop es', /attendance\./)).toEqual([]);
+    await screenshot(page, `${SHOTS}/period-es.png`, true);
+
+    // The week closed (his company's weekly payroll closes on yesterday's weekday), then exported.
+    await go(page, '/asistencia/cierres', 'es');
+    await page.getByTestId('close-SEM').click();
+    const week = { desde: addDays(today, -7), hasta: addDays(today, -1) };
+    expect(await page.getByTestId('closing-confirm-text').innerText()).toContain(
+      `${week.desde.slice(8)}/${week.desde.slice(5, 7)}/${week.desde.slice(0, 4)}`,
+    );
+    await page.getByTestId('closing-confirm').click();
+    await page.getByText(/^Periodo cerrado: \d+ personas, \d+ días\.$/).waitFor();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId(`export-SEM-${week.desde}`).click(),
+    ]);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile((await download.path()) as string);
+    const sheet = book.worksheets[0];
+    const header = (sheet.getRow(1).values as Json[]).slice(1).map(String);
+    let mine: Json[] = [];
+    sheet.eachRow((r) => {
+      const values = (r.values as Json[]).slice(1);
+      if (values[header.indexOf(es.attendance.export.payrollCode)] === 'SG-0715') mine = values;
+    });
+    const at = (name: keyof typeof es.attendance.export) => mine[header.indexOf(es.attendance.export[name])];
+    const days = db
+      .prepare(
+        `select sum(MinutosTrabajados) worked, sum(MinutosExtraAntes + MinutosExtraDespues) overtime,
+                sum(MinutosTardanza) late, sum(Cerrado = 'S') closed, count(*) n
+         from attendance_day where IdPersona = ? and Fecha between ? and ?`,
+      )
+      .get(worker.id, week.desde, week.hasta) as Json;
+    expect(days.closed).toBe(days.n);
+    expect(at('payroll')).toBe('SEM');
+    expect(at('hoursWorked')).toBe(Math.round((days.worked / 60) * 100) / 100);
+    expect(at('overtime')).toBe(Math.round((days.overtime / 60) * 100) / 100);
+    expect(at('lateMinutes')).toBe(0);
+    expect(at('daysWorked')).toBe(2);
+    expect(mine[header.indexOf('CME')]).toBe(1);
+    expect(await drawingProblems(page, 'closing desktop es', /attendance\./)).toEqual([]);
+    await screenshot(page, `${SHOTS}/closing-es.png`, true);
+    await context.close();
+
+    // On a phone, in English: the grid and the closings, the week closed.
+    const phone = await browser.newContext({ ...PHONE, locale: 'en-GB' });
+    const small = await phone.newPage();
+    watch(small);
+    await signInThroughConsole(small, server.url, 'ASISTENCIA', { division: SOUTH });
+    await go(small, '/asistencia/cierres', 'en');
+    await small.getByTestId(`export-SEM-${week.desde}`).waitFor();
+    expect(await drawingProblems(small, 'closing phone en', /attendance\./)).toEqual([]);
+    await screenshot(small, `${SHOTS}/closing-en-phone.png`, true);
+    await go(small, '/asistencia/periodo', 'en');
+    await small.getByTestId('attendance-period-grid').waitFor();
+    expect(await drawingProblems(small, 'period phone en', /attendance\./)).toEqual([]);
+    await screenshot(small, `${SHOTS}/period-en-phone.png`, true);
+    await phone.close();
+    expect(problems).toEqual([]);
+  }, 180_000);
+
   it('sends a profile without the screen to the no-permission page', async () => {
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     const page = await context.newPage();
@@ -172,11 +303,13 @@ describe('people management: a night worker’s month from the gate’s markings
       if (r.url().includes('/api/asistencia/')) calls.push(`${r.status()} ${r.url()}`);
     });
     await signInThroughConsole(page, server.url, 'SOLICITANTE', { division: SOUTH });
-    await go(page, '/asistencia/personas', 'es');
-    await page.waitForURL(/\/sinpermiso$/);
-    await expect
-      .poll(() => page.getByRole('heading', { level: 1 }).innerText())
-      .toBe(es.errors.noPermission.title);
+    for (const route of ['/asistencia/personas', '/asistencia/periodo', '/asistencia/cierres']) {
+      await go(page, route, 'es');
+      await page.waitForURL(/\/sinpermiso$/);
+      await expect
+        .poll(() => page.getByRole('heading', { level: 1 }).innerText())
+        .toBe(es.errors.noPermission.title);
+    }
     expect(calls).toEqual([]);
     await context.close();
   }, 120_000);

@@ -1,10 +1,15 @@
 import { localTime, markingClock } from '../../shared/access/decision.js';
+import type { Plan } from '../../shared/attendance.js';
 import { timeZoneOf } from '../../shared/dates.js';
 import type { Db } from '../db/connection.js';
 import { ACCESS_TABLES } from '../features/access/tables.js';
 import { t } from '../i18n.js';
 
 const DAY = 86_400_000;
+/** How many days back a rostered worker's markings go. */
+export const ROSTER_DAYS = 35;
+/** Days back of a rostered worker's absence (plus their index modulo 3). */
+export const ABSENCE_BACK = 9;
 
 /** The instant a site's wall clock shows `minute` on `date` (yyyy-mm-dd). */
 export function instantAt(date: string, minute: number, timeZone: string): number {
@@ -29,7 +34,13 @@ interface Gate {
  * on shift now counted present, and a few denials: unknown cards, an inactive card, a person with no
  * accreditation in the division. Presence rows follow the last allowed marking of each worker.
  */
-export async function seedDemoMarkings(trx: Db, clientId: number, now = Date.now()) {
+export async function seedDemoMarkings(
+  trx: Db,
+  clientId: number,
+  now = Date.now(),
+  /** A worker's plan of a day, when attendance plans their days: their markings follow it for a month. */
+  planOf?: (person: number, day: string) => Plan | undefined,
+) {
   const divisions = (await trx
     .selectFrom('system_division')
     .select(['IdDivision', 'IdPais'])
@@ -132,6 +143,35 @@ export async function seedDemoMarkings(trx: Db, clientId: number, now = Date.now
   // A small jitter that is the same on every load.
   const jitter = (n: number, spread: number) =>
     ((Math.imul(n + 1, 2654435761) >>> 0) % (spread * 2 + 1)) - spread;
+  /**
+   * A month of a rostered worker's days as their schedule plans them: on their working days in a
+   * few minutes either side of the entry and out after the exit, now and then late (about half an
+   * hour) or staying on (overtime); rest days and holidays off unmarked; a day of absence picked by
+   * their index (the demo justifies some of them).
+   */
+  const rosterMarkings = (
+    gate: Gate,
+    w: { IdPersona: number; FechaInicio: string; FechaFin: string },
+    who: { IdPersona: number | null; code: string; kind: 'C' | 'T' },
+    index: number,
+  ) => {
+    for (let back = ROSTER_DAYS; back >= 0; back--) {
+      const date = localTime(new Date(now - back * DAY), gate.timeZone).date;
+      if (date < String(w.FechaInicio).slice(0, 10) || date > String(w.FechaFin).slice(0, 10)) continue;
+      const plan = planOf?.(Number(w.IdPersona), date);
+      if (!plan?.working || plan.start === undefined || plan.end === undefined) continue;
+      if (back === ABSENCE_BACK + (index % 3)) continue;
+      const n = index * 41 + back * 7;
+      const late = n % 9 === 4 ? 25 + (n % 11) : 0;
+      const stay = (index + back) % 6 === 2 ? 40 + (n % 5) * 5 : 0;
+      // In up to ten minutes early (or late), out on the hour (or staying on), a few seconds past.
+      const start = plan.start - 5 + jitter(n, 5) + late;
+      const end = plan.end + stay;
+      const seconds = ((Math.imul(n + 9, 40503) >>> 0) % 20) * 1000;
+      mark(gate, instantAt(date, start, gate.timeZone) + seconds, 'E', who, 'ALLOWED');
+      mark(gate, instantAt(date, end, gate.timeZone) + seconds, 'S', who, 'ALLOWED');
+    }
+  };
   for (const gate of gates) {
     const workers = (await trx
       .selectFrom('accreditation_accreditation as a')
@@ -152,6 +192,10 @@ export async function seedDemoMarkings(trx: Db, clientId: number, now = Date.now
       const who = card
         ? { IdPersona: Number(w.IdPersona), code: card.Numero, kind: 'C' as const }
         : { IdPersona: Number(w.IdPersona), code: w.Documento, kind: 'T' as const };
+      if (planOf?.(Number(w.IdPersona), localTime(new Date(now), gate.timeZone).date)?.IdTipoHorario) {
+        rosterMarkings(gate, w, who, index);
+        continue;
+      }
       const night = index % 3 === 2; // a third of the crew on nights
       for (let back = 7; back >= 0; back--) {
         const date = localTime(new Date(now - back * DAY), gate.timeZone).date;

@@ -101,6 +101,12 @@ export const DEMO_PROFILES = {
     Descripcion: 'SUPERVISA LOS COMEDORES, SUS CONSUMOS Y SU CONFIGURACIÓN',
     characteristic: undefined,
   },
+  /** The attendance supervisor: people's months, justifications, the period's grid and the payroll's closing. */
+  attendance: {
+    Perfil: 'SUPERVISOR DE ASISTENCIA',
+    Descripcion: 'SUPERVISA LA ASISTENCIA, JUSTIFICA Y CIERRA LOS PERIODOS DE PLANILLA',
+    characteristic: undefined,
+  },
 } as const;
 
 /** The dining halls' set-up their supervisor keeps. */
@@ -404,6 +410,22 @@ export const DEMO_GRANTS: Record<
     if (resource === 'room-service') return 'write';
     return resource && [...HOTEL_SCREENS, 'person', 'company'].includes(resource) ? 'read' : undefined;
   },
+  attendance: ({ resource, route }) => {
+    if (route) return route.startsWith('/asistencia/') ? 'write' : undefined;
+    if (resource && ['person-justification', 'schedule-assignment'].includes(resource)) return 'write';
+    return resource &&
+      [
+        'person',
+        'company',
+        'division',
+        'justification',
+        'payroll',
+        'schedule-type',
+        'attendance-config',
+      ].includes(resource)
+      ? 'read'
+      : undefined;
+  },
   dining: ({ resource, route }) => {
     if (route) return route.startsWith('/comedor/') ? 'write' : undefined;
     if (resource && DINING_SETUP.includes(resource)) return 'write';
@@ -526,6 +548,20 @@ export const DEMO_USERS: DemoUser[] = [
     assignments: [
       { profile: 'dining', division: 0, default: true },
       { profile: 'dining', division: 1 },
+    ],
+  },
+  {
+    IdUsuario: 'ASISTENCIA',
+    Nombre: 'JORGE LUIS',
+    Apellido: 'MAMANI CCAMA',
+    Correo: 'asistencia@minandes.com.pe',
+    Telefono: '952741863',
+    Administrador: 'N',
+    Contratista: 'N',
+    setting: 'standard',
+    assignments: [
+      { profile: 'attendance', division: 0, default: true },
+      { profile: 'attendance', division: 1 },
     ],
   },
 ];

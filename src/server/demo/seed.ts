@@ -13,6 +13,7 @@ import type { Principal } from '../principal.js';
 import { loadLocations } from '../reference/locations.js';
 import type { Entity, Registry } from '../registry.js';
 import { type FileStore, fileStoreFor } from '../storage/files.js';
+import { demoPlans, seedDemoAttendance } from './attendance.js';
 import {
   BLOOD_TYPES,
   CIVIL_STATUSES,
@@ -255,7 +256,12 @@ export async function seedDemo(
     await staffDemoPeople(trx, registry, clientId);
     const files = options.files ?? fileStoreFor(database, mkdtempSync(join(tmpdir(), 'acr-demo-files-')));
     Object.assign(report, await seedDemoRequests(trx, database.dialect, registry, files, clientId));
-    Object.assign(report, await seedDemoMarkings(trx, clientId));
+    const now = Date.now();
+    Object.assign(
+      report,
+      await seedDemoMarkings(trx, clientId, now, await demoPlans(trx, registry, clientId, now)),
+    );
+    Object.assign(report, await seedDemoAttendance(trx, registry, clientId, now));
     Object.assign(report, await seedDemoLodging(trx, registry, clientId));
     Object.assign(report, await seedDemoDining(trx, registry, clientId));
     return report;

@@ -1,4 +1,5 @@
 import {
+  Button,
   Card,
   CardContent,
   Chip,
@@ -11,7 +12,7 @@ import {
 } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import { addDays } from '../../../shared/dates.js';
-import { type AttendanceDay, type DayMarking, flagsOf } from './api.js';
+import { type AttendanceDay, type DayJustificationRow, type DayMarking, flagsOf } from './api.js';
 import { clockOf, hoursText, STATUS_COLOURS } from './MonthCalendar.js';
 
 /**
@@ -22,12 +23,19 @@ export function DayDetail({
   day,
   row,
   markings,
+  justifications,
   timeZone,
+  onJustify,
+  onRemove,
 }: {
   day: string;
   row: AttendanceDay | undefined;
   markings: DayMarking[];
+  justifications: DayJustificationRow[];
   timeZone: string;
+  /** Opens the justification of the day (a supervisor's; none on a closed day). */
+  onJustify?(): void;
+  onRemove?(id: number): void;
 }) {
   const translate = useTranslate();
   const text = (key: string, options?: Record<string, unknown>) =>
@@ -87,6 +95,42 @@ export function DayDetail({
               ))}
             </TableBody>
           </Table>
+        )}
+        <Typography variant="subtitle2" component="h3" sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+          {translate('attendance.justify.list')}
+          {onJustify && row?.Cerrado !== 'S' && (
+            <Button size="small" variant="outlined" onClick={onJustify} data-testid="attendance-justify">
+              {translate('attendance.justify.button')}
+            </Button>
+          )}
+        </Typography>
+        {justifications.length ? (
+          <Table size="small" sx={{ maxWidth: 640 }} data-testid="attendance-justifications">
+            <TableBody>
+              {justifications.map((j) => (
+                <TableRow key={j.IdJustificacionPersona}>
+                  <TableCell>
+                    {j.Descripcion} ({j.CodigoReferencia})
+                  </TableCell>
+                  <TableCell>
+                    {translate(`enums.justificationKind.${j.Tipo}`)}
+                    {j.Horas != null ? ` · ${j.Horas} h` : ''}
+                  </TableCell>
+                  <TableCell sx={{ wordBreak: 'break-word' }}>{j.Observacion ?? ''}</TableCell>
+                  <TableCell>{translate(`enums.justificationOrigin.${j.Origen}`)}</TableCell>
+                  {onRemove && row?.Cerrado !== 'S' && (
+                    <TableCell>
+                      <Button size="small" color="error" onClick={() => onRemove(j.IdJustificacionPersona)}>
+                        {translate('attendance.justify.remove')}
+                      </Button>
+                    </TableCell>
+                  )}
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        ) : (
+          <Typography color="text.secondary">{translate('attendance.justify.none')}</Typography>
         )}
         <Typography variant="subtitle2" component="h3">
           {text('markings')}

@@ -23,6 +23,7 @@ import { useConsoleTitle } from '../../resources/ScreenTitle.js';
 import { session } from '../../session/store.js';
 import { attendanceApi } from './api.js';
 import { DayDetail } from './DayDetail.js';
+import { JustifyDialog } from './JustifyDialog.js';
 import { hoursText, MonthCalendar } from './MonthCalendar.js';
 
 const monthEnd = (month: string) => addDays(`${addDays(`${month}-28`, 4).slice(0, 7)}-01`, -1);
@@ -58,6 +59,19 @@ export default function PeopleScreen() {
     onSuccess: async () => {
       notify('attendance.screens.computed', { type: 'success' });
       await client.invalidateQueries({ queryKey: ['attendance-days', person?.IdPersona] });
+    },
+  });
+  const [justifying, setJustifying] = useState(false);
+  // The day is recomputed now (the server would also do it shortly), then read again.
+  const refresh = async () => {
+    if (person && day) await attendanceApi.compute({ desde: day, hasta: day, IdPersona: person.IdPersona });
+    await client.invalidateQueries({ queryKey: ['attendance-days', person?.IdPersona] });
+  };
+  const remove = useMutation({
+    mutationFn: (id: number) => attendanceApi.unjustify(id),
+    onSuccess: async () => {
+      notify('attendance.justify.removed', { type: 'success' });
+      await refresh();
     },
   });
   const data = days.data;
@@ -128,7 +142,7 @@ export default function PeopleScreen() {
         )}
       </ScreenHeader>
       {days.isFetching && <LinearProgress aria-label={translate('ra.page.loading')} />}
-      <Refusal error={days.error ?? compute.error} testId="attendance-refusal" />
+      <Refusal error={days.error ?? compute.error ?? remove.error} testId="attendance-refusal" />
       {!person && <Alert severity="info">{translate('attendance.screens.choosePerson')}</Alert>}
       {person && data && (
         <>
@@ -165,7 +179,27 @@ export default function PeopleScreen() {
               day={day}
               row={chosen || undefined}
               markings={data.marcaciones}
+              justifications={data.justificaciones.filter((j) => j.Fecha === day)}
               timeZone={data.zonaHoraria}
+              {...(!contractor && {
+                onJustify: () => setJustifying(true),
+                onRemove: (id: number) => remove.mutate(id),
+              })}
+            />
+          )}
+          {justifying && day && person && (
+            <JustifyDialog
+              person={person.IdPersona}
+              day={day}
+              suggested={
+                chosen && chosen.Estado === 'ABSENT' ? 'F' : chosen && chosen.MinutosTardanza > 0 ? 'T' : 'H'
+              }
+              onClose={() => setJustifying(false)}
+              onDone={async () => {
+                setJustifying(false);
+                notify('attendance.justify.saved', { type: 'success' });
+                await refresh();
+              }}
             />
           )}
         </>

@@ -2,9 +2,18 @@ import { lazy } from 'react';
 import type { ClientFeature } from '../types.js';
 
 const PeopleScreen = lazy(() => import('./PeopleScreen.js'));
+const PeriodScreen = lazy(() => import('./PeriodScreen.js'));
+const ClosingScreen = lazy(() => import('./ClosingScreen.js'));
 
-/** Attendance: people management (a person's month as a calendar of daily results and markings). */
+/**
+ * Attendance: people management (a person's month as a calendar of daily results and markings), a
+ * period's grid of people by day with its totals, and the payrolls' closing.
+ */
 export const attendance: ClientFeature = {
   name: 'attendance',
-  routes: [{ path: '/asistencia/personas', Component: PeopleScreen }],
+  routes: [
+    { path: '/asistencia/personas', Component: PeopleScreen },
+    { path: '/asistencia/periodo', Component: PeriodScreen },
+    { path: '/asistencia/cierres', Component: ClosingScreen },
+  ],
 };

@@ -300,19 +300,8 @@ async function recomputeChunk(
         if (day < from) from = day;
         if (day > to) to = day;
       }
-    const [people, assignments, markings, closed, justified] = await Promise.all([
-      db
-        .selectFrom(tables.person)
-        .select(['IdPersona', 'IdCompania'])
-        .where('IdPersona', 'in', chunk)
-        .where('IdCliente', '=', setup.IdCliente)
-        .execute() as Promise<Row[]>,
-      db
-        .selectFrom(tables.assignment)
-        .select(['IdPersona', 'IdTipoHorario', 'FechaInicio', 'FechaFin', 'FechaAncla'])
-        .where('IdPersona', 'in', chunk)
-        .where('Activo', '=', 'S')
-        .execute() as Promise<Row[]>,
+    const [{ byPerson, configs, candidates }, markings, closed, justified] = await Promise.all([
+      peopleRows(db, tables, setup, chunk),
       // A day's window reaches from the evening before to the morning after next.
       db
         .selectFrom(tables.marking)
@@ -339,26 +328,6 @@ async function recomputeChunk(
         .where('pj.Fecha', '<=', to)
         .execute() as Promise<Row[]>,
     ]);
-    const companies = [
-      ...new Set(people.map((p) => num(p.IdCompania)).filter((c): c is number => c !== undefined)),
-    ];
-    const configs = await companyConfigs(db, tables, setup.IdCliente, companies);
-    const candidates = await companyCandidates(db, tables, setup, companies, configs);
-
-    const byPerson = new Map<number, PersonRows>();
-    for (const p of people)
-      byPerson.set(Number(p.IdPersona), {
-        IdPersona: Number(p.IdPersona),
-        IdCompania: num(p.IdCompania),
-        assignments: [],
-      });
-    for (const a of assignments)
-      byPerson.get(Number(a.IdPersona))?.assignments.push({
-        IdTipoHorario: Number(a.IdTipoHorario),
-        FechaInicio: String(a.FechaInicio).slice(0, 10),
-        FechaFin: text(a.FechaFin) ?? null,
-        FechaAncla: text(a.FechaAncla) ?? null,
-      });
     // Each person's markings by local date: a day reads those of the day before to the day after.
     const marksOf = new Map<number, Map<string, Marking[]>>();
     for (const m of markings) {
@@ -449,6 +418,56 @@ async function recomputeChunk(
         .execute();
     return written;
   }
+}
+
+/** People of a client with their own schedule assignments, their companies' configurations and an automatic schedule's candidates. */
+async function peopleRows(db: Db, tables: AttendanceTables, setup: ClientSetup, ids: number[]) {
+  const [people, assignments] = await Promise.all([
+    db
+      .selectFrom(tables.person)
+      .select(['IdPersona', 'IdCompania'])
+      .where('IdPersona', 'in', ids)
+      .where('IdCliente', '=', setup.IdCliente)
+      .execute() as Promise<Row[]>,
+    db
+      .selectFrom(tables.assignment)
+      .select(['IdPersona', 'IdTipoHorario', 'FechaInicio', 'FechaFin', 'FechaAncla'])
+      .where('IdPersona', 'in', ids)
+      .where('Activo', '=', 'S')
+      .execute() as Promise<Row[]>,
+  ]);
+  const companies = [
+    ...new Set(people.map((p) => num(p.IdCompania)).filter((c): c is number => c !== undefined)),
+  ];
+  const configs = await companyConfigs(db, tables, setup.IdCliente, companies);
+  const candidates = await companyCandidates(db, tables, setup, companies, configs);
+  const byPerson = new Map<number, PersonRows>();
+  for (const p of people)
+    byPerson.set(Number(p.IdPersona), {
+      IdPersona: Number(p.IdPersona),
+      IdCompania: num(p.IdCompania),
+      assignments: [],
+    });
+  for (const a of assignments)
+    byPerson.get(Number(a.IdPersona))?.assignments.push({
+      IdTipoHorario: Number(a.IdTipoHorario),
+      FechaInicio: String(a.FechaInicio).slice(0, 10),
+      FechaFin: text(a.FechaFin) ?? null,
+      FechaAncla: text(a.FechaAncla) ?? null,
+    });
+  return { byPerson, configs, candidates };
+}
+
+/**
+ * What some people are planned to work each day (their own assignment, else their company's
+ * configuration): the demo's markings follow it.
+ */
+export async function planReader(db: Db, tables: AttendanceTables, setup: ClientSetup, ids: number[]) {
+  const { byPerson, configs } = await peopleRows(db, tables, setup, ids);
+  return (id: number, day: string): Plan | undefined => {
+    const person = byPerson.get(id);
+    return person && planFor(setup, person, configs, day);
+  };
 }
 
 async function writeRows(db: Db, rows: DayRow[]): Promise<number> {

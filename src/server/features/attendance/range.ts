@@ -1,8 +1,8 @@
+import { ATTENDANCE_MAX_DAYS } from '../../../shared/attendance.js';
 import { daysBetween } from '../../../shared/dates.js';
 import { ApiError } from '../../errors.js';
 
-/** Most days a person's calendar, a period's grid or a computation covers at once. */
-export const ATTENDANCE_MAX_DAYS = 62;
+export { ATTENDANCE_MAX_DAYS };
 
 /** The days from `desde` to `hasta`, refused when reversed or longer than the most. */
 export function checkedRange<Q extends { desde: string; hasta: string }>(q: Q): Q {

@@ -85,14 +85,16 @@ export default async function attendanceRoutes(fastify: FastifyInstance): Promis
         description: `At most ${ATTENDANCE_MAX_DAYS} days. A contractor's session reaches only its company's people (else 404).`,
         params: objectOf({ id: field.id() }, ['id']),
         querystring: range,
-        response: result('{ persona, dias: [...], marcaciones: [...], zonaHoraria, hoy }'),
+        response: result(
+          '{ persona, dias: [...], marcaciones: [...], justificaciones: [...], zonaHoraria, hoy }',
+        ),
       },
     },
     async (request) => {
       const office = attendanceOffice(request.principal);
       const q = checkedRange(request.query);
       const person = await personOf(office, request.params.id);
-      const [days, markings] = await Promise.all([
+      const [days, markings, justifications] = await Promise.all([
         db
           .selectFrom(ATTENDANCE_TABLES.day)
           .selectAll()
@@ -119,6 +121,26 @@ export default async function attendanceRoutes(fastify: FastifyInstance): Promis
           .where('Fecha', '<=', addDays(q.hasta, 1))
           .orderBy('FechaHora')
           .execute(),
+        db
+          .selectFrom(`${tables.personJustification} as pj`)
+          .innerJoin(`${tables.justification} as j`, 'j.IdJustificacion', 'pj.IdJustificacion')
+          .select([
+            'pj.IdJustificacionPersona',
+            'pj.Fecha',
+            'pj.IdJustificacion',
+            'j.Descripcion',
+            'j.CodigoReferencia',
+            'pj.Tipo',
+            'pj.Horas',
+            'pj.Observacion',
+            'pj.Origen',
+          ])
+          .where('pj.IdPersona', '=', request.params.id)
+          .where('pj.Fecha', '>=', q.desde)
+          .where('pj.Fecha', '<=', q.hasta)
+          .orderBy('pj.Fecha')
+          .orderBy('pj.IdJustificacionPersona')
+          .execute() as Promise<Row[]>,
       ]);
       const site = await clientSite(db, tables, office.clientId, fastify.auth.now());
       return {
@@ -126,6 +148,11 @@ export default async function attendanceRoutes(fastify: FastifyInstance): Promis
           persona: person,
           dias: days,
           marcaciones: markings,
+          justificaciones: justifications.map((j) => ({
+            ...j,
+            Fecha: String(j.Fecha).slice(0, 10),
+            Horas: j.Horas == null ? null : Number(j.Horas),
+          })),
           zonaHoraria: site.timeZone,
           hoy: site.today,
         },
