@@ -211,6 +211,58 @@ function readHours(
   return { start, end, breakStart, breakEnd };
 }
 
+/**
+ * What is wrong with a working day's hours, if anything: an entry or exit missing, a break with
+ * one end only, or a break that does not lie within the hours (a night's exit and break may fall
+ * after midnight).
+ */
+export function hoursProblem(
+  entry: string | null | undefined,
+  exit: string | null | undefined,
+  breakStart?: string | null,
+  breakEnd?: string | null,
+): 'HOURS_MISSING' | 'BREAK_INCOMPLETE' | 'BREAK_OUTSIDE' | undefined {
+  const start = minutesOrUndefined(entry);
+  let end = minutesOrUndefined(exit);
+  if (start === undefined || end === undefined) return 'HOURS_MISSING';
+  if (end <= start) end += DAY;
+  const from = minutesOrUndefined(breakStart);
+  const to = minutesOrUndefined(breakEnd);
+  if ((from === undefined) !== (to === undefined)) return 'BREAK_INCOMPLETE';
+  if (from === undefined || to === undefined) return undefined;
+  // On the shift's own clock: a break before the entry's hour is after midnight, its end after its start.
+  const a = from < start ? from + DAY : from;
+  let b = to + (a >= DAY ? DAY : 0);
+  if (b <= a) b += DAY;
+  return a >= start && b <= end ? undefined : 'BREAK_OUTSIDE';
+}
+
+/**
+ * The first two weekdays of a weekly schedule whose hours overlap, as minutes of the week from
+ * Monday 00:00 (a night's exit falls on the next day; Sunday's night runs into Monday), or none.
+ */
+export function overlappingWeekdays(days: ScheduleDay[]): [Weekday, Weekday] | undefined {
+  const spans = days
+    .map((d) => {
+      const start = minutesOrUndefined(d.HoraEntrada);
+      let end = minutesOrUndefined(d.HoraSalida);
+      if (start === undefined || end === undefined) return undefined;
+      if (end <= start) end += DAY;
+      return { Dia: d.Dia, from: (d.Dia - 1) * DAY + start, to: (d.Dia - 1) * DAY + end };
+    })
+    .filter((x): x is { Dia: Weekday; from: number; to: number } => x !== undefined)
+    .sort((x, y) => x.from - y.from);
+  const WEEK = 7 * DAY;
+  for (let i = 0; i < spans.length; i++)
+    for (let j = i + 1; j < spans.length; j++) {
+      const [x, y] = [spans[i], spans[j]];
+      if (x.from < y.to && y.from < x.to) return [x.Dia, y.Dia];
+      // Sunday's night into Monday's morning.
+      if (y.to > WEEK && y.to - WEEK > x.from) return [y.Dia, x.Dia];
+    }
+  return undefined;
+}
+
 /** The assignment in force on a day: the latest to start on or before it and not ended. */
 export function assignmentOn<A extends ScheduleAssignment>(assignments: A[], day: string): A | undefined {
   let found: A | undefined;

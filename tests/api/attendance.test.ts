@@ -26,7 +26,7 @@ describe.each(DIALECTS)('attendance on %s', (dialect) => {
 
   beforeAll(async () => {
     t = await startTestApp(dialect, { gateDecisionBudgetMs: 60_000 });
-    f = await attendanceFixture(t, { prefix: `AS${dialect[0].toUpperCase()}`, count: 6, today, from: D });
+    f = await attendanceFixture(t, { prefix: `AS${dialect[0].toUpperCase()}`, count: 7, today, from: D });
     crew = f.crew;
   }, 120_000);
   afterAll(async () => {
@@ -172,6 +172,99 @@ describe.each(DIALECTS)('attendance on %s', (dialect) => {
     const all = await as('admin', 'POST', '/api/asistencia/calcular', { desde: D, hasta: D });
     expect(all.status).toBe(200);
     expect(all.body.result.dias).toBeGreaterThanOrEqual(5);
+  });
+
+  it("keeps a weekly schedule's hours per weekday: a Saturday's half day, and no weekday's hours overlapping another's", async () => {
+    const saturday = addDays(D, 5);
+    const [, , , , , , worker] = crew;
+    await assign(worker, 'ADMINISTRATIVO CON SÁBADO MEDIO DÍA');
+    expect(
+      (
+        await batch([
+          { person: worker, at: lima(saturday, '07:58'), direction: 'E' },
+          { person: worker, at: lima(saturday, '13:20'), direction: 'S' },
+        ])
+      ).status,
+    ).toBe(200);
+    await settled();
+    expect(await dayRow(worker, saturday)).toMatchObject({
+      Estado: 'WORKED',
+      EntradaPlan: '08:00',
+      SalidaPlan: '13:00',
+      MinutosRefrigerio: 0,
+      MinutosTrabajados: 322,
+      MinutosExtraDespues: 20,
+    });
+    // Sunday has no row: a rest day.
+    await as('admin', 'POST', '/api/asistencia/calcular', {
+      desde: addDays(D, 6),
+      hasta: addDays(D, 6),
+      IdPersona: worker,
+    });
+    expect((await dayRow(worker, addDays(D, 6))).Estado).toBe('REST');
+
+    const weekly = await as('admin', 'POST', '/api/rest/schedule-type', {
+      Descripcion: `TURNOS ROTATIVOS ${dialect.toUpperCase()}`,
+      Tipo: 'S',
+      TurnoDiario: 'N',
+      MinutosFlexibles: 0,
+      ToleranciaMinutos: 5,
+      HorasExtraAntes: 0,
+      HorasExtraDespues: 60,
+      Activo: 'S',
+    });
+    expect(weekly.status, JSON.stringify(weekly.body)).toBe(201);
+    const day = (Dia: number, HoraEntrada: string, HoraSalida: string, extra: object = {}) =>
+      as('admin', 'POST', '/api/rest/schedule-day', {
+        IdTipoHorario: weekly.body.id,
+        Dia,
+        HoraEntrada,
+        HoraSalida,
+        ...extra,
+      });
+    expect(
+      (await day(1, '20:00', '08:00', { InicioRefrigerio: '01:00', FinRefrigerio: '02:00' })).status,
+    ).toBe(201);
+    const overlapping = await day(2, '06:00', '14:00');
+    expect([overlapping.status, overlapping.body.message]).toEqual([
+      400,
+      'These hours overlap those of Monday.',
+    ]);
+    const outside = await day(3, '08:00', '17:00', { InicioRefrigerio: '17:00', FinRefrigerio: '18:00' });
+    expect([outside.status, outside.body.message]).toEqual([
+      400,
+      'The break must lie within the working hours.',
+    ]);
+    // Sunday's night ends on Monday morning, before Monday's own night: no overlap.
+    expect((await day(7, '22:00', '07:00')).status).toBe(201);
+    const early = await day(1, '06:00', '14:00');
+    expect(early.status).toBe(409);
+    const cycle = await as('admin', 'POST', '/api/rest/schedule-day', {
+      IdTipoHorario: f.schedules['GUARDIA NOCHE 14X7'],
+      Dia: 1,
+      HoraEntrada: '19:00',
+      HoraSalida: '07:00',
+    });
+    expect([cycle.status, cycle.body.message]).toEqual([
+      400,
+      'Only a weekly schedule has hours per weekday.',
+    ]);
+    const again = await day(1, '08:00', '17:00');
+    expect(again.status).toBe(409);
+    const broken = await as('admin', 'POST', '/api/rest/schedule-type', {
+      Descripcion: `GUARDIA MAL ${dialect.toUpperCase()}`,
+      Tipo: 'C',
+      TurnoDiario: 'D',
+      DiasTrabajo: 14,
+      DiasDescanso: 7,
+      MinutosFlexibles: 0,
+      HoraEntrada: '07:00',
+      ToleranciaMinutos: 5,
+      HorasExtraAntes: 0,
+      HorasExtraDespues: 60,
+      Activo: 'S',
+    });
+    expect([broken.status, broken.body.message]).toEqual([400, 'Enter the entry and exit times.']);
   });
 
   it('answers bad input with its message, and keeps to whom the session reaches', async () => {

@@ -8,9 +8,12 @@ import {
   dailyResult,
   daysTouched,
   type Holiday,
+  hoursProblem,
   type Marking,
+  overlappingWeekdays,
   planOf,
   type ScheduleAssignment,
+  type ScheduleDay,
   type ScheduleType,
   wallMinutes,
 } from '../../src/shared/attendance.js';
@@ -481,5 +484,39 @@ describe('the daily result, by property', () => {
         expect(wallMinutes(instant, days[1], LIMA)).toBeLessThan(1440);
       }),
     );
+  });
+});
+
+describe("a schedule's hours", () => {
+  it.each([
+    ['08:00', '17:00', '13:00', '14:00', undefined],
+    ['08:00', '17:00', null, null, undefined],
+    ['19:00', '07:00', '01:00', '02:00', undefined],
+    ['19:00', '07:00', '23:30', '00:30', undefined],
+    ['22:00', '06:00', '02:00', '02:45', undefined],
+    ['08:00', null, null, null, 'HOURS_MISSING'],
+    ['08:00', '17:00', '13:00', null, 'BREAK_INCOMPLETE'],
+    ['08:00', '17:00', '16:30', '17:30', 'BREAK_OUTSIDE'],
+    ['08:00', '17:00', '07:00', '08:00', 'BREAK_OUTSIDE'],
+    ['19:00', '07:00', '07:30', '08:00', 'BREAK_OUTSIDE'],
+    ['19:00', '07:00', '18:00', '19:30', 'BREAK_OUTSIDE'],
+  ] as const)('%s–%s with a break %s–%s: %s', (entry, exit, from, to, problem) => {
+    expect(hoursProblem(entry, exit, from, to)).toBe(problem);
+  });
+
+  const day = (Dia: number, HoraEntrada: string, HoraSalida: string) =>
+    ({ Dia, HoraEntrada, HoraSalida }) as ScheduleDay;
+  it.each([
+    ['office week and a Saturday morning', [day(1, '08:00', '17:00'), day(6, '08:00', '13:00')], undefined],
+    [
+      'nights that end before the next one starts',
+      [day(1, '19:00', '07:00'), day(2, '19:00', '07:00')],
+      undefined,
+    ],
+    ['a night into the next morning’s shift', [day(1, '20:00', '08:00'), day(2, '06:00', '14:00')], [1, 2]],
+    ['two shifts of one day', [day(3, '06:00', '14:00'), day(3, '13:00', '20:00')], [3, 3]],
+    ['Sunday’s night into Monday’s morning', [day(1, '06:00', '14:00'), day(7, '22:00', '07:00')], [7, 1]],
+  ])('%s', (_, days, overlap) => {
+    expect(overlappingWeekdays(days)).toEqual(overlap);
   });
 });

@@ -1171,6 +1171,20 @@ export interface TipoHorario {
 }
 
 /**
+ * A weekly schedule's hours on one weekday (spec section 3 Attendance 'schedule types': weekly, with entry, refreshment start and end): the weekdays a weekly schedule has rows for are its working days, each at its own hours (a Saturday's half day, a night's exit the next morning). A weekly schedule with no rows works its first DiasTrabajo weekdays from Monday at the schedule's own hours. One row per schedule and weekday; a weekday's hours may not overlap another's, and its refreshment lies within them.
+ */
+export interface HorarioDia {
+  IdHorarioDia?: number;
+  IdCliente?: number;
+  IdTipoHorario: number;
+  Dia: 1 | 2 | 3 | 4 | 5 | 6 | 7;
+  HoraEntrada: string;
+  HoraSalida: string;
+  InicioRefrigerio?: string;
+  FinRefrigerio?: string;
+}
+
+/**
  * The schedule type a person works from a date (spec section 2 Attendance 'people management'; section 3 schedule types): weekly, cycle (a roster counted from its anchor: its first working day), flexible or automatic. A person's assignment in force on a day is the latest started and not ended; a person with none follows the schedule of their company's attendance configuration. A contractor's session sees only its own company's people.
  */
 export interface AsignacionHorario {
@@ -2006,6 +2020,7 @@ export interface ResourceTypes {
   'justification': Justificacion;
   'special-condition': CondicionEspecial;
   'schedule-type': TipoHorario;
+  'schedule-day': HorarioDia;
   'schedule-assignment': AsignacionHorario;
   'person-justification': JustificacionPersona;
   'attendance-control-point': PuntoControlAsistencia;

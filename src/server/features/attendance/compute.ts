@@ -9,6 +9,7 @@ import {
   type Plan,
   planOf,
   type ScheduleAssignment,
+  type ScheduleDay,
   type ScheduleType,
 } from '../../../shared/attendance.js';
 import { addDays, siteDate, timeZoneOf } from '../../../shared/dates.js';
@@ -36,6 +37,7 @@ export function attendanceTables(registry: Registry) {
     person: table('person'),
     company: table('company'),
     scheduleType: table('schedule-type'),
+    scheduleDay: table('schedule-day'),
     assignment: table('schedule-assignment'),
     config: table('attendance-config'),
     holiday: table('holiday'),
@@ -83,10 +85,16 @@ export async function loadClientSetup(
   lanes = 1,
 ): Promise<ClientSetup> {
   const { country, timeZone, today } = await clientSite(db, tables, clientId, now);
-  const [schedules, holidays, points] = await Promise.all([
+  const [schedules, weekdays, holidays, points] = await Promise.all([
     db.selectFrom(tables.scheduleType).selectAll().where('IdCliente', '=', clientId).execute() as Promise<
       Row[]
     >,
+    db
+      .selectFrom(tables.scheduleDay)
+      .select(['IdTipoHorario', 'Dia', 'HoraEntrada', 'HoraSalida', 'InicioRefrigerio', 'FinRefrigerio'])
+      .where('IdCliente', '=', clientId)
+      .orderBy('Dia')
+      .execute() as Promise<Row[]>,
     db
       .selectFrom(tables.holiday)
       .select(['Fecha', 'Descripcion', 'IdPais'])
@@ -134,6 +142,18 @@ export async function loadClientSetup(
             ToleranciaMinutos: Number(s.ToleranciaMinutos ?? 0),
             HorasExtraAntes: Number(s.HorasExtraAntes ?? 0),
             HorasExtraDespues: Number(s.HorasExtraDespues ?? 0),
+            // A weekly schedule's weekdays at their own hours.
+            ...(s.Tipo === 'S' && {
+              Dias: weekdays
+                .filter((d) => Number(d.IdTipoHorario) === Number(s.IdTipoHorario))
+                .map((d) => ({
+                  Dia: Number(d.Dia) as ScheduleDay['Dia'],
+                  HoraEntrada: String(d.HoraEntrada),
+                  HoraSalida: String(d.HoraSalida),
+                  InicioRefrigerio: (d.InicioRefrigerio as string | null) ?? null,
+                  FinRefrigerio: (d.FinRefrigerio as string | null) ?? null,
+                })),
+            }),
           } satisfies ScheduleType,
         ]),
     ),

@@ -1,6 +1,7 @@
 import type { Feature } from '../feature.js';
-import { attendanceHooks } from './justifications.js';
+import { justificationHooks } from './justifications.js';
 import attendanceRoutes from './routes.js';
+import { scheduleHooks } from './schedules.js';
 
 /**
  * Attendance: the daily results computed from the gates' markings, people's days and justifications,
@@ -8,6 +9,9 @@ import attendanceRoutes from './routes.js';
  */
 export const attendance: Feature = {
   name: 'attendance',
-  hooks: ({ registry, now, markingsWritten }) => attendanceHooks(registry, now, markingsWritten),
+  hooks: ({ registry, now, markingsWritten }) => ({
+    ...justificationHooks(registry, now, markingsWritten),
+    ...scheduleHooks(registry),
+  }),
   routes: attendanceRoutes,
 };

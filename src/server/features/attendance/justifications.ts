@@ -143,7 +143,7 @@ const noted = (row: Row | undefined) =>
   row ? [{ IdPersona: row.IdPersona, Fecha: row.Fecha, IdCliente: row.IdCliente, Resultado: 'P' }] : [];
 
 /** The rules of a person's justification on every write, and its day recomputed after it. */
-export function attendanceHooks(registry: Registry, now: () => number, markingsWritten?: Signal): HookMap {
+export function justificationHooks(registry: Registry, now: () => number, markingsWritten?: Signal): HookMap {
   const tables = attendanceTables(registry);
   return {
     'person-justification': {
