@@ -117,6 +117,18 @@ export const DAY_STATUSES = [
 ] as const;
 export type DayStatus = (typeof DAY_STATUSES)[number];
 
+/** A person's figures over a period: the period's grid, its export and a closing's. */
+export interface PeriodTotals {
+  diasTrabajados: number;
+  minutosTrabajados: number;
+  minutosTardanza: number;
+  minutosExtra: number;
+  faltas: number;
+  justificadas: number;
+  minutosJustificadosPagados: number;
+  pendientes: number;
+}
+
 export type DayFlag = 'ENTRY_WITHOUT_EXIT' | 'EXIT_WITHOUT_ENTRY';
 
 export interface DayResult {

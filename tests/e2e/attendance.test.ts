@@ -312,5 +312,18 @@ describe('people management: a night worker’s month from the gate’s markings
     }
     expect(calls).toEqual([]);
     await context.close();
+
+    // The administrator reaches the period's grid and the closings too.
+    const admin = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const adminPage = await admin.newPage();
+    watch(adminPage);
+    await signInThroughConsole(adminPage, server.url, 'ADMIN', { division: SOUTH });
+    await go(adminPage, '/asistencia/periodo', 'en');
+    await adminPage.getByTestId('attendance-period-grid').waitFor();
+    expect(await adminPage.getByTestId('attendance-period-legend').innerText()).toContain('Absent');
+    await go(adminPage, '/asistencia/cierres', 'en');
+    await adminPage.getByTestId('close-EMP').waitFor();
+    await admin.close();
+    expect(problems).toEqual([]);
   }, 120_000);
 });

@@ -359,3 +359,15 @@ export async function restList<T>(
   if (!response.ok) throw new ApiRequestError(response.statusText, response.status, undefined);
   return (await response.json()) as T[];
 }
+
+/** A company to choose in a filter or a form. */
+export interface CompanyChoice {
+  IdCompania: number;
+  Compania: string;
+}
+
+/** The active companies the session reads (a contractor's profile: its own), by name. */
+export const activeCompanies = async (): Promise<CompanyChoice[]> =>
+  (await restList<CompanyChoice>('company', { Activo: 'S' }, '[0,499]')).sort((a, b) =>
+    a.Compania.localeCompare(b.Compania),
+  );

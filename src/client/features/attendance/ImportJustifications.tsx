@@ -14,8 +14,9 @@ import { useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
 import { Pick } from '../../components/fields.js';
 import { Refusal } from '../../components/Refusal.js';
-import { restList } from '../accreditation/api.js';
+import { activeCompanies } from '../accreditation/api.js';
 import { attendanceApi } from './api.js';
+import { JustificationPick } from './JustificationPick.js';
 
 /**
  * Imports a file of one justification for people of one company (spec section 5: both are
@@ -34,15 +35,7 @@ export function ImportJustifications() {
   const [file, setFile] = useState<File | null>(null);
   const companies = useQuery({
     queryKey: ['attendance-import-companies'],
-    queryFn: async () =>
-      (await restList<{ IdCompania: number; Compania: string }>('company', { Activo: 'S' }, '[0,499]')).sort(
-        (a, b) => a.Compania.localeCompare(b.Compania),
-      ),
-    enabled: open,
-  });
-  const catalogue = useQuery({
-    queryKey: ['attendance-justifications'],
-    queryFn: attendanceApi.justifications,
+    queryFn: activeCompanies,
     enabled: open,
   });
   const run = useMutation({
@@ -82,17 +75,10 @@ export function ImportJustifications() {
                 width="100%"
                 required
               />
-              <Pick
+              <JustificationPick
                 id="import-justification"
-                label={text('justification')}
                 value={justification}
-                options={(catalogue.data ?? []).map((j) => ({
-                  value: j.IdJustificacion,
-                  label: `${j.Descripcion} (${j.CodigoReferencia})`,
-                }))}
                 onChange={setJustification}
-                width="100%"
-                required
               />
               <Button variant="outlined" component="label" sx={{ alignSelf: 'start' }}>
                 {text('file')}

@@ -1,10 +1,11 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslate } from 'react-admin';
 import { Pick } from '../../components/fields.js';
 import { Refusal } from '../../components/Refusal.js';
 import { attendanceApi } from './api.js';
+import { JustificationPick, useJustifications } from './JustificationPick.js';
 
 type Kind = 'F' | 'T' | 'H';
 
@@ -31,10 +32,7 @@ export function JustifyDialog({
   const translate = useTranslate();
   const text = (key: string, options?: Record<string, unknown>) =>
     translate(`attendance.justify.${key}`, options);
-  const catalogue = useQuery({
-    queryKey: ['attendance-justifications'],
-    queryFn: attendanceApi.justifications,
-  });
+  const catalogue = useJustifications();
   const [justification, setJustification] = useState<number | ''>('');
   const [kind, setKind] = useState<Kind | ''>(suggested);
   const [hours, setHours] = useState('');
@@ -59,18 +57,7 @@ export function JustifyDialog({
       </DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }} data-testid="justify-dialog">
-          <Pick
-            id="justify-justification"
-            label={text('justification')}
-            value={justification}
-            options={(catalogue.data ?? []).map((j) => ({
-              value: j.IdJustificacion,
-              label: `${j.Descripcion} (${j.CodigoReferencia})`,
-            }))}
-            onChange={setJustification}
-            width="100%"
-            required
-          />
+          <JustificationPick id="justify-justification" value={justification} onChange={setJustification} />
           <Pick
             id="justify-kind"
             label={text('kind')}

@@ -7,12 +7,13 @@ import { useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
 import { ATTENDANCE_MAX_DAYS, DAY_STATUSES, type DayStatus } from '../../../shared/attendance.js';
 import { addDays, daysBetween, siteDate } from '../../../shared/dates.js';
+import { FilterBar } from '../../components/FilterBar.js';
 import { DateInput, Pick } from '../../components/fields.js';
 import { Refusal } from '../../components/Refusal.js';
 import { ScreenHeader } from '../../components/ScreenHeader.js';
 import { useConsoleTitle } from '../../resources/ScreenTitle.js';
 import { session } from '../../session/store.js';
-import { restList } from '../accreditation/api.js';
+import { activeCompanies, restList } from '../accreditation/api.js';
 import { attendanceApi, type PeriodFilters } from './api.js';
 import { ImportJustifications } from './ImportJustifications.js';
 import { PeriodGrid, PeriodLegend } from './PeriodGrid.js';
@@ -60,7 +61,7 @@ export default function PeriodScreen() {
     };
   const companies = useQuery({
     queryKey: ['attendance-companies'],
-    queryFn: () => restList<{ IdCompania: number; Compania: string }>('company', { Activo: 'S' }, '[0,499]'),
+    queryFn: activeCompanies,
     enabled: !contractor,
     ...staleChoices,
   });
@@ -130,62 +131,51 @@ export default function PeriodScreen() {
         </Button>
         {!contractor && <ImportJustifications />}
       </ScreenHeader>
-      <Card>
-        <CardContent
-          sx={{
-            display: { xs: 'grid', sm: 'flex' },
-            gridTemplateColumns: 'repeat(2, minmax(0, 1fr))',
-            flexWrap: 'wrap',
-            gap: 2,
-            alignItems: 'center',
-          }}
-          data-testid="attendance-period-filters"
-        >
-          <DateInput id="period-from" label={text('from')} value={from} onChange={filtering(setFrom)} />
-          <DateInput id="period-to" label={text('to')} value={to} onChange={filtering(setTo)} min={from} />
-          {!contractor && (
-            <Pick
-              id="period-company"
-              label={text('company')}
-              value={company}
-              options={(companies.data ?? []).map((c) => ({ value: c.IdCompania, label: c.Compania }))}
-              onChange={filtering(setCompany)}
-              none={text('any')}
-              width={260}
-            />
-          )}
+      <FilterBar testId="attendance-period-filters">
+        <DateInput id="period-from" label={text('from')} value={from} onChange={filtering(setFrom)} />
+        <DateInput id="period-to" label={text('to')} value={to} onChange={filtering(setTo)} min={from} />
+        {!contractor && (
           <Pick
-            id="period-payroll"
-            label={text('payroll')}
-            value={payroll}
-            options={(payrolls.data ?? []).map((p) => ({
-              value: p.IdPlanilla,
-              label: `${p.Codigo} · ${p.Descripcion}`,
-            }))}
-            onChange={filtering(setPayroll)}
+            id="period-company"
+            label={text('company')}
+            value={company}
+            options={(companies.data ?? []).map((c) => ({ value: c.IdCompania, label: c.Compania }))}
+            onChange={filtering(setCompany)}
             none={text('any')}
-            width={220}
+            width={260}
           />
-          <Pick
-            id="period-division"
-            label={text('division')}
-            value={division}
-            options={(divisions.data ?? []).map((d) => ({ value: d.IdDivision, label: d.Division }))}
-            onChange={filtering(setDivision)}
-            none={text('any')}
-            width={200}
-          />
-          <Pick
-            id="period-status"
-            label={text('status')}
-            value={status}
-            options={DAY_STATUSES.map((s) => ({ value: s, label: translate(`attendance.status.${s}`) }))}
-            onChange={filtering(setStatus)}
-            none={text('any')}
-            width={200}
-          />
-        </CardContent>
-      </Card>
+        )}
+        <Pick
+          id="period-payroll"
+          label={text('payroll')}
+          value={payroll}
+          options={(payrolls.data ?? []).map((p) => ({
+            value: p.IdPlanilla,
+            label: `${p.Codigo} · ${p.Descripcion}`,
+          }))}
+          onChange={filtering(setPayroll)}
+          none={text('any')}
+          width={220}
+        />
+        <Pick
+          id="period-division"
+          label={text('division')}
+          value={division}
+          options={(divisions.data ?? []).map((d) => ({ value: d.IdDivision, label: d.Division }))}
+          onChange={filtering(setDivision)}
+          none={text('any')}
+          width={200}
+        />
+        <Pick
+          id="period-status"
+          label={text('status')}
+          value={status}
+          options={DAY_STATUSES.map((s) => ({ value: s, label: translate(`attendance.status.${s}`) }))}
+          onChange={filtering(setStatus)}
+          none={text('any')}
+          width={200}
+        />
+      </FilterBar>
       {grid.isFetching && <LinearProgress aria-label={translate('ra.page.loading')} />}
       {rangeProblem && (
         <Alert severity="warning" data-testid="attendance-period-range">

@@ -1,4 +1,7 @@
-import type { DayFlag, DayStatus } from '../../../shared/attendance.js';
+import type { DayFlag, DayStatus, PeriodTotals } from '../../../shared/attendance.js';
+
+export type { PeriodTotals };
+
 import type { PersonChoice } from '../../components/PersonPicker.js';
 import { downloadFile } from '../../files.js';
 import { ApiRequestError, apiCall, apiFetch, queryString } from '../../session/http.js';
@@ -75,18 +78,6 @@ export interface JustificationChoice {
   HorasMaximo: number | null;
   RequiereObservacion: 'S' | 'N';
   Pagado: 'S' | 'N';
-}
-
-/** A person's figures over a period (the grid's totals). */
-export interface PeriodTotals {
-  diasTrabajados: number;
-  minutosTrabajados: number;
-  minutosTardanza: number;
-  minutosExtra: number;
-  faltas: number;
-  justificadas: number;
-  minutosJustificadosPagados: number;
-  pendientes: number;
 }
 
 export interface PeriodPerson {

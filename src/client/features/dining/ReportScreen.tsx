@@ -1,9 +1,10 @@
 import DownloadIcon from '@mui/icons-material/Download';
-import { Alert, Button, Card, CardContent, LinearProgress, TextField } from '@mui/material';
+import { Alert, Button, LinearProgress, TextField } from '@mui/material';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
 import { daysBetween } from '../../../shared/dates.js';
+import { FilterBar } from '../../components/FilterBar.js';
 import { DateInput, Pick } from '../../components/fields.js';
 import { useGridState } from '../../components/grid/Grid.js';
 import { Refusal } from '../../components/Refusal.js';
@@ -96,62 +97,51 @@ function ConsumptionReport({ choices, title }: { choices: DiningChoices; title: 
           {text('excel')}
         </Button>
       </ScreenHeader>
-      <Card>
-        <CardContent
-          sx={{
-            display: { xs: 'grid', sm: 'flex' },
-            gridTemplateColumns: 'repeat(2, minmax(0, 1fr))',
-            flexWrap: 'wrap',
-            gap: 2,
-            alignItems: 'center',
-          }}
-          data-testid="dining-report-filters"
-        >
-          <DateInput id="report-from" label={text('from')} value={from} onChange={filtering(setFrom)} />
-          <DateInput id="report-to" label={text('to')} value={to} onChange={filtering(setTo)} min={from} />
+      <FilterBar testId="dining-report-filters">
+        <DateInput id="report-from" label={text('from')} value={from} onChange={filtering(setFrom)} />
+        <DateInput id="report-to" label={text('to')} value={to} onChange={filtering(setTo)} min={from} />
+        <Pick
+          id="report-room"
+          label={translate('dining.screens.room')}
+          value={room}
+          options={choices.comedores.map((r) => ({ value: r.IdComedor, label: r.Descripcion }))}
+          onChange={filtering((value: number | '') => {
+            setRoom(value);
+            setService('');
+          })}
+          none={translate('dining.screens.all')}
+          width={280}
+        />
+        <Pick
+          id="report-service"
+          label={translate('dining.screens.service')}
+          value={service}
+          options={services.map((s) => ({ value: s.IdServicio, label: s.Descripcion }))}
+          onChange={filtering(setService)}
+          none={translate('dining.screens.all')}
+          width={200}
+        />
+        {!contractor && (
           <Pick
-            id="report-room"
-            label={translate('dining.screens.room')}
-            value={room}
-            options={choices.comedores.map((r) => ({ value: r.IdComedor, label: r.Descripcion }))}
-            onChange={filtering((value: number | '') => {
-              setRoom(value);
-              setService('');
-            })}
-            none={translate('dining.screens.all')}
+            id="report-company"
+            label={text('company')}
+            value={company}
+            options={(companies.data ?? []).map((c) => ({ value: c.IdCompania, label: c.Compania }))}
+            onChange={filtering(setCompany)}
+            none={text('allCompanies')}
             width={280}
           />
-          <Pick
-            id="report-service"
-            label={translate('dining.screens.service')}
-            value={service}
-            options={services.map((s) => ({ value: s.IdServicio, label: s.Descripcion }))}
-            onChange={filtering(setService)}
-            none={translate('dining.screens.all')}
-            width={200}
-          />
-          {!contractor && (
-            <Pick
-              id="report-company"
-              label={text('company')}
-              value={company}
-              options={(companies.data ?? []).map((c) => ({ value: c.IdCompania, label: c.Compania }))}
-              onChange={filtering(setCompany)}
-              none={text('allCompanies')}
-              width={280}
-            />
-          )}
-          <TextField
-            id="report-document"
-            size="small"
-            label={text('document')}
-            value={documentText}
-            onChange={(event) => filtering(setDocumentText)(event.target.value)}
-            sx={{ width: { xs: '100%', sm: 180 } }}
-            slotProps={{ htmlInput: { maxLength: 20, autoComplete: 'off' } }}
-          />
-        </CardContent>
-      </Card>
+        )}
+        <TextField
+          id="report-document"
+          size="small"
+          label={text('document')}
+          value={documentText}
+          onChange={(event) => filtering(setDocumentText)(event.target.value)}
+          sx={{ width: { xs: '100%', sm: 180 } }}
+          slotProps={{ htmlInput: { maxLength: 20, autoComplete: 'off' } }}
+        />
+      </FilterBar>
       {(report.isFetching || person.isFetching) && (
         <LinearProgress aria-label={translate('ra.page.loading')} />
       )}

@@ -1,7 +1,7 @@
 import type { MealReason } from '../../../shared/dining.js';
 import { downloadFile } from '../../files.js';
 import { apiCall, queryString } from '../../session/http.js';
-import { restList } from '../accreditation/api.js';
+import { activeCompanies, restList } from '../accreditation/api.js';
 
 type YesNo = 'S' | 'N';
 
@@ -125,10 +125,7 @@ export interface Report {
   porDia: Array<{ Fecha: string; IdServicio: number; Servicio: string; consumos: number }>;
 }
 
-export interface CompanyChoice {
-  IdCompania: number;
-  Compania: string;
-}
+export type { CompanyChoice } from '../accreditation/api.js';
 
 const BASE = '/api/comedor';
 
@@ -146,10 +143,7 @@ export const diningApi = {
   excel: (filters: ReportFilters) =>
     downloadFile(`${BASE}/reporte/excel?${queryString({ ...filters })}`, 'consumos.xlsx'),
   /** The active companies, for the report's filter (a contractor's profile has its own only). */
-  companies: async (): Promise<CompanyChoice[]> =>
-    (await restList<CompanyChoice>('company', { Activo: 'S' }, '[0,499]')).sort((a, b) =>
-      a.Compania.localeCompare(b.Compania),
-    ),
+  companies: activeCompanies,
   /** The person with this document, among those the session reads. */
   person: async (document: string): Promise<number | null> => {
     const wanted = document.trim().toUpperCase();

@@ -1,4 +1,7 @@
-import type { DayStatus } from '../../../shared/attendance.js';
+import type { DayStatus, PeriodTotals } from '../../../shared/attendance.js';
+
+export type { PeriodTotals };
+
 import type { Db } from '../../db/connection.js';
 import { ApiError } from '../../errors.js';
 import type { AttendanceTables } from './compute.js';
@@ -18,18 +21,6 @@ export interface PeriodQuery {
   IdPlanilla?: number;
   Estado?: DayStatus;
   pagina?: number;
-}
-
-/** A person's figures over a period. */
-export interface PeriodTotals {
-  diasTrabajados: number;
-  minutosTrabajados: number;
-  minutosTardanza: number;
-  minutosExtra: number;
-  faltas: number;
-  justificadas: number;
-  minutosJustificadosPagados: number;
-  pendientes: number;
 }
 
 const WORKED: ReadonlySet<string> = new Set(['WORKED', 'INCOMPLETE', 'REST_WORKED', 'HOLIDAY_WORKED']);
