@@ -13,7 +13,8 @@
  *    nightly job run): seconds, days written, and the process's resident memory after it;
  * 2. a late batch of 1 000 markings (a turnstile that was offline: 500 people's exit and next entry)
  *    sent to `POST /api/acceso/marcaciones` of the server listening in this process: the time from
- *    sending it until every day it touched is recomputed (no marked day left), three times.
+ *    sending it until every day it touched is recomputed (no marked day left), three times, once the
+ *    server's start-up round (yesterday computed for everyone tracked) has ended.
  */
 import { writeFileSync } from 'node:fs';
 import inspector from 'node:inspector/promises';
@@ -30,6 +31,7 @@ import {
   lanesOf,
   loadClientSetup,
 } from '../src/server/features/attendance/compute.js';
+import { ATTENDANCE_DAY_JOB } from '../src/server/features/attendance/worker.js';
 import { buildServer } from '../src/server/server.js';
 import { addDays, siteDate } from '../src/shared/dates.js';
 import { eachDialect, registry } from './bench/setup.js';
@@ -40,7 +42,10 @@ const { values: args } = parseArgs({
     markings: { type: 'string', default: '1000000' },
     days: { type: 'string', default: '31' },
     dialects: { type: 'string', default: 'sqlite,postgres' },
-    /** Writes a CPU profile of the period's computation to this file (open it in Chrome's DevTools). */
+    /**
+     * Writes CPU profiles (open them in Chrome's DevTools) of the period's computation to
+     * `<file>.<dialect>.cpuprofile` and of the late batches to `<file>.<dialect>.late.cpuprofile`.
+     */
     profile: { type: 'string' },
     'postgres-url': {
       type: 'string',
@@ -66,6 +71,21 @@ async function equipmentId(database: Database, description: string) {
     .where('Descripcion', '=', description)
     .executeTakeFirstOrThrow()) as { IdEquipo: number };
   return Number(row.IdEquipo);
+}
+
+/** With --profile, starts a CPU profile of this process; the function it answers writes it to `<profile>.<suffix>`. */
+async function profiling(suffix: string): Promise<() => Promise<void>> {
+  const file = args.profile;
+  if (!file) return async () => {};
+  const session = new inspector.Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return async () => {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(`${file}.${suffix}`, JSON.stringify(profile));
+    session.disconnect();
+  };
 }
 
 async function run(database: Database, dialect: DialectName) {
@@ -197,20 +217,11 @@ async function run(database: Database, dialect: DialectName) {
   // 1. The period.
   const tables = attendanceTables(registry);
   const setup = await loadClientSetup(db, tables, 1, Date.now(), lanesOf(dialect));
-  const session = args.profile ? new inspector.Session() : undefined;
-  if (session) {
-    session.connect();
-    await session.post('Profiler.enable');
-    await session.post('Profiler.start');
-  }
+  const stopProfile = await profiling(`${dialect}.cpuprofile`);
   const t0 = performance.now();
   const days = await computePeriod(db, tables, setup, from, to);
   const seconds = (performance.now() - t0) / 1000;
-  if (session && args.profile) {
-    const { profile } = await session.post('Profiler.stop');
-    writeFileSync(`${args.profile}.${dialect}.cpuprofile`, JSON.stringify(profile));
-    session.disconnect();
-  }
+  await stopProfile();
   const rss = Math.round(process.memoryUsage().rss / 1024 / 1024);
   console.log(
     `  period of ${DAYS} days computed: ${days.toLocaleString('en')} days written in ${seconds.toFixed(2)} s (aim 10 s); resident memory ${rss} MB`,
@@ -239,8 +250,27 @@ async function run(database: Database, dialect: DialectName) {
           }
         ).n,
       );
+    // The server's start-up round computes yesterday for everyone tracked (the days nobody marked,
+    // what it does once a day): not a batch's work, so it is waited for, and said, before the first.
+    const startup = performance.now();
+    for (;;) {
+      const lease = (await db
+        .selectFrom(registry.require('job-lease').table)
+        .select(['UltimaFecha', 'Titular'])
+        .where('IdCliente', '=', 1)
+        .where('Trabajo', '=', ATTENDANCE_DAY_JOB)
+        .executeTakeFirst()) as { UltimaFecha: string | null; Titular: string | null } | undefined;
+      if (lease?.UltimaFecha && lease.UltimaFecha >= to && lease.Titular == null && (await leftover()) === 0)
+        break;
+      if (performance.now() - startup > 600_000) throw new Error("the server's start-up round did not end");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    console.log(
+      `  the server's start-up round (yesterday for everyone tracked) ended ${((performance.now() - startup) / 1000).toFixed(2)} s after it listened`,
+    );
     const times: number[] = [];
     const answered: number[] = [];
+    const stopLateProfile = await profiling(`${dialect}.late.cpuprofile`);
     for (let round = 0; round < 3; round++) {
       const day = addDays(today, -2 - round);
       const crew = people.slice(round * 500, round * 500 + 500);
@@ -273,6 +303,7 @@ async function run(database: Database, dialect: DialectName) {
       while ((await leftover()) > 0) await new Promise((resolve) => setTimeout(resolve, 5));
       times.push(performance.now() - sent);
     }
+    await stopLateProfile();
     console.log(
       `  late batch of 1 000 markings: answered in ${answered.map((t) => `${(t / 1000).toFixed(2)} s`).join(', ')}; reflected in ${times.map((t) => `${(t / 1000).toFixed(2)} s`).join(', ')} (aim 1 s)`,
     );

@@ -14,11 +14,12 @@ import {
   decideAndRecord,
   decisionWriterOf,
   doorOfDevice,
+  doorsOfDevice,
   type Presentation,
   recordBatch,
   siteCache,
 } from './gate.js';
-import { loadHolder, type loadSite } from './loader.js';
+import type { loadSite } from './loader.js';
 
 const gzipAsync = promisify(gzip);
 
@@ -203,7 +204,12 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
       if (items.length > BATCH_MAX) throw new ApiError('PAYLOAD_TOO_LARGE', { params: { limit: BATCH_MAX } });
       const device = await authenticate(request);
       const seen = new Set<string>();
-      const doors = new Map<number, Awaited<ReturnType<typeof doorOfDevice>>>();
+      // The batch's doors, read at once: the device's own among them.
+      const doors = await doorsOfDevice(
+        db,
+        device,
+        items.map((item) => Number(item.IdPuerta)),
+      );
       const prepared: Presentation[] = [];
       for (const [index, item] of items.entries()) {
         const presented = presentedOf(item, String(index));
@@ -214,9 +220,7 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
             params: { item: String(index) },
           });
         seen.add(id);
-        const doorId = Number(item.IdPuerta);
-        if (!doors.has(doorId)) doors.set(doorId, await doorOfDevice(db, device, doorId));
-        const found = doors.get(doorId);
+        const found = doors.get(Number(item.IdPuerta));
         if (!found)
           throw new ApiError('BAD_REQUEST', {
             messageKey: 'gate.doorNotOfDevice',
@@ -244,23 +248,14 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
         if (!sites.has(p.door.IdDivision))
           sites.set(p.door.IdDivision, await siteOf(p.door.IdCliente, p.door.IdDivision));
       const results = await db.transaction().execute(async (trx) => {
-        // A device's batch shows the same cards over and over: each one's rows are read once.
-        const holders = new Map<string, ReturnType<typeof loadHolder>>();
-        const loadedOf = (p: Presentation) => {
-          const key = `${p.door.IdDivision}:${JSON.stringify(p.presented)}`;
-          let loading = holders.get(key);
-          if (!loading) {
-            loading = loadHolder(trx, p.door.IdCliente, p.door.IdDivision, p.presented);
-            holders.set(key, loading);
-          }
-          return loading;
-        };
         const siteFor = (p: Presentation) => {
           const site = sites.get(p.door.IdDivision);
           if (!site) throw new Error('site not loaded');
           return site;
         };
-        const recorded = await recordBatch(trx, device, prepared, loadedOf, siteFor);
+        // A device's batch shows the same cards over and over: each one's rows are read once, all
+        // of the batch's together (recordBatch).
+        const recorded = await recordBatch(trx, device, prepared, siteFor);
         return prepared.map((p, i) => ({ p, recorded: recorded[i] }));
       });
       if (results.some((r) => !r.recorded.duplicate)) fastify.markingsWritten.fire();

@@ -1,5 +1,5 @@
+import { sql } from 'kysely';
 import {
-  type Credential,
   type Decision,
   type Direction,
   decide,
@@ -15,7 +15,7 @@ import { GroupCommit } from '../../db/group-commit.js';
 import { ttlCache } from '../../db/ttl-cache.js';
 import { t } from '../../i18n.js';
 import type { Device } from './device-keys.js';
-import { type LoadedDoor, loadDoor, loadHolder, loadSite } from './loader.js';
+import { type Loaded, type LoadedDoor, loadDoors, loadHolder, loadHolders, loadSite } from './loader.js';
 import { ACCESS_TABLES, noteMarkedDays } from './tables.js';
 
 /** One presentation at a door, as a device reports it. */
@@ -53,9 +53,14 @@ const MARKING_TYPE = { credential: 'C', document: 'T', plate: 'V' } as const;
 
 /** The door's site data (door, time zone) or undefined when the door is not the device's division. */
 export async function doorOfDevice(db: Db, device: Device, doorId: number) {
-  const found = await loadDoor(db, doorId);
-  if (!found || found.door.IdCliente !== device.IdCliente || found.door.IdDivision !== device.IdDivision)
-    return undefined;
+  return (await doorsOfDevice(db, device, [doorId])).get(doorId);
+}
+
+/** `doorOfDevice` for several doors in one statement: the device's doors among them, by id. */
+export async function doorsOfDevice(db: Db, device: Device, doorIds: number[]) {
+  const found = await loadDoors(db, doorIds);
+  for (const [id, { door }] of found)
+    if (door.IdCliente !== device.IdCliente || door.IdDivision !== device.IdDivision) found.delete(id);
   return found;
 }
 
@@ -84,7 +89,7 @@ export async function decideAndRecord(
 export interface Pending {
   device: Device;
   p: Presentation;
-  loaded: { credential?: Credential; holder?: Holder };
+  loaded: Loaded;
   site: SiteAccess;
   abort: () => boolean;
 }
@@ -124,7 +129,7 @@ function givenDirection(device: Device, p: Presentation): Direction | undefined 
 function plan(
   device: Device,
   p: Presentation,
-  { credential, holder }: { credential?: Credential; holder?: Holder },
+  { credential, holder }: Loaded,
   site: SiteAccess,
   last: Last,
 ): Planned {
@@ -197,86 +202,129 @@ function plan(
   };
 }
 
-/** The presence rows a marking (or a batch's newest marking per holder) moves, newest instant winning. */
+/** Presence rows moved per statement. */
+const PRESENCE_UPSERT = 100;
+
+/**
+ * The presence rows a marking (or a batch's newest marking per holder, one per holder) moves, newest
+ * instant winning: a few multi-row upserts, in the order of their keys (so two transactions never
+ * wait on each other's rows the other way round).
+ */
 async function movePresence(
   trx: Db,
   rows: Array<{ planned: Planned; IdMarcacion: number; door: LoadedDoor }>,
 ): Promise<void> {
-  for (const { planned, IdMarcacion, door } of rows) {
-    const { move, values } = planned;
-    if (!move) continue;
+  const values = rows
+    .flatMap(({ planned: { move, values }, IdMarcacion, door }) =>
+      move
+        ? [
+            {
+              IdDivision: door.IdDivision,
+              Titular: move.holder,
+              IdCliente: door.IdCliente,
+              IdPersona: values.IdPersona as number | null,
+              IdVehiculo: values.IdVehiculo as number | null,
+              IdZona: move.zone,
+              IdPuerta: door.IdPuerta,
+              Funcion: move.state,
+              Instante: move.instant,
+              IdMarcacion,
+            },
+          ]
+        : [],
+    )
+    .sort(
+      (a, b) => a.IdDivision - b.IdDivision || (a.Titular < b.Titular ? -1 : a.Titular > b.Titular ? 1 : 0),
+    );
+  for (let i = 0; i < values.length; i += PRESENCE_UPSERT)
     await trx
       .insertInto(ACCESS_TABLES.presence)
-      .values({
-        IdDivision: door.IdDivision,
-        Titular: move.holder,
-        IdCliente: door.IdCliente,
-        IdPersona: values.IdPersona as number | null,
-        IdVehiculo: values.IdVehiculo as number | null,
-        IdZona: move.zone,
-        IdPuerta: door.IdPuerta,
-        Funcion: move.state,
-        Instante: move.instant,
-        IdMarcacion,
-      })
+      .values(values.slice(i, i + PRESENCE_UPSERT))
       .onConflict((oc) =>
         oc
           .columns(['IdDivision', 'Titular'])
-          .doUpdateSet({
-            IdZona: move.zone,
-            IdPuerta: door.IdPuerta,
-            Funcion: move.state,
-            Instante: move.instant,
-            IdMarcacion,
-          })
-          .where(`${ACCESS_TABLES.presence}.Instante`, '<=', move.instant),
+          .doUpdateSet((eb) => ({
+            IdZona: eb.ref('excluded.IdZona'),
+            IdPuerta: eb.ref('excluded.IdPuerta'),
+            Funcion: eb.ref('excluded.Funcion'),
+            Instante: eb.ref('excluded.Instante'),
+            IdMarcacion: eb.ref('excluded.IdMarcacion'),
+          }))
+          .where((eb) => eb(`${ACCESS_TABLES.presence}.Instante`, '<=', eb.ref('excluded.Instante'))),
       )
       .execute();
-  }
 }
 
-/** The holder's last allowed, trustworthy marking in the door's division before `at`, from the markings. */
-async function lastMarkingBefore(
-  trx: Db,
-  door: LoadedDoor,
-  holder: Holder,
-  at: Date,
-): Promise<{ IdZona: unknown; Funcion: unknown; FechaHora: unknown } | undefined> {
-  const column = holder.kind === 'person' ? 'IdPersona' : 'IdVehiculo';
-  const id = holder.kind === 'person' ? holder.person.IdPersona : holder.vehicle.IdVehiculo;
-  return trx
-    .selectFrom(ACCESS_TABLES.marking)
-    .select(['IdZona', 'Funcion', 'FechaHora'])
-    .where('IdCliente', '=', door.IdCliente)
-    .where('IdDivision', '=', door.IdDivision)
-    .where(column, '=', id)
-    .where('Resultado', '=', 'P')
-    .where('HoraDudosa', '=', 'N')
-    .where('FechaHora', '<', at.toISOString())
-    .orderBy('FechaHora', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+/** A holder's last allowed, trustworthy marking, as stored. */
+type Stored = { IdZona: unknown; Funcion: unknown; FechaHora: unknown } | undefined;
+
+/** What `lastMarkingsBefore` is asked: a holder, a door's division and an instant. */
+interface LastAsk {
+  door: LoadedDoor;
+  holder: Holder;
+  at: Date;
+}
+
+/** Asks of `lastMarkingsBefore` per statement. */
+const LAST_PER_STATEMENT = 100;
+
+/**
+ * For each ask, the holder's last allowed, trustworthy marking in the door's division before `at`,
+ * from the markings: each ask its own query (the newest such marking of the holder), a hundred of
+ * them in one statement (`union all`), each row labelled with its ask.
+ */
+async function lastMarkingsBefore(trx: Db, asks: LastAsk[]): Promise<Stored[]> {
+  const out: Stored[] = new Array(asks.length).fill(undefined);
+  const one = ({ door, holder, at }: LastAsk, k: number) =>
+    trx
+      .selectFrom(
+        trx
+          .selectFrom(ACCESS_TABLES.marking)
+          .select([sql<number>`${sql.lit(k)}`.as('Pregunta'), 'IdZona', 'Funcion', 'FechaHora'])
+          .where('IdCliente', '=', door.IdCliente)
+          .where('IdDivision', '=', door.IdDivision)
+          .where(
+            holder.kind === 'person' ? 'IdPersona' : 'IdVehiculo',
+            '=',
+            holder.kind === 'person' ? holder.person.IdPersona : holder.vehicle.IdVehiculo,
+          )
+          .where('Resultado', '=', 'P')
+          .where('HoraDudosa', '=', 'N')
+          .where('FechaHora', '<', at.toISOString())
+          .orderBy('FechaHora', 'desc')
+          .limit(1)
+          .as(`p${k}`),
+      )
+      .selectAll();
+  for (let i = 0; i < asks.length; i += LAST_PER_STATEMENT) {
+    const chunk = asks.slice(i, i + LAST_PER_STATEMENT);
+    let query = one(chunk[0], 0);
+    for (let k = 1; k < chunk.length; k++) query = query.unionAll(one(chunk[k], k));
+    for (const { Pregunta, ...row } of await query.execute())
+      out[i + Number(Pregunta)] = row as NonNullable<Stored>;
+  }
+  return out;
 }
 
 /**
  * The holder's last allowed marking before a presentation, for its direction: the presence row
  * when the presentation is newer than it; for an older one (a batch arriving late), the markings
- * stored before it, or `own`, the newest of the caller's batch not written yet, whichever is later.
+ * stored before it (`stored`, asked only then), or `own`, the newest of the caller's batch not
+ * written yet, whichever is later.
  */
 async function lastBefore(
-  trx: Db,
   p: Presentation,
-  holder: Holder,
   current: { IdZona: unknown; Funcion: unknown; Instante: number } | undefined,
+  stored: () => Promise<Stored>,
   own?: { IdZona: unknown; Funcion: unknown; at: number },
 ): Promise<Last> {
   if (!current) return undefined;
   const at = p.at.getTime();
   if (current.Instante <= at) return current;
-  const stored = await lastMarkingBefore(trx, p.door, holder, p.at);
+  const before = await stored();
   const ownIsLater =
-    own && own.at < at && (!stored || new Date(stored.FechaHora as string | Date).getTime() < own.at);
-  return ownIsLater ? own : stored;
+    own && own.at < at && (!before || new Date(before.FechaHora as string | Date).getTime() < own.at);
+  return ownIsLater ? own : before;
 }
 
 /** Decides and writes one marking (and the presence it moves) inside the caller's transaction. */
@@ -284,7 +332,7 @@ export async function recordIn(
   trx: Db,
   device: Device,
   p: Presentation,
-  loaded: { credential?: Credential; holder?: Holder },
+  loaded: Loaded,
   site: SiteAccess,
 ): Promise<Recorded> {
   const { door } = p;
@@ -297,7 +345,11 @@ export async function recordIn(
       .where('IdDivision', '=', door.IdDivision)
       .where('Titular', '=', holderKey(holder))
       .executeTakeFirst();
-    last = await lastBefore(trx, p, holder, current && { ...current, Instante: Number(current.Instante) });
+    last = await lastBefore(
+      p,
+      current && { ...current, Instante: Number(current.Instante) },
+      async () => (await lastMarkingsBefore(trx, [{ door, holder, at: p.at }]))[0],
+    );
   }
   const planned = plan(device, p, loaded, site, last);
   const inserted = await trx
@@ -319,16 +371,17 @@ const BATCH_INSERT = 100;
 
 /**
  * A device's buffered markings, oldest first, decided and written inside the caller's transaction
- * in few statements: the markings it had sent already and its holders' presence are read once, each
- * marking's direction follows the presence as the batch moves it (the markings are asked only for
- * one older than a holder's presence), the new markings go in multi-row inserts, and each holder's
- * presence is moved once, by its newest marking. The same outcome as `recordIn` one by one.
+ * in few statements: the markings it had sent already, what each presented and its holder's rows
+ * (`loadHolders`), and its holders' presence are read once for the whole batch; each marking's
+ * direction follows the presence as the batch moves it (the stored markings are asked, all at once,
+ * only for those older than their holder's presence), the new markings go in multi-row inserts, and
+ * each holder's presence is moved once, by its newest marking. The same outcome as `recordIn` one
+ * by one.
  */
 export async function recordBatch(
   trx: Db,
   device: Device,
   prepared: Presentation[],
-  loadedOf: (p: Presentation) => Promise<{ credential?: Credential; holder?: Holder }>,
   siteOf: (p: Presentation) => SiteAccess,
 ): Promise<Recorded[]> {
   const ids = prepared.map((p) => p.deviceMarkId).filter((id): id is string => id !== undefined);
@@ -351,7 +404,14 @@ export async function recordBatch(
       });
   }
 
-  const loaded = await Promise.all(prepared.map((p) => loadedOf(p)));
+  const loaded = await loadHolders(
+    trx,
+    prepared.map((p) => ({
+      clientId: p.door.IdCliente,
+      divisionId: p.door.IdDivision,
+      presented: p.presented,
+    })),
+  );
   // The presence of every holder of the batch, by division and holder.
   const presence = new Map<string, { IdZona: unknown; Funcion: unknown; Instante: number }>();
   const keys = new Map<number, Set<string>>();
@@ -375,6 +435,21 @@ export async function recordBatch(
         presence.set(`${division}:${row.Titular}`, { ...row, Instante: Number(row.Instante) });
     }
   }
+  // The stored markings before those older than their holder's presence, asked at once. The batch,
+  // oldest first, only moves a presence to an instant no later than the marking at hand, so these
+  // are the markings `lastBefore` will ask about; and nothing is written before they are used.
+  const older: Array<LastAsk & { index: number }> = [];
+  for (const [index, p] of prepared.entries()) {
+    const { holder } = loaded[index];
+    if (!holder || givenDirection(device, p) || (p.deviceMarkId !== undefined && sent.has(p.deviceMarkId)))
+      continue;
+    const current = presence.get(`${p.door.IdDivision}:${holderKey(holder)}`);
+    if (current && current.Instante > p.at.getTime()) older.push({ door: p.door, holder, at: p.at, index });
+  }
+  const storedBefore = new Map<number, Stored>();
+  (await lastMarkingsBefore(trx, older)).forEach((stored, k) => {
+    storedBefore.set(older[k].index, stored);
+  });
   const out: Recorded[] = [];
   const planned: Array<{ planned: Planned; door: LoadedDoor; index: number }> = [];
   // Each holder's newest allowed, trustworthy marking of this batch so far (not written yet).
@@ -398,7 +473,15 @@ export async function recordBatch(
     let last: Last;
     const key = holder ? `${p.door.IdDivision}:${holderKey(holder)}` : '';
     if (!givenDirection(device, p) && holder)
-      last = await lastBefore(trx, p, holder, presence.get(key), ownLast.get(key));
+      last = await lastBefore(
+        p,
+        presence.get(key),
+        async () =>
+          storedBefore.has(index)
+            ? storedBefore.get(index)
+            : (await lastMarkingsBefore(trx, [{ door: p.door, holder, at: p.at }]))[0],
+        ownLast.get(key),
+      );
     const one = plan(device, p, loaded[index], site, last);
     if (holder && one.values.Resultado === 'P' && !p.doubtful)
       ownLast.set(key, { IdZona: one.values.IdZona, Funcion: one.values.Funcion, at: p.at.getTime() });

@@ -1,3 +1,4 @@
+import type { ExpressionBuilder } from 'kysely';
 import type {
   AccessAssignment,
   AccessGroup,
@@ -29,38 +30,107 @@ export interface LoadedDoor extends Door {
 const num = (v: unknown) => (v == null ? undefined : Number(v));
 const str = (v: unknown) => (v == null ? undefined : String(v));
 
+/** Most values in one `in` list. */
+const IN_LIST = 500;
+
+/** The rows `read` gives for each slice of at most IN_LIST values, one statement after another; none for none. */
+async function inChunks<T, R>(values: T[], read: (chunk: T[]) => Promise<R[]>): Promise<R[]> {
+  const rows: R[] = [];
+  for (let i = 0; i < values.length; i += IN_LIST) rows.push(...(await read(values.slice(i, i + IN_LIST))));
+  return rows;
+}
+
+/**
+ * `column in (values)`, or `column = value` for a single one: the statement of one presentation
+ * (a gate's decision) keeps a fixed text, which PostgreSQL prepares once per connection
+ * (connection.ts) instead of planning it at every call.
+ */
+const among =
+  (column: string, values: readonly unknown[]) =>
+  // biome-ignore lint/suspicious/noExplicitAny: the tables come from the schemas at run time (Db)
+  (eb: ExpressionBuilder<any, any>) =>
+    values.length === 1 ? eb(column, '=', values[0]) : eb(column, 'in', values);
+
+/**
+ * Rows by the number in their `owner` column, each owner's in the order of `columns` (numbers
+ * compared as numbers, the rest as text), the last one the primary key: the order the decision
+ * reads them in (the first expired requirement, the first restriction that applies are named), so
+ * it does not hang on how a statement was planned, however many holders it read.
+ */
+function byOwner<R extends Record<string, unknown>>(
+  rows: R[],
+  owner: string,
+  columns: string[],
+): Map<number, R[]> {
+  const compare = (a: R, b: R) => {
+    for (const column of columns) {
+      const x = a[column];
+      const y = b[column];
+      if (x === y || (x == null && y == null)) continue;
+      if (x == null) return -1; // nulls first
+      if (y == null) return 1;
+      if (typeof x === 'number' && typeof y === 'number') return x - y;
+      const [u, v] = [String(x), String(y)];
+      if (u !== v) return u < v ? -1 : 1;
+    }
+    return 0;
+  };
+  const map = new Map<number, R[]>();
+  for (const row of [...rows].sort(compare)) {
+    const id = Number(row[owner]);
+    const list = map.get(id);
+    if (list) list.push(row);
+    else map.set(id, [row]);
+  }
+  return map;
+}
+
+/** The doors of these ids, each with its site's time zone; an unknown id is left out. */
+export async function loadDoors(
+  db: Db,
+  doorIds: number[],
+): Promise<Map<number, { door: LoadedDoor; timeZone: string }>> {
+  const rows = await inChunks([...new Set(doorIds)], (chunk) =>
+    db
+      .selectFrom('access_door as d')
+      .innerJoin('system_division as v', 'v.IdDivision', 'd.IdDivision')
+      .select([
+        'd.IdPuerta',
+        'd.IdCliente',
+        'd.IdDivision',
+        'd.IdZona',
+        'd.IdPuntoControl',
+        'd.Sentido',
+        'd.Activo',
+        'v.IdPais',
+      ])
+      .where(among('d.IdPuerta', chunk))
+      .execute(),
+  );
+  return new Map(
+    rows.map((row) => [
+      Number(row.IdPuerta),
+      {
+        door: {
+          IdPuerta: Number(row.IdPuerta),
+          IdCliente: Number(row.IdCliente),
+          IdDivision: Number(row.IdDivision),
+          IdZona: Number(row.IdZona),
+          IdPuntoControl: num(row.IdPuntoControl) ?? null,
+          Sentido: row.Sentido,
+          Activo: row.Activo,
+        },
+        timeZone: timeZoneOf(row.IdPais),
+      },
+    ]),
+  );
+}
+
 export async function loadDoor(
   db: Db,
   doorId: number,
 ): Promise<{ door: LoadedDoor; timeZone: string } | undefined> {
-  const row = await db
-    .selectFrom('access_door as d')
-    .innerJoin('system_division as v', 'v.IdDivision', 'd.IdDivision')
-    .select([
-      'd.IdPuerta',
-      'd.IdCliente',
-      'd.IdDivision',
-      'd.IdZona',
-      'd.IdPuntoControl',
-      'd.Sentido',
-      'd.Activo',
-      'v.IdPais',
-    ])
-    .where('d.IdPuerta', '=', doorId)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  return {
-    door: {
-      IdPuerta: Number(row.IdPuerta),
-      IdCliente: Number(row.IdCliente),
-      IdDivision: Number(row.IdDivision),
-      IdZona: Number(row.IdZona),
-      IdPuntoControl: num(row.IdPuntoControl) ?? null,
-      Sentido: row.Sentido,
-      Activo: row.Activo,
-    },
-    timeZone: timeZoneOf(row.IdPais),
-  };
+  return (await loadDoors(db, [doorId])).get(doorId);
 }
 
 /** The division's access configuration: profiles, groups with their doors, schedules and zones. */
@@ -149,22 +219,78 @@ export async function loadSite(db: Db, clientId: number, divisionId: number): Pr
   };
 }
 
+/** What was presented, found: its credential and whose it is, or the person or vehicle's id. */
+export interface Found {
+  credential?: Credential;
+  personId?: number;
+  vehicleId?: number;
+}
+
 /**
  * What was presented, found: the client's credential of that number and whose it is, the person
  * of that document, or the vehicle of that plate (the gate's and the dining readers' lookup).
  */
-export async function findPresented(
-  db: Db,
-  clientId: number,
-  presented: Presented,
-): Promise<{ credential?: Credential; personId?: number; vehicleId?: number }> {
-  if (presented.kind === 'credential') {
-    const row = await db
-      .selectFrom('identification_credential')
-      .select(['IdPersona', 'IdVehiculo', 'Numero', 'FechaInicio', 'FechaFin', 'Activo'])
-      .where('IdCliente', '=', clientId)
-      .where('Numero', '=', presented.Numero)
-      .executeTakeFirst();
+export async function findPresented(db: Db, clientId: number, presented: Presented): Promise<Found> {
+  return (await findAllPresented(db, clientId, [presented]))[0];
+}
+
+/**
+ * `findPresented` for many presentations of one client at once: one statement per kind presented
+ * (and per IN_LIST distinct values), each answer in the order asked. A document two people share
+ * (under different document types) is the one of the lower id.
+ */
+export async function findAllPresented(db: Db, clientId: number, presented: Presented[]): Promise<Found[]> {
+  const distinct = <K extends Presented['kind']>(
+    kind: K,
+    value: (p: Extract<Presented, { kind: K }>) => string,
+  ) => [
+    ...new Set(presented.filter((p): p is Extract<Presented, { kind: K }> => p.kind === kind).map(value)),
+  ];
+  const [credentials, people, vehicles] = await Promise.all([
+    inChunks(
+      distinct('credential', (p) => p.Numero),
+      (chunk) =>
+        db
+          .selectFrom('identification_credential')
+          .select(['IdPersona', 'IdVehiculo', 'Numero', 'FechaInicio', 'FechaFin', 'Activo'])
+          .where('IdCliente', '=', clientId)
+          .where(among('Numero', chunk))
+          .execute(),
+    ),
+    inChunks(
+      distinct('document', (p) => p.Documento),
+      (chunk) =>
+        db
+          .selectFrom('administration_person')
+          .select(['IdPersona', 'Documento'])
+          .where('IdCliente', '=', clientId)
+          .where(among('Documento', chunk))
+          .execute(),
+    ),
+    inChunks(
+      distinct('plate', (p) => p.Placa),
+      (chunk) =>
+        db
+          .selectFrom('administration_vehicle')
+          .select(['IdVehiculo', 'Placa'])
+          .where('IdCliente', '=', clientId)
+          .where(among('Placa', chunk))
+          .execute(),
+    ),
+  ]);
+  const credentialOf = new Map(credentials.map((row) => [String(row.Numero), row]));
+  const firstBy = (rows: Array<Record<string, unknown>>, value: string, id: string) => {
+    const map = new Map<string, number>();
+    for (const row of [...rows].sort((a, b) => Number(a[id]) - Number(b[id])))
+      if (!map.has(String(row[value]))) map.set(String(row[value]), Number(row[id]));
+    return map;
+  };
+  const personOf = firstBy(people, 'Documento', 'IdPersona');
+  const vehicleOf = firstBy(vehicles, 'Placa', 'IdVehiculo');
+  return presented.map((p): Found => {
+    if (p.kind === 'document') return { personId: personOf.get(p.Documento) };
+    if (p.kind === 'plate') return { vehicleId: vehicleOf.get(p.Placa) };
+    const row = credentialOf.get(p.Numero);
     if (!row) return {};
     const personId = num(row.IdPersona);
     const vehicleId = num(row.IdVehiculo);
@@ -180,23 +306,20 @@ export async function findPresented(
       personId,
       vehicleId,
     };
-  }
-  if (presented.kind === 'document') {
-    const row = await db
-      .selectFrom('administration_person')
-      .select('IdPersona')
-      .where('IdCliente', '=', clientId)
-      .where('Documento', '=', presented.Documento)
-      .executeTakeFirst();
-    return { personId: num(row?.IdPersona) };
-  }
-  const row = await db
-    .selectFrom('administration_vehicle')
-    .select('IdVehiculo')
-    .where('IdCliente', '=', clientId)
-    .where('Placa', '=', presented.Placa)
-    .executeTakeFirst();
-  return { vehicleId: num(row?.IdVehiculo) };
+  });
+}
+
+/** What was presented and its holder's rows, as the decision takes them. */
+export interface Loaded {
+  credential?: Credential;
+  holder?: Holder;
+}
+
+/** One presentation to load: what was presented to a client's division. */
+export interface HolderQuery {
+  clientId: number;
+  divisionId: number;
+  presented: Presented;
 }
 
 /** Who or what was presented: the credential found and its holder's rows for this division. */
@@ -205,12 +328,67 @@ export async function loadHolder(
   clientId: number,
   divisionId: number,
   presented: Presented,
-): Promise<{ credential?: Credential; holder?: Holder }> {
-  const { credential, personId, vehicleId } = await findPresented(db, clientId, presented);
-  if (personId != null) return { credential, holder: await loadPerson(db, clientId, divisionId, personId) };
-  if (vehicleId != null)
-    return { credential, holder: await loadVehicle(db, clientId, divisionId, vehicleId) };
-  return { credential };
+): Promise<Loaded> {
+  return (await loadHolders(db, [{ clientId, divisionId, presented }]))[0];
+}
+
+/**
+ * `loadHolder` for many presentations at once (a device's batch): what was presented found per
+ * client, then the rows of every person and vehicle found read per division, a few statements for
+ * all of them (each holder's rows once, however often presented); each answer in the order asked,
+ * the same as `loadHolder` would give it alone.
+ */
+export async function loadHolders(db: Db, queries: HolderQuery[]): Promise<Loaded[]> {
+  const found: Found[] = new Array(queries.length);
+  const byClient = new Map<number, number[]>();
+  for (const [i, { clientId }] of queries.entries()) {
+    const indexes = byClient.get(clientId);
+    if (indexes) indexes.push(i);
+    else byClient.set(clientId, [i]);
+  }
+  for (const [clientId, indexes] of byClient) {
+    const answers = await findAllPresented(
+      db,
+      clientId,
+      indexes.map((i) => queries[i].presented),
+    );
+    indexes.forEach((i, k) => {
+      found[i] = answers[k];
+    });
+  }
+  // The people and vehicles found, per client and division.
+  const wanted = new Map<
+    string,
+    { clientId: number; divisionId: number; people: Set<number>; vehicles: Set<number> }
+  >();
+  for (const [i, { clientId, divisionId }] of queries.entries()) {
+    const { personId, vehicleId } = found[i];
+    if (personId == null && vehicleId == null) continue;
+    const key = `${clientId}:${divisionId}`;
+    let site = wanted.get(key);
+    if (!site) {
+      site = { clientId, divisionId, people: new Set(), vehicles: new Set() };
+      wanted.set(key, site);
+    }
+    if (personId != null) site.people.add(personId);
+    else if (vehicleId != null) site.vehicles.add(vehicleId);
+  }
+  const holders = new Map<string, Holder>();
+  for (const [key, { clientId, divisionId, people, vehicles }] of wanted) {
+    const [persons, cars] = await Promise.all([
+      loadPeople(db, clientId, divisionId, [...people]),
+      loadVehicles(db, clientId, divisionId, [...vehicles]),
+    ]);
+    for (const [id, holder] of persons) holders.set(`${key}:P:${id}`, holder);
+    for (const [id, holder] of cars) holders.set(`${key}:V:${id}`, holder);
+  }
+  return queries.map(({ clientId, divisionId }, i): Loaded => {
+    const { credential, personId, vehicleId } = found[i];
+    const site = `${clientId}:${divisionId}`;
+    if (personId != null) return { credential, holder: holders.get(`${site}:P:${personId}`) };
+    if (vehicleId != null) return { credential, holder: holders.get(`${site}:V:${vehicleId}`) };
+    return { credential };
+  });
 }
 
 const accreditationOf = (r: Record<string, unknown>): Accreditation => ({
@@ -234,141 +412,255 @@ const assignmentOf = (r: Record<string, unknown>): AccessAssignment => ({
   Activo: r.Activo as AccessAssignment['Activo'],
 });
 
-async function loadPerson(
+/** The people of these ids with their rows for the division (six statements per IN_LIST people). */
+async function loadPeople(
   db: Db,
   clientId: number,
   divisionId: number,
-  personId: number,
-): Promise<Holder | undefined> {
-  const [person, accreditations, requirements, assignments, exonerations, restrictions] = await Promise.all([
-    db
-      .selectFrom('administration_person')
-      .select(['IdPersona', 'Condicion', 'Inactivo', 'ValidarRequisitosAcceso'])
-      .where('IdPersona', '=', personId)
-      .executeTakeFirst(),
-    db
-      .selectFrom('accreditation_accreditation')
-      .select(['IdDivision', 'IdContrato', 'FechaInicio', 'FechaFin', 'Estado'])
-      .where('IdCliente', '=', clientId)
-      .where('IdDivision', '=', divisionId)
-      .where('IdPersona', '=', personId)
-      .execute(),
-    db
-      .selectFrom('accreditation_accredited_requirement as k')
-      .innerJoin('access_requirement as r', 'r.IdRequisito', 'k.IdRequisito')
-      .select(['k.IdRequisito', 'r.Requisito', 'r.Obligatorio', 'k.FechaVencimiento'])
-      .where('k.IdPersona', '=', personId)
-      .execute(),
-    db
-      .selectFrom('access_person_access')
-      .select(['IdPerfilAcceso', 'FechaInicio', 'FechaFin', 'Temporal', 'Activo'])
-      .where('IdCliente', '=', clientId)
-      .where('IdDivision', '=', divisionId)
-      .where('IdPersona', '=', personId)
-      .execute(),
-    db
-      .selectFrom('access_exoneration')
-      .select(['IdDivision', 'IdRequisito', 'FechaInicio', 'FechaFin', 'Activo'])
-      .where('IdCliente', '=', clientId)
-      .where('IdDivision', '=', divisionId)
-      .where('IdPersona', '=', personId)
-      .execute(),
-    db
-      .selectFrom('access_restriction')
-      .select([
-        'IdDivision',
-        'IdZona',
-        'IdPuerta',
-        'DiaCompleto',
-        'FechaInicio',
-        'FechaFin',
-        'HoraInicio',
-        'HoraFin',
-        'Motivo',
-        'Activo',
-      ])
-      .where('IdCliente', '=', clientId)
-      .where('IdDivision', '=', divisionId)
-      .where('IdPersona', '=', personId)
-      .execute(),
+  ids: number[],
+): Promise<Map<number, Holder>> {
+  const rows = await inChunks(ids, async (chunk) => [
+    await Promise.all([
+      db
+        .selectFrom('administration_person')
+        .select(['IdPersona', 'Condicion', 'Inactivo', 'ValidarRequisitosAcceso'])
+        .where(among('IdPersona', chunk))
+        .execute(),
+      db
+        .selectFrom('accreditation_accreditation')
+        .select([
+          'IdAcreditacion',
+          'IdPersona',
+          'IdDivision',
+          'IdContrato',
+          'FechaInicio',
+          'FechaFin',
+          'Estado',
+        ])
+        .where('IdCliente', '=', clientId)
+        .where('IdDivision', '=', divisionId)
+        .where(among('IdPersona', chunk))
+        .execute(),
+      db
+        .selectFrom('accreditation_accredited_requirement as k')
+        .innerJoin('access_requirement as r', 'r.IdRequisito', 'k.IdRequisito')
+        .select([
+          'k.IdRequisitoAcreditado',
+          'k.IdPersona',
+          'k.IdDatoEvaluar',
+          'k.IdRequisito',
+          'r.Requisito',
+          'r.Obligatorio',
+          'k.FechaVencimiento',
+        ])
+        .where(among('k.IdPersona', chunk))
+        .execute(),
+      db
+        .selectFrom('access_person_access')
+        .select([
+          'IdAccesoPersona',
+          'IdPersona',
+          'IdPerfilAcceso',
+          'FechaInicio',
+          'FechaFin',
+          'Temporal',
+          'Activo',
+        ])
+        .where('IdCliente', '=', clientId)
+        .where('IdDivision', '=', divisionId)
+        .where(among('IdPersona', chunk))
+        .execute(),
+      db
+        .selectFrom('access_exoneration')
+        .select([
+          'IdExoneracion',
+          'IdPersona',
+          'IdDivision',
+          'IdRequisito',
+          'FechaInicio',
+          'FechaFin',
+          'Activo',
+        ])
+        .where('IdCliente', '=', clientId)
+        .where('IdDivision', '=', divisionId)
+        .where(among('IdPersona', chunk))
+        .execute(),
+      db
+        .selectFrom('access_restriction')
+        .select([
+          'IdRestriccion',
+          'IdPersona',
+          'IdDivision',
+          'IdZona',
+          'IdPuerta',
+          'DiaCompleto',
+          'FechaInicio',
+          'FechaFin',
+          'HoraInicio',
+          'HoraFin',
+          'Motivo',
+          'Activo',
+        ])
+        .where('IdCliente', '=', clientId)
+        .where('IdDivision', '=', divisionId)
+        .where(among('IdPersona', chunk))
+        .execute(),
+    ]),
   ]);
-  if (!person) return undefined;
-  return {
-    kind: 'person',
-    person: {
-      IdPersona: Number(person.IdPersona),
-      Condicion: person.Condicion,
-      Inactivo: person.Inactivo ?? 'N',
-      ValidarRequisitosAcceso: person.ValidarRequisitosAcceso ?? 'S',
-    },
-    accreditations: accreditations.map(accreditationOf),
-    requirements: requirements.map(requirementOf),
-    assignments: assignments.map(assignmentOf),
-    exonerations: exonerations.map(
-      (e): Exoneration => ({
-        IdDivision: Number(e.IdDivision),
-        IdRequisito: Number(e.IdRequisito),
-        FechaInicio: e.FechaInicio,
-        FechaFin: e.FechaFin,
-        Activo: e.Activo,
-      }),
-    ),
-    restrictions: restrictions.map(
-      (r): Restriction => ({
-        IdDivision: Number(r.IdDivision),
-        IdZona: num(r.IdZona),
-        IdPuerta: num(r.IdPuerta),
-        DiaCompleto: r.DiaCompleto,
-        FechaInicio: r.FechaInicio,
-        FechaFin: str(r.FechaFin),
-        HoraInicio: str(r.HoraInicio),
-        HoraFin: str(r.HoraFin),
-        Motivo: str(r.Motivo),
-        Activo: r.Activo,
-      }),
-    ),
-  };
+  // In the order each one's lookup of a single person has read them (the index it goes by).
+  const accreditations = byOwner(
+    rows.flatMap((r) => r[1]),
+    'IdPersona',
+    ['Estado', 'IdAcreditacion'],
+  );
+  const requirements = byOwner(
+    rows.flatMap((r) => r[2]),
+    'IdPersona',
+    ['IdDatoEvaluar', 'IdRequisitoAcreditado'],
+  );
+  const assignments = byOwner(
+    rows.flatMap((r) => r[3]),
+    'IdPersona',
+    ['IdPerfilAcceso', 'FechaInicio', 'IdAccesoPersona'],
+  );
+  const exonerations = byOwner(
+    rows.flatMap((r) => r[4]),
+    'IdPersona',
+    ['IdRequisito', 'FechaInicio', 'IdExoneracion'],
+  );
+  const restrictions = byOwner(
+    rows.flatMap((r) => r[5]),
+    'IdPersona',
+    ['FechaInicio', 'IdRestriccion'],
+  );
+  const holders = new Map<number, Holder>();
+  for (const person of rows.flatMap((r) => r[0])) {
+    const id = Number(person.IdPersona);
+    holders.set(id, {
+      kind: 'person',
+      person: {
+        IdPersona: id,
+        Condicion: person.Condicion,
+        Inactivo: person.Inactivo ?? 'N',
+        ValidarRequisitosAcceso: person.ValidarRequisitosAcceso ?? 'S',
+      },
+      accreditations: (accreditations.get(id) ?? []).map(accreditationOf),
+      requirements: (requirements.get(id) ?? []).map(requirementOf),
+      assignments: (assignments.get(id) ?? []).map(assignmentOf),
+      exonerations: (exonerations.get(id) ?? []).map(
+        (e): Exoneration => ({
+          IdDivision: Number(e.IdDivision),
+          IdRequisito: Number(e.IdRequisito),
+          FechaInicio: e.FechaInicio,
+          FechaFin: e.FechaFin,
+          Activo: e.Activo,
+        }),
+      ),
+      restrictions: (restrictions.get(id) ?? []).map(
+        (r): Restriction => ({
+          IdDivision: Number(r.IdDivision),
+          IdZona: num(r.IdZona),
+          IdPuerta: num(r.IdPuerta),
+          DiaCompleto: r.DiaCompleto,
+          FechaInicio: r.FechaInicio,
+          FechaFin: str(r.FechaFin),
+          HoraInicio: str(r.HoraInicio),
+          HoraFin: str(r.HoraFin),
+          Motivo: str(r.Motivo),
+          Activo: r.Activo,
+        }),
+      ),
+    });
+  }
+  return holders;
 }
 
-async function loadVehicle(
+/** The vehicles of these ids with their rows for the division (four statements per IN_LIST vehicles). */
+async function loadVehicles(
   db: Db,
   clientId: number,
   divisionId: number,
-  vehicleId: number,
-): Promise<Holder | undefined> {
-  const [vehicle, accreditations, requirements, assignments] = await Promise.all([
-    db
-      .selectFrom('administration_vehicle')
-      .select(['IdVehiculo', 'Estado'])
-      .where('IdVehiculo', '=', vehicleId)
-      .executeTakeFirst(),
-    db
-      .selectFrom('accreditation_accreditation')
-      .select(['IdDivision', 'IdContrato', 'FechaInicio', 'FechaFin', 'Estado'])
-      .where('IdCliente', '=', clientId)
-      .where('IdDivision', '=', divisionId)
-      .where('IdVehiculo', '=', vehicleId)
-      .execute(),
-    db
-      .selectFrom('accreditation_accredited_requirement as k')
-      .innerJoin('access_requirement as r', 'r.IdRequisito', 'k.IdRequisito')
-      .select(['k.IdRequisito', 'r.Requisito', 'r.Obligatorio', 'k.FechaVencimiento'])
-      .where('k.IdVehiculo', '=', vehicleId)
-      .execute(),
-    db
-      .selectFrom('access_vehicle_access')
-      .select(['IdPerfilAcceso', 'FechaInicio', 'FechaFin', 'Temporal', 'Activo'])
-      .where('IdCliente', '=', clientId)
-      .where('IdDivision', '=', divisionId)
-      .where('IdVehiculo', '=', vehicleId)
-      .execute(),
+  ids: number[],
+): Promise<Map<number, Holder>> {
+  const rows = await inChunks(ids, async (chunk) => [
+    await Promise.all([
+      db
+        .selectFrom('administration_vehicle')
+        .select(['IdVehiculo', 'Estado'])
+        .where(among('IdVehiculo', chunk))
+        .execute(),
+      db
+        .selectFrom('accreditation_accreditation')
+        .select([
+          'IdAcreditacion',
+          'IdVehiculo',
+          'IdDivision',
+          'IdContrato',
+          'FechaInicio',
+          'FechaFin',
+          'Estado',
+        ])
+        .where('IdCliente', '=', clientId)
+        .where('IdDivision', '=', divisionId)
+        .where(among('IdVehiculo', chunk))
+        .execute(),
+      db
+        .selectFrom('accreditation_accredited_requirement as k')
+        .innerJoin('access_requirement as r', 'r.IdRequisito', 'k.IdRequisito')
+        .select([
+          'k.IdRequisitoAcreditado',
+          'k.IdVehiculo',
+          'k.IdRequisito',
+          'r.Requisito',
+          'r.Obligatorio',
+          'k.FechaVencimiento',
+        ])
+        .where(among('k.IdVehiculo', chunk))
+        .execute(),
+      db
+        .selectFrom('access_vehicle_access')
+        .select([
+          'IdAccesoVehiculo',
+          'IdVehiculo',
+          'IdPerfilAcceso',
+          'FechaInicio',
+          'FechaFin',
+          'Temporal',
+          'Activo',
+        ])
+        .where('IdCliente', '=', clientId)
+        .where('IdDivision', '=', divisionId)
+        .where(among('IdVehiculo', chunk))
+        .execute(),
+    ]),
   ]);
-  if (!vehicle) return undefined;
-  return {
-    kind: 'vehicle',
-    vehicle: { IdVehiculo: Number(vehicle.IdVehiculo), Estado: vehicle.Estado ?? 'A' },
-    accreditations: accreditations.map(accreditationOf),
-    requirements: requirements.map(requirementOf),
-    assignments: assignments.map(assignmentOf),
-  };
+  // In the order each one's lookup of a single vehicle has read them (the index it goes by, or
+  // none: the table's order).
+  const accreditations = byOwner(
+    rows.flatMap((r) => r[1]),
+    'IdVehiculo',
+    ['Estado', 'IdAcreditacion'],
+  );
+  const requirements = byOwner(
+    rows.flatMap((r) => r[2]),
+    'IdVehiculo',
+    ['IdRequisitoAcreditado'],
+  );
+  const assignments = byOwner(
+    rows.flatMap((r) => r[3]),
+    'IdVehiculo',
+    ['IdPerfilAcceso', 'FechaInicio', 'IdAccesoVehiculo'],
+  );
+  const holders = new Map<number, Holder>();
+  for (const vehicle of rows.flatMap((r) => r[0])) {
+    const id = Number(vehicle.IdVehiculo);
+    holders.set(id, {
+      kind: 'vehicle',
+      vehicle: { IdVehiculo: id, Estado: vehicle.Estado ?? 'A' },
+      accreditations: (accreditations.get(id) ?? []).map(accreditationOf),
+      requirements: (requirements.get(id) ?? []).map(requirementOf),
+      assignments: (assignments.get(id) ?? []).map(assignmentOf),
+    });
+  }
+  return holders;
 }
