@@ -24,6 +24,8 @@ const text = (v: unknown) => (v == null ? undefined : String(v).slice(0, 10));
 
 /** People computed per round: their markings and rows are read in one statement each. */
 const CHUNK = 400;
+/** Days written per statement. */
+const WRITE_ROWS = 1000;
 
 /** The entity tables attendance reads. */
 export function attendanceTables(registry: Registry) {
@@ -36,6 +38,7 @@ export function attendanceTables(registry: Registry) {
     client: table('client'),
     person: table('person'),
     company: table('company'),
+    division: table('division'),
     scheduleType: table('schedule-type'),
     scheduleDay: table('schedule-day'),
     assignment: table('schedule-assignment'),
@@ -64,6 +67,8 @@ export interface ClientSetup {
   holidays: Holiday[];
   /** Equipment of active attendance control points, with the directions they record. */
   equipment: Map<number, { entry: boolean; exit: boolean }>;
+  /** The client's divisions (a marking is always of one). */
+  divisions: number[];
 }
 
 /** A client's country, its sites' time zone and today there. */
@@ -85,7 +90,7 @@ export async function loadClientSetup(
   lanes = 1,
 ): Promise<ClientSetup> {
   const { country, timeZone, today } = await clientSite(db, tables, clientId, now);
-  const [schedules, weekdays, holidays, points] = await Promise.all([
+  const [schedules, weekdays, holidays, points, divisions] = await Promise.all([
     db.selectFrom(tables.scheduleType).selectAll().where('IdCliente', '=', clientId).execute() as Promise<
       Row[]
     >,
@@ -106,6 +111,11 @@ export async function loadClientSetup(
       .select(['e.Valor', 'p.RegistraEntrada', 'p.RegistraSalida'])
       .where('p.IdCliente', '=', clientId)
       .where('p.Activo', '=', 'S')
+      .execute() as Promise<Row[]>,
+    db
+      .selectFrom(tables.division)
+      .select('IdDivision')
+      .where('IdCliente', '=', clientId)
       .execute() as Promise<Row[]>,
   ]);
   const equipment = new Map<number, { entry: boolean; exit: boolean }>();
@@ -162,6 +172,7 @@ export async function loadClientSetup(
       .filter((h) => h.IdPais == null || h.IdPais === country)
       .map((h) => ({ Fecha: String(h.Fecha).slice(0, 10), Descripcion: String(h.Descripcion) })),
     equipment,
+    divisions: divisions.map((d) => Number(d.IdDivision)),
   };
 }
 
@@ -326,6 +337,9 @@ async function recomputeChunk(
       db
         .selectFrom(tables.marking)
         .select(['IdMarcacion', 'IdPersona', 'Fecha', 'FechaHora', 'Funcion', 'IdEquipo'])
+        // The marking's index leads with client and division: named, it is sought, not scanned.
+        .where('IdCliente', '=', setup.IdCliente)
+        .where('IdDivision', 'in', setup.divisions.length ? setup.divisions : [0])
         .where('IdPersona', 'in', chunk)
         .where('Fecha', '>=', addDays(from, -1))
         .where('Fecha', '<=', addDays(to, 2))
@@ -460,7 +474,14 @@ async function peopleRows(db: Db, tables: AttendanceTables, setup: ClientSetup, 
     ...new Set(people.map((p) => num(p.IdCompania)).filter((c): c is number => c !== undefined)),
   ];
   const configs = await companyConfigs(db, tables, setup.IdCliente, companies);
-  const candidates = await companyCandidates(db, tables, setup, companies, configs);
+  // A round's chunks share their companies: each company's candidates are read once a round.
+  const kept = keptCandidates.get(setup) ?? keptCandidates.set(setup, new Map()).get(setup);
+  const missing = companies.filter((c) => !kept?.has(c));
+  if (missing.length)
+    for (const [company, list] of await companyCandidates(db, tables, setup, missing, configs))
+      kept?.set(company, list);
+  for (const company of missing) if (!kept?.has(company)) kept?.set(company, []);
+  const candidates = kept as Map<number, ScheduleType[]>;
   const byPerson = new Map<number, PersonRows>();
   for (const p of people)
     byPerson.set(Number(p.IdPersona), {
@@ -491,10 +512,11 @@ export async function planReader(db: Db, tables: AttendanceTables, setup: Client
 }
 
 async function writeRows(db: Db, rows: DayRow[]): Promise<number> {
-  for (let i = 0; i < rows.length; i += 200)
+  // A thousand rows of 29 columns a statement: within both databases' limits on parameters.
+  for (let i = 0; i < rows.length; i += WRITE_ROWS)
     await db
       .insertInto(ATTENDANCE_TABLES.day)
-      .values(rows.slice(i, i + 200))
+      .values(rows.slice(i, i + WRITE_ROWS))
       .onConflict((oc) =>
         oc
           .columns(['IdPersona', 'Fecha'])
@@ -546,6 +568,9 @@ async function companyConfigs(
   }
   return out;
 }
+
+/** The candidates read for a set-up (a round), by company. */
+const keptCandidates = new WeakMap<ClientSetup, Map<number, ScheduleType[]>>();
 
 /** An automatic schedule's candidates: the schedules a company's people or its configuration follow. */
 async function companyCandidates(
