@@ -6,6 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import es from '../../locales/es.json';
 import { addDays, siteDate } from '../../src/shared/dates.js';
+import { seriousAxeFindings } from '../support/axe.js';
 import { launchBrowser, PHONE } from '../support/browser.js';
 import { signInThroughConsole } from '../support/console.js';
 import { asUser, typeDate } from '../support/request-screens.js';
@@ -224,6 +225,7 @@ describe('people management: a night worker’s month from the gate’s markings
     expect(await page.getByTestId('attendance-justifications').innerText()).toContain(
       'CITA EN ESSALUD A LAS 18:00',
     );
+    for (const finding of await seriousAxeFindings(page)) problems.push(`month: ${finding}`);
     await screenshot(page, `${SHOTS}/justified-es.png`, true);
 
     // The period's grid: his two nights worked, the late one no longer late.
@@ -234,6 +236,7 @@ describe('people management: a night worker’s month from the gate’s markings
     await expect.poll(() => line.locator(`[data-day="${night}"]`).textContent()).toBe('T');
     expect(await line.locator(`[data-day="${late}"]`).textContent()).toBe('T');
     expect(await drawingProblems(page, 'period desktop es', /attendance\./)).toEqual([]);
+    for (const finding of await seriousAxeFindings(page)) problems.push(`period: ${finding}`);
     await screenshot(page, `${SHOTS}/period-es.png`, true);
 
     // The week closed (his company's weekly payroll closes on yesterday's weekday), then exported.
@@ -274,6 +277,7 @@ describe('people management: a night worker’s month from the gate’s markings
     expect(at('daysWorked')).toBe(2);
     expect(mine[header.indexOf('CME')]).toBe(1);
     expect(await drawingProblems(page, 'closing desktop es', /attendance\./)).toEqual([]);
+    for (const finding of await seriousAxeFindings(page)) problems.push(`closing: ${finding}`);
     await screenshot(page, `${SHOTS}/closing-es.png`, true);
     await context.close();
 

@@ -41,18 +41,20 @@ export async function seedDemoAttendance(trx: Db, registry: Registry, clientId: 
         .execute()) as Row[]
     ).map((j) => [String(j.CodigoReferencia), Number(j.IdJustificacion)]),
   );
-  const first = (where: 'ABSENT' | 'LATE') =>
+  const first = (where: 'ABSENT' | 'LATE', otherThan?: unknown) =>
     trx
       .selectFrom(ATTENDANCE_TABLES.day)
-      .select(['IdPersona', 'Fecha', 'MinutosTardanza'])
+      .select(['IdPersona', 'Fecha', 'IdCompania'])
       .where('IdCliente', '=', clientId)
       .$if(where === 'ABSENT', (q) => q.where('Estado', '=', 'ABSENT'))
       .$if(where === 'LATE', (q) => q.where('MinutosTardanza', '>', 0))
+      .$if(otherThan != null, (q) => q.where('IdCompania', '<>', otherThan as number))
       .orderBy('IdPersona')
       .orderBy('Fecha')
       .executeTakeFirst() as Promise<Row | undefined>;
   const absence = await first('ABSENT');
-  const late = await first('LATE');
+  // The late entry of another company's worker: each company sees its own justifications only.
+  const late = await first('LATE', absence?.IdCompania);
   const justified: Row[] = [];
   const stamp = {
     IdCliente: clientId,

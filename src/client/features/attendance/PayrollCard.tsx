@@ -109,7 +109,12 @@ export function PayrollCard({ payroll, onClose }: { payroll: Payroll; onClose():
             {text('none')}
           </Typography>
         ) : (
-          <Box sx={{ overflowX: 'auto', maxWidth: '100%' }}>
+          <Box
+            sx={{ overflowX: 'auto', maxWidth: '100%' }}
+            tabIndex={0}
+            role="region"
+            aria-label={`${text('closings')} ${payroll.Codigo}`}
+          >
             <Table size="small" sx={{ '& td, & th': { whiteSpace: 'nowrap' } }}>
               <TableHead>
                 <TableRow>

@@ -10,17 +10,22 @@ import {
   Typography,
   useTheme,
 } from '@mui/material';
+import { getContrastRatio } from '@mui/material/styles';
 import { useTranslate } from 'react-admin';
 import { DAY_STATUSES, type DayStatus } from '../../../shared/attendance.js';
 import { formatDate } from '../../format.js';
 import type { PeriodPerson, PeriodTotals } from './api.js';
 import { hoursText, STATUS_COLOURS } from './MonthCalendar.js';
 
-/** A status's cell colours: the light shade of its palette colour, and a text that reads on it. */
+/**
+ * A status's cell colours: the light shade of its palette colour, and black or white, whichever
+ * reads better on it (a small bold code needs 4.5:1; MUI's own contrast text aims at 3:1).
+ */
 function statusColours(theme: Theme, status: DayStatus) {
   const colour = STATUS_COLOURS[status];
   const background = colour === 'default' ? theme.palette.grey[300] : theme.palette[colour].light;
-  return { bgcolor: background, color: theme.palette.getContrastText(background) };
+  const text = getContrastRatio(background, '#000') >= getContrastRatio(background, '#fff') ? '#000' : '#fff';
+  return { bgcolor: background, color: text };
 }
 
 const weekday = (day: string) => new Date(`${day}T00:00:00Z`).getUTCDay() || 7;
@@ -84,7 +89,13 @@ export function PeriodGrid({ people, dates }: { people: PeriodPerson[]; dates: s
   const h = (key: string) => translate(`attendance.export.${key}`);
   const pending = translate('attendance.screens.pending');
   return (
-    <Box sx={{ overflowX: 'auto', maxWidth: '100%' }}>
+    <Box
+      sx={{ overflowX: 'auto', maxWidth: '100%' }}
+      // Scrolled by keyboard too: the region takes the focus and says what it holds.
+      tabIndex={0}
+      role="region"
+      aria-label={translate('app.menu.items.periodAttendance')}
+    >
       <Table
         size="small"
         data-testid="attendance-period-grid"
