@@ -24,7 +24,12 @@ const OVERRIDES: Record<string, Data> = {
   'dining-cost-assignment': { IdCategoriaCosto: undefined },
   // Hours per weekday are a weekly schedule's, and its break lies within them.
   'schedule-type': { Tipo: 'S' },
-  'schedule-day': { HoraEntrada: '08:00', HoraSalida: '17:00', InicioRefrigerio: '13:00', FinRefrigerio: '14:00' },
+  'schedule-day': {
+    HoraEntrada: '08:00',
+    HoraSalida: '17:00',
+    InicioRefrigerio: '13:00',
+    FinRefrigerio: '14:00',
+  },
   // An active justification, an absence (no hours), with the observation it may require.
   justification: { Activo: 'S' },
   'person-justification': { Tipo: 'F', Horas: undefined, Observacion: 'DESCANSO MÉDICO' },
