@@ -5,7 +5,7 @@ import { parseListQuery, type RawListQuery } from '../crud/list-query.js';
 import { ApiError } from '../errors.js';
 import { resourceName } from '../i18n.js';
 import type { Entity } from '../registry.js';
-import { exportBatches, exportColumns, writeWorkbook } from '../services/excel.js';
+import { exportBatches, exportColumns, writeWorkbook, xlsxReply } from '../services/excel.js';
 import { divisionTimeZone } from '../site.js';
 
 /** OpenAPI view of a property: its JSON Schema without the x- keywords, nullable on output. */
@@ -145,12 +145,7 @@ function registerEntity(fastify: FastifyInstance, entity: Entity): void {
       const stream = new PassThrough();
       const name = resourceName(language, entity.name, true);
       const stamp = new Date().toISOString().slice(0, 10).replaceAll('-', '');
-      reply
-        .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-        .header(
-          'content-disposition',
-          `attachment; filename="${entity.name}-${stamp}.xlsx"; filename*=UTF-8''${encodeURIComponent(`${name} ${stamp}.xlsx`)}`,
-        );
+      xlsxReply(reply, `${entity.name}-${stamp}.xlsx`, `${name} ${stamp}.xlsx`);
       const sheetColumns = exportColumns(entity, language, columns === 'all');
       const timeZone = await divisionTimeZone(
         fastify.database.db,

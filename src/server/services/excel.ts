@@ -8,6 +8,7 @@
 import { once } from 'node:events';
 import { PassThrough, type Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
+import type { FastifyReply } from 'fastify';
 import type { Language } from '../../shared/constants.js';
 import { zoneOffset } from '../../shared/dates.js';
 import type { PropertySchema } from '../../shared/schema/types.js';
@@ -423,4 +424,36 @@ export async function workbookBase64(
   );
   await done;
   return Buffer.concat(chunks).toString('base64');
+}
+
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** An .xlsx answer's headers: its type, and its file name (`ascii` for old clients, `name` in full). */
+export function xlsxReply(reply: FastifyReply, ascii: string, name: string): FastifyReply {
+  return reply
+    .type(XLSX)
+    .header(
+      'content-disposition',
+      `attachment; filename="${ascii.replace(/[^\w.-]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+    );
+}
+
+/**
+ * Streams a workbook as the answer: the headers, then what `write` writes into the stream; a
+ * failure half-way is logged and cuts the stream (the client sees a broken download, never a
+ * workbook silently short).
+ */
+export function sendWorkbook(
+  reply: FastifyReply,
+  ascii: string,
+  name: string,
+  write: (stream: PassThrough) => Promise<unknown>,
+) {
+  const stream = new PassThrough();
+  xlsxReply(reply, ascii, name);
+  write(stream).catch((error: unknown) => {
+    reply.log.error({ err: error }, 'export failed');
+    stream.destroy(error as Error);
+  });
+  return reply.send(stream);
 }

@@ -412,6 +412,94 @@ const assignmentOf = (r: Record<string, unknown>): AccessAssignment => ({
   Activo: r.Activo as AccessAssignment['Activo'],
 });
 
+/** What differs between a person's and a vehicle's accreditation rows: their key and access table. */
+const OWNERS = {
+  person: {
+    key: 'IdPersona',
+    access: 'access_person_access',
+    accessKey: 'IdAccesoPersona',
+    // A person's requirements carry the datum they were evaluated on, and are read by it first.
+    requirementColumns: ['k.IdDatoEvaluar'],
+    requirementOrder: ['IdDatoEvaluar', 'IdRequisitoAcreditado'],
+  },
+  vehicle: {
+    key: 'IdVehiculo',
+    access: 'access_vehicle_access',
+    accessKey: 'IdAccesoVehiculo',
+    requirementColumns: [],
+    requirementOrder: ['IdRequisitoAcreditado'],
+  },
+} as const;
+
+/**
+ * A chunk of holders' accreditations, accredited requirements and access assignments in the
+ * division, the three statements a person and a vehicle share.
+ */
+function accreditedRows(
+  db: Db,
+  owner: keyof typeof OWNERS,
+  clientId: number,
+  divisionId: number,
+  chunk: number[],
+) {
+  const o = OWNERS[owner];
+  return Promise.all([
+    db
+      .selectFrom('accreditation_accreditation')
+      .select(['IdAcreditacion', o.key, 'IdDivision', 'IdContrato', 'FechaInicio', 'FechaFin', 'Estado'])
+      .where('IdCliente', '=', clientId)
+      .where('IdDivision', '=', divisionId)
+      .where(among(o.key, chunk))
+      .execute(),
+    db
+      .selectFrom('accreditation_accredited_requirement as k')
+      .innerJoin('access_requirement as r', 'r.IdRequisito', 'k.IdRequisito')
+      .select([
+        'k.IdRequisitoAcreditado',
+        `k.${o.key}`,
+        ...o.requirementColumns,
+        'k.IdRequisito',
+        'r.Requisito',
+        'r.Obligatorio',
+        'k.FechaVencimiento',
+      ])
+      .where(among(`k.${o.key}`, chunk))
+      .execute(),
+    db
+      .selectFrom(o.access)
+      .select([o.accessKey, o.key, 'IdPerfilAcceso', 'FechaInicio', 'FechaFin', 'Temporal', 'Activo'])
+      .where('IdCliente', '=', clientId)
+      .where('IdDivision', '=', divisionId)
+      .where(among(o.key, chunk))
+      .execute(),
+  ]);
+}
+
+/**
+ * The shared rows of the loaded chunks, by holder, in the order each one's lookup of a single
+ * holder has read them (the index it goes by).
+ */
+function accreditedBy(owner: keyof typeof OWNERS, rows: Array<Awaited<ReturnType<typeof accreditedRows>>>) {
+  const o = OWNERS[owner];
+  return {
+    accreditations: byOwner(
+      rows.flatMap((r) => r[0]),
+      o.key,
+      ['Estado', 'IdAcreditacion'],
+    ),
+    requirements: byOwner(
+      rows.flatMap((r) => r[1]),
+      o.key,
+      [...o.requirementOrder],
+    ),
+    assignments: byOwner(
+      rows.flatMap((r) => r[2]),
+      o.key,
+      ['IdPerfilAcceso', 'FechaInicio', o.accessKey],
+    ),
+  };
+}
+
 /** The people of these ids with their rows for the division (six statements per IN_LIST people). */
 async function loadPeople(
   db: Db,
@@ -421,120 +509,68 @@ async function loadPeople(
 ): Promise<Map<number, Holder>> {
   const rows = await inChunks(ids, async (chunk) => [
     await Promise.all([
-      db
-        .selectFrom('administration_person')
-        .select(['IdPersona', 'Condicion', 'Inactivo', 'ValidarRequisitosAcceso'])
-        .where(among('IdPersona', chunk))
-        .execute(),
-      db
-        .selectFrom('accreditation_accreditation')
-        .select([
-          'IdAcreditacion',
-          'IdPersona',
-          'IdDivision',
-          'IdContrato',
-          'FechaInicio',
-          'FechaFin',
-          'Estado',
-        ])
-        .where('IdCliente', '=', clientId)
-        .where('IdDivision', '=', divisionId)
-        .where(among('IdPersona', chunk))
-        .execute(),
-      db
-        .selectFrom('accreditation_accredited_requirement as k')
-        .innerJoin('access_requirement as r', 'r.IdRequisito', 'k.IdRequisito')
-        .select([
-          'k.IdRequisitoAcreditado',
-          'k.IdPersona',
-          'k.IdDatoEvaluar',
-          'k.IdRequisito',
-          'r.Requisito',
-          'r.Obligatorio',
-          'k.FechaVencimiento',
-        ])
-        .where(among('k.IdPersona', chunk))
-        .execute(),
-      db
-        .selectFrom('access_person_access')
-        .select([
-          'IdAccesoPersona',
-          'IdPersona',
-          'IdPerfilAcceso',
-          'FechaInicio',
-          'FechaFin',
-          'Temporal',
-          'Activo',
-        ])
-        .where('IdCliente', '=', clientId)
-        .where('IdDivision', '=', divisionId)
-        .where(among('IdPersona', chunk))
-        .execute(),
-      db
-        .selectFrom('access_exoneration')
-        .select([
-          'IdExoneracion',
-          'IdPersona',
-          'IdDivision',
-          'IdRequisito',
-          'FechaInicio',
-          'FechaFin',
-          'Activo',
-        ])
-        .where('IdCliente', '=', clientId)
-        .where('IdDivision', '=', divisionId)
-        .where(among('IdPersona', chunk))
-        .execute(),
-      db
-        .selectFrom('access_restriction')
-        .select([
-          'IdRestriccion',
-          'IdPersona',
-          'IdDivision',
-          'IdZona',
-          'IdPuerta',
-          'DiaCompleto',
-          'FechaInicio',
-          'FechaFin',
-          'HoraInicio',
-          'HoraFin',
-          'Motivo',
-          'Activo',
-        ])
-        .where('IdCliente', '=', clientId)
-        .where('IdDivision', '=', divisionId)
-        .where(among('IdPersona', chunk))
-        .execute(),
+      Promise.all([
+        db
+          .selectFrom('administration_person')
+          .select(['IdPersona', 'Condicion', 'Inactivo', 'ValidarRequisitosAcceso'])
+          .where(among('IdPersona', chunk))
+          .execute(),
+        db
+          .selectFrom('access_exoneration')
+          .select([
+            'IdExoneracion',
+            'IdPersona',
+            'IdDivision',
+            'IdRequisito',
+            'FechaInicio',
+            'FechaFin',
+            'Activo',
+          ])
+          .where('IdCliente', '=', clientId)
+          .where('IdDivision', '=', divisionId)
+          .where(among('IdPersona', chunk))
+          .execute(),
+        db
+          .selectFrom('access_restriction')
+          .select([
+            'IdRestriccion',
+            'IdPersona',
+            'IdDivision',
+            'IdZona',
+            'IdPuerta',
+            'DiaCompleto',
+            'FechaInicio',
+            'FechaFin',
+            'HoraInicio',
+            'HoraFin',
+            'Motivo',
+            'Activo',
+          ])
+          .where('IdCliente', '=', clientId)
+          .where('IdDivision', '=', divisionId)
+          .where(among('IdPersona', chunk))
+          .execute(),
+      ]),
+      accreditedRows(db, 'person', clientId, divisionId, chunk),
     ]),
   ]);
+  const { accreditations, requirements, assignments } = accreditedBy(
+    'person',
+    rows.map((r) => r[1]),
+  );
   // In the order each one's lookup of a single person has read them (the index it goes by).
-  const accreditations = byOwner(
-    rows.flatMap((r) => r[1]),
-    'IdPersona',
-    ['Estado', 'IdAcreditacion'],
-  );
-  const requirements = byOwner(
-    rows.flatMap((r) => r[2]),
-    'IdPersona',
-    ['IdDatoEvaluar', 'IdRequisitoAcreditado'],
-  );
-  const assignments = byOwner(
-    rows.flatMap((r) => r[3]),
-    'IdPersona',
-    ['IdPerfilAcceso', 'FechaInicio', 'IdAccesoPersona'],
-  );
   const exonerations = byOwner(
-    rows.flatMap((r) => r[4]),
+    rows.flatMap((r) => r[0][1]),
     'IdPersona',
     ['IdRequisito', 'FechaInicio', 'IdExoneracion'],
   );
   const restrictions = byOwner(
-    rows.flatMap((r) => r[5]),
+    rows.flatMap((r) => r[0][2]),
     'IdPersona',
     ['FechaInicio', 'IdRestriccion'],
   );
   const holders = new Map<number, Holder>();
-  for (const person of rows.flatMap((r) => r[0])) {
+  for (const person of rows.flatMap((r) => r[0][0])) {
     const id = Number(person.IdPersona);
     holders.set(id, {
       kind: 'person',
@@ -589,67 +625,12 @@ async function loadVehicles(
         .select(['IdVehiculo', 'Estado'])
         .where(among('IdVehiculo', chunk))
         .execute(),
-      db
-        .selectFrom('accreditation_accreditation')
-        .select([
-          'IdAcreditacion',
-          'IdVehiculo',
-          'IdDivision',
-          'IdContrato',
-          'FechaInicio',
-          'FechaFin',
-          'Estado',
-        ])
-        .where('IdCliente', '=', clientId)
-        .where('IdDivision', '=', divisionId)
-        .where(among('IdVehiculo', chunk))
-        .execute(),
-      db
-        .selectFrom('accreditation_accredited_requirement as k')
-        .innerJoin('access_requirement as r', 'r.IdRequisito', 'k.IdRequisito')
-        .select([
-          'k.IdRequisitoAcreditado',
-          'k.IdVehiculo',
-          'k.IdRequisito',
-          'r.Requisito',
-          'r.Obligatorio',
-          'k.FechaVencimiento',
-        ])
-        .where(among('k.IdVehiculo', chunk))
-        .execute(),
-      db
-        .selectFrom('access_vehicle_access')
-        .select([
-          'IdAccesoVehiculo',
-          'IdVehiculo',
-          'IdPerfilAcceso',
-          'FechaInicio',
-          'FechaFin',
-          'Temporal',
-          'Activo',
-        ])
-        .where('IdCliente', '=', clientId)
-        .where('IdDivision', '=', divisionId)
-        .where(among('IdVehiculo', chunk))
-        .execute(),
+      accreditedRows(db, 'vehicle', clientId, divisionId, chunk),
     ]),
   ]);
-  // In the order each one's lookup of a single vehicle has read them (the index it goes by, or
-  // none: the table's order).
-  const accreditations = byOwner(
-    rows.flatMap((r) => r[1]),
-    'IdVehiculo',
-    ['Estado', 'IdAcreditacion'],
-  );
-  const requirements = byOwner(
-    rows.flatMap((r) => r[2]),
-    'IdVehiculo',
-    ['IdRequisitoAcreditado'],
-  );
-  const assignments = byOwner(
-    rows.flatMap((r) => r[3]),
-    'IdVehiculo',
-    ['IdPerfilAcceso', 'FechaInicio', 'IdAccesoVehiculo'],
+  const { accreditations, requirements, assignments } = accreditedBy(
+    'vehicle',
+    rows.map((r) => r[1]),
   );
   const holders = new Map<number, Holder>();
   for (const vehicle of rows.flatMap((r) => r[0])) {

@@ -271,14 +271,20 @@ export async function closingLines(
     const id = Number(d.IdPersona);
     (byPerson.get(id) ?? byPerson.set(id, []).get(id))?.push(d);
   }
+  // Each person's justification codes and earlier pending days, counted once.
+  const codesOf = new Map<number, Record<string, number>>();
+  for (const j of justified) {
+    const id = Number(j.IdPersona);
+    const code = String(j.CodigoReferencia);
+    const counts = codesOf.get(id) ?? codesOf.set(id, {}).get(id) ?? {};
+    counts[code] = (counts[code] ?? 0) + 1;
+  }
+  const pendingOf = new Map<number, number>();
+  for (const p of pending) pendingOf.set(Number(p.IdPersona), (pendingOf.get(Number(p.IdPersona)) ?? 0) + 1);
   const codes = [...new Set(justified.map((j) => String(j.CodigoReferencia)))].sort();
   const lines = [...byPerson.values()].map((own) => {
     const first = own[0];
     const id = Number(first.IdPersona);
-    const codigos: Record<string, number> = {};
-    for (const j of justified)
-      if (Number(j.IdPersona) === id)
-        codigos[String(j.CodigoReferencia)] = (codigos[String(j.CodigoReferencia)] ?? 0) + 1;
     return {
       Planilla: String(payroll.Codigo),
       CodigoPlanilla: (first.CodigoPlanilla as string | null) ?? null,
@@ -286,8 +292,8 @@ export async function closingLines(
       Persona: `${first.Apellido}, ${first.Nombre}`,
       Compania: (first.Compania as string | null) ?? null,
       ...totalsOf(own),
-      codigos,
-      pendientesAnteriores: pending.filter((p) => Number(p.IdPersona) === id).length,
+      codigos: codesOf.get(id) ?? {},
+      pendientesAnteriores: pendingOf.get(id) ?? 0,
     };
   });
   return { closing, lines, codes };

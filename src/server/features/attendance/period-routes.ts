@@ -2,15 +2,14 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { DAY_STATUSES } from '../../../shared/attendance.js';
 import { ApiError } from '../../errors.js';
 import { t } from '../../i18n.js';
 import { field, objectOf, resultResponses } from '../../routes/responses.js';
-import { type ExportColumn, writeWorkbook } from '../../services/excel.js';
+import { type ExportColumn, sendWorkbook, writeWorkbook, xlsxReply } from '../../services/excel.js';
 import { byteLimit } from '../accreditation/bulk/zip.js';
 import { UPLOAD_LIMIT_BYTES } from '../accreditation/uploads.js';
 import { closePeriod, closingLines, payrollsOf } from './closing.js';
@@ -33,25 +32,6 @@ const periodQuery = {
 };
 
 const hoursOf = (minutes: number) => Math.round((minutes / 60) * 100) / 100;
-
-function sendWorkbook(
-  reply: FastifyReply,
-  fileName: string,
-  write: (stream: PassThrough) => Promise<unknown>,
-) {
-  const stream = new PassThrough();
-  reply
-    .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-    .header(
-      'content-disposition',
-      `attachment; filename="${fileName.replace(/[^\w.-]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
-    );
-  write(stream).catch((error: unknown) => {
-    reply.log.error({ err: error }, 'attendance export failed');
-    stream.destroy(error as Error);
-  });
-  return reply.send(stream);
-}
 
 /**
  * A company's period as a grid (people × days) with totals and its Excel export, the payrolls'
@@ -152,8 +132,11 @@ export default async function periodRoutes(fastify: FastifyInstance): Promise<vo
         if (!first.done) yield first.value;
         yield* batches;
       }
-      return sendWorkbook(reply, `${h('fileName')} ${q.desde} ${q.hasta}.xlsx`, (stream) =>
-        writeWorkbook(stream, columns, all(), 'data', `${h('title')} ${q.desde} – ${q.hasta}`),
+      return sendWorkbook(
+        reply,
+        `asistencia-${q.desde}-${q.hasta}.xlsx`,
+        `${h('fileName')} ${q.desde} ${q.hasta}.xlsx`,
+        (stream) => writeWorkbook(stream, columns, all(), 'data', `${h('title')} ${q.desde} – ${q.hasta}`),
       );
     },
   );
@@ -258,7 +241,7 @@ export default async function periodRoutes(fastify: FastifyInstance): Promise<vo
         yield lines as unknown as Array<Record<string, unknown>>;
       }
       const name = `${h('closingFileName')} ${lines[0]?.Planilla ?? ''} ${closing.Desde} ${closing.Hasta}.xlsx`;
-      return sendWorkbook(reply, name, (stream) =>
+      return sendWorkbook(reply, `cierre-${closing.Desde}-${closing.Hasta}.xlsx`, name, (stream) =>
         writeWorkbook(
           stream,
           columns,
@@ -283,13 +266,7 @@ export default async function periodRoutes(fastify: FastifyInstance): Promise<vo
     async (request, reply) => {
       attendanceOffice(request.principal, ATTENDANCE_ROUTES.people);
       const name = `${t(request.language, 'attendance.import.fileName')}.xlsx`;
-      return reply
-        .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-        .header(
-          'content-disposition',
-          `attachment; filename="plantilla.xlsx"; filename*=UTF-8''${encodeURIComponent(name)}`,
-        )
-        .send(await importTemplate(request.language));
+      return xlsxReply(reply, 'plantilla.xlsx', name).send(await importTemplate(request.language));
     },
   );
 

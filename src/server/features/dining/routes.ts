@@ -1,4 +1,3 @@
-import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { verifyToken } from '../../../shared/badge-token.js';
 import { addDays, daysBetween, siteDate } from '../../../shared/dates.js';
@@ -8,7 +7,7 @@ import { ttlCache } from '../../db/ttl-cache.js';
 import { ApiError } from '../../errors.js';
 import { t } from '../../i18n.js';
 import { field, INT32, objectOf, resultResponses } from '../../routes/responses.js';
-import { type ExportColumn, writeWorkbook } from '../../services/excel.js';
+import { type ExportColumn, sendWorkbook, writeWorkbook } from '../../services/excel.js';
 import { signingKeys } from '../access/allow-list.js';
 import { correctedTime, deviceAuth, withinBudget } from '../access/device-call.js';
 import { type Device, DeviceKeys } from '../access/device-keys.js';
@@ -782,21 +781,13 @@ export default async function diningRoutes(fastify: FastifyInstance): Promise<vo
           },
         ];
       }
-      const stream = new PassThrough();
-      const name = `${h('fileName')} ${q.desde} ${q.hasta}.xlsx`;
-      reply
-        .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-        .header(
-          'content-disposition',
-          `attachment; filename="consumos-${q.desde}-${q.hasta}.xlsx"; filename*=UTF-8''${encodeURIComponent(name)}`,
-        );
-      writeWorkbook(stream, columns, withTotals(), 'data', `${h('title')} ${q.desde} – ${q.hasta}`).catch(
-        (error: unknown) => {
-          request.log.error({ err: error }, 'consumption export failed');
-          stream.destroy(error as Error);
-        },
+      return sendWorkbook(
+        reply,
+        `consumos-${q.desde}-${q.hasta}.xlsx`,
+        `${h('fileName')} ${q.desde} ${q.hasta}.xlsx`,
+        (stream) =>
+          writeWorkbook(stream, columns, withTotals(), 'data', `${h('title')} ${q.desde} – ${q.hasta}`),
       );
-      return reply.send(stream);
     },
   );
 }
