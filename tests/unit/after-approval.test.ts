@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { escalationTargets } from '../../src/server/features/accreditation/corrections.js';
-import { NO_LINES } from '../../src/server/features/accreditation/demobilisation.js';
+import { NO_LINES } from '../../src/server/features/accreditation/engine/engine.js';
 import { thresholdOf } from '../../src/server/features/accreditation/expiry.js';
 import { requestMachine } from '../../workflows/request.machine.js';
 

@@ -457,3 +457,36 @@ export function sendWorkbook(
   });
   return reply.send(stream);
 }
+
+/**
+ * Streams a workbook inside the spec's JSON answer, { result: { fileName, fileBase64 } }: the
+ * workbook is base64-encoded as `write` writes it (three bytes to four characters, the remainder
+ * carried to the next chunk), so a list of any length is exported without holding it whole. A
+ * failure half-way is logged and cuts the answer (the client sees broken JSON, never a short file).
+ */
+export function sendWorkbookBase64(
+  reply: FastifyReply,
+  fileName: string,
+  write: (stream: PassThrough) => Promise<unknown>,
+) {
+  const workbook = new PassThrough();
+  const answer = new PassThrough();
+  let carry = Buffer.alloc(0);
+  answer.write(`{"result":{"fileName":${JSON.stringify(fileName)},"fileBase64":"`);
+  workbook.on('data', (chunk: Buffer) => {
+    const bytes = carry.length ? Buffer.concat([carry, chunk]) : chunk;
+    const whole = bytes.length - (bytes.length % 3);
+    carry = Buffer.from(bytes.subarray(whole));
+    if (whole && !answer.write(bytes.subarray(0, whole).toString('base64'))) {
+      workbook.pause();
+      answer.once('drain', () => workbook.resume());
+    }
+  });
+  workbook.on('end', () => answer.end(`${carry.toString('base64')}"}}`));
+  // The workbook's writer ends its stream once the file is whole.
+  write(workbook).catch((error: unknown) => {
+    reply.log.error({ err: error }, 'export failed');
+    answer.destroy(error as Error);
+  });
+  return reply.type('application/json; charset=utf-8').send(answer);
+}

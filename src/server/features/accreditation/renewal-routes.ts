@@ -1,36 +1,15 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.js';
-import { field, INT32, objectOf, resultResponses } from '../../routes/responses.js';
-import { divisionTimeZone } from '../../site.js';
-import { dashboardRoutes, PERIOD } from './dashboard-routes.js';
-import { entityParam, REQUEST_COLUMNS, RequestLists, requestQuery } from './lists.js';
-import { Notices } from './notices.js';
-import { periodOf } from './period.js';
-import { RenewalService } from './renewal.js';
-import { RequestService } from './requests.js';
-import { authoriserOf, requesterOf, viewerOf } from './roles.js';
+import { field, objectOf } from '../../routes/responses.js';
+import { idOf } from './engine/input.js';
+import { id, kindCalls, result, servicesOf } from './kind-routes.js';
+import { requesterOf, viewerOf } from './roles.js';
 import { acceptMultipart, checkPdf, UPLOAD_LIMIT_BYTES, uploadedFiles } from './uploads.js';
-import { RequestViews } from './views.js';
 
-type Query = Record<string, unknown>;
-const result = (description: string) => resultResponses(description, [400, 401, 403, 404, 409]);
-const id = field.id();
 /** The most files one renewal may carry: one for each datum of the requirement renewed. */
 const RENEWAL_FILES = 10;
 const entity = { type: 'string', enum: ['T', 'V'] };
-const months = PERIOD;
-const listQuery = objectOf({
-  skip: field.integer(0, INT32.max),
-  take: field.integer(1, 1000),
-  sort: field.text(500),
-  filter: field.text(5000),
-  IdEntidad: entity,
-  EstadoAprobacion: { type: 'string', enum: ['I', 'P', 'O', 'R', 'A'] },
-  IdCompaniaContratista: id,
-  IdContrato: id,
-  ...months,
-});
 
 /**
  * The requirement update (renewal) calls of spec section 7 (/api/acreditacionrequisitosolicitud/*),
@@ -38,14 +17,10 @@ const listQuery = objectOf({
  * (/api/acreditacionsolicitud/UploadSolicitanteArchivo, cerrarsolicitud), as for a mobilisation.
  */
 export default async function renewalRoutes(fastify: FastifyInstance): Promise<void> {
-  const { database, registry, crud } = fastify;
+  const { database, registry } = fastify;
   const db = database.db;
-  const now = () => fastify.auth.now();
-  const notices = new Notices(db, registry, fastify.notifier, fastify.log);
-  const requests = new RequestService(database, registry, crud, fastify.files, notices, now);
-  const service = new RenewalService(database, registry, requests, now);
-  const views = new RequestViews(db, registry, requests);
-  const lists = new RequestLists(database, registry);
+  const services = servicesOf(fastify);
+  const { renewals: service, mobilisations: requests, engine, views } = services;
   const tags = ['accreditation'];
   const base = '/acreditacionrequisitosolicitud';
   await fastify.register(multipart, {
@@ -55,15 +30,6 @@ export default async function renewalRoutes(fastify: FastifyInstance): Promise<v
   const viewer = (request: FastifyRequest, kind?: unknown) => {
     if (kind === 'P') throw new ApiError('FORBIDDEN');
     return viewerOf(db, registry, request.principal, kind);
-  };
-  const listOf = async (q: Query, request: FastifyRequest) => {
-    const who = await viewer(request, entityParam(q.IdEntidad));
-    const scoped = { ...who, entities: who.entities.filter((e) => e !== 'P') };
-    const spans =
-      q.CantMeses !== undefined || q.CantMonth !== undefined || q.CantYear !== undefined
-        ? periodOf(q, now())
-        : undefined;
-    return lists.list(scoped, requestQuery(q, spans, 'A'));
   };
 
   fastify.get<{ Querystring: { IdEntidad?: string; IdPersona?: number; IdVehiculo?: number } }>(
@@ -85,7 +51,7 @@ export default async function renewalRoutes(fastify: FastifyInstance): Promise<v
     },
   );
 
-  fastify.post<{ Body: Query }>(
+  fastify.post<{ Body: Record<string, unknown> }>(
     `${base}/crear`,
     {
       schema: {
@@ -133,7 +99,7 @@ export default async function renewalRoutes(fastify: FastifyInstance): Promise<v
             await requests.attach(requester, { IdSolicitud: made.IdSolicitud, IdDatoEvaluar: datum }, pdf)
           ).SolicitudCompleta;
       } catch (error) {
-        await requests.remove(requester, made.IdSolicitud, 'A');
+        await engine.remove(requester, made.IdSolicitud, ['A']);
         throw error;
       }
       return { result: { ...made, SolicitudCompleta: complete } };
@@ -152,7 +118,7 @@ export default async function renewalRoutes(fastify: FastifyInstance): Promise<v
     },
     async (request) => {
       const who = await viewer(request);
-      const stored = await service.load(who, request.query.IdSolicitud);
+      const stored = await engine.load(db, who, idOf(request.query.IdSolicitud, 'IdSolicitud'), false, ['A']);
       return {
         result: { solicitud: stored, detalle: await views.detail(who, stored.IdSolicitud) },
       };
@@ -171,115 +137,8 @@ export default async function renewalRoutes(fastify: FastifyInstance): Promise<v
     },
     async (request) => {
       const who = await viewer(request);
-      const stored = await service.load(who, request.query.IdSolicitud);
+      const stored = await engine.load(db, who, idOf(request.query.IdSolicitud, 'IdSolicitud'), false, ['A']);
       return { result: await views.download(who, stored.IdSolicitud, Number(request.query.IdFile)) };
-    },
-  );
-
-  fastify.post<{ Body: Query }>(
-    `${base}/actualizarautorizador`,
-    {
-      schema: {
-        tags,
-        summary: 'An authoriser evaluates a renewal: its lines with the approval machine, then the request',
-        description:
-          'As actualizarsolicitanteautorizador: Detalle [{ IdDetalle, EstadoAprobacion, Observacion }], Accion APROBAR, OBSERVAR, RECHAZAR or DEVOLVER. Approval replaces the kept value and its expiry.',
-        body: {
-          type: 'object',
-          additionalProperties: true,
-          properties: { IdSolicitud: id },
-          required: ['IdSolicitud'],
-        },
-        response: result('{ IdSolicitud, EstadoAprobacion }'),
-      },
-    },
-    async (request) => ({
-      result: await service.evaluate(await authoriserOf(db, registry, request.principal), request.body),
-    }),
-  );
-
-  fastify.post<{ Body: Query }>(
-    `${base}/actualizarautorizadormasivo`,
-    {
-      schema: {
-        tags,
-        summary: 'An authoriser gives several renewals the same decision, all or nothing',
-        body: objectOf(
-          {
-            Solicitudes: { type: 'array', items: id, maxItems: 500 },
-            Accion: { type: 'string', enum: ['APROBAR', 'OBSERVAR', 'RECHAZAR'] },
-            Observacion: field.text(500),
-          },
-          ['Solicitudes', 'Accion'],
-        ),
-        response: result('{ Solicitudes: [{ IdSolicitud, EstadoAprobacion }] }'),
-      },
-    },
-    async (request) => ({
-      result: await service.evaluateMany(await authoriserOf(db, registry, request.principal), request.body),
-    }),
-  );
-
-  fastify.get<{ Querystring: Query }>(
-    `${base}/filtrar`,
-    {
-      schema: {
-        tags,
-        summary: 'The renewals the session may see (grid list)',
-        description: `Columns: ${REQUEST_COLUMNS.join(', ')}.`,
-        querystring: listQuery,
-        response: result('{ data, totalCount, totalPages }'),
-      },
-    },
-    async (request) => ({ result: await listOf(request.query, request) }),
-  );
-
-  fastify.get<{ Querystring: Query }>(
-    `${base}/filtrarcompaniadetalle`,
-    {
-      schema: {
-        tags,
-        summary: 'One contractor’s renewals',
-        querystring: listQuery,
-        response: result('{ data, totalCount, totalPages }'),
-      },
-    },
-    async (request) => {
-      if (request.query.IdCompaniaContratista === undefined)
-        throw new ApiError('BAD_QUERY', { params: { parameter: 'IdCompaniaContratista' } });
-      return { result: await listOf(request.query, request) };
-    },
-  );
-
-  fastify.post<{ Body: Query }>(
-    `${base}/exportarExcelAcreditacionRequisitoSolicitud`,
-    {
-      schema: {
-        tags,
-        summary: 'The renewals list as an Excel file inside result: { fileBase64, fileName }',
-        body: objectOf({
-          IdEntidad: entity,
-          EstadoAprobacion: { type: 'string', enum: ['I', 'P', 'O', 'R', 'A'] },
-          IdCompaniaContratista: id,
-          filter: field.text(5000),
-          Titulo: field.text(100),
-          NombreArchivo: field.text(100),
-        }),
-        response: result('{ fileBase64, fileName }'),
-      },
-    },
-    async (request) => {
-      const q = request.body ?? {};
-      const { data } = await listOf({ ...q, skip: 0, take: 1000 }, request);
-      const { requestsWorkbook } = await import('./export.js');
-      return {
-        result: await requestsWorkbook(
-          data,
-          request.language,
-          q,
-          await divisionTimeZone(db, fastify.registry, request.principal.divisionId),
-        ),
-      };
     },
   );
 
@@ -296,22 +155,16 @@ export default async function renewalRoutes(fastify: FastifyInstance): Promise<v
     async (request) => ({ result: await service.cards(requesterOf(request.principal)) }),
   );
 
-  fastify.delete<{ Querystring: { IdSolicitud?: number } }>(
-    `${base}/eliminar`,
-    {
-      schema: {
-        tags,
-        summary: 'Delete an incomplete renewal',
-        querystring: objectOf({ IdSolicitud: id }, ['IdSolicitud']),
-        response: result('{ IdSolicitud }'),
-      },
-    },
-    async (request) => {
-      const requester = requesterOf(request.principal);
-      await service.load(requester, request.query.IdSolicitud);
-      return { result: await requests.remove(requester, request.query.IdSolicitud, 'A') };
-    },
-  );
-
-  dashboardRoutes(fastify, { base, kind: 'A', what: 'requirement update' });
+  kindCalls(fastify, services, {
+    base,
+    kind: 'A',
+    what: 'requirement update',
+    holdersOnly: true,
+    list: { method: 'GET', path: 'filtrar', companyPath: 'filtrarcompaniadetalle' },
+    exportPath: 'exportarExcelAcreditacionRequisitoSolicitud',
+    evaluate: 'actualizarautorizador',
+    evaluateMany: 'actualizarautorizadormasivo',
+    remove: true,
+    dashboard: true,
+  });
 }

@@ -2,29 +2,14 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ENTITY_CODES } from '../../../shared/accreditation.js';
 import { ApiError } from '../../errors.js';
-import { field, INT32, objectOf, resultResponses } from '../../routes/responses.js';
-import { divisionTimeZone } from '../../site.js';
-import { dashboardRoutes, PERIOD } from './dashboard-routes.js';
-import { entityParam, REQUEST_COLUMNS, RequestLists, requestQuery } from './lists.js';
-import { Notices } from './notices.js';
-import { periodOf } from './period.js';
-import { parseDetail, RequestService } from './requests.js';
+import { field, INT32, objectOf } from '../../routes/responses.js';
+import { parseDetail } from './engine/input.js';
+import { id, kindCalls, result, servicesOf } from './kind-routes.js';
 import { approverRows, authoriserOf, requesterOf, viewerOf } from './roles.js';
 import { checkPdf, checkPhoto, readUpload, UPLOAD_LIMIT_BYTES } from './uploads.js';
-import { RequestViews } from './views.js';
 
 type Query = Record<string, unknown>;
-const result = (description: string) => resultResponses(description, [400, 401, 403, 404, 409]);
-const id = field.id();
 const entity = { type: 'string', enum: [...ENTITY_CODES] };
-const months = PERIOD;
-const grid = {
-  skip: field.integer(0, INT32.max),
-  take: field.integer(1, 1000),
-  sort: field.text(500),
-  filter: field.text(5000),
-  requireTotalCount: { type: 'boolean' },
-};
 const requestBody = {
   type: 'object',
   additionalProperties: true,
@@ -58,12 +43,8 @@ export default async function requestRoutes(fastify: FastifyInstance): Promise<v
   await fastify.register(multipart, { limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: 20 } });
   const { database, registry, crud } = fastify;
   const db = database.db;
-  const notices = new Notices(db, registry, fastify.notifier, fastify.log);
-  const requests = new RequestService(database, registry, crud, fastify.files, notices, () =>
-    fastify.auth.now(),
-  );
-  const views = new RequestViews(db, registry, requests);
-  const lists = new RequestLists(database, registry);
+  const services = servicesOf(fastify);
+  const { mobilisations: requests, views } = services;
   const tags = ['accreditation'];
   const base = '/acreditacionsolicitud';
 
@@ -156,58 +137,6 @@ export default async function requestRoutes(fastify: FastifyInstance): Promise<v
       const file = await checkPhoto(db, registry, request.principal, upload);
       return { result: await requests.photo(requester, upload.fields.IdSolicitud, file.bytes) };
     },
-  );
-
-  fastify.delete<{ Querystring: { IdSolicitud?: number } }>(
-    `${base}/eliminar`,
-    {
-      schema: {
-        tags,
-        summary: 'Delete an incomplete request',
-        querystring: objectOf({ IdSolicitud: id }, ['IdSolicitud']),
-        response: result('{ IdSolicitud }'),
-      },
-    },
-    async (request) => ({
-      result: await requests.remove(requesterOf(request.principal), request.query.IdSolicitud),
-    }),
-  );
-
-  fastify.post<{ Body: Query }>(
-    `${base}/actualizarsolicitanteautorizador`,
-    {
-      schema: {
-        tags,
-        summary: 'An authoriser’s evaluation of a pending request',
-        description:
-          'Detalle: [{ IdDetalle, EstadoAprobacion (P, A, R, O), Observacion, Valor (authoriser-type requirements) }], each change asked of the approval machine; Accion: APROBAR, OBSERVAR, RECHAZAR or DEVOLVER, asked of the request machine; Observacion (the note), MotivoRechazo and IndisciplinaRechazo (S/N) for a rejection.',
-        body: {
-          type: 'object',
-          properties: {
-            IdSolicitud: id,
-            Accion: { type: 'string', enum: ['APROBAR', 'OBSERVAR', 'RECHAZAR', 'DEVOLVER'] },
-            Observacion: field.text(500),
-            MotivoRechazo: field.text(500),
-            IndisciplinaRechazo: field.flag,
-            Detalle: {
-              type: 'array',
-              maxItems: 2000,
-              items: objectOf({
-                IdDetalle: id,
-                EstadoAprobacion: { type: 'string', enum: ['P', 'A', 'R', 'O'] },
-                Observacion: field.text(500),
-                Valor: field.text(1000),
-              }),
-            },
-          },
-          required: ['IdSolicitud'],
-        },
-        response: result('{ IdSolicitud, EstadoAprobacion }'),
-      },
-    },
-    async (request) => ({
-      result: await requests.evaluate(await authoriserOf(db, registry, request.principal), request.body),
-    }),
   );
 
   fastify.get<{ Querystring: { IdSolicitud?: number } }>(
@@ -362,88 +291,16 @@ export default async function requestRoutes(fastify: FastifyInstance): Promise<v
     },
   );
 
-  dashboardRoutes(fastify, { base, kind: 'M', what: 'mobilisation' });
-
-  const listQuery = objectOf({
-    ...grid,
-    ...months,
-    IdEntidad: entity,
-    EstadoAprobacion: { type: 'string', enum: ['I', 'P', 'O', 'R', 'A'] },
-    IdCompaniaContratista: id,
-    IdContrato: id,
+  kindCalls(fastify, services, {
+    base,
+    kind: 'M',
+    what: 'request',
+    list: { method: 'GET', path: 'filtrar', companyPath: 'filtrarcompaniadetalle' },
+    exportPath: 'exportarExcelSolicitudPersonas',
+    evaluate: 'actualizarsolicitanteautorizador',
+    remove: true,
+    dashboard: true,
   });
-  const listOf = async (request: FastifyRequest<{ Querystring: Query }>) => {
-    const q = request.query;
-    const who = await viewer(request, entityParam(q.IdEntidad));
-    const spans =
-      q.CantMeses !== undefined || q.CantMonth !== undefined || q.CantYear !== undefined
-        ? periodOf(q, fastify.auth.now())
-        : undefined;
-    return lists.list(who, requestQuery(q, spans));
-  };
-  fastify.get<{ Querystring: Query }>(
-    `${base}/filtrar`,
-    {
-      schema: {
-        tags,
-        summary: 'The requests the session may see (grid list)',
-        description: `Columns: ${REQUEST_COLUMNS.join(', ')}. filter triples: IdEntidad, EstadoAprobacion, IdCompania, IdContrato (=) and Nombres, Documento (contains).`,
-        querystring: listQuery,
-        response: result('{ data, totalCount, totalPages }'),
-      },
-    },
-    async (request) => ({ result: await listOf(request) }),
-  );
-
-  fastify.get<{ Querystring: Query }>(
-    `${base}/filtrarcompaniadetalle`,
-    {
-      schema: {
-        tags,
-        summary: 'One contractor’s requests (the requests grid under the company grid)',
-        querystring: listQuery,
-        response: result('{ data, totalCount, totalPages }'),
-      },
-    },
-    async (request) => {
-      if (request.query.IdCompaniaContratista === undefined)
-        throw new ApiError('BAD_QUERY', { params: { parameter: 'IdCompaniaContratista' } });
-      return { result: await listOf(request) };
-    },
-  );
-
-  fastify.post<{ Body: Query }>(
-    `${base}/exportarExcelSolicitudPersonas`,
-    {
-      schema: {
-        tags,
-        summary: 'The requests list as an Excel file inside result: { fileBase64, fileName }',
-        body: objectOf({
-          IdEntidad: entity,
-          EstadoAprobacion: { type: 'string', enum: ['I', 'P', 'O', 'R', 'A'] },
-          IdCompaniaContratista: id,
-          filter: field.text(5000),
-          Titulo: field.text(100),
-          NombreArchivo: field.text(100),
-        }),
-        response: result('{ fileBase64, fileName }'),
-      },
-    },
-    async (request) => {
-      const q = request.body ?? {};
-      const who = await viewer(request, entityParam(q.IdEntidad));
-      const { data } = await lists.list(who, requestQuery({ ...q, take: 1000 }));
-      const { requestsWorkbook } = await import('./export.js');
-      return {
-        result: await requestsWorkbook(
-          data,
-          request.language,
-          q,
-          await divisionTimeZone(db, fastify.registry, request.principal.divisionId),
-        ),
-      };
-    },
-  );
 
   // ---- lines and files ------------------------------------------------------------------------
 

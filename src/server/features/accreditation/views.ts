@@ -8,8 +8,8 @@ import type { Row } from '../../crud/types.js';
 import type { Db } from '../../db/connection.js';
 import { ApiError } from '../../errors.js';
 import type { Registry } from '../../registry.js';
+import type { RequestServices } from './engine/services.js';
 import { type Line, lineFacts } from './lines.js';
-import type { RequestService } from './requests.js';
 import type { Authoriser, Requester } from './roles.js';
 
 const STATUSES: LineStatus[] = ['P', 'A', 'R', 'O'];
@@ -19,7 +19,7 @@ export class RequestViews {
   constructor(
     private readonly db: Db,
     private readonly registry: Registry,
-    private readonly requests: RequestService,
+    private readonly services: RequestServices,
   ) {}
 
   private table(name: string) {
@@ -41,7 +41,7 @@ export class RequestViews {
    * profile, contract), its history, and the facts the request machine decides the buttons on.
    */
   async record(who: Requester | Authoriser, id: number): Promise<Row> {
-    const request = await this.requests.load(this.db, who, id);
+    const request = await this.services.engine.load(this.db, who, id);
     const contract = await this.one('contract', 'IdContrato', request.IdContrato, [
       'NumeroContrato',
       'Asunto',
@@ -63,17 +63,21 @@ export class RequestViews {
         : request.IdEntidad === 'V'
           ? await this.one('vehicle', 'IdVehiculo', request.IdVehiculo, ['IdVehiculo', ...VEHICLE_FIELDS])
           : undefined;
-    const { facts, profile: evaluated, lines } = await this.requests.facts(this.db, request, who.principal);
+    const {
+      facts,
+      profile: evaluated,
+      lines,
+    } = await this.services.mobilisations.facts(this.db, request, who.principal);
     // For an authoriser, whether the request as a whole is its to decide (and why not).
     const decision =
       'companyId' in who || request.EstadoAprobacion !== 'P'
         ? undefined
-        : this.requests.wholeDecisionOf(
+        : this.services.decisions.wholeDecisionOf(
             who,
             request,
             evaluated,
             lines,
-            await this.requests.approvers(this.db, request),
+            await this.services.decisions.approvers(this.db, request),
           );
     const history = await this.db
       .selectFrom(this.table('request-history'))
@@ -85,7 +89,7 @@ export class RequestViews {
       ...holder,
       ...request,
       NumeroSolicitud: requestNumber(id),
-      Visitantes: request.IdEntidad === 'P' ? await this.requests.visitors(this.db, id) : undefined,
+      Visitantes: request.IdEntidad === 'P' ? await this.services.engine.visitors(this.db, id) : undefined,
       CompaniaContratista: (await company(request.IdCompania))?.Compania ?? null,
       CompaniaMandante: (await company(contract?.IdCompaniaMandante))?.Compania ?? null,
       Division: division?.Division ?? null,
@@ -107,12 +111,18 @@ export class RequestViews {
    * it is read-only for the caller and, for an authoriser, which states it may take.
    */
   async detail(who: Requester | Authoriser, id: number): Promise<[Row[], Row[], Row[], Row[]]> {
-    const request = await this.requests.load(this.db, who, id);
-    const profile = await this.requests.profileOf(this.db, request);
-    const lines = await this.requests.lines(this.db, id);
+    const request = await this.services.engine.load(this.db, who, id);
+    const profile = await this.services.engine.profileOf(this.db, request);
+    const lines = await this.services.engine.lines(this.db, id);
     const asAuthoriser = !('companyId' in who);
     const { evaluable, waits } = asAuthoriser
-      ? this.requests.turns(who, request, profile, lines, await this.requests.approvers(this.db, request))
+      ? this.services.decisions.turns(
+          who,
+          request,
+          profile,
+          lines,
+          await this.services.decisions.approvers(this.db, request),
+        )
       : { evaluable: new Set<number>(), waits: new Map<number, Line[]>() };
     // A line named as a person reads it: its requirement and datum.
     const names = new Map(
@@ -203,18 +213,20 @@ export class RequestViews {
 
   /** downloadFileBase64: a line's file, base64, for a caller who may see the request. */
   async download(who: Requester | Authoriser, id: number, lineId: number) {
-    await this.requests.load(this.db, who, id);
-    const line = (await this.requests.lines(this.db, id)).find((l) => l.IdDetalle === lineId);
+    await this.services.engine.load(this.db, who, id);
+    const line = (await this.services.engine.lines(this.db, id)).find((l) => l.IdDetalle === lineId);
     if (!line) throw new ApiError('NOT_FOUND', { params: { resource: 'request-detail', id: lineId } });
-    const bytes = line.ClaveArchivo ? await this.requests.files.get(line.ClaveArchivo) : undefined;
+    const bytes = line.ClaveArchivo ? await this.services.engine.files.get(line.ClaveArchivo) : undefined;
     if (!bytes) throw new ApiError('NOT_FOUND', { messageKey: 'ACCREDITATION.REQUEST.NOTFILE' });
     return { file: bytes.toString('base64'), name: line.NombreArchivo, type: line.TipoArchivo };
   }
 
   /** The request's photo, base64. */
   async photo(who: Requester | Authoriser, id: number) {
-    const request = await this.requests.load(this.db, who, id);
-    const bytes = request.ClaveFoto ? await this.requests.files.get(String(request.ClaveFoto)) : undefined;
+    const request = await this.services.engine.load(this.db, who, id);
+    const bytes = request.ClaveFoto
+      ? await this.services.engine.files.get(String(request.ClaveFoto))
+      : undefined;
     if (!bytes) throw new ApiError('NOT_FOUND', { messageKey: 'ACCREDITATION.REQUEST.NOTFILE' });
     return { file: bytes.toString('base64'), name: `foto-${requestNumber(id)}`, type: null };
   }

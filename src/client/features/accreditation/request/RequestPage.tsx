@@ -30,98 +30,37 @@ import {
   type EntityCode,
   HEADER_FIELDS,
   PERSON_FIELDS,
-  requestNumber,
   VEHICLE_FIELDS,
 } from '../../../../shared/accreditation.js';
 import { TOAST_MS } from '../../../../shared/constants.js';
-import { siteDate } from '../../../../shared/dates.js';
 import type { FieldError } from '../../../../shared/errors.js';
-import { requestDateProblems } from '../../../../shared/request-dates.js';
-import type { FieldRule } from '../../../../shared/rules.js';
-import type { ResourceMeta } from '../../../../shared/schema/types.js';
 import { ReasonButton } from '../../../components/ReasonButton.js';
 import { dataUrlFile } from '../../../files.js';
-import { formatDate } from '../../../format.js';
-import { useMeta } from '../../../providers/meta.js';
 import { FieldsForm, type FieldsFormHandle } from '../../../resources/form/FieldsForm.js';
 import { useFieldRules } from '../../../resources/form/parts.js';
 import { PhotoPicker } from '../../../resources/form/widgets/ImageWidget.js';
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
 import { ApiRequestError } from '../../../session/http.js';
-import { session } from '../../../session/store.js';
 import {
   accreditationApi,
   type Detail,
   fieldErrors,
   type Item,
   KIND_OF_SEGMENT,
-  type Known,
   type RequestRecord,
-  restRecord,
   screenPath,
   type Visitor,
 } from '../api.js';
+import { ADDITIONAL, DATE_FIELDS, GENERAL, personSteps, pick, stepLabel } from './fields.js';
 import { History } from './History.js';
+import { KnownHolder, useKnownHolder, useResource } from './KnownHolder.js';
 import PdfPreview, { type PreviewFile } from './PdfPreview.js';
 import { RequestHeading } from './RequestHeading.js';
 import { fileKey, itemKey, missingItems, Requirements, shownValue, valueProblem } from './Requirements.js';
+import { useDateProblems } from './useDateProblems.js';
 import { VISITOR_FIELDS, Visitors } from './Visitors.js';
 
 type Data = Record<string, unknown>;
-
-/** The request's own fields on each step, by kind (spec section 2's sections). */
-const GENERAL: Record<EntityCode, string[]> = {
-  T: [
-    'IdContrato',
-    'IdPerfilAcreditacion',
-    'FechaInicio',
-    'FechaFin',
-    'IdUnidadOrganizativa',
-    'IdCentroCosto',
-    'IdPosicion',
-    'IdFuncion',
-  ],
-  V: ['IdContrato', 'IdPerfilAcreditacion', 'FechaInicio', 'FechaFin'],
-  P: [
-    'IdContrato',
-    'IdPerfilAcreditacion',
-    'FechaInicio',
-    'FechaFin',
-    'IdResponsable',
-    'MotivoVisita',
-    'NumeroVisitantes',
-  ],
-};
-const ADDITIONAL = ['LugarSolicitud', 'Observacion'];
-/** The person's sections asked on the personal step; the others (emergency, licence) on the additional one. */
-const PERSONAL_SECTIONS = ['general', 'additional'];
-
-/**
- * The worker's fields of each step: by the person's sections, and on the personal step also
- * every field the field rules make required, since the request is created when that step ends.
- */
-function personSteps(meta: ResourceMeta | undefined, rules: FieldRule[] = []) {
-  const sectioned = new Set(
-    (meta?.schema['x-sections'] ?? [])
-      .filter((section) => PERSONAL_SECTIONS.includes(section.name))
-      .flatMap((section) => section.fields),
-  );
-  const required = new Set(rules.filter((r) => r.Obligatorio === 'S').map((r) => r.Campo));
-  const personal = PERSON_FIELDS.filter((f) => sectioned.has(f) || required.has(f));
-  return { personal, additional: PERSON_FIELDS.filter((f) => !personal.includes(f)) };
-}
-
-const pick = (record: Data | undefined, fields: readonly string[]): Data =>
-  Object.fromEntries(
-    fields.filter((f) => record?.[f] !== undefined && record?.[f] !== null).map((f) => [f, record?.[f]]),
-  );
-
-/** The fields whose dates the wizard checks as the server does. */
-const DATE_FIELDS = ['FechaInicio', 'FechaFin', 'FechaNacimiento'] as const;
-
-/** A step's name: the second one names what it holds (a worker's person, a vehicle, the visitors). */
-const stepLabel = (step: WizardStep, entity: EntityCode) =>
-  `accreditation.form.step.${step}${step === 'personal' && entity !== 'T' ? `_${entity}` : ''}`;
 
 /** /movilizacion/solicitante/:kind/:id (or /nueva): a request made or edited step by step. */
 export default function RequestPage() {
@@ -156,76 +95,6 @@ export default function RequestPage() {
   if (requestId !== undefined && (!record.data || !detail.data))
     return <LinearProgress sx={{ mt: 2 }} aria-label={translate('ra.page.loading')} />;
   return <RequestForm key={requestId ?? 'new'} entity={entity} record={record.data} detail={detail.data} />;
-}
-
-/** A value once it has stopped changing for a moment (what is typed, not every keystroke). */
-function useSettled<T>(value: T, ms = 400): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
-}
-
-/**
- * On a new request, the worker or vehicle typed in may already be registered: its data fill in
- * what is still empty, and an open request or a current accreditation is said at once.
- */
-function useKnownHolder(entity: EntityCode, isNew: boolean, holder: Data, fill: (found: Data) => void) {
-  const key =
-    entity === 'T'
-      ? holder.IdTipoDocumento && String(holder.Documento ?? '').trim().length >= 6
-        ? `${holder.IdTipoDocumento}|${String(holder.Documento).trim().toLocaleUpperCase('es')}`
-        : undefined
-      : entity === 'V' && String(holder.Placa ?? '').trim().length >= 5
-        ? String(holder.Placa).trim().toLocaleUpperCase('es')
-        : undefined;
-  const settled = useSettled(key);
-  const known = useQuery({
-    queryKey: ['accreditation', 'known', entity, settled],
-    queryFn: () => {
-      const [type, document] = (settled as string).split('|');
-      return accreditationApi.known(
-        entity === 'T'
-          ? { IdEntidad: entity, IdTipoDocumento: type, Documento: document }
-          : { IdEntidad: entity, Placa: settled },
-      );
-    },
-    enabled: isNew && entity !== 'P' && settled !== undefined && settled === key,
-    retry: false,
-    staleTime: 60_000,
-  });
-  const found = known.data?.persona ?? known.data?.vehiculo ?? undefined;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: once per record found
-  useEffect(() => {
-    if (found) fill(found);
-  }, [found]);
-  return settled === key ? known.data : undefined;
-}
-
-function KnownHolder({ entity, known }: { entity: EntityCode; known?: Known }) {
-  const translate = useTranslate();
-  const found = known?.persona ?? known?.vehiculo;
-  if (!known || !found) return null;
-  const open = known.solicitudAbierta;
-  const accredited = known.acreditacion;
-  return (
-    <Alert severity={open ? 'warning' : 'info'} data-testid="known-holder">
-      {translate(`accreditation.form.known.${entity}`)}
-      {open &&
-        ` ${translate('accreditation.form.known.open', {
-          number: requestNumber(open.IdSolicitud),
-          status: translate(`enums.requestStatus.${open.EstadoAprobacion}`),
-        })}`}
-      {accredited &&
-        ` ${translate('accreditation.form.known.accredited', { date: formatDate(accredited.FechaFin) })}`}
-    </Alert>
-  );
-}
-
-function useResource(name: string): ResourceMeta | undefined {
-  return useMeta().resources.find((r) => r.name === name);
 }
 
 interface FormProps {
@@ -304,33 +173,7 @@ function RequestForm({ entity, record, detail }: FormProps) {
   // The request's dates, checked as the server checks them (src/shared/request-dates.ts): on the
   // step where they are, under the field, once the step is left or the dates were refused; a
   // problem goes as soon as the value is fixed.
-  const contractDates = useQuery({
-    queryKey: ['accreditation', 'contract-dates', header.IdContrato],
-    queryFn: () =>
-      restRecord<{ FechaInicio: string; FechaFin: string }>('contract', header.IdContrato as number),
-    enabled: typeof header.IdContrato === 'number',
-  });
-  const profileDays = useQuery({
-    queryKey: ['accreditation', 'profile-days', header.IdPerfilAcreditacion],
-    queryFn: () =>
-      restRecord<{ MaxDiasVisita?: number | null }>(
-        'accreditation-profile',
-        header.IdPerfilAcreditacion as number,
-      ),
-    enabled: entity === 'P' && typeof header.IdPerfilAcreditacion === 'number',
-  });
-  const dateProblems = requestDateProblems(
-    {
-      FechaInicio: header.FechaInicio as string | undefined,
-      FechaFin: header.FechaFin as string | undefined,
-      FechaNacimiento: entity === 'T' ? (holder.FechaNacimiento as string | undefined) : undefined,
-    },
-    {
-      today: siteDate(session.siteCountry()),
-      contract: contractDates.data,
-      longestVisit: profileDays.data?.MaxDiasVisita ?? undefined,
-    },
-  );
+  const dateProblems = useDateProblems(entity, header, holder);
   const [datesShown, setDatesShown] = useState<string[]>([]);
   const errors: Record<string, FieldError> = { ...serverErrors };
   for (const field of DATE_FIELDS) {
@@ -497,13 +340,13 @@ function RequestForm({ entity, record, detail }: FormProps) {
     }
   };
 
-  const submit = async () => {
+  /** Sends or deletes the request, then goes back to its list; a refusal is said where it belongs. */
+  const finish = async (action: 'send' | 'delete', call: (id: number) => Promise<unknown>, done: string) => {
     if (!record) return;
-    if (!(await save(true))) return;
-    setBusy('send');
+    setBusy(action);
     try {
-      await accreditationApi.send(record.IdSolicitud);
-      notify('accreditation.form.sentDone', { type: 'success' });
+      await call(record.IdSolicitud);
+      notify(done, { type: 'success' });
       await refresh();
       navigate(screenPath('solicitante', entity, undefined, record?.TipoSolicitud));
     } catch (error) {
@@ -512,21 +355,13 @@ function RequestForm({ entity, record, detail }: FormProps) {
       setBusy(undefined);
     }
   };
-
+  const submit = async () => {
+    if (record && (await save(true)))
+      await finish('send', accreditationApi.send, 'accreditation.form.sentDone');
+  };
   const remove = async () => {
-    if (!record) return;
     setConfirmDelete(false);
-    setBusy('delete');
-    try {
-      await accreditationApi.remove(record.IdSolicitud);
-      notify('accreditation.form.deleted', { type: 'success' });
-      await refresh();
-      navigate(screenPath('solicitante', entity, undefined, record?.TipoSolicitud));
-    } catch (error) {
-      refused(error);
-    } finally {
-      setBusy(undefined);
-    }
+    await finish('delete', accreditationApi.remove, 'accreditation.form.deleted');
   };
 
   const attach = async (item: Item, file: File) => {

@@ -15,9 +15,8 @@ import { poll } from '../../../jobs/poller.js';
 import { workingPrincipal } from '../../../principal.js';
 import { field, INT32, objectOf, resultResponses } from '../../../routes/responses.js';
 import { type ExportColumn, neutralise, workbookBase64 } from '../../../services/excel.js';
-import { Notices } from '../notices.js';
-import { RenewalService } from '../renewal.js';
-import { idOf, RequestService } from '../requests.js';
+import { idOf } from '../engine/input.js';
+import { servicesOf } from '../kind-routes.js';
 import { requesterOf } from '../roles.js';
 import { UPLOAD_LIMIT_BYTES } from '../uploads.js';
 import { BulkService } from './service.js';
@@ -44,11 +43,7 @@ export default async function bulkRoutes(fastify: FastifyInstance): Promise<void
     limits: { fileSize: Math.max(UPLOAD_LIMIT_BYTES, attachmentsLimitBytes()), files: 2, fields: 10 },
   });
   const { database, registry, crud } = fastify;
-  const notices = new Notices(database.db, registry, fastify.notifier, fastify.log);
-  const requests = new RequestService(database, registry, crud, fastify.files, notices, () =>
-    fastify.auth.now(),
-  );
-  const renewals = new RenewalService(database, registry, requests, () => fastify.auth.now());
+  const { mobilisations: requests, renewals } = servicesOf(fastify);
   const bulk = new BulkService(
     database,
     registry,

@@ -12,9 +12,10 @@ import { LeaseLost, type Leases } from '../../../jobs/leases.js';
 import type { Registry } from '../../../registry.js';
 import type { FileStore } from '../../../storage/files.js';
 import { loadProfile, type ProfileDef } from '../catalogue.js';
+import { holderIdentity, type KeptFile } from '../engine/input.js';
+import type { Mobilisations } from '../kinds/mobilisation.js';
+import type { Renewals } from '../kinds/renewal.js';
 import { numericParameter } from '../parameters.js';
-import type { RenewalService } from '../renewal.js';
-import { holderIdentity, type KeptFile, type RequestService } from '../requests.js';
 import type { Requester } from '../roles.js';
 import { Attachments, attachmentName, attachmentSlots } from './attachments.js';
 import { type BulkColumn, bulkColumns, identityKey } from './columns.js';
@@ -124,8 +125,8 @@ export class BulkService {
     private readonly database: Database,
     private readonly registry: Registry,
     private readonly crud: CrudService,
-    private readonly requests: RequestService,
-    private readonly renewals: RenewalService,
+    private readonly requests: Mobilisations,
+    private readonly renewals: Renewals,
     private readonly files: FileStore,
     /** The database's leases: one process runs an upload's job at a time, and takes over a dead one's. */
     private readonly leases: Leases,

@@ -1,0 +1,216 @@
+import { fileKindOf, MIME_OF } from '../../../../shared/accreditation.js';
+import { addDays } from '../../../../shared/dates.js';
+import { writeAudit } from '../../../crud/audit.js';
+import type { Row } from '../../../crud/types.js';
+import type { Db } from '../../../db/connection.js';
+import type { Principal } from '../../../principal.js';
+import { dataById } from '../catalogue.js';
+import { reinstate } from '../expiry.js';
+import type { ApprovalContext } from './effects.js';
+import type { RequestEngine, Stored, Visitor } from './engine.js';
+
+type Holder = { IdPersona?: number; IdVehiculo?: number; visitor: number | null };
+
+/** A visitor of an approved visit, registered as a person of the visit's company. */
+async function registerVisitor(
+  engine: RequestEngine,
+  trx: Db,
+  visitor: Visitor,
+  request: Stored,
+  principal: Principal,
+) {
+  const person = engine.registry.require('person');
+  // A visitor is registered from what the visit says of them: the person form's field rules
+  // (a birth date, a phone) are for the people a company registers itself.
+  const data = engine.crud.prepare(person, {
+    IdTipoDocumento: visitor.IdTipoDocumento,
+    Documento: visitor.Documento,
+    Apellido: visitor.Apellido,
+    Nombre: visitor.Nombre,
+    Email: visitor.Email ?? undefined,
+    Sexo: 'M',
+    IdCompania: request.IdCompania,
+    Condicion: 'V',
+    Visita: 'S',
+  });
+  const row = (await trx
+    .insertInto(person.table)
+    .values({
+      ...data,
+      IdCliente: request.IdCliente,
+      IdUsuarioCreacion: principal.userId,
+      FechaCreacion: engine.at(),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow()) as Row;
+  await writeAudit(trx, engine.registry, person, 'C', principal, row.IdPersona, undefined, row);
+  return row.IdPersona as number;
+}
+
+/** Whom an approval accredits: the worker, the vehicle, or each visitor (found or registered). */
+async function holdersOf(
+  engine: RequestEngine,
+  trx: Db,
+  request: Stored,
+  principal: Principal,
+): Promise<Holder[]> {
+  if (request.IdEntidad === 'T')
+    return request.IdPersona ? [{ IdPersona: request.IdPersona, visitor: null }] : [];
+  if (request.IdEntidad === 'V')
+    return request.IdVehiculo ? [{ IdVehiculo: request.IdVehiculo, visitor: null }] : [];
+  const holders: Holder[] = [];
+  const crud = engine.crud.within(trx);
+  const atCompany: Principal = { ...principal, companyId: request.IdCompania };
+  for (const visitor of await engine.visitors(trx, request.IdSolicitud)) {
+    const [found] = await crud.findKeys(
+      engine.registry.require('person'),
+      { IdTipoDocumento: visitor.IdTipoDocumento, Documento: visitor.Documento },
+      atCompany,
+    );
+    const id =
+      (found as number | undefined) ?? (await registerVisitor(engine, trx, visitor, request, principal));
+    await trx
+      .updateTable(engine.table('visit-person'))
+      .set({ IdPersona: id })
+      .where('IdVisitaPersona', '=', visitor.IdVisitaPersona)
+      .execute();
+    holders.push({ IdPersona: id, visitor: visitor.IdVisitaPersona });
+  }
+  return holders;
+}
+
+/** The worker's photo on a mobilisation becomes the person's (what the gate and the badge show). */
+async function keepPhoto(engine: RequestEngine, trx: Db, request: Stored, principal: Principal) {
+  if (request.IdEntidad !== 'T' || !request.IdPersona || !request.ClaveFoto) return;
+  const bytes = await engine.files.get(String(request.ClaveFoto));
+  const kind = bytes && fileKindOf(bytes);
+  if (bytes && kind)
+    await trx
+      .updateTable(engine.table('person'))
+      .set({
+        Foto: `data:${MIME_OF[kind]};base64,${bytes.toString('base64')}`,
+        IdUsuarioModificacion: principal.userId,
+        FechaModificacion: engine.at(),
+      })
+      .where('IdPersona', '=', request.IdPersona)
+      .execute();
+}
+
+/** The holder's accreditation for the request's contract, division and dates: made, or renewed. */
+async function accredit(
+  engine: RequestEngine,
+  trx: Db,
+  request: Stored,
+  principal: Principal,
+  column: string,
+  value: number,
+) {
+  const table = engine.table('accreditation');
+  const now = engine.at();
+  const existing = (await trx
+    .selectFrom(table)
+    .select('IdAcreditacion')
+    .where(column, '=', value)
+    .where('IdContrato', '=', request.IdContrato)
+    .where('IdDivision', '=', request.IdDivision)
+    .executeTakeFirst()) as { IdAcreditacion: number } | undefined;
+  const values = {
+    FechaInicio: request.FechaInicio,
+    FechaFin: request.FechaFin,
+    Estado: 'A',
+    IdSolicitud: request.IdSolicitud,
+    FechaAprobacion: now,
+  };
+  if (existing)
+    await trx
+      .updateTable(table)
+      .set({ ...values, IdUsuarioModificacion: principal.userId, FechaModificacion: now })
+      .where('IdAcreditacion', '=', existing.IdAcreditacion)
+      .execute();
+  else
+    await trx
+      .insertInto(table)
+      .values({
+        ...values,
+        IdCliente: request.IdCliente,
+        IdDivision: request.IdDivision,
+        IdCompania: request.IdCompania,
+        IdEntidad: request.IdEntidad,
+        [column]: value,
+        IdContrato: request.IdContrato,
+        IdUsuarioCreacion: principal.userId,
+        FechaCreacion: now,
+      })
+      .execute();
+}
+
+/**
+ * The approval of a mobilisation (M) or a requirement update (A), in its transaction: a
+ * mobilisation accredits the worker, vehicle or each visitor (registered as the company's person)
+ * for the contract, division and dates; both keep the requirement values with their expiry per
+ * holder for renewal, and a renewal lifts the suspension an expired mandatory requirement caused.
+ */
+export async function grant(
+  engine: RequestEngine,
+  trx: Db,
+  { request, profile, lines, principal }: ApprovalContext,
+) {
+  if (!profile) return [];
+  const renewal = request.TipoSolicitud === 'A';
+  const now = engine.at();
+  const today = now.slice(0, 10);
+  const holders = await holdersOf(engine, trx, request, principal);
+  if (!renewal) await keepPhoto(engine, trx, request, principal);
+  const kept = engine.table('accredited-requirement');
+  const data = dataById(profile);
+  for (const holder of holders) {
+    const column = holder.IdPersona ? 'IdPersona' : 'IdVehiculo';
+    const value = (holder.IdPersona ?? holder.IdVehiculo) as number;
+    // A requirement update renews values only: the accreditation's dates stay.
+    if (!renewal) await accredit(engine, trx, request, principal, column, value);
+    // The expiry of each requirement: its expiry datum's date, else its validity from today.
+    const expiry = new Map<number, string | null>();
+    for (const requirement of profile.requirements) {
+      const datum = requirement.data.find((d) => d.Vencimiento === 'S');
+      const line =
+        datum &&
+        lines.find((l) => l.IdDatoEvaluar === datum.IdDatoEvaluar && l.IdVisitaPersona === holder.visitor);
+      expiry.set(
+        requirement.IdRequisito,
+        line?.Valor ?? (requirement.VigenciaDias > 0 ? addDays(today, requirement.VigenciaDias) : null),
+      );
+    }
+    for (const line of lines.filter((l) => l.IdVisitaPersona === holder.visitor)) {
+      if (!line.Valor && !line.ClaveArchivo) continue;
+      // A carried-over value stays kept as it was: its expiry and the request that proved it.
+      if (line.IdSolicitudOrigen) continue;
+      if (!data.has(line.IdDatoEvaluar)) continue;
+      await trx
+        .deleteFrom(kept)
+        .where(column, '=', value)
+        .where('IdDatoEvaluar', '=', line.IdDatoEvaluar)
+        .execute();
+      await trx
+        .insertInto(kept)
+        .values({
+          IdCliente: request.IdCliente,
+          IdEntidad: request.IdEntidad,
+          [column]: value,
+          IdRequisito: line.IdRequisito,
+          IdDatoEvaluar: line.IdDatoEvaluar,
+          Valor: line.Valor,
+          ClaveArchivo: line.ClaveArchivo,
+          NombreArchivo: line.NombreArchivo,
+          TipoArchivo: line.TipoArchivo,
+          FechaVencimiento: expiry.get(line.IdRequisito) ?? null,
+          IdSolicitud: request.IdSolicitud,
+          FechaAprobacion: now,
+          IdUsuarioCreacion: principal.userId,
+          FechaCreacion: now,
+        })
+        .execute();
+    }
+    if (renewal) await reinstate(trx, engine.registry, column, value, request.IdCliente, today);
+  }
+  return [];
+}

@@ -1,0 +1,37 @@
+import type { CrudService } from '../../../crud/service.js';
+import type { Database } from '../../../db/connection.js';
+import type { Registry } from '../../../registry.js';
+import type { FileStore } from '../../../storage/files.js';
+import { AccreditedChanges } from '../kinds/accredited.js';
+import { Mobilisations } from '../kinds/mobilisation.js';
+import { Renewals } from '../kinds/renewal.js';
+import type { Notices } from '../notices.js';
+import { Decisions } from './decisions.js';
+import { RequestEngine } from './engine.js';
+
+/** The request engine with its decisions and every kind's module over it. */
+export interface RequestServices {
+  engine: RequestEngine;
+  decisions: Decisions;
+  mobilisations: Mobilisations;
+  renewals: Renewals;
+  changes: AccreditedChanges;
+}
+
+export function requestServices(
+  database: Database,
+  registry: Registry,
+  crud: CrudService,
+  files: FileStore,
+  notices: Notices,
+  now: () => number = Date.now,
+): RequestServices {
+  const engine = new RequestEngine(database, registry, crud, files, notices, now);
+  return {
+    engine,
+    decisions: new Decisions(engine),
+    mobilisations: new Mobilisations(engine),
+    renewals: new Renewals(engine),
+    changes: new AccreditedChanges(engine),
+  };
+}

@@ -1,0 +1,263 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ENTITY_CODES } from '../../../shared/accreditation.js';
+import { ApiError } from '../../errors.js';
+import { field, INT32, objectOf, resultResponses } from '../../routes/responses.js';
+import { divisionTimeZone } from '../../site.js';
+import { dashboardRoutes, PERIOD } from './dashboard-routes.js';
+import { LINE_KINDS } from './engine/effects.js';
+import type { RequestKind } from './engine/engine.js';
+import { type RequestServices, requestServices } from './engine/services.js';
+import { sendRequestsWorkbook } from './export.js';
+import { entityParam, REQUEST_COLUMNS, RequestLists, requestQuery } from './lists.js';
+import { Notices } from './notices.js';
+import { periodOf } from './period.js';
+import { authoriserOf, requesterOf, viewerOf } from './roles.js';
+import { RequestViews } from './views.js';
+
+type Query = Record<string, unknown>;
+export const result = (description: string) => resultResponses(description, [400, 401, 403, 404, 409]);
+export const id = field.id();
+const ids = { type: 'array', items: id, maxItems: 500 };
+const tags = ['accreditation'];
+
+/** The request services of one route plugin: the engine and its kinds, the screens' reads, the lists. */
+export function servicesOf(fastify: FastifyInstance) {
+  const { database, registry, crud } = fastify;
+  const notices = new Notices(database.db, registry, fastify.notifier, fastify.log);
+  const services = requestServices(database, registry, crud, fastify.files, notices, () =>
+    fastify.auth.now(),
+  );
+  return {
+    ...services,
+    views: new RequestViews(database.db, registry, services),
+    lists: new RequestLists(database, registry),
+  };
+}
+
+/** The calls of one kind of request, at its spec paths (spec section 7); each is optional. */
+export interface KindCalls {
+  base: string;
+  /** The kind the calls handle, or the pair a `Tipo` field chooses between (extension and change). */
+  kind: RequestKind | 'Tipo';
+  /** What the kind is called in the API's documentation. */
+  what: string;
+  /** Workers and vehicles only (a visit's kind refused). */
+  holdersOnly?: boolean;
+  /** The statuses the list filters by. */
+  statuses?: readonly string[];
+  /** The grid list: GET with a query string, or POST with a body. */
+  list?: { method: 'GET' | 'POST'; path: string; companyPath?: string };
+  /** The list exported to Excel (every row, streamed). */
+  exportPath?: string;
+  /** An authoriser's evaluation of one request, and of several. */
+  evaluate?: string;
+  evaluateMany?: string;
+  /** DELETE <base>/eliminar. */
+  remove?: boolean;
+  /** <base>/dashboard and dashboardAutorizador. */
+  dashboard?: boolean;
+}
+
+/**
+ * Registers the calls every kind of request shares (list, export, evaluation, removal,
+ * dashboards), with what differs between kinds (paths, methods, entities, answers) as data.
+ */
+export function kindCalls(
+  fastify: FastifyInstance,
+  services: RequestServices & { lists: RequestLists },
+  calls: KindCalls,
+): void {
+  const { database, registry } = fastify;
+  const db = database.db;
+  const { base, what } = calls;
+  const tipo = calls.kind === 'Tipo' ? { Tipo: { type: 'string', enum: ['E', 'C'] } } : {};
+  const required = calls.kind === 'Tipo' ? ['Tipo'] : [];
+  const entity = { type: 'string', enum: calls.holdersOnly ? ['T', 'V'] : [...ENTITY_CODES] };
+  const status = { type: 'string', enum: [...(calls.statuses ?? ['I', 'P', 'O', 'R', 'A'])] };
+  const filters = {
+    ...tipo,
+    skip: field.integer(0, INT32.max),
+    take: field.integer(1, 1000),
+    sort: field.text(500),
+    filter: field.text(5000),
+    IdEntidad: entity,
+    EstadoAprobacion: status,
+    IdCompaniaContratista: id,
+    IdContrato: id,
+    ...PERIOD,
+  };
+  /** The kind a call is about: the calls' own, or the one its Tipo names. */
+  const kindOf = (q: Query): RequestKind => {
+    if (calls.kind !== 'Tipo') return calls.kind;
+    if (q.Tipo !== 'E' && q.Tipo !== 'C')
+      throw new ApiError('VALIDATION_FAILED', { fields: { Tipo: { messageKey: 'validation.enum' } } });
+    return q.Tipo;
+  };
+  const queryOf = async (q: Query, request: FastifyRequest) => {
+    if (calls.holdersOnly && q.IdEntidad === 'P') throw new ApiError('FORBIDDEN');
+    const kind = kindOf(q);
+    const who = await viewerOf(db, registry, request.principal, entityParam(q.IdEntidad));
+    const scoped = calls.holdersOnly ? { ...who, entities: who.entities.filter((e) => e !== 'P') } : who;
+    const spans =
+      q.CantMeses !== undefined || q.CantMonth !== undefined || q.CantYear !== undefined
+        ? periodOf(q, fastify.auth.now())
+        : undefined;
+    return { who: scoped, query: requestQuery(q, spans, kind) };
+  };
+  const paramsOf = (request: FastifyRequest) =>
+    ((calls.list?.method === 'POST' ? request.body : request.query) ?? {}) as Query;
+
+  if (calls.list) {
+    const { method, path, companyPath } = calls.list;
+    const schema =
+      method === 'GET' ? { querystring: objectOf(filters, required) } : { body: objectOf(filters, required) };
+    for (const [route, forCompany] of [
+      [path, false],
+      ...(companyPath ? [[companyPath, true] as const] : []),
+    ] as const)
+      fastify.route<{ Querystring: Query; Body: Query }>({
+        method,
+        url: `${base}/${route}`,
+        schema: {
+          tags,
+          summary: forCompany ? `One contractor’s ${what}s` : `The ${what}s the session may see (grid list)`,
+          description: `Columns: ${REQUEST_COLUMNS.join(', ')}. filter triples: IdEntidad, EstadoAprobacion, IdCompania, IdContrato (=) and Nombres, Documento (contains).`,
+          ...schema,
+          response: result('{ data, totalCount, totalPages }'),
+        },
+        handler: async (request) => {
+          const q = paramsOf(request);
+          if (forCompany && q.IdCompaniaContratista === undefined)
+            throw new ApiError('BAD_QUERY', { params: { parameter: 'IdCompaniaContratista' } });
+          const { who, query } = await queryOf(q, request);
+          return { result: await services.lists.list(who, query) };
+        },
+      });
+  }
+
+  if (calls.exportPath)
+    fastify.post<{ Body: Query }>(
+      `${base}/${calls.exportPath}`,
+      {
+        schema: {
+          tags,
+          summary: `The ${what}s list as an Excel file inside result: { fileBase64, fileName }`,
+          description:
+            'Every row the list’s filters select (no cap), newest request first, written as the workbook streams out.',
+          body: objectOf({ ...filters, Titulo: field.text(100), NombreArchivo: field.text(100) }, required),
+          response: result('{ fileBase64, fileName }'),
+        },
+      },
+      async (request, reply) => {
+        const q = request.body ?? {};
+        const { who, query } = await queryOf({ ...q, skip: 0 }, request);
+        const timeZone = await divisionTimeZone(db, registry, request.principal.divisionId);
+        return sendRequestsWorkbook(reply, services.lists.batches(who, query), request.language, q, timeZone);
+      },
+    );
+
+  const evaluation = {
+    ...tipo,
+    Accion: { type: 'string', enum: ['APROBAR', 'OBSERVAR', 'RECHAZAR', 'DEVOLVER'] },
+    Observacion: field.text(500),
+    MotivoRechazo: field.text(500),
+  };
+  const lined = calls.kind !== 'Tipo' && LINE_KINDS.has(calls.kind);
+  if (calls.evaluate)
+    fastify.post<{ Body: Query }>(
+      `${base}/${calls.evaluate}`,
+      {
+        schema: {
+          tags,
+          summary: `An authoriser’s evaluation of a pending ${what}`,
+          description: lined
+            ? 'Detalle: [{ IdDetalle, EstadoAprobacion (P, A, R, O), Observacion, Valor (authoriser-type requirements) }], each change asked of the approval machine; Accion: APROBAR, OBSERVAR, RECHAZAR or DEVOLVER, asked of the request machine; Observacion (the note), MotivoRechazo and IndisciplinaRechazo (S/N) for a rejection. Approval grants (or renews) in the same transaction.'
+            : 'Accion: APROBAR, OBSERVAR or RECHAZAR (observing and rejecting need Observacion or MotivoRechazo). Approval ends, extends or moves the accreditation in the same transaction, and revokes what hangs on an ended one (answered as revocados).',
+          body: lined
+            ? {
+                type: 'object',
+                properties: {
+                  ...evaluation,
+                  IdSolicitud: id,
+                  IndisciplinaRechazo: field.flag,
+                  Detalle: {
+                    type: 'array',
+                    maxItems: 2000,
+                    items: objectOf({
+                      IdDetalle: id,
+                      EstadoAprobacion: { type: 'string', enum: ['P', 'A', 'R', 'O'] },
+                      Observacion: field.text(500),
+                      Valor: field.text(1000),
+                    }),
+                  },
+                },
+                required: ['IdSolicitud'],
+              }
+            : objectOf({ ...evaluation, IdSolicitud: id }, [...required, 'IdSolicitud', 'Accion']),
+          response: result(
+            lined ? '{ IdSolicitud, EstadoAprobacion }' : '{ IdSolicitud, EstadoAprobacion, revocados }',
+          ),
+        },
+      },
+      async (request) => {
+        const kind = kindOf(request.body);
+        const authoriser = await authoriserOf(db, registry, request.principal);
+        const done = await services.decisions.evaluate(authoriser, request.body, [kind], !lined);
+        const { IdSolicitud, EstadoAprobacion } = done.request;
+        return {
+          result: lined
+            ? await services.engine.summary(IdSolicitud)
+            : { IdSolicitud, EstadoAprobacion, revocados: done.revoked },
+        };
+      },
+    );
+
+  if (calls.evaluateMany)
+    fastify.post<{ Body: Query }>(
+      `${base}/${calls.evaluateMany}`,
+      {
+        schema: {
+          tags,
+          summary: `An authoriser gives several ${what}s the same decision, all or nothing`,
+          description:
+            'Solicitudes: the request ids; Accion APROBAR (with every pending line the authoriser may), OBSERVAR or RECHAZAR (with Observacion or MotivoRechazo). If any is refused nothing is kept, and errors names each refused row as Solicitudes.<index>.',
+          body: objectOf({ ...evaluation, Solicitudes: ids }, [...required, 'Solicitudes', 'Accion']),
+          response: result('{ Solicitudes: [{ IdSolicitud, EstadoAprobacion, revocados }] }'),
+        },
+      },
+      async (request) => {
+        const authoriser = await authoriserOf(db, registry, request.principal);
+        const done = await services.decisions.evaluateMany(authoriser, request.body, [kindOf(request.body)]);
+        return {
+          result: {
+            Solicitudes: done.map((d) => ({
+              IdSolicitud: d.request.IdSolicitud,
+              EstadoAprobacion: d.request.EstadoAprobacion,
+              revocados: d.revoked,
+            })),
+          },
+        };
+      },
+    );
+
+  if (calls.remove)
+    fastify.delete<{ Querystring: { IdSolicitud?: number } }>(
+      `${base}/eliminar`,
+      {
+        schema: {
+          tags,
+          summary: `Delete an incomplete ${what} (a sent or answered one stays)`,
+          querystring: objectOf({ IdSolicitud: id }, ['IdSolicitud']),
+          response: result('{ IdSolicitud }'),
+        },
+      },
+      async (request) => ({
+        result: await services.engine.remove(requesterOf(request.principal), request.query.IdSolicitud, [
+          kindOf(request.query),
+        ]),
+      }),
+    );
+
+  if (calls.dashboard && calls.kind !== 'Tipo' && calls.kind !== 'E' && calls.kind !== 'C')
+    dashboardRoutes(fastify, { base, kind: calls.kind, what });
+}

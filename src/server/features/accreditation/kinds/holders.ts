@@ -1,0 +1,169 @@
+import { type EntityCode, PERSON_FIELDS, VEHICLE_FIELDS } from '../../../../shared/accreditation.js';
+import { requestDateProblems } from '../../../../shared/request-dates.js';
+import type { FieldProblem } from '../../../../shared/validation.js';
+import type { CrudService } from '../../../crud/service.js';
+import type { Row } from '../../../crud/types.js';
+import type { Db } from '../../../db/connection.js';
+import { ApiError } from '../../../errors.js';
+import type { Principal } from '../../../principal.js';
+import type { ProfileDef } from '../catalogue.js';
+import type { RequestEngine, Stored } from '../engine/engine.js';
+import { type Body, holderIdentity, pick, upper } from '../engine/input.js';
+import { parameter } from '../parameters.js';
+import type { Requester } from '../roles.js';
+
+/**
+ * What a mobilisation is about, kept from its fields: the worker or vehicle (found by document or
+ * plate within the company, or registered), a visit's visitors, and the dates of spec section 5.
+ */
+export class Holders {
+  constructor(private readonly engine: RequestEngine) {}
+
+  /**
+   * The dates of spec section 5: a start today or later, within the contract's dates (and for a
+   * visit, at most the longest visit). Answers the problems by field.
+   */
+  async dateProblems(
+    db: Db,
+    principal: Principal,
+    header: { FechaInicio: string; FechaFin: string; IdContrato: number; FechaNacimiento?: string | null },
+    profile: ProfileDef,
+  ): Promise<Record<string, FieldProblem>> {
+    const { engine } = this;
+    // A contract the caller cannot see (another company's, another division's) is no contract.
+    const visible = await engine.crud
+      .within(db)
+      .findKeys(engine.registry.require('contract'), { IdContrato: header.IdContrato }, principal);
+    if (!visible.length)
+      throw new ApiError('MISSING_REFERENCE', {
+        fields: {
+          IdContrato: { messageKey: 'validation.referenceMissing', params: { resource: 'contract' } },
+        },
+      });
+    const contract = (await db
+      .selectFrom(engine.table('contract'))
+      .select(['FechaInicio', 'FechaFin', 'Activo'])
+      .where('IdContrato', '=', header.IdContrato)
+      .executeTakeFirst()) as { FechaInicio: string; FechaFin: string; Activo: string } | undefined;
+    const today = await engine.siteToday(db, principal.divisionId as number);
+    const problems: Record<string, FieldProblem> = {};
+    if (contract && contract.Activo !== 'S')
+      problems.IdContrato = { messageKey: 'accreditation.refusals.contractInactive' };
+    const longestVisit =
+      profile.IdEntidad === 'P'
+        ? (profile.MaxDiasVisita ??
+          (Number((await parameter(db, engine.registry, principal, 'MAXDIASVISITA'))?.Valor1) || undefined))
+        : undefined;
+    // The same rules the wizard checks as the dates are typed (src/shared/request-dates.ts).
+    const { FechaInicio, FechaFin, FechaNacimiento } = header;
+    Object.assign(
+      problems,
+      requestDateProblems({ FechaInicio, FechaFin, FechaNacimiento }, { today, contract, longestVisit }),
+    );
+    return problems;
+  }
+
+  /** Refuses a request whose dates break spec section 5's rules (a worker's birth date from `body`). */
+  async requireDates(db: Db, principal: Principal, header: Row, profile: ProfileDef, body: Body = {}) {
+    const birth =
+      profile.IdEntidad === 'T' && typeof body.FechaNacimiento === 'string'
+        ? body.FechaNacimiento
+        : undefined;
+    const problems = await this.dateProblems(
+      db,
+      principal,
+      { ...header, FechaNacimiento: birth } as never,
+      profile,
+    );
+    if (Object.keys(problems).length) throw new ApiError('VALIDATION_FAILED', { fields: problems });
+  }
+
+  /**
+   * The worker or vehicle a request names, kept up to date from the request's fields: found by its
+   * document (or plate) within the company, or the request's own, or else registered.
+   */
+  async holder(
+    crud: CrudService,
+    requester: Requester,
+    entity: EntityCode,
+    body: Body,
+    current?: number | null,
+  ): Promise<{ IdPersona?: number; IdVehiculo?: number }> {
+    if (entity === 'P') return {};
+    const principal = requester.principal;
+    const worker = entity === 'T';
+    const resource = this.engine.registry.require(worker ? 'person' : 'vehicle');
+    const sent = pick(body, worker ? PERSON_FIELDS : VEHICLE_FIELDS);
+    const column = worker ? 'IdPersona' : 'IdVehiculo';
+    if (!Object.keys(sent).length && current) return { [column]: current };
+    const identity = holderIdentity(worker, sent);
+    const [found] = identity ? await crud.findKeys(resource, identity, principal) : current ? [current] : [];
+    const fields = { ...sent, IdCompania: requester.companyId };
+    if (found !== undefined) {
+      const existing = await crud.getOne(resource, found, principal);
+      return {
+        [column]: (await crud.update(resource, found, { ...existing, ...fields }, principal)).id as number,
+      };
+    }
+    const defaults = worker ? { Condicion: 'T', Visita: 'N' } : {};
+    return { [column]: (await crud.create(resource, { ...defaults, ...fields }, principal)).id as number };
+  }
+
+  /** Another open mobilisation of the same worker or vehicle on the same contract is refused. */
+  async refuseSecondOpen(db: Db, header: Row, principal: Principal, exceptId?: number): Promise<void> {
+    const holder = header.IdPersona ? 'IdPersona' : header.IdVehiculo ? 'IdVehiculo' : undefined;
+    if (!holder) return;
+    // The request's indexes lead with its client and division: said, the holder's index answers.
+    let qb = db
+      .selectFrom(this.engine.table('request'))
+      .select('IdSolicitud')
+      .where('IdCliente', '=', principal.clientId as number)
+      .where('IdDivision', '=', principal.divisionId as number)
+      .where(holder, '=', header[holder] as number)
+      .where('IdContrato', '=', header.IdContrato as number)
+      .where('TipoSolicitud', '=', 'M')
+      .where('EstadoAprobacion', 'in', ['I', 'P', 'O']);
+    if (exceptId) qb = qb.where('IdSolicitud', '<>', exceptId);
+    const open = (await qb.executeTakeFirst()) as { IdSolicitud: number } | undefined;
+    if (open)
+      throw new ApiError('DUPLICATE', {
+        messageKey: 'accreditation.refusals.openRequestExists',
+        params: { id: open.IdSolicitud },
+      });
+  }
+
+  /** A visit's visitors, replaced by the ones sent (kept by document, so their lines stay). */
+  async saveVisitors(trx: Db, request: Stored, sent: unknown, principal: Principal): Promise<void> {
+    if (sent === undefined) return;
+    if (!Array.isArray(sent) || sent.length > 500)
+      throw new ApiError('VALIDATION_FAILED', {
+        fields: { Visitantes: { messageKey: 'validation.invalid' } },
+      });
+    const { engine } = this;
+    const entity = engine.registry.require('visit-person');
+    const stored = await engine.visitors(trx, request.IdSolicitud);
+    const keyOf = (v: { IdTipoDocumento: unknown; Documento: unknown }) =>
+      `${v.IdTipoDocumento}:${upper(v.Documento, 1000)}`;
+    const seen = new Set<string>();
+    const crud = engine.crud.within(trx);
+    for (const [index, raw] of (sent as Body[]).entries()) {
+      const values = { ...raw, IdSolicitud: request.IdSolicitud };
+      const key = keyOf(engine.crud.prepare(entity, values) as never);
+      if (seen.has(key))
+        throw new ApiError('VALIDATION_FAILED', {
+          fields: { [`Visitantes.${index}`]: { messageKey: 'accreditation.refusals.visitorTwice' } },
+        });
+      seen.add(key);
+      const existing = stored.find((s) => keyOf(s) === key);
+      if (existing)
+        await crud.update(entity, existing.IdVisitaPersona, { ...existing, ...values }, principal);
+      else await crud.create(entity, values, principal);
+    }
+    for (const gone of stored.filter((s) => !seen.has(keyOf(s))))
+      for (const name of ['request-detail', 'visit-person'])
+        await trx
+          .deleteFrom(engine.table(name))
+          .where('IdVisitaPersona', '=', gone.IdVisitaPersona)
+          .execute();
+  }
+}
