@@ -1,4 +1,5 @@
 import AddIcon from '@mui/icons-material/Add';
+import DeleteIcon from '@mui/icons-material/Delete';
 import DownloadIcon from '@mui/icons-material/Download';
 import HomeIcon from '@mui/icons-material/Home';
 import RefreshIcon from '@mui/icons-material/Refresh';
@@ -8,6 +9,7 @@ import {
   Card,
   CardContent,
   CardHeader,
+  Checkbox,
   Chip,
   Stack,
   TextField,
@@ -15,10 +17,10 @@ import {
 } from '@mui/material';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useNotify, useTranslate } from 'react-admin';
+import { Confirm, useNotify, useTranslate } from 'react-admin';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import type { RequestStatus } from '../../../../workflows/request.machine.js';
-import type { EntityCode } from '../../../shared/accreditation.js';
+import { type EntityCode, requestNumber } from '../../../shared/accreditation.js';
 import { Grid, type GridColumn, gridParams, useGridState } from '../../components/grid/Grid.js';
 import { saveWorkbook } from '../../files.js';
 import { formatDate, formatDateTime } from '../../format.js';
@@ -149,6 +151,65 @@ export default function RequestsScreen({ side }: { side: Side }) {
   };
   const open = (row: RequestRow) => navigate(screenPath(side, entity, row.IdSolicitud));
 
+  // The requester's incomplete requests chosen for a bulk delete (spec section 4).
+  const [selected, setSelected] = useState<number[]>([]);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const removeSelected = async () => {
+    setConfirmDelete(false);
+    try {
+      const done = await accreditationApi.removeMany(selected);
+      setSelected([]);
+      await client.invalidateQueries({ queryKey: ['accreditation'] });
+      if (done.Rechazadas.length)
+        notify('accreditation.refusals.someNotDeleted', {
+          type: 'warning',
+          messageArgs: {
+            list: done.Rechazadas.map(
+              (r) => `${requestNumber(r.IdSolicitud)} (${translate(r.messageKey)})`,
+            ).join(', '),
+          },
+        });
+      else
+        notify('accreditation.screens.deletedMany', {
+          type: 'success',
+          messageArgs: { count: done.Eliminadas.length },
+        });
+    } catch (error) {
+      notify(error instanceof Error ? error.message : 'ra.notification.http_error', { type: 'error' });
+    }
+  };
+  const selectColumn: GridColumn<RequestRow>[] =
+    side === 'solicitante'
+      ? [
+          {
+            id: 'select',
+            label: translate('accreditation.columns.select'),
+            render: (row) =>
+              row.EstadoAprobacion === 'I' ? (
+                <Checkbox
+                  size="small"
+                  checked={selected.includes(row.IdSolicitud)}
+                  onClick={(event) => event.stopPropagation()}
+                  onChange={(event) =>
+                    setSelected((list) =>
+                      event.target.checked
+                        ? [...list, row.IdSolicitud]
+                        : list.filter((id) => id !== row.IdSolicitud),
+                    )
+                  }
+                  slotProps={{
+                    input: {
+                      'aria-label': translate('accreditation.screens.selectRequest', {
+                        number: row.NumeroSolicitud,
+                      }),
+                    },
+                  }}
+                />
+              ) : null,
+          },
+        ]
+      : [];
+
   const companyColumns: GridColumn<CompanyRow>[] = [
     { id: 'CompaniaContratista', label: translate('summary.columns.CompaniaContratista'), sortable: true },
     { id: 'Documento', label: translate('summary.columns.Documento'), sortable: true },
@@ -163,6 +224,8 @@ export default function RequestsScreen({ side }: { side: Side }) {
       sortable: true,
       render: (row) => <span className="request-number">{row.NumeroSolicitud}</span>,
     },
+    // After the number, which a phone's card shows as its title.
+    ...selectColumn,
     { id: 'Nombres', label: translate('accreditation.columns.Nombres'), sortable: true },
     { id: 'Documento', label: translate('accreditation.columns.Documento') },
     ...(side === 'autorizador'
@@ -298,9 +361,22 @@ export default function RequestsScreen({ side }: { side: Side }) {
           subheader={chosen?.CompaniaContratista}
           slotProps={{ title: { component: 'h2', variant: 'h6' } }}
           action={
-            <Button size="small" startIcon={<DownloadIcon />} onClick={exportRequests}>
-              {translate('app.export.label')}
-            </Button>
+            <Stack direction="row" spacing={1}>
+              {selected.length > 0 && (
+                <Button
+                  size="small"
+                  color="error"
+                  startIcon={<DeleteIcon />}
+                  onClick={() => setConfirmDelete(true)}
+                  data-testid="delete-selected"
+                >
+                  {translate('accreditation.screens.deleteSelected', { count: selected.length })}
+                </Button>
+              )}
+              <Button size="small" startIcon={<DownloadIcon />} onClick={exportRequests}>
+                {translate('app.export.label')}
+              </Button>
+            </Stack>
           }
         />
         <CardContent sx={{ pt: 0 }}>
@@ -354,6 +430,16 @@ export default function RequestsScreen({ side }: { side: Side }) {
           />
         </CardContent>
       </Card>
+      <Confirm
+        isOpen={confirmDelete}
+        title="accreditation.screens.deleteSelectedTitle"
+        content="accreditation.screens.deleteSelectedConfirm"
+        translateOptions={{ count: selected.length }}
+        confirm="ra.action.delete"
+        confirmColor="warning"
+        onConfirm={removeSelected}
+        onClose={() => setConfirmDelete(false)}
+      />
     </Stack>
   );
 }

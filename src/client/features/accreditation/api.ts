@@ -308,6 +308,13 @@ export const accreditationApi = {
   update: (body: Record<string, unknown>) => apiCall<Summary>('POST', `${BASE}/actualizarsolicitante`, body),
   send: (id: number) => apiCall<Summary>('POST', `${BASE}/cerrarsolicitud`, { IdSolicitud: id }),
   remove: (id: number) => apiCall<{ IdSolicitud: number }>('DELETE', `${BASE}/eliminar?IdSolicitud=${id}`),
+  /** The selected incomplete requests deleted; the others named with their reason. */
+  removeMany: (ids: number[]) =>
+    apiCall<{ Eliminadas: number[]; Rechazadas: Array<{ IdSolicitud: number; messageKey: string }> }>(
+      'POST',
+      `${BASE}/eliminarmasivo`,
+      { Solicitudes: ids },
+    ),
   attach: (id: number, datum: number, file: File, visitor?: number | null) =>
     upload<Summary>(
       'POST',

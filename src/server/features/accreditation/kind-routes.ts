@@ -6,6 +6,7 @@ import { divisionTimeZone } from '../../site.js';
 import { dashboardRoutes, PERIOD } from './dashboard-routes.js';
 import { LINE_KINDS } from './engine/effects.js';
 import type { RequestKind } from './engine/engine.js';
+import { selectionOf } from './engine/input.js';
 import { type RequestServices, requestServices } from './engine/services.js';
 import { sendRequestsWorkbook } from './export.js';
 import { entityParam, REQUEST_COLUMNS, RequestLists, requestQuery } from './lists.js';
@@ -255,6 +256,28 @@ export function kindCalls(
         result: await services.engine.remove(requesterOf(request.principal), request.query.IdSolicitud, [
           kindOf(request.query),
         ]),
+      }),
+    );
+
+  if (calls.remove)
+    fastify.post<{ Body: Query }>(
+      `${base}/eliminarmasivo`,
+      {
+        schema: {
+          tags,
+          summary: `Delete several of the requester’s ${what}s at once`,
+          description:
+            'Solicitudes: the request ids. The incomplete ones are deleted in one transaction; each other one (sent, answered, not the requester’s) is kept and named in Rechazadas with its reason. None deleted: a refusal naming each row as Solicitudes.<index>.',
+          body: objectOf({ ...tipo, Solicitudes: ids }, [...required, 'Solicitudes']),
+          response: result('{ Eliminadas: [IdSolicitud], Rechazadas: [{ IdSolicitud, messageKey }] }'),
+        },
+      },
+      async (request) => ({
+        result: await services.engine.removeMany(
+          requesterOf(request.principal),
+          selectionOf(request.body.Solicitudes, 'Solicitudes'),
+          [kindOf(request.body)],
+        ),
       }),
     );
 

@@ -7,8 +7,6 @@ import {
   MenuItem,
   Select,
   Stack,
-  Tab,
-  Tabs,
 } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -16,8 +14,9 @@ import { useLocale, useTranslate } from 'react-admin';
 import { ENTITY_CODES } from '../../../../shared/accreditation.js';
 import { DASHBOARD } from '../../../../shared/constants.js';
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
-import { afterApi, areaPath } from '../after/api.js';
-import { accreditationApi, overdueOf, rowsOf, screenPath } from '../api.js';
+import { afterApi } from '../after/api.js';
+import { accreditationApi, overdueOf, rowsOf } from '../api.js';
+import { DashboardTabs, kindPath } from './DashboardTabs.js';
 import { CardButton, StatusCard } from './StatusCard.js';
 
 /** The authoriser's tabs (spec section 2): mobilisation, demobilisation, requirement update. */
@@ -46,22 +45,11 @@ export default function AuthoriserDashboard() {
         : afterApi.authoriserDashboard(kind, months),
   });
   const link = (entity: (typeof ENTITY_CODES)[number], status?: string) =>
-    `${kind === 'M' ? screenPath('autorizador', entity) : areaPath(kind, 'autorizador', entity)}?${new URLSearchParams({ meses: String(months), ...(status ? { estado: status } : {}) })}`;
+    `${kindPath(kind, 'autorizador', entity)}?${new URLSearchParams({ meses: String(months), ...(status ? { estado: status } : {}) })}`;
   return (
     <Stack spacing={2} sx={{ mt: 1 }} data-testid="authoriser-dashboard">
       <Card>
-        <Tabs
-          value={tab}
-          onChange={(_e, value) => setTab(value)}
-          aria-label={translate('accreditation.dashboard.tabs')}
-          variant="scrollable"
-          scrollButtons="auto"
-          allowScrollButtonsMobile
-        >
-          {TABS.map((t) => (
-            <Tab key={t.key} label={translate(`accreditation.dashboard.tab.${t.key}`)} />
-          ))}
-        </Tabs>
+        <DashboardTabs tabs={TABS} tab={tab} onChange={setTab} />
         <CardContent>
           <FormControl size="small" sx={{ minWidth: 200 }}>
             <InputLabel id="dashboard-months">{translate('accreditation.dashboard.lastMonths')}</InputLabel>
@@ -90,7 +78,7 @@ export default function AuthoriserDashboard() {
             overdue={{
               ...overdueOf(counts.data, entity),
               to: link(entity, 'O'),
-              otherTo: `${kind === 'M' ? screenPath('autorizador', entity) : areaPath(kind, 'autorizador', entity)}?estado=O&meses=${DASHBOARD.maxMonths}`,
+              otherTo: `${kindPath(kind, 'autorizador', entity)}?estado=O&meses=${DASHBOARD.maxMonths}`,
             }}
             rowLink={(row) => link(entity, row.ESTADO)}
             action={

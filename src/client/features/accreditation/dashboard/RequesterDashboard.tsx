@@ -13,8 +13,6 @@ import {
   MenuItem,
   Select,
   Stack,
-  Tab,
-  Tabs,
 } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -24,8 +22,9 @@ import { ENTITY_CODES, type EntityCode } from '../../../../shared/accreditation.
 import { DASHBOARD } from '../../../../shared/constants.js';
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
 import HeadcountTab from '../../access/headcount/HeadcountTab.js';
-import { afterApi, areaPath } from '../after/api.js';
-import { accreditationApi, overdueOf, rowsOf, screenPath } from '../api.js';
+import { afterApi } from '../after/api.js';
+import { accreditationApi, overdueOf, rowsOf } from '../api.js';
+import { DashboardTabs, kindPath } from './DashboardTabs.js';
 import { CardButton, StatusCard } from './StatusCard.js';
 
 /** The months a requester's dashboard counts at first: this one and the ones before it, this year. */
@@ -84,30 +83,15 @@ export default function RequesterDashboard() {
   const link = (entity: EntityCode, status?: string) => {
     const search = new URLSearchParams({ anio: String(asked.year), meses: asked.months.join(',') });
     if (status) search.set('estado', status);
-    return `${kind === 'M' ? screenPath('solicitante', entity) : areaPath(kind, 'solicitante', entity)}?${search}`;
+    return `${kindPath(kind, 'solicitante', entity)}?${search}`;
   };
   // A lapsed correction of another month is flagged too: its list looks back as far as the filter goes.
   const overdueLink = (entity: EntityCode) =>
-    `${kind === 'M' ? screenPath('solicitante', entity) : areaPath(kind, 'solicitante', entity)}?estado=O&meses=${DASHBOARD.maxMonths}`;
+    `${kindPath(kind, 'solicitante', entity)}?estado=O&meses=${DASHBOARD.maxMonths}`;
   return (
     <Stack spacing={2} sx={{ mt: 1 }} data-testid="requester-dashboard">
       <Card>
-        <Tabs
-          value={tab}
-          onChange={(_e, value) => setTab(value)}
-          aria-label={translate('accreditation.dashboard.tabs')}
-          variant="scrollable"
-          scrollButtons="auto"
-          allowScrollButtonsMobile
-        >
-          {TABS.map((t) => (
-            <Tab
-              key={t.key}
-              label={translate(`accreditation.dashboard.tab.${t.key}`)}
-              disabled={!visible(t.type).length}
-            />
-          ))}
-        </Tabs>
+        <DashboardTabs tabs={TABS} tab={tab} onChange={setTab} disabled={(t) => !visible(t.type).length} />
         <Box
           component="form"
           sx={{ p: 2, display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'center' }}

@@ -34,6 +34,7 @@ import {
 } from '../../../../shared/accreditation.js';
 import { TOAST_MS } from '../../../../shared/constants.js';
 import type { FieldError } from '../../../../shared/errors.js';
+import type { ResourceMeta } from '../../../../shared/schema/types.js';
 import { ReasonButton } from '../../../components/ReasonButton.js';
 import { dataUrlFile } from '../../../files.js';
 import { FieldsForm, type FieldsFormHandle } from '../../../resources/form/FieldsForm.js';
@@ -414,6 +415,23 @@ function RequestForm({ entity, record, detail }: FormProps) {
   if (requestRules.isPending || holderRules.isPending)
     return <LinearProgress aria-label={translate('ra.page.loading')} />;
   const disabled = !editable || Boolean(busy) || renewal;
+  // What every step's form shares: the request's own fields, and the worker's or vehicle's.
+  const shared = { mode: isNew ? ('create' as const) : ('edit' as const), record, errors, disabled };
+  const headerForm = {
+    ...shared,
+    meta: requestMeta,
+    value: header,
+    onChange: (value: Data) => setHeader({ ...value, IdEntidad: entity }),
+    rules: requestRules.data,
+  };
+  const holderForm = {
+    ...shared,
+    // Shown only once the holder's resource is known.
+    meta: holderMeta as ResourceMeta,
+    value: holder,
+    onChange: setHolder,
+    rules: holderRules.data,
+  };
 
   return (
     <Stack spacing={2} sx={{ mt: 1 }} data-testid="request-form" data-status={status ?? 'new'}>
@@ -441,15 +459,8 @@ function RequestForm({ entity, record, detail }: FormProps) {
           <Box hidden={step !== 'general'}>
             <FieldsForm
               ref={forms.general}
-              meta={requestMeta}
+              {...headerForm}
               fields={GENERAL[entity]}
-              mode={isNew ? 'create' : 'edit'}
-              value={header}
-              onChange={(value) => setHeader({ ...value, IdEntidad: entity })}
-              rules={requestRules.data}
-              record={record}
-              errors={errors}
-              disabled={disabled}
               ui={{ IdPerfilAcreditacion: { 'ui:options': { filter: { IdEntidad: 'IdEntidad' } } } }}
               idPrefix="general"
             />
@@ -479,15 +490,8 @@ function RequestForm({ entity, record, detail }: FormProps) {
                   <KnownHolder entity={entity} known={known} />
                   <FieldsForm
                     ref={forms.personal}
-                    meta={holderMeta}
+                    {...holderForm}
                     fields={entity === 'T' ? steps.personal : VEHICLE_FIELDS}
-                    mode={isNew ? 'create' : 'edit'}
-                    value={holder}
-                    onChange={setHolder}
-                    rules={holderRules.data}
-                    record={record}
-                    errors={errors}
-                    disabled={disabled}
                     idPrefix="personal"
                   />
                 </Stack>
@@ -525,31 +529,12 @@ function RequestForm({ entity, record, detail }: FormProps) {
             {entity === 'T' && holderMeta && (
               <FieldsForm
                 ref={forms.additionalHolder}
-                meta={holderMeta}
+                {...holderForm}
                 fields={steps.additional}
-                mode={isNew ? 'create' : 'edit'}
-                value={holder}
-                onChange={setHolder}
-                rules={holderRules.data}
-                record={record}
-                errors={errors}
-                disabled={disabled}
                 idPrefix="additionalHolder"
               />
             )}
-            <FieldsForm
-              ref={forms.additional}
-              meta={requestMeta}
-              fields={ADDITIONAL}
-              mode={isNew ? 'create' : 'edit'}
-              value={header}
-              onChange={(value) => setHeader({ ...value, IdEntidad: entity })}
-              rules={requestRules.data}
-              record={record}
-              errors={errors}
-              disabled={disabled}
-              idPrefix="additional"
-            />
+            <FieldsForm ref={forms.additional} {...headerForm} fields={ADDITIONAL} idPrefix="additional" />
           </Box>
           {step === 'finalise' && (
             <Stack spacing={2} data-testid="finalise">

@@ -363,6 +363,37 @@ export class RequestEngine {
     return { IdSolicitud: id };
   }
 
+  /**
+   * eliminarmasivo: the selected requests of `kinds` removed in one transaction, those the machine
+   * lets the requester delete (incomplete); each other one is kept and named with its reason
+   * (another's, sent, answered). Nothing removed at all is a refusal naming every row.
+   */
+  async removeMany(
+    requester: Requester,
+    selected: number[],
+    kinds: readonly RequestKind[],
+  ): Promise<{ Eliminadas: number[]; Rechazadas: Array<{ IdSolicitud: number; messageKey: string }> }> {
+    return this.transaction(async (trx) => {
+      const removed: number[] = [];
+      const refused: Array<{ IdSolicitud: number; messageKey: string }> = [];
+      const problems: Record<string, FieldProblem> = {};
+      for (const [index, id] of selected.entries()) {
+        try {
+          // Refused before anything of it is written: not found, or not deletable.
+          await this.removeWithin(trx, requester, id, kinds);
+          removed.push(id);
+        } catch (error) {
+          if (!(error instanceof ApiError)) throw error;
+          const messageKey = error.messageKey ?? `api.errors.${error.code}`;
+          refused.push({ IdSolicitud: id, messageKey });
+          problems[`Solicitudes.${index}`] = { messageKey, params: { id } };
+        }
+      }
+      if (!removed.length) throw rowsStopped(problems) as ApiError;
+      return { Eliminadas: removed, Rechazadas: refused };
+    });
+  }
+
   private async removeWithin(trx: Db, requester: Requester, id: number, kinds: readonly RequestKind[]) {
     const request = await this.load(trx, requester, id, true, kinds);
     this.requireEditable(request, 'DELETE');
