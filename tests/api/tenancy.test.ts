@@ -172,6 +172,10 @@ describe.each(DIALECTS)('tenancy and permissions on %s', (dialect) => {
       '9007',
       '900701',
       '900702',
+      '9008',
+      '900801',
+      '900802',
+      '900803',
     ]);
     expect(requester.filter((m) => m.Ruta).map((m) => m.Ruta)).toEqual([
       '/company',
@@ -191,6 +195,9 @@ describe.each(DIALECTS)('tenancy and permissions on %s', (dialect) => {
       '/requisito/solicitante/vehiculo',
       '/contrato/solicitante/persona',
       '/contrato/solicitante/vehiculo',
+      '/consultas/movilizaciones',
+      '/consultas/desmovilizaciones',
+      '/consultas/estado',
     ]);
     const admin = (await menu('southAdmin')).body.result as Array<{ IdMenu: string; Ruta: string | null }>;
     const modules = MODULES.flatMap((module, index) =>
@@ -219,13 +226,22 @@ describe.each(DIALECTS)('tenancy and permissions on %s', (dialect) => {
       [attendanceModule, '/asistencia/periodo'],
       [attendanceModule, '/asistencia/cierres'],
     ]);
+    // The queries and the efficiency report sit in the accreditation module.
+    const queries = admin.filter((m) => m.Ruta?.startsWith('/consultas/') || m.Ruta?.startsWith('/reporte/'));
+    expect(queries.map((m) => m.Ruta)).toEqual([
+      '/consultas/movilizaciones',
+      '/consultas/desmovilizaciones',
+      '/consultas/estado',
+      '/reporte/eficiencia',
+    ]);
     expect(
       admin.filter((m) => m.Ruta).length -
         screens.length -
         identification.length -
         lodging.length -
         dining.length -
-        attendance.length,
+        attendance.length -
+        queries.length,
     ).toBe(t.registry.entities.filter((e) => !e.hidden).length);
     // Identification management sits in its module, after the module's entities.
     const module = String((MODULES.indexOf('identification') + 1) * 10);

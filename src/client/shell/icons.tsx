@@ -10,14 +10,17 @@ import DashboardIcon from '@mui/icons-material/Dashboard';
 import DirectionsCarIcon from '@mui/icons-material/DirectionsCar';
 import EngineeringIcon from '@mui/icons-material/Engineering';
 import EventNoteIcon from '@mui/icons-material/EventNote';
+import FactCheckIcon from '@mui/icons-material/FactCheck';
 import FolderOutlinedIcon from '@mui/icons-material/FolderOutlined';
 import GppBadIcon from '@mui/icons-material/GppBad';
 import GridOnIcon from '@mui/icons-material/GridOn';
 import HotelIcon from '@mui/icons-material/Hotel';
 import HowToRegIcon from '@mui/icons-material/HowToReg';
+import InsightsIcon from '@mui/icons-material/Insights';
 import LabelOutlinedIcon from '@mui/icons-material/LabelOutlined';
 import ListAltIcon from '@mui/icons-material/ListAlt';
 import LockClockIcon from '@mui/icons-material/LockClock';
+import ManageSearchIcon from '@mui/icons-material/ManageSearch';
 import MeetingRoomIcon from '@mui/icons-material/MeetingRoom';
 import PersonRemoveIcon from '@mui/icons-material/PersonRemove';
 import PlaceIcon from '@mui/icons-material/Place';
@@ -41,10 +44,13 @@ const ICONS: Record<string, ComponentType<{ fontSize?: 'small' | 'medium' }>> = 
   AccountTree: AccountTreeIcon,
   DirectionsCar: DirectionsCarIcon,
   Engineering: EngineeringIcon,
+  FactCheck: FactCheckIcon,
+  ManageSearch: ManageSearchIcon,
   EventNote: EventNoteIcon,
   Folder: FolderOutlinedIcon,
   GppBad: GppBadIcon,
   HowToReg: HowToRegIcon,
+  Insights: InsightsIcon,
   ListAlt: ListAltIcon,
   PersonRemove: PersonRemoveIcon,
   Place: PlaceIcon,

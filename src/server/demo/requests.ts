@@ -9,6 +9,7 @@ import { addDays } from '../../shared/dates.js';
 import type { Db, DialectName } from '../db/connection.js';
 import { loadProfile, type ProfileDef } from '../features/accreditation/catalogue.js';
 import { recount } from '../features/accreditation/counts.js';
+import { recountAttention } from '../features/accreditation/engine/attention.js';
 import { expectedLines, type Line } from '../features/accreditation/lines.js';
 import type { Registry } from '../registry.js';
 import { textPdf } from '../services/pdf.js';
@@ -384,6 +385,7 @@ export async function seedDemoRequests(
     }
   }
   await recount({ db, dialect }, registry, { clientId });
+  await recountAttention({ db, dialect }, registry, clientId);
   const counts: Record<string, number> = { request: made };
   for (const name of [
     'request-detail',

@@ -170,6 +170,8 @@ const GROUP_ICONS: Record<string, string> = {
   contracts: 'EventNote',
   mobilisation: 'Engineering',
   approvals: 'HowToReg',
+  queries: 'ManageSearch',
+  reports: 'Insights',
 };
 
 /** Two digits per menu level: 1 → "01". */
@@ -363,7 +365,25 @@ export const WORKFLOW_SCREENS = {
   demobilisation: workerAndVehicleScreens('desmovilizacion'),
   renewal: workerAndVehicleScreens('requisito'),
   contracts: workerAndVehicleScreens('contrato'),
+  /** The queries a client runs the site with (/consultas): the requester's company, the client's division. */
+  queries: [
+    { route: '/consultas/movilizaciones', tag: 'app.menu.items.queryMobilisations', icon: 'ManageSearch' },
+    {
+      route: '/consultas/desmovilizaciones',
+      tag: 'app.menu.items.queryDemobilisations',
+      icon: 'PersonRemove',
+    },
+    { route: '/consultas/estado', tag: 'app.menu.items.queryStatus', icon: 'FactCheck' },
+  ],
+  /** The client's reports (/reporte): how fast its authorisers answer. */
+  reports: [{ route: '/reporte/eficiencia', tag: 'app.menu.items.approvalEfficiency', icon: 'Insights' }],
 };
+
+/** The client's reports, which the administrator and the authoriser reach. */
+const REPORT_SCREEN = /^\/reporte\//;
+
+/** The query screens, which the administrator, the requester and the authoriser reach. */
+const QUERY_SCREEN = /^\/consultas\//;
 
 /** The modules' own screens (the security office's), which the administrator reaches. */
 const MODULE_ROUTES = new Set(
@@ -384,17 +404,26 @@ export const DEMO_GRANTS: Record<
   keyof typeof DEMO_PROFILES,
   (item: { resource?: string; route?: string }) => 'write' | 'read' | undefined
 > = {
-  admin: ({ resource, route }) => (resource || (route && MODULE_ROUTES.has(route)) ? 'write' : undefined),
+  admin: ({ resource, route }) =>
+    resource || (route && (MODULE_ROUTES.has(route) || QUERY_SCREEN.test(route) || REPORT_SCREEN.test(route)))
+      ? 'write'
+      : undefined,
   requester: ({ resource, route }) => {
     if (route)
-      return SIDE_ROUTE.requester.test(route) || route === '/hotel/reservas' || route === '/comedor/consumos'
+      return SIDE_ROUTE.requester.test(route) ||
+        QUERY_SCREEN.test(route) ||
+        route === '/hotel/reservas' ||
+        route === '/comedor/consumos'
         ? 'write'
         : undefined;
     if (resource === 'person' || resource === 'vehicle') return 'write';
     return resource && [...CONTRACTOR_SCREENS, 'accreditation'].includes(resource) ? 'read' : undefined;
   },
   authoriser: ({ resource, route }) => {
-    if (route) return SIDE_ROUTE.authoriser.test(route) ? 'write' : undefined;
+    if (route)
+      return SIDE_ROUTE.authoriser.test(route) || QUERY_SCREEN.test(route) || REPORT_SCREEN.test(route)
+        ? 'write'
+        : undefined;
     return resource && [...CONTRACTOR_SCREENS, 'accreditation'].includes(resource) ? 'read' : undefined;
   },
   identification: ({ resource, route }) => {

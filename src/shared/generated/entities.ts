@@ -1881,6 +1881,24 @@ export interface AvisoVencimiento {
 }
 
 /**
+ * How fast the authorisers answer, by the month of the answer: for each kind and type of request, the requests sent for the first time (axis S), the decisions on whole requests by authoriser (axis U) and on requirement lines by requirement (axis R), by outcome, with their count and their total and longest attention in minutes (from the sending before the decision: a corrected request counts again from its correction). Written in the transaction of each sending and decision, so the efficiency report reads a few hundred rows instead of a million requests' histories.
+ */
+export interface SolicitudAtencion {
+  IdAtencion?: number;
+  IdCliente?: number;
+  IdDivision?: number;
+  Mes: string;
+  TipoSolicitud: 'M' | 'D' | 'A' | 'E' | 'C';
+  IdEntidad: string;
+  Eje: 'S' | 'U' | 'R';
+  Clave: string;
+  Resultado: 'P' | 'A' | 'O' | 'R' | 'I';
+  Cantidad: number;
+  MinutosTotal: number;
+  MinutosMax: number;
+}
+
+/**
  * The lease of a scheduled job per client (the daily expiry check): the process that holds it (Titular) until VenceArriendo, and the last day it completed (UltimaFecha), so with several server processes on one database exactly one runs it, and a run after downtime catches up from the last completed day.
  */
 export interface ArriendoTrabajo {
@@ -2062,6 +2080,7 @@ export interface ResourceTypes {
   'request-count': SolicitudConteo;
   'revocation': Revocacion;
   'expiry-notice': AvisoVencimiento;
+  'request-attention': SolicitudAtencion;
   'job-lease': ArriendoTrabajo;
   'bulk-upload': CargaMasiva;
   'bulk-upload-row': CargaMasivaFila;

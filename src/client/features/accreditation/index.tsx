@@ -12,6 +12,8 @@ const DemobilisationScreen = lazy(() => import('./after/DemobilisationScreen.js'
 const RenewalScreen = lazy(() => import('./after/RenewalScreen.js'));
 const ContractScreen = lazy(() => import('./after/ContractScreen.js'));
 const BulkScreen = lazy(() => import('./bulk/BulkScreen.js'));
+const QueryScreen = lazy(() => import('./queries/QueryScreen.js'));
+const EfficiencyScreen = lazy(() => import('./reports/EfficiencyScreen.js'));
 
 const RequesterRequests = () => <RequestsScreen side="solicitante" />;
 const AuthoriserRequests = () => (
@@ -31,6 +33,9 @@ const AuthoriserRenewal = () => (
     <RenewalScreen side="autorizador" />
   </Approves>
 );
+const MobilisationQuery = () => <QueryScreen mode="M" />;
+const DemobilisationQuery = () => <QueryScreen mode="D" />;
+const StatusQuery = () => <QueryScreen mode="status" />;
 const RequesterContracts = () => <ContractScreen side="solicitante" />;
 const AuthoriserContracts = () => (
   <Approves>
@@ -55,6 +60,10 @@ export const accreditation: ClientFeature = {
     { path: '/requisito/autorizador/:kind/:id', Component: EvaluationPage },
     { path: '/contrato/solicitante/:kind', Component: RequesterContracts },
     { path: '/contrato/autorizador/:kind', Component: AuthoriserContracts },
+    { path: '/consultas/movilizaciones', Component: MobilisationQuery },
+    { path: '/consultas/desmovilizaciones', Component: DemobilisationQuery },
+    { path: '/consultas/estado', Component: StatusQuery },
+    { path: '/reporte/eficiencia', Component: EfficiencyScreen },
   ],
   dashboards: { requester: RequesterDashboard, authoriser: AuthoriserDashboard },
 };

@@ -6,7 +6,7 @@ import { t } from '../../i18n.js';
 import { type ExportColumn, neutralise, sendWorkbookBase64, writeWorkbook } from '../../services/excel.js';
 
 /** The requests list's columns, headers and statuses in the caller's language. */
-function requestColumns(language: Language): ExportColumn[] {
+export function requestColumns(language: Language): ExportColumn[] {
   const text = (key: string, width = 16, value?: (row: Row) => string | null): ExportColumn => ({
     header: t(language, `accreditation.columns.${key}`),
     kind: 'text',

@@ -5,7 +5,9 @@ import contractRoutes from './contract-routes.js';
 import demobilisationRoutes from './demobilisation-routes.js';
 import expirySchedule from './expiry-schedule.js';
 import fileSweep from './file-sweep.js';
+import queryRoutes from './queries/routes.js';
 import renewalRoutes from './renewal-routes.js';
+import reportRoutes from './reports/routes.js';
 import requestRoutes from './request-routes.js';
 
 /** Accreditation: the requests of contractors and their evaluation (spec sections 2 to 7). */
@@ -45,5 +47,7 @@ export const accreditation: Feature = {
     await api.register(expirySchedule);
     await api.register(fileSweep);
     await api.register(bulkRoutes);
+    await api.register(queryRoutes);
+    await api.register(reportRoutes);
   },
 };

@@ -205,6 +205,9 @@ export class RequestLists {
       'r.IdCompania': 'IdCompania',
     };
     if (query.contains.length || query.equals.some(([column]) => !counters[column])) return undefined;
+    // The counters count whole months: a span of days (a query's dates) is counted from the rows.
+    const monthly = (instant: string) => /^\d{4}-\d{2}-01T00:00:00(\.000)?Z$/.test(instant);
+    if (query.spans?.some((s) => !monthly(s.from) || !monthly(s.to))) return undefined;
     const { principal } = who;
     let qb = this.database.db
       .selectFrom(this.registry.require('request-count').table)

@@ -13,6 +13,7 @@ import { requireTransition } from '../../../workflow.js';
 import type { ProfileDef } from '../catalogue.js';
 import { type Line, lineFacts, requestFacts } from '../lines.js';
 import type { Authoriser } from '../roles.js';
+import { lastSent, minutesBetween } from './attention.js';
 import { APPROVAL_EFFECTS, LINE_KINDS } from './effects.js';
 import type { RequestEngine, RequestKind, Revoked, Stored } from './engine.js';
 import { type Body, decisionOf, idOf, parseDetail, selectionOf, upper } from './input.js';
@@ -171,6 +172,7 @@ export class Decisions {
     const now = this.engine.at();
     const correction = ordered.length ? await this.correctionDays(trx, profile) : new Map<number, number>();
     const today = await this.engine.siteToday(trx, request.IdDivision);
+    const decided: Line[] = [];
     for (const { change, line } of ordered) {
       const field = `Detalle.${change.IdDetalle}`;
       const refuse = (
@@ -206,6 +208,7 @@ export class Decisions {
         // An observation is to be corrected within its requirement type's days.
         const days = correction.get(line.IdRequisito) ?? 0;
         line.FechaLimiteCorreccion = status === 'O' && days > 0 ? addDays(today, days) : null;
+        if (status !== 'P') decided.push(line);
       }
       // An authoriser-type requirement's values are the authoriser's to record.
       if (line.TipoRequisito === 'A' && change.Valor !== undefined)
@@ -225,6 +228,21 @@ export class Decisions {
         .where('IdDetalle', '=', line.IdDetalle)
         .execute();
     }
+    // Each line decided counts in the efficiency report by requirement: from the sending before it.
+    const sent = decided.length
+      ? await lastSent(trx, this.engine.registry, request.IdSolicitud, now)
+      : undefined;
+    if (sent)
+      await this.engine.attend(
+        trx,
+        request,
+        decided.map((line) => ({
+          axis: 'R' as const,
+          key: String(line.IdRequisito),
+          outcome: line.EstadoAprobacion as string,
+          minutes: minutesBetween(sent, now),
+        })),
+      );
   }
 
   /**

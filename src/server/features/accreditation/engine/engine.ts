@@ -22,6 +22,7 @@ import { moveCount } from '../counts.js';
 import type { Line } from '../lines.js';
 import type { Notices } from '../notices.js';
 import type { Authoriser, Requester } from '../roles.js';
+import { type Attention, countAttention, lastSent, minutesBetween, OUTCOME_OF } from './attention.js';
 import { idOf, rowsStopped } from './input.js';
 
 /** The request types (TipoSolicitud): mobilisation, requirement update, demobilisation, contract extension and change. */
@@ -300,6 +301,9 @@ export class RequestEngine {
         principal,
       );
     await this.history(trx, request, principal, 'SEND', next, reason);
+    // A first sending counts in the efficiency report's requests of the month.
+    if (request.EstadoAprobacion === 'I')
+      await this.attend(trx, request, [{ axis: 'S', key: '', outcome: 'P', minutes: 0 }]);
     return next;
   }
 
@@ -346,7 +350,39 @@ export class RequestEngine {
       authoriser.principal,
     );
     await this.history(trx, request, authoriser.principal, type, status, reason);
+    // Its attention: from the sending before it (a corrected request's, from the correction).
+    const sent = await lastSent(trx, this.registry, request.IdSolicitud, this.at());
+    if (sent)
+      await this.attend(trx, request, [
+        {
+          axis: 'U',
+          key: authoriser.principal.userId,
+          outcome: OUTCOME_OF[type],
+          minutes: minutesBetween(sent, this.at()),
+        },
+      ]);
     return status;
+  }
+
+  /** Counts a request's sendings and decisions into the efficiency report's table, in the caller's transaction. */
+  async attend(
+    trx: Db,
+    request: Stored,
+    rows: Array<Pick<Attention, 'axis' | 'key' | 'outcome' | 'minutes'>>,
+  ): Promise<void> {
+    const at = this.at();
+    await countAttention(
+      { db: trx, dialect: this.database.dialect },
+      this.registry,
+      rows.map((row) => ({
+        ...row,
+        IdCliente: request.IdCliente,
+        IdDivision: request.IdDivision,
+        TipoSolicitud: request.TipoSolicitud,
+        IdEntidad: request.IdEntidad,
+        at,
+      })),
+    );
   }
 
   /**
