@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestNumber } from '../../src/shared/accreditation.js';
 import { addDays, siteDate } from '../../src/shared/dates.js';
 import { catalogue } from '../support/accreditation.js';
-import { call, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { call, startTestApp, type TestApp, tokensOf } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
@@ -58,10 +58,19 @@ describe.each(DIALECTS)('bulk delete of requests on %s', (dialect) => {
 
   beforeAll(async () => {
     t = await startTestApp(dialect);
-    tokens.admin = (await signIn(t.app, 'ADMIN', { division: SOUTH })).accessToken;
-    tokens.requester = (await signIn(t.app, 'SOLICITANTE', { division: SOUTH })).accessToken;
-    tokens.requesterNorth = (await signIn(t.app, 'SOLICITANTE', { division: NORTH })).accessToken;
-    tokens.authoriser = (await signIn(t.app, 'AUTORIZADOR', { division: SOUTH })).accessToken;
+    Object.assign(
+      tokens,
+      await tokensOf(
+        t.app,
+        {
+          admin: 'ADMIN',
+          requester: 'SOLICITANTE',
+          requesterNorth: { user: 'SOLICITANTE', division: NORTH },
+          authoriser: 'AUTORIZADOR',
+        },
+        SOUTH,
+      ),
+    );
     cat = await catalogue(t.app, tokens.admin);
     contract = (await cat.list('contract')).find((c: Json) => c.NumeroContrato === 'CT-2026-001').IdContrato;
   });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recountAttention } from '../../src/server/features/accreditation/engine/attention.js';
 import { addDays, siteDate } from '../../src/shared/dates.js';
 import { catalogue, pdf, upload, valuesFor } from '../support/accreditation.js';
-import { call, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { call, startTestApp, type TestApp, tokensOf } from '../support/app.js';
 import { testClock } from '../support/auth.js';
 import { DIALECTS } from '../support/databases.js';
 
@@ -96,11 +96,11 @@ describe.each(DIALECTS)('the efficiency report on %s', (dialect) => {
     clock.advance(ms);
     await signInAll();
   };
-  const signInAll = async () => {
-    tokens.admin = (await signIn(t.app, 'ADMIN', { division: SOUTH })).accessToken;
-    tokens.requester = (await signIn(t.app, 'SOLICITANTE', { division: SOUTH })).accessToken;
-    tokens.authoriser = (await signIn(t.app, 'AUTORIZADOR', { division: SOUTH })).accessToken;
-  };
+  const signInAll = async () =>
+    Object.assign(
+      tokens,
+      await tokensOf(t.app, { admin: 'ADMIN', requester: 'SOLICITANTE', authoriser: 'AUTORIZADOR' }, SOUTH),
+    );
   const report = async (
     who = 'admin',
     query = `Anio=${year}&MesDesde=${monthNumber}&MesHasta=${monthNumber}`,

@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS_TABLES } from '../../src/server/features/access/tables.js';
 import { addDays, siteDate } from '../../src/shared/dates.js';
-import { call, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { call, startTestApp, type TestApp, tokensOf } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
@@ -47,11 +47,20 @@ describe.each(DIALECTS)('queries on %s', (dialect) => {
 
   beforeAll(async () => {
     t = await startTestApp(dialect);
-    tokens.admin = (await signIn(t.app, 'ADMIN', { division: SOUTH })).accessToken;
-    tokens.requester = (await signIn(t.app, 'SOLICITANTE', { division: SOUTH })).accessToken;
-    tokens.requesterNorth = (await signIn(t.app, 'SOLICITANTE', { division: NORTH })).accessToken;
-    tokens.authoriser = (await signIn(t.app, 'AUTORIZADOR', { division: SOUTH })).accessToken;
-    tokens.dining = (await signIn(t.app, 'COMEDOR', { division: SOUTH })).accessToken;
+    Object.assign(
+      tokens,
+      await tokensOf(
+        t.app,
+        {
+          admin: 'ADMIN',
+          requester: 'SOLICITANTE',
+          requesterNorth: { user: 'SOLICITANTE', division: NORTH },
+          authoriser: 'AUTORIZADOR',
+          dining: 'COMEDOR',
+        },
+        SOUTH,
+      ),
+    );
   });
   afterAll(async () => {
     await t?.close();

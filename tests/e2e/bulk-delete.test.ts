@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestNumber } from '../../src/shared/accreditation.js';
 import { addDays, siteDate } from '../../src/shared/dates.js';
 import { launchBrowser, PHONE } from '../support/browser.js';
-import { signInThroughConsole } from '../support/console.js';
+import { signedInPage } from '../support/console.js';
 import { asUser, type Lang } from '../support/request-screens.js';
 import { type RunningServer, startRealServer } from '../support/server.js';
 
@@ -21,19 +21,6 @@ describe('bulk delete of requests in a real browser', () => {
   let browser: Browser;
   const problems: string[] = [];
   const calls = asUser(() => server.url);
-
-  const open = async (viewport: object) => {
-    const context = await browser.newContext(viewport);
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    page.on('console', (message) => {
-      if (message.type() === 'error' || message.type() === 'warning')
-        problems.push(`${message.type()}: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-    await signInThroughConsole(page, server.url, 'SOLICITANTE');
-    return page;
-  };
 
   /** Two incomplete worker requests of the requester, made through the API as the wizard's first step makes them. */
   const makeTwo = async (page: Page, documents: string[]) => {
@@ -88,7 +75,7 @@ describe('bulk delete of requests in a real browser', () => {
     ['en', PHONE, ['72000003', '72000004']],
   ] as const) {
     it(`deletes the ticked incomplete requests (${lang}, ${'isMobile' in viewport ? 'phone' : 'desktop'})`, async () => {
-      const page = await open(viewport);
+      const page = await signedInPage(browser, server.url, 'SOLICITANTE', problems, { context: viewport });
       const ids = await makeTwo(page, [...documents]);
       const t = (es: string, en: string) => (lang === 'es' ? es : en);
       await calls.go(page, '/movilizacion/solicitante/persona?estado=I', lang as Lang);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../locales/en.json' with { type: 'json' };
 import es from '../../locales/es.json' with { type: 'json' };
 import { launchBrowser, PHONE } from '../support/browser.js';
-import { signInThroughConsole } from '../support/console.js';
+import { signedInPage } from '../support/console.js';
 import { asUser } from '../support/request-screens.js';
 import { type RunningServer, startRealServer } from '../support/server.js';
 
@@ -22,18 +22,6 @@ describe('the efficiency report in a real browser', () => {
   const problems: string[] = [];
   const calls = asUser(() => server.url);
 
-  const open = async (user: string, viewport: object) => {
-    const context = await browser.newContext({ ...viewport, acceptDownloads: true });
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    page.on('console', (message) => {
-      if (message.type() === 'error' || message.type() === 'warning')
-        problems.push(`${user} ${message.type()}: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => problems.push(`${user} pageerror: ${error.message}`));
-    await signInThroughConsole(page, server.url, user);
-    return page;
-  };
   const totals = (page: Page) => page.getByTestId('efficiency-totals');
 
   beforeAll(async () => {
@@ -46,7 +34,9 @@ describe('the efficiency report in a real browser', () => {
   });
 
   it('shows the authoriser the year’s months in charts and tables, and exports them (es, desktop)', async () => {
-    const page = await open('AUTORIZADOR', { viewport: { width: 1400, height: 900 } });
+    const page = await signedInPage(browser, server.url, 'AUTORIZADOR', problems, {
+      context: { viewport: { width: 1400, height: 900 } },
+    });
     const month = new Date().getMonth() + 1;
     const report = await calls.api(
       page,
@@ -81,7 +71,7 @@ describe('the efficiency report in a real browser', () => {
   }, 90_000);
 
   it('reads the same in English on a phone, and follows the month range chosen', async () => {
-    const page = await open('AUTORIZADOR', PHONE);
+    const page = await signedInPage(browser, server.url, 'AUTORIZADOR', problems, { context: PHONE });
     await calls.go(page, '/reporte/eficiencia', 'en');
     await page.getByRole('heading', { name: en.reports.sections.authorisers }).waitFor();
     await page.locator('#efficiency-from').click();
@@ -105,7 +95,9 @@ describe('the efficiency report in a real browser', () => {
   }, 90_000);
 
   it('sends a requester away from the report', async () => {
-    const page = await open('SOLICITANTE', { viewport: { width: 1400, height: 900 } });
+    const page = await signedInPage(browser, server.url, 'SOLICITANTE', problems, {
+      context: { viewport: { width: 1400, height: 900 } },
+    });
     await calls.go(page, '/reporte/eficiencia', 'es');
     await page.waitForURL(/\/sinpermiso$/);
     await expect

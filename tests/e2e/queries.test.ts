@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import es from '../../locales/es.json' with { type: 'json' };
 import { launchBrowser, PHONE } from '../support/browser.js';
-import { signInThroughConsole } from '../support/console.js';
+import { signedInPage } from '../support/console.js';
 import { asUser } from '../support/request-screens.js';
 import { type RunningServer, startRealServer } from '../support/server.js';
 
@@ -21,18 +21,6 @@ describe('queries in a real browser', () => {
   const problems: string[] = [];
   const calls = asUser(() => server.url);
 
-  const open = async (user: string, viewport: object) => {
-    const context = await browser.newContext({ ...viewport, acceptDownloads: true });
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    page.on('console', (message) => {
-      if (message.type() === 'error' || message.type() === 'warning')
-        problems.push(`${user} ${message.type()}: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => problems.push(`${user} pageerror: ${error.message}`));
-    await signInThroughConsole(page, server.url, user);
-    return page;
-  };
   /** A filter's choice: its select opened, the option clicked. */
   const pick = async (page: Page, id: string, option: string) => {
     await page.locator(`#${id}`).click();
@@ -50,7 +38,9 @@ describe('queries in a real browser', () => {
   });
 
   it('gives the administrator the status of the people on site, and every row in Excel (es, desktop)', async () => {
-    const page = await open('ADMIN', { viewport: { width: 1400, height: 900 } });
+    const page = await signedInPage(browser, server.url, 'ADMIN', problems, {
+      context: { viewport: { width: 1400, height: 900 } },
+    });
     const all = (await calls.api(page, 'GET', '/api/consulta/estado?IdEntidad=T&take=1'))
       .totalCount as number;
     const inside = (await calls.api(page, 'GET', '/api/consulta/estado?IdEntidad=T&Presente=S&take=1'))
@@ -75,7 +65,7 @@ describe('queries in a real browser', () => {
   }, 90_000);
 
   it('shows the requester its company’s mobilisations only (en, phone)', async () => {
-    const page = await open('SOLICITANTE', PHONE);
+    const page = await signedInPage(browser, server.url, 'SOLICITANTE', problems, { context: PHONE });
     const mine = (await calls.api(page, 'GET', '/api/consulta/solicitudes?Tipo=M&take=1000')).data as Json[];
     expect(new Set(mine.map((r) => r.IdCompania)).size).toBe(1);
     await calls.go(page, '/consultas/movilizaciones', 'en');
@@ -90,7 +80,9 @@ describe('queries in a real browser', () => {
   }, 90_000);
 
   it('sends a profile without the query screens away', async () => {
-    const page = await open('COMEDOR', { viewport: { width: 1400, height: 900 } });
+    const page = await signedInPage(browser, server.url, 'COMEDOR', problems, {
+      context: { viewport: { width: 1400, height: 900 } },
+    });
     const asked: string[] = [];
     page.on('response', (r) => {
       if (r.url().includes('/api/consulta/')) asked.push(`${r.status()} ${r.url()}`);

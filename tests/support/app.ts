@@ -184,3 +184,17 @@ export async function anotherClientAdmin(t: TestApp, menus: string[]): Promise<s
   );
   return (await signIn(t.app, 'ADMINCHILE', { password: 'Atacama#Norte1' })).accessToken;
 }
+
+/** Signs in each of `users` (name → user) in `division`, and answers their access tokens by name. */
+export async function tokensOf(
+  app: FastifyInstance,
+  users: Record<string, string | { user: string; division: string }>,
+  division: string,
+): Promise<Record<string, string>> {
+  const tokens: Record<string, string> = {};
+  for (const [name, who] of Object.entries(users)) {
+    const { user, division: where } = typeof who === 'string' ? { user: who, division } : who;
+    tokens[name] = (await signIn(app, user, { division: where })).accessToken;
+  }
+  return tokens;
+}

@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../src/server/demo/security.js';
 
 /**
@@ -28,4 +28,29 @@ export async function signInThroughConsole(
   }
   await page.getByRole('button', { name: /^(Entrar|Enter)$/ }).click();
   await page.waitForURL(/\/dashboard/);
+}
+
+/**
+ * A new page of its own browser context, signed in through the console as `username`, whose
+ * console errors and warnings and uncaught errors are kept in `problems` (a test ends by
+ * expecting none). `ignore`: console texts that are expected (a refusal the test asks for).
+ */
+export async function signedInPage(
+  browser: Browser,
+  base: string,
+  username: string,
+  problems: string[],
+  options: { context?: BrowserContextOptions; division?: string; ignore?: RegExp } = {},
+): Promise<Page> {
+  const context = await browser.newContext({ acceptDownloads: true, ...options.context });
+  const page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  page.on('console', (message) => {
+    if (options.ignore?.test(message.text())) return;
+    if (message.type() === 'error' || message.type() === 'warning')
+      problems.push(`${username} ${message.type()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`${username} pageerror: ${error.message}`));
+  await signInThroughConsole(page, base, username, { division: options.division });
+  return page;
 }

@@ -133,23 +133,26 @@ export async function backfill(database: Database, registry: Registry): Promise<
     const now = new Date().toISOString();
     const day = (value: unknown) =>
       (value instanceof Date ? value.toISOString() : String(value)).slice(0, 10);
-    for (const person of missing) {
+    // A thousand a statement: a database of a hundred thousand people is ready in seconds.
+    const rows = missing.map((person) => {
       const start = day(person.FechaInicio ?? person.FechaCreacion ?? now);
       const open = !UNEMPLOYED.has(String(person.Condicion));
+      return {
+        IdCliente: person.IdCliente,
+        IdPersona: person.IdPersona,
+        IdCompania: person.IdCompania,
+        FechaInicio: start,
+        FechaFin: open ? null : [day(person.FechaCese ?? now), start].sort()[1],
+        Vigente: open ? 'S' : 'N',
+        IdUsuarioCreacion: 'SISTEMA',
+        FechaCreacion: now,
+      };
+    });
+    for (let i = 0; i < rows.length; i += 1000)
       await trx
         .insertInto(table)
-        .values({
-          IdCliente: person.IdCliente,
-          IdPersona: person.IdPersona,
-          IdCompania: person.IdCompania,
-          FechaInicio: start,
-          FechaFin: open ? null : [day(person.FechaCese ?? now), start].sort()[1],
-          Vigente: open ? 'S' : 'N',
-          IdUsuarioCreacion: 'SISTEMA',
-          FechaCreacion: now,
-        })
+        .values(rows.slice(i, i + 1000))
         .execute();
-    }
   });
 }
 

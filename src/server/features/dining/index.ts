@@ -1,10 +1,14 @@
 import type { Feature } from '../feature.js';
 import { diningHooks } from './hooks.js';
+import diningReportRoutes from './report-routes.js';
 import diningRoutes from './routes.js';
 
 /** Dining halls: the readers' meal decisions, the supervisor's live management and the consumption report. */
 export const dining: Feature = {
   name: 'dining',
   hooks: () => diningHooks(),
-  routes: diningRoutes,
+  routes: async (api) => {
+    await api.register(diningRoutes);
+    await api.register(diningReportRoutes);
+  },
 };

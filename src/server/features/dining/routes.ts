@@ -1,13 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { verifyToken } from '../../../shared/badge-token.js';
-import { addDays, daysBetween, siteDate } from '../../../shared/dates.js';
+import { addDays, siteDate } from '../../../shared/dates.js';
 import { capacityOf, type MealDecision, type MealPresented, sittingAt } from '../../../shared/dining.js';
 import { writeAudit } from '../../crud/audit.js';
 import { ttlCache } from '../../db/ttl-cache.js';
 import { ApiError } from '../../errors.js';
 import { t } from '../../i18n.js';
-import { field, INT32, objectOf, resultResponses } from '../../routes/responses.js';
-import { type ExportColumn, sendWorkbook, writeWorkbook } from '../../services/excel.js';
+import { field, objectOf, resultResponses } from '../../routes/responses.js';
 import { signingKeys } from '../access/allow-list.js';
 import { correctedTime, deviceAuth, withinBudget } from '../access/device-call.js';
 import { type Device, DeviceKeys } from '../access/device-keys.js';
@@ -30,7 +29,7 @@ import {
   recordMeal,
 } from './meals.js';
 import { anyDiningOffice, DINING_ROUTES, type DiningOffice, diningOffice } from './office.js';
-import { consumptionReport, REPORT_MAX_DAYS, type ReportQuery, reportBatches, roomDay } from './report.js';
+import { roomDay } from './report.js';
 import { type Counted, countMeal } from './tables.js';
 
 /** Most presentations in one batch of a reader; more is 413. */
@@ -650,144 +649,6 @@ export default async function diningRoutes(fastify: FastifyInstance): Promise<vo
         );
         return { result: { IdConsumo: id, Anulado: 'S' } };
       });
-    },
-  );
-
-  const reportQuery = {
-    Documento: field.text(20, { minLength: 1 }),
-    desde: date,
-    hasta: date,
-    IdComedor: field.id(),
-    IdServicio: field.id(),
-    IdCompania: field.id(),
-    IdPersona: field.id(),
-  };
-  /** A person named by document: the client's person of that document (none: a person no meal can match). */
-  const byDocument = async (
-    office: DiningOffice,
-    q: ReportQuery & { Documento?: string },
-  ): Promise<ReportQuery> => {
-    const { Documento, ...rest } = q;
-    if (Documento === undefined) return rest;
-    const person = await db
-      .selectFrom(tables.person)
-      .select('IdPersona')
-      .where('IdCliente', '=', office.clientId)
-      .where('Documento', '=', Documento.trim().toUpperCase())
-      .executeTakeFirst();
-    return { ...rest, IdPersona: person ? Number(person.IdPersona) : 0 };
-  };
-  const checkRange = (q: ReportQuery) => {
-    if (q.hasta < q.desde)
-      throw new ApiError('VALIDATION_FAILED', { fields: { hasta: { messageKey: 'dining.reportRange' } } });
-    if (daysBetween(q.desde, q.hasta) >= REPORT_MAX_DAYS)
-      throw new ApiError('VALIDATION_FAILED', {
-        fields: { hasta: { messageKey: 'dining.reportTooLong', params: { days: REPORT_MAX_DAYS } } },
-      });
-  };
-
-  fastify.get<{ Querystring: ReportQuery & { Documento?: string; skip?: number; take?: number } }>(
-    '/comedor/reporte',
-    {
-      schema: {
-        tags: ['dining'],
-        summary:
-          'The consumption report: served meals within the filters, their totals and cost split, meals per day and service',
-        description:
-          'Amounts in cents. A contractor sees its company’s meals only. Totals are over every row the filters keep, not the page.',
-        querystring: objectOf(
-          { ...reportQuery, skip: field.integer(0, INT32.max), take: field.integer(1, 200) },
-          ['desde', 'hasta'],
-        ),
-        response: result('{ data, totalCount, totales, porDia }'),
-      },
-    },
-    async (request) => {
-      const office = await officeOf(request, DINING_ROUTES.report);
-      const { skip = 0, take = 25, ...q } = request.query;
-      checkRange(q);
-      return {
-        result: await consumptionReport(db, tables, office, await byDocument(office, q), { skip, take }),
-      };
-    },
-  );
-
-  fastify.get<{ Querystring: ReportQuery & { Documento?: string } }>(
-    '/comedor/reporte/excel',
-    {
-      schema: {
-        tags: ['dining'],
-        summary:
-          'The consumption report as an Excel workbook, streamed (every row, oldest first, a totals row last)',
-        querystring: objectOf(reportQuery, ['desde', 'hasta']),
-        response: { 200: { description: 'The .xlsx file', type: 'string', format: 'binary' } },
-      },
-    },
-    async (request, reply) => {
-      const office = await officeOf(request, DINING_ROUTES.report);
-      const q = await byDocument(office, request.query);
-      checkRange(q);
-      const language = request.language;
-      const h = (key: string) => t(language, `dining.report.${key}`);
-      const column = (
-        key: string,
-        kind: ExportColumn['kind'],
-        width: number,
-        cents = false,
-      ): ExportColumn => ({
-        header: h(key),
-        kind,
-        width,
-        value: (row) => {
-          const v = row[key];
-          if (v == null) return null;
-          return cents ? Number(v) / 100 : (v as string | number);
-        },
-      });
-      const columns = [
-        column('Fecha', 'date', 12),
-        column('Hora', 'text', 10),
-        column('Comedor', 'text', 30),
-        column('Servicio', 'text', 20),
-        column('Documento', 'text', 14),
-        column('Nombres', 'text', 34),
-        column('Compania', 'text', 34),
-        column('Categoria', 'text', 16),
-        column('ImporteTotal', 'number', 12, true),
-        column('ImporteCompania', 'number', 14, true),
-        column('ImporteTrabajador', 'number', 14, true),
-        column('Origen', 'text', 8),
-        column('Observacion', 'text', 30),
-      ];
-      // The totals row is summed from the very rows written, in cents.
-      const totals = { consumos: 0, importe: 0, compania: 0, trabajador: 0 };
-      async function* withTotals() {
-        for await (const rows of reportBatches(db, tables, office, q)) {
-          for (const r of rows) {
-            totals.consumos++;
-            totals.importe += r.ImporteTotal;
-            totals.compania += r.ImporteCompania;
-            totals.trabajador += r.ImporteTrabajador;
-          }
-          yield rows.map((r) => ({ ...r, Origen: t(language, `enums.markingOrigin.${r.Origen}`) }));
-        }
-        yield [
-          {
-            Fecha: null,
-            Nombres: `${h('total')}: ${totals.consumos}`,
-            ImporteTotal: totals.importe,
-            ImporteCompania: totals.compania,
-            ImporteTrabajador: totals.trabajador,
-          },
-        ];
-      }
-      return sendWorkbook(
-        reply,
-        `consumos-${q.desde}-${q.hasta}.xlsx`,
-        `${h('fileName')} ${q.desde} ${q.hasta}.xlsx`,
-        (stream) =>
-          writeWorkbook(stream, columns, withTotals(), 'data', `${h('title')} ${q.desde} – ${q.hasta}`),
-      );
     },
   );
 }

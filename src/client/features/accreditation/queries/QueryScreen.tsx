@@ -37,6 +37,8 @@ interface StatusRow {
 }
 
 type Page<T> = { data: T[]; totalCount: number };
+/** A row of either list: a request, or an accreditation's status. */
+type Listed = RequestRow | StatusRow;
 const staleChoices = { staleTime: 5 * 60_000, retry: false } as const;
 
 /**
@@ -104,7 +106,7 @@ export default function QueryScreen({ mode }: { mode: QueryMode }) {
   const list = useQuery({
     queryKey: ['query', mode, filters, grid],
     queryFn: () =>
-      apiCall<Page<RequestRow | StatusRow>>(
+      apiCall<Page<Listed>>(
         'GET',
         `${path}?${queryString({ ...filters, skip: gridParams(grid).skip, take: gridParams(grid).take })}`,
       ),
@@ -260,28 +262,16 @@ export default function QueryScreen({ mode }: { mode: QueryMode }) {
             <Alert severity="info" data-testid="query-empty">
               {q('empty')}
             </Alert>
-          ) : mode === 'status' ? (
-            <Grid
-              label={title}
-              columns={statusColumns}
-              rows={list.data?.data as StatusRow[] | undefined}
-              total={list.data?.totalCount}
-              loading={list.isFetching}
-              state={grid}
-              onState={setGrid}
-              rowKey={(row) => row.IdAcreditacion}
-              testId="query-grid"
-            />
           ) : (
-            <Grid
+            <Grid<Listed>
               label={title}
-              columns={requestColumns}
-              rows={list.data?.data as RequestRow[] | undefined}
+              columns={(mode === 'status' ? statusColumns : requestColumns) as GridColumn<Listed>[]}
+              rows={list.data?.data}
               total={list.data?.totalCount}
               loading={list.isFetching}
               state={grid}
               onState={setGrid}
-              rowKey={(row) => row.IdSolicitud}
+              rowKey={(row) => ('IdAcreditacion' in row ? row.IdAcreditacion : row.IdSolicitud)}
               testId="query-grid"
             />
           )}

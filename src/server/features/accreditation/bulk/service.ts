@@ -1,26 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityCode } from '../../../../shared/accreditation.js';
 import type { Language } from '../../../../shared/constants.js';
-import { messageKeyOf } from '../../../../shared/errors.js';
-import type { FieldProblem } from '../../../../shared/validation.js';
 import type { CrudService } from '../../../crud/service.js';
 import type { Row } from '../../../crud/types.js';
 import type { Database, Db } from '../../../db/connection.js';
 import { ApiError } from '../../../errors.js';
-import { t } from '../../../i18n.js';
 import { LeaseLost, type Leases } from '../../../jobs/leases.js';
 import type { Registry } from '../../../registry.js';
 import type { FileStore } from '../../../storage/files.js';
-import { loadProfile, type ProfileDef } from '../catalogue.js';
+import { loadProfile } from '../catalogue.js';
 import { holderIdentity, type KeptFile } from '../engine/input.js';
 import type { Mobilisations } from '../kinds/mobilisation.js';
 import type { Renewals } from '../kinds/renewal.js';
 import { numericParameter } from '../parameters.js';
 import type { Requester } from '../roles.js';
-import { Attachments, attachmentName, attachmentSlots } from './attachments.js';
-import { type BulkColumn, bulkColumns, identityKey } from './columns.js';
-import { type CellValue, readSheet } from './upload-reader.js';
-import { signature, templateWorkbook } from './workbook.js';
+import { Attachments, attachmentSlots } from './attachments.js';
+import { errorsOf, type RowErrors, toBody, uploadCounts, worded } from './cells.js';
+import { identityKey } from './columns.js';
+import { BulkSheets } from './sheets.js';
+import { readSheet } from './upload-reader.js';
+import { signature } from './workbook.js';
 
 /** The most rows one upload takes, unless the environment's BULK_MAX_ROWS says otherwise. */
 export const bulkMaxRows = () => Number(process.env.BULK_MAX_ROWS) || 10_000;
@@ -30,7 +29,6 @@ const DRY_RUN_CONCURRENCY = 4;
 const INSERT_BATCH = 200;
 
 /** A row's problems: by column key (`*` for the row as a whole), each a message key and its params. */
-export type RowErrors = Record<string, FieldProblem>;
 
 export interface Upload {
   IdCargaMasiva: number;
@@ -80,7 +78,6 @@ const requestBase = (
     : { IdEntidad: entity };
 
 /** The cell a holder error lands on: the document (a person) or the plate (a vehicle). */
-const HOLDER_CELL: Record<string, string> = { IdPersona: 'Documento', IdVehiculo: 'Placa' };
 
 /** A stored row as its jobs read it. */
 interface PendingRow {
@@ -131,7 +128,12 @@ export class BulkService {
     /** The database's leases: one process runs an upload's job at a time, and takes over a dead one's. */
     private readonly leases: Leases,
     readonly maxRows: number = bulkMaxRows(),
-  ) {}
+  ) {
+    this.sheets = new BulkSheets(database, registry, crud, maxRows);
+  }
+
+  /** The profile, columns and template of an upload's file. */
+  private readonly sheets: BulkSheets;
 
   private table(name: string): string {
     return this.registry.require(name).table;
@@ -141,88 +143,25 @@ export class BulkService {
     return this.database.db;
   }
 
-  /**
-   * The profile of a bulk upload: a worker's or a vehicle's, for the requester's division; for a
-   * requirement update, the requirement must be one of its requester's requirements.
-   */
-  private async profile(
+  /** The requester requirements of a profile a requirement update may renew from a file. */
+  requirements(requester: Requester, profileId: number): Promise<Row[]> {
+    return this.sheets.requirements(requester, profileId);
+  }
+
+  /** excelformato: the template of a contract and profile, in the caller's language. */
+  template(
     requester: Requester,
     contract: number,
     profileId: number,
-    requirement: number | null = null,
-  ): Promise<ProfileDef> {
-    const { principal } = requester;
-    const profile = await loadProfile(this.db, this.registry, principal.clientId as number, profileId, {
-      divisionId: principal.divisionId,
-    });
-    if (profile.IdEntidad !== 'T' && profile.IdEntidad !== 'V')
-      throw new ApiError('VALIDATION_FAILED', {
-        fields: { IdPerfilAcreditacion: { messageKey: 'bulk.errors.notBulkEntity' } },
-      });
-    if (!requester.entities.includes(profile.IdEntidad)) throw new ApiError('FORBIDDEN');
-    const visible = await this.crud
-      .within(this.db)
-      .findKeys(this.registry.require('contract'), { IdContrato: contract }, principal);
-    if (!visible.length)
-      throw new ApiError('MISSING_REFERENCE', {
-        fields: {
-          IdContrato: { messageKey: 'validation.referenceMissing', params: { resource: 'contract' } },
-        },
-      });
-    if (
-      requirement !== null &&
-      !profile.requirements.some((r) => r.IdRequisito === requirement && r.TipoRequisito === 'S')
-    )
-      throw new ApiError('VALIDATION_FAILED', {
-        fields: { IdRequisito: { messageKey: 'bulk.errors.requirementNotInProfile' } },
-      });
-    return profile;
-  }
-
-  /** What a template asks for: the whole profile, or for a requirement update that requirement only. */
-  private scoped(profile: ProfileDef, requirement: number | null): ProfileDef {
-    return requirement === null
-      ? profile
-      : { ...profile, requirements: profile.requirements.filter((r) => r.IdRequisito === requirement) };
-  }
-
-  /**
-   * A template's columns: a mobilisation's (bulkColumns), or a requirement update's: the holder's
-   * identity (document type and number, or plate), then the requirement's data.
-   */
-  private async columnsOf(
-    requester: Requester,
-    profile: ProfileDef,
-    requirement: number | null,
     language: Language,
-  ): Promise<BulkColumn[]> {
-    const columns = await bulkColumns(
-      this.db,
-      this.registry,
-      requester.principal,
-      this.scoped(profile, requirement),
-      language,
-    );
-    if (requirement === null) return columns;
-    const identity = profile.IdEntidad === 'V' ? ['Placa'] : ['IdTipoDocumento', 'Documento'];
-    return columns.filter((c) => identity.includes(c.key) || c.datum !== undefined);
+    requirement: number | null = null,
+  ) {
+    return this.sheets.template(requester, contract, profileId, language, requirement);
   }
 
-  /** The requester requirements of a profile a requirement update may renew from a file. */
-  async requirements(requester: Requester, profileId: number): Promise<Row[]> {
-    const profile = await loadProfile(
-      this.db,
-      this.registry,
-      requester.principal.clientId as number,
-      profileId,
-      {
-        divisionId: requester.principal.divisionId,
-      },
-    );
-    if (!requester.entities.includes(profile.IdEntidad)) throw new ApiError('FORBIDDEN');
-    return profile.requirements
-      .filter((r) => r.TipoRequisito === 'S')
-      .map((r) => ({ IdRequisito: r.IdRequisito, Requisito: r.Requisito }));
+  /** The header of each column of an upload's template in the caller's language, by key. */
+  async headings(requester: Requester, code: unknown, language: Language): Promise<Map<string, string>> {
+    return this.sheets.headings(requester, await this.find(this.db, requester, code), language);
   }
 
   /**
@@ -262,126 +201,6 @@ export class BulkService {
     );
   }
 
-  /** excelformato: the template of a contract and profile, in the caller's language. */
-  async template(
-    requester: Requester,
-    contract: number,
-    profileId: number,
-    language: Language,
-    requirement: number | null = null,
-  ): Promise<{ bytes: Buffer; fileName: string }> {
-    const profile = await this.profile(requester, contract, profileId, requirement);
-    const columns = await this.columnsOf(requester, profile, requirement, language);
-    const renewed = profile.requirements.find((r) => r.IdRequisito === requirement);
-    const row = (await this.db
-      .selectFrom(this.table('contract'))
-      .select(['NumeroContrato'])
-      .where('IdContrato', '=', contract)
-      .executeTakeFirst()) as { NumeroContrato?: string } | undefined;
-    const contractName = row?.NumeroContrato ?? String(contract);
-    const slots = attachmentSlots(this.scoped(profile, requirement));
-    const holder = t(language, `bulk.instructions.${profile.IdEntidad === 'V' ? 'plate' : 'document'}`);
-    const bytes = await templateWorkbook(
-      columns,
-      {
-        contract,
-        contractName,
-        profile: profileId,
-        profileName: profile.Descripcion,
-        entity: t(language, `enums.bulkEntity.${profile.IdEntidad}`),
-        requirement: renewed ? { id: renewed.IdRequisito, name: renewed.Requisito } : undefined,
-      },
-      slots.map((slot) => ({
-        requirement: slot.requirement,
-        fileName: attachmentName(holder, slot, slots.length),
-      })),
-      this.maxRows,
-      language,
-    );
-    const safe = `${contractName} ${renewed ? renewed.Requisito : profile.Descripcion}`
-      .replace(/[\\/:*?"<>|]/g, '')
-      .slice(0, 80);
-    return { bytes, fileName: `${safe}.xlsx` };
-  }
-
-  /**
-   * The columns a file is read with: a list's text is taken in either language (the template was
-   * written in its downloader's), or its stored value.
-   */
-  private async readingColumns(
-    requester: Requester,
-    profile: ProfileDef,
-    requirement: number | null,
-  ): Promise<BulkColumn[]> {
-    const [es, en] = await Promise.all(
-      (['es', 'en'] as const).map((l) => this.columnsOf(requester, profile, requirement, l)),
-    );
-    return es.map((column, i) =>
-      column.choices ? { ...column, choices: [...column.choices, ...(en[i].choices ?? [])] } : column,
-    );
-  }
-
-  /** A row's cells as a request body, and the cells that could not be read. */
-  private toBody(
-    columns: BulkColumn[],
-    cells: Record<string, CellValue>,
-    base: Row,
-  ): { body: Row; errors: RowErrors } {
-    const body: Row = { ...base };
-    const detail: Array<{ IdDatoEvaluar: number; Valor: string }> = [];
-    const errors: RowErrors = {};
-    for (const column of columns) {
-      const raw = cells[column.key];
-      if (raw === null || raw === undefined) continue;
-      let value: string | number | undefined;
-      if (column.choices) {
-        const text = String(raw).trim().toLocaleUpperCase('es');
-        const found = column.choices.find(
-          (c) => c.label.toLocaleUpperCase('es') === text || String(c.value).toLocaleUpperCase('es') === text,
-        );
-        if (!found) {
-          errors[column.key] = { messageKey: 'bulk.errors.unknownChoice' };
-          continue;
-        }
-        value = found.value;
-      } else if (column.kind === 'date') {
-        const text = String(raw).trim();
-        const dmy = /^(\d{1,2})[/-](\d{1,2})[/-](\d{4})$/.exec(text);
-        value = dmy ? `${dmy[3]}-${dmy[2].padStart(2, '0')}-${dmy[1].padStart(2, '0')}` : text;
-        if (typeof raw === 'number') {
-          errors[column.key] = { messageKey: 'validation.format.date' };
-          continue;
-        }
-      } else if (column.json === 'integer' || column.json === 'number') {
-        const n = typeof raw === 'number' ? raw : Number(String(raw).trim().replace(',', '.'));
-        value = Number.isFinite(n) ? n : String(raw);
-      } else value = typeof raw === 'number' ? String(raw) : raw;
-      if (column.datum) detail.push({ IdDatoEvaluar: column.datum, Valor: String(value) });
-      else body[column.key] = value;
-    }
-    body.Detalle = JSON.stringify(detail);
-    return { body, errors };
-  }
-
-  /** Where an error of the request service lands: the cell of its field, or the row. */
-  private errorsOf(error: unknown, keys: Set<string>): RowErrors {
-    if (!(error instanceof ApiError)) throw error;
-    const out: RowErrors = {};
-    const fields = (error.fields ?? {}) as Record<string, FieldProblem>;
-    for (const [field, problem] of Object.entries(fields)) {
-      const key = field.startsWith('Detalle.') ? `D${field.slice(8)}` : (HOLDER_CELL[field] ?? field);
-      out[keys.has(key) ? key : '*'] ??= problem;
-    }
-    if (!Object.keys(out).length)
-      out['*'] = {
-        messageKey: error.messageKey ?? messageKeyOf(error.code),
-        params: error.params as FieldProblem['params'],
-      };
-    else if (error.code === 'DUPLICATE' && error.messageKey)
-      out['*'] = { messageKey: error.messageKey, params: error.params as FieldProblem['params'] };
-    return out;
-  }
-
   /**
    * cargamasiva: the uploaded file (on disk) read as a stream, the upload stored under a new mass
    * upload code with its rows (and the errors found reading them) to check, and the dry run started
@@ -401,8 +220,8 @@ export class BulkService {
     },
   ): Promise<Upload & { attached: number; unusedFiles: string[] }> {
     const requirement = input.requirement ?? null;
-    const profile = await this.profile(requester, input.contract, input.profile, requirement);
-    const columns = await this.readingColumns(requester, profile, requirement);
+    const profile = await this.sheets.profile(requester, input.contract, input.profile, requirement);
+    const columns = await this.sheets.readingColumns(requester, profile, requirement);
     const sheet = await readSheet(
       input.path,
       this.maxRows,
@@ -419,14 +238,14 @@ export class BulkService {
         fields: { file: { messageKey: 'bulk.errors.empty' } },
       });
     const attachments = input.attachments
-      ? await Attachments.open(input.attachments, attachmentSlots(this.scoped(profile, requirement)))
+      ? await Attachments.open(input.attachments, attachmentSlots(this.sheets.scoped(profile, requirement)))
       : undefined;
     const base = requestBase(profile.IdEntidad, input.contract, input.profile, requirement);
     const code = `CM-${new Date().toISOString().slice(0, 10).replaceAll('-', '')}-${randomUUID().slice(0, 8).toUpperCase()}`;
     const firstOf = new Map<string, number>();
     const documentKey = profile.IdEntidad === 'V' ? 'Placa' : 'Documento';
     const prepared = sheet.rows.map(({ row, cells }) => {
-      const { body, errors } = this.toBody(columns, cells, base);
+      const { body, errors } = toBody(columns, cells, base);
       const identity = identityKey(profile.IdEntidad, body);
       if (identity !== undefined) {
         const first = firstOf.get(identity);
@@ -582,26 +401,6 @@ export class BulkService {
     return row;
   }
 
-  /** Section 4's counts of an upload. */
-  async counts(upload: Upload): Promise<Counts> {
-    const rows = (await this.db
-      .selectFrom(this.table('bulk-upload-row'))
-      .select(['Estado', (eb) => eb.fn.countAll<number | string>().as('n')])
-      .where('IdCliente', '=', upload.IdCliente)
-      .where('IdCargaMasiva', '=', upload.IdCargaMasiva)
-      .groupBy('Estado')
-      .execute()) as Array<{ Estado: string; n: number | string }>;
-    const n = (s: string) => Number(rows.find((r) => r.Estado === s)?.n ?? 0);
-    return {
-      loaded: upload.Filas,
-      toCheck: n('P'),
-      observed: n('E') + n('F'),
-      processed: n('S') + n('F'),
-      successful: n('S'),
-      toProcess: n('V'),
-    };
-  }
-
   /** What an upload's screen shows: the upload, its counts and whether a job is running now. */
   async progress(requester: Requester, code: unknown): Promise<Row> {
     const upload = await this.find(this.db, requester, code);
@@ -611,24 +410,7 @@ export class BulkService {
     const running =
       (upload.Estado === 'C' || upload.Estado === 'R') &&
       (this.jobs.has(upload.IdCargaMasiva) || (await this.leases.held(upload.IdCliente, jobName(upload))));
-    return { ...upload, ...(await this.counts(upload)), running };
-  }
-
-  /** Recent uploads' headings by upload and language: the screen asks for them with every page of rows. */
-  private readonly headingsKept = new Map<string, { until: number; headings: Map<string, string> }>();
-
-  /** The header of each column of an upload's template in the caller's language, by key. */
-  async headings(requester: Requester, code: unknown, language: Language): Promise<Map<string, string>> {
-    const upload = await this.find(this.db, requester, code);
-    const key = `${upload.IdCargaMasiva}:${language}`;
-    const kept = this.headingsKept.get(key);
-    if (kept && kept.until > Date.now()) return kept.headings;
-    const profile = await loadProfile(this.db, this.registry, upload.IdCliente, upload.IdPerfilAcreditacion);
-    const columns = await this.columnsOf(requester, profile, upload.IdRequisito ?? null, language);
-    const headings = new Map(columns.map((c) => [c.key, c.header]));
-    if (this.headingsKept.size >= 200) this.headingsKept.clear();
-    this.headingsKept.set(key, { until: Date.now() + 60_000, headings });
-    return headings;
+    return { ...upload, ...(await uploadCounts(this.db, this.registry, upload)), running };
   }
 
   /** The rows of an upload with their errors worded in the caller's language. */
@@ -663,25 +445,10 @@ export class BulkService {
     );
     return {
       rows: rows.map((r) => ({
-        ...this.worded(r, language),
+        ...worded(r, language),
         Archivos: [...(files.get(r.IdFila as number)?.values() ?? [])].map((f) => f.name),
       })),
       total,
-    };
-  }
-
-  /** A stored row as shown: its cells, its errors by column in words, its state. */
-  worded(row: Row, language: Language): Row {
-    const errors = row.Errores ? (JSON.parse(String(row.Errores)) as RowErrors) : {};
-    return {
-      Fila: row.Fila,
-      Documento: row.Documento,
-      Estado: row.Estado,
-      IdSolicitud: row.IdSolicitud ?? null,
-      Datos: row.Datos ? JSON.parse(String(row.Datos)) : {},
-      Errores: Object.fromEntries(
-        Object.entries(errors).map(([key, p]) => [key, t(language, p.messageKey, p.params)]),
-      ),
     };
   }
 
@@ -695,7 +462,7 @@ export class BulkService {
       this.resumeIfLeft(requester, upload);
       throw new ApiError('BUSINESS_RULE', { messageKey: 'bulk.errors.stillChecking' });
     }
-    const counts = await this.counts(upload);
+    const counts = await uploadCounts(this.db, this.registry, upload);
     if (upload.Estado !== 'R' && counts.toProcess === 0 && counts.processed === 0)
       throw new ApiError('BUSINESS_RULE', { messageKey: 'bulk.errors.nothingToProcess' });
     if (counts.toProcess > 0 && !this.jobs.has(upload.IdCargaMasiva)) this.start(requester, upload);
@@ -806,7 +573,7 @@ export class BulkService {
   private async jobContext(requester: Requester, upload: Upload) {
     const profile = await loadProfile(this.db, this.registry, upload.IdCliente, upload.IdPerfilAcreditacion);
     const requirement = upload.IdRequisito ?? null;
-    const columns = await this.readingColumns(requester, profile, requirement);
+    const columns = await this.sheets.readingColumns(requester, profile, requirement);
     return {
       columns,
       keys: new Set(columns.map((c) => c.key)),
@@ -861,7 +628,7 @@ export class BulkService {
     const { columns, keys, base, target } = await this.jobContext(requester, upload);
     const width = this.database.dialect === 'postgres' ? DRY_RUN_CONCURRENCY : 1;
     return this.eachRow(upload, run, 'P', width, async (row, files) => {
-      const read = this.toBody(columns, JSON.parse(row.Datos), base);
+      const read = toBody(columns, JSON.parse(row.Datos), base);
       const errors: RowErrors = { ...(row.Errores ? (JSON.parse(row.Errores) as RowErrors) : {}) };
       for (const [key, problem] of Object.entries(read.errors)) errors[key] ??= problem;
       try {
@@ -871,7 +638,7 @@ export class BulkService {
         });
       } catch (error) {
         if (!(error instanceof DryRun))
-          for (const [key, problem] of Object.entries(this.errorsOf(error, keys))) errors[key] ??= problem;
+          for (const [key, problem] of Object.entries(errorsOf(error, keys))) errors[key] ??= problem;
       }
       const bad = Object.keys(errors).length > 0;
       await this.db.transaction().execute(async (trx) => {
@@ -894,7 +661,7 @@ export class BulkService {
     const rowsTable = this.table('bulk-upload-row');
     const { columns, keys, base, target } = await this.jobContext(requester, upload);
     return this.eachRow(upload, run, 'V', 1, async (row, files) => {
-      const { body } = this.toBody(columns, JSON.parse(row.Datos), base);
+      const { body } = toBody(columns, JSON.parse(row.Datos), base);
       try {
         await this.db.transaction().execute(async (trx) => {
           // The row is claimed first: a second job waits for this one's transaction and then finds it taken.
@@ -919,7 +686,7 @@ export class BulkService {
         // The row no longer holds (another request was made meanwhile, the contract ended…).
         await this.db
           .updateTable(rowsTable)
-          .set({ Estado: 'F', Errores: JSON.stringify(this.errorsOf(error, keys)) })
+          .set({ Estado: 'F', Errores: JSON.stringify(errorsOf(error, keys)) })
           .where('IdFila', '=', row.IdFila)
           .where('Estado', '=', 'V')
           .execute();
