@@ -454,7 +454,9 @@ await eachDialect(args.dialects, args['postgres-url'], async (target, dialect, s
   const warm = memoryOf(server.child.pid as number);
   server.child.kill('SIGTERM');
   await new Promise((resolve) => server.child.once('exit', resolve));
-  const fresh = await startServer(target.env);
+  const opening = Date.now();
+  const fresh = await startServer(target.env, '1', 300);
+  console.log(`  a fresh server answered in ${((Date.now() - opening) / 1000).toFixed(1)} s`);
   started(fresh);
   const admin = await signInAs(fresh.url, 'ADMIN');
   const to = new Date().toISOString().slice(0, 10);

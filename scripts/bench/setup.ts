@@ -200,6 +200,8 @@ export async function freePort(): Promise<number> {
 export async function startServer(
   env: Record<string, string>,
   workers = '1',
+  /** How long it may take to answer its health check (a large database takes longer to open). */
+  waitSeconds = 30,
 ): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const childEnv: NodeJS.ProcessEnv = {
@@ -220,7 +222,7 @@ export async function startServer(
     stdio: 'inherit',
   });
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
+  for (let i = 0; i < waitSeconds * 10; i++) {
     try {
       if ((await fetch(`${url}/api/health`)).ok) return { url, child };
     } catch {
