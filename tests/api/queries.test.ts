@@ -44,6 +44,15 @@ describe.each(DIALECTS)('queries on %s', (dialect) => {
   };
   const table = (name: string) => t.registry.require(name).table;
   const db = () => t.db.database.db;
+  /** The south division's id, as stored. */
+  const south = async () =>
+    (
+      (await db()
+        .selectFrom(table('division'))
+        .select('IdDivision')
+        .where('Division', '=', SOUTH)
+        .executeTakeFirstOrThrow()) as { IdDivision: number }
+    ).IdDivision;
 
   beforeAll(async () => {
     t = await startTestApp(dialect);
@@ -72,17 +81,7 @@ describe.each(DIALECTS)('queries on %s', (dialect) => {
       .selectFrom(table('request'))
       .select(['IdSolicitud', 'IdCompania', 'EstadoAprobacion'])
       .where('TipoSolicitud', '=', 'M')
-      .where(
-        'IdDivision',
-        '=',
-        (
-          await db()
-            .selectFrom(table('division'))
-            .select('IdDivision')
-            .where('Division', '=', SOUTH)
-            .executeTakeFirstOrThrow()
-        ).IdDivision as number,
-      )
+      .where('IdDivision', '=', await south())
       .execute()) as Json[];
     const sent = stored.filter((r) => r.EstadoAprobacion !== 'I');
     expect(all.totalCount).toBe(sent.length);
@@ -152,17 +151,7 @@ describe.each(DIALECTS)('queries on %s', (dialect) => {
       .selectFrom(table('accreditation'))
       .select(['IdAcreditacion', 'IdPersona', 'FechaFin', 'Estado'])
       .where('IdEntidad', '=', 'T')
-      .where(
-        'IdDivision',
-        '=',
-        (
-          await db()
-            .selectFrom(table('division'))
-            .select('IdDivision')
-            .where('Division', '=', SOUTH)
-            .executeTakeFirstOrThrow()
-        ).IdDivision as number,
-      )
+      .where('IdDivision', '=', await south())
       .execute()) as Json[];
     expect(people.totalCount).toBe(stored.length);
     // The next requirement to expire of one accredited worker, as the kept values say.

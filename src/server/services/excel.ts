@@ -37,6 +37,29 @@ export interface ExportColumn {
   value(row: Row): string | number | null;
 }
 
+/**
+ * A maker of a report's columns headed in the caller's language (`<prefix>.<key>`): each shows its
+ * row's `key`, or what `value` makes of the row; text neutralised against formulas, a number as a
+ * number, a date or an instant as its ISO text; nothing as an empty cell.
+ */
+export function columnMaker(language: Language, prefix: string) {
+  return (
+    key: string,
+    kind: ColumnKind,
+    width: number,
+    value: (row: Row) => unknown = (row) => row[key],
+  ): ExportColumn => ({
+    header: t(language, `${prefix}.${key}`),
+    kind,
+    width,
+    value: (row) => {
+      const v = value(row);
+      if (v === null || v === undefined) return null;
+      return kind === 'text' ? neutralise(String(v)) : kind === 'number' ? Number(v) : (v as string);
+    },
+  });
+}
+
 const FORMULA_START = /^[=+\-@\t\r]/;
 
 /** Text a spreadsheet would read as a formula gets a leading apostrophe, so it stays text. */

@@ -16,7 +16,7 @@ import {
   Typography,
 } from '@mui/material';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Confirm, useNotify, useTranslate } from 'react-admin';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import type { RequestStatus } from '../../../../workflows/request.machine.js';
@@ -25,6 +25,7 @@ import { Grid, type GridColumn, gridParams, useGridState } from '../../component
 import { saveWorkbook } from '../../files.js';
 import { formatDate, formatDateTime } from '../../format.js';
 import { useConsoleTitle } from '../../resources/ScreenTitle.js';
+import { useSettled } from '../../useSettled.js';
 import {
   accreditationApi,
   type CompanyRow,
@@ -36,16 +37,6 @@ import {
 import { StatusChip } from './status.js';
 
 const STATUSES: RequestStatus[] = ['I', 'P', 'O', 'R', 'A'];
-
-/** Text typed in a filter, sent once the user stops typing. */
-function useSettled(value: string, ms = 350): string {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
-}
 
 /**
  * The applicant requests screen of spec section 2, for the requester and the authoriser of one
@@ -73,9 +64,9 @@ export default function RequestsScreen({ side }: { side: Side }) {
   const [documentText, setDocumentText] = useState('');
   const [nameText, setNameText] = useState('');
   const [searchText, setSearchText] = useState('');
-  const documentFilter = useSettled(documentText);
-  const nameFilter = useSettled(nameText);
-  const search = useSettled(searchText);
+  const documentFilter = useSettled(documentText, 350);
+  const nameFilter = useSettled(nameText, 350);
+  const search = useSettled(searchText, 350);
   const [companyGrid, setCompanyGrid] = useGridState(10);
   const [requestGrid, setRequestGrid] = useGridState(10, { selector: 'FechaSolicitud', desc: true });
   const kindName = translate(`accreditation.entities.${entity}`);

@@ -1,7 +1,7 @@
 import DownloadIcon from '@mui/icons-material/Download';
 import { Alert, Button, LinearProgress, TextField } from '@mui/material';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
 import { daysBetween } from '../../../shared/dates.js';
 import { FilterBar } from '../../components/FilterBar.js';
@@ -10,6 +10,7 @@ import { useGridState } from '../../components/grid/Grid.js';
 import { Refusal } from '../../components/Refusal.js';
 import { ScreenHeader } from '../../components/ScreenHeader.js';
 import { session } from '../../session/store.js';
+import { useSettled } from '../../useSettled.js';
 import { type DiningChoices, diningApi, type ReportFilters } from './api.js';
 import { DiningScreen } from './DiningScreen.js';
 import { ReportChart } from './ReportChart.js';
@@ -17,16 +18,6 @@ import { ReportRows } from './ReportRows.js';
 import { ReportTotals } from './ReportTotals.js';
 
 const isDate = (v: string | undefined): v is string => Boolean(v && /^\d{4}-\d{2}-\d{2}$/.test(v));
-
-/** A typed value once the typing has paused. */
-function useSettled(value: string, ms = 400): string {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
-}
 
 function ConsumptionReport({ choices, title }: { choices: DiningChoices; title: string }) {
   const translate = useTranslate();

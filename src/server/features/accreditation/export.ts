@@ -3,37 +3,25 @@ import { requestNumber } from '../../../shared/accreditation.js';
 import type { Language } from '../../../shared/constants.js';
 import type { Row } from '../../crud/types.js';
 import { t } from '../../i18n.js';
-import { type ExportColumn, neutralise, sendWorkbookBase64, writeWorkbook } from '../../services/excel.js';
+import { columnMaker, type ExportColumn, sendWorkbookBase64, writeWorkbook } from '../../services/excel.js';
 
 /** The requests list's columns, headers and statuses in the caller's language. */
 export function requestColumns(language: Language): ExportColumn[] {
-  const text = (key: string, width = 16, value?: (row: Row) => string | null): ExportColumn => ({
-    header: t(language, `accreditation.columns.${key}`),
-    kind: 'text',
-    width,
-    value: (row) => {
-      const v = value ? value(row) : row[key];
-      return v === null || v === undefined ? null : neutralise(String(v));
-    },
-  });
-  const date = (key: string): ExportColumn => ({
-    header: t(language, `accreditation.columns.${key}`),
-    kind: key === 'FechaSolicitud' ? 'datetime' : 'date',
-    width: 14,
-    value: (row) => (row[key] as string | null) ?? null,
-  });
+  const column = columnMaker(language, 'accreditation.columns');
   return [
-    text('NumeroSolicitud', 12, (row) => requestNumber(row.IdSolicitud as number)),
-    text('IdEntidad', 12, (row) => t(language, `accreditation.entities.${row.IdEntidad}`)),
-    text('Nombres', 30),
-    text('Documento', 14),
-    text('CompaniaContratista', 30),
-    text('NumeroContrato', 16),
-    text('DescripcionPerfil', 24),
-    date('FechaInicio'),
-    date('FechaFin'),
-    date('FechaSolicitud'),
-    text('EstadoAprobacion', 12, (row) => t(language, `enums.requestStatus.${row.EstadoAprobacion}`)),
+    column('NumeroSolicitud', 'text', 12, (row) => requestNumber(row.IdSolicitud as number)),
+    column('IdEntidad', 'text', 12, (row) => t(language, `accreditation.entities.${row.IdEntidad}`)),
+    column('Nombres', 'text', 30),
+    column('Documento', 'text', 14),
+    column('CompaniaContratista', 'text', 30),
+    column('NumeroContrato', 'text', 16),
+    column('DescripcionPerfil', 'text', 24),
+    column('FechaInicio', 'date', 14),
+    column('FechaFin', 'date', 14),
+    column('FechaSolicitud', 'datetime', 14),
+    column('EstadoAprobacion', 'text', 12, (row) =>
+      t(language, `enums.requestStatus.${row.EstadoAprobacion}`),
+    ),
   ];
 }
 

@@ -90,3 +90,25 @@ export async function viewerOf(
     return authoriserOf(db, registry, principal, kind);
   }
 }
+
+/** Who runs a screen of the client's (a query, a report): its division, or one contractor company of it. */
+export interface ScreenScope {
+  clientId: number;
+  divisionId: number;
+  companyId?: number;
+}
+
+/** The session's scope for a screen its menu must hold (`route`): else 403. */
+export function screenScope(principal: Principal, route: string): ScreenScope {
+  if (
+    principal.clientId === undefined ||
+    principal.divisionId === undefined ||
+    !principal.grants?.routes?.has(route)
+  )
+    throw new ApiError('FORBIDDEN');
+  return {
+    clientId: principal.clientId,
+    divisionId: principal.divisionId,
+    ...(principal.companyId !== undefined && { companyId: principal.companyId }),
+  };
+}

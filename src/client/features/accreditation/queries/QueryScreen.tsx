@@ -87,21 +87,15 @@ export default function QueryScreen({ mode }: { mode: QueryMode }) {
       ),
     ...staleChoices,
   });
-  const filters: Filters =
-    mode === 'status'
-      ? {
-          IdEntidad: entity,
-          Estado: status,
-          Presente: presence,
-          Texto: text.trim() || undefined,
-        }
-      : { Tipo: mode, IdEntidad: entity, EstadoAprobacion: status };
-  Object.assign(filters, {
+  const filters: Filters = {
+    ...(mode === 'status'
+      ? { IdEntidad: entity, Estado: status, Presente: presence, Texto: text.trim() || undefined }
+      : { Tipo: mode, IdEntidad: entity, EstadoAprobacion: status }),
     IdCompania: company === '' ? undefined : company,
     IdContrato: contract === '' ? undefined : contract,
     FechaDesde: from,
     FechaHasta: to,
-  });
+  };
   const path = mode === 'status' ? '/api/consulta/estado' : '/api/consulta/solicitudes';
   const list = useQuery({
     queryKey: ['query', mode, filters, grid],

@@ -5,6 +5,13 @@ import { LineChart } from '@mui/x-charts/LineChart';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useLocale, useNotify, useTranslate } from 'react-admin';
+import type {
+  Attended,
+  AttendedAuthoriser as Authoriser,
+  AttendedMonth as Month,
+  EfficiencyReport as Report,
+  AttendedRequirement as Requirement,
+} from '../../../../shared/efficiency.js';
 import { ChartTexts } from '../../../components/ChartTexts.js';
 import { FilterBar } from '../../../components/FilterBar.js';
 import { Pick } from '../../../components/fields.js';
@@ -14,28 +21,6 @@ import { ScreenHeader } from '../../../components/ScreenHeader.js';
 import { downloadFile } from '../../../files.js';
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
 import { apiCall, queryString } from '../../../session/http.js';
-
-interface Attended {
-  Decisiones: number;
-  Aprobadas: number;
-  Observadas: number;
-  Rechazadas: number;
-  Devueltas: number;
-  PorcentajeAprobadas: number;
-  PorcentajeObservadas: number;
-  PorcentajeRechazadas: number;
-  PromedioHoras: number | null;
-  MaximoHoras: number | null;
-}
-type Month = Attended & { Mes: string; Solicitudes: number };
-type Authoriser = Attended & { IdUsuario: string; Nombre: string };
-type Requirement = Attended & { IdRequisito: number; Requisito: string };
-interface Report {
-  meses: Month[];
-  total: Attended & { Solicitudes: number };
-  autorizadores: Authoriser[];
-  requisitos: Requirement[];
-}
 
 const MONTHS = Array.from({ length: 12 }, (_, i) => i + 1);
 const KINDS = ['M', 'D', 'A', 'E', 'C'];

@@ -1,24 +1,15 @@
 import { Alert } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useTranslate } from 'react-admin';
 import { type EntityCode, requestNumber } from '../../../../shared/accreditation.js';
 import type { ResourceMeta } from '../../../../shared/schema/types.js';
 import { formatDate } from '../../../format.js';
 import { useMeta } from '../../../providers/meta.js';
+import { useSettled } from '../../../useSettled.js';
 import { accreditationApi, type Known } from '../api.js';
 
 type Data = Record<string, unknown>;
-
-/** A value once it has stopped changing for a moment (what is typed, not every keystroke). */
-function useSettled<T>(value: T, ms = 400): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
-}
 
 /**
  * On a new request, the worker or vehicle typed in may already be registered: its data fill in

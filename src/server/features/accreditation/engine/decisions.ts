@@ -6,14 +6,13 @@ import {
 } from '../../../../../workflows/requirement-approval.machine.js';
 import { type WholeDecision, wholeDecision } from '../../../../shared/approvals.js';
 import { addDays } from '../../../../shared/dates.js';
-import type { Row } from '../../../crud/types.js';
 import type { Db } from '../../../db/connection.js';
 import { ApiError } from '../../../errors.js';
 import { requireTransition } from '../../../workflow.js';
 import type { ProfileDef } from '../catalogue.js';
 import { type Line, lineFacts, requestFacts } from '../lines.js';
 import type { Authoriser } from '../roles.js';
-import { lastSent, minutesBetween } from './attention.js';
+import { lastSent, minutesBetween, OUTCOME_OF } from './attention.js';
 import { APPROVAL_EFFECTS, LINE_KINDS } from './effects.js';
 import type { RequestEngine, RequestKind, Revoked, Stored } from './engine.js';
 import { type Body, decisionOf, idOf, parseDetail, selectionOf, upper } from './input.js';
@@ -153,7 +152,7 @@ export class Decisions {
 
   /**
    * The authoriser's changes to the request's lines, each asked of the approval machine and
-   * written; `lines` is left as the request's lines now stand.
+   * written; `lines` is left as the request's lines now stand. Answers the lines decided.
    */
   private async changeLines(
     trx: Db,
@@ -163,7 +162,7 @@ export class Decisions {
     lines: Line[],
     evaluable: Set<number>,
     changes: Body[],
-  ): Promise<void> {
+  ): Promise<Line[]> {
     const byId = new Map(lines.map((l) => [l.IdDetalle, l]));
     // Requester-type lines first: an authoriser-type line is approved only after them.
     const ordered = changes
@@ -228,21 +227,37 @@ export class Decisions {
         .where('IdDetalle', '=', line.IdDetalle)
         .execute();
     }
-    // Each line decided counts in the efficiency report by requirement: from the sending before it.
-    const sent = decided.length
-      ? await lastSent(trx, this.engine.registry, request.IdSolicitud, now)
-      : undefined;
-    if (sent)
-      await this.engine.attend(
-        trx,
-        request,
-        decided.map((line) => ({
-          axis: 'R' as const,
-          key: String(line.IdRequisito),
-          outcome: line.EstadoAprobacion as string,
-          minutes: minutesBetween(sent, now),
-        })),
-      );
+    return decided;
+  }
+
+  /**
+   * What the efficiency report counts of an evaluation, from the sending before it (a corrected
+   * request's, from its correction): each line decided, by requirement, and the decision on the
+   * whole, by authoriser. One look at the history for both.
+   */
+  private async countAttention(
+    trx: Db,
+    authoriser: Authoriser,
+    request: Stored,
+    decided: Line[],
+    type: RequestEvent['type'] | undefined,
+  ): Promise<void> {
+    if (!decided.length && !type) return;
+    const now = this.engine.at();
+    const sent = await lastSent(trx, this.engine.registry, request.IdSolicitud, now);
+    if (!sent) return;
+    const minutes = minutesBetween(sent, now);
+    await this.engine.attend(trx, request, [
+      ...decided.map((line) => ({
+        axis: 'R' as const,
+        key: String(line.IdRequisito),
+        outcome: line.EstadoAprobacion as string,
+        minutes,
+      })),
+      ...(type
+        ? [{ axis: 'U' as const, key: authoriser.principal.userId, outcome: OUTCOME_OF[type], minutes }]
+        : []),
+    ]);
   }
 
   /**
@@ -256,9 +271,11 @@ export class Decisions {
     body: Body,
     kinds: readonly RequestKind[],
     decision: { type: RequestEvent['type'] | undefined; reason: string } = decisionOf(body, SINGLE, false),
+    /** A mass approval's: every pending line the authoriser may evaluate is approved first. */
+    approveEvaluable = false,
   ): Promise<Evaluated> {
     const id = idOf(body.IdSolicitud, 'IdSolicitud');
-    const changes = (Array.isArray(body.Detalle) ? body.Detalle : parseDetail(body.Detalle)) as Body[];
+    let changes = (Array.isArray(body.Detalle) ? body.Detalle : parseDetail(body.Detalle)) as Body[];
     const engine = this.engine;
     const request = await engine.load(trx, authoriser, id, true, kinds);
     if (request.EstadoAprobacion !== 'P')
@@ -268,9 +285,14 @@ export class Decisions {
     const lines = lined ? await engine.lines(trx, id) : [];
     const approvers = await this.approvers(trx, request);
     const readyBefore = this.readyOrders(profile, lines, approvers);
-    if (profile && changes.length) {
+    let decided: Line[] = [];
+    if (profile && (changes.length || approveEvaluable)) {
       const { evaluable } = this.turns(authoriser, request, profile, lines, approvers);
-      await this.changeLines(trx, authoriser, request, profile, lines, evaluable, changes);
+      if (approveEvaluable)
+        changes = lines
+          .filter((l) => l.IdDetalle && evaluable.has(l.IdDetalle) && l.EstadoAprobacion === 'P')
+          .map((l) => ({ IdDetalle: l.IdDetalle, EstadoAprobacion: 'A' }));
+      decided = await this.changeLines(trx, authoriser, request, profile, lines, evaluable, changes);
     }
     let status: RequestStatus = request.EstadoAprobacion;
     let revoked: Revoked[] = [];
@@ -296,6 +318,7 @@ export class Decisions {
           principal: authoriser.principal,
         });
     } else await engine.history(trx, request, authoriser.principal, 'EVALUATE', status);
+    await this.countAttention(trx, authoriser, request, decided, type);
     const readyAfter = this.readyOrders(profile, lines, approvers);
     return {
       request: { ...request, EstadoAprobacion: status },
@@ -334,27 +357,9 @@ export class Decisions {
   ): Promise<Evaluated[]> {
     const selected = selectionOf(body.Solicitudes, 'Solicitudes');
     const decision = decisionOf(body, MASS, true);
-    const done = await this.engine.allOrNothing(selected, 'Solicitudes', async (trx, id) => {
-      let Detalle: Row[] = [];
-      if (decision.type === 'APPROVE') {
-        const request = await this.engine.load(trx, authoriser, id, true, kinds);
-        if (LINE_KINDS.has(request.TipoSolicitud)) {
-          const lines = await this.engine.lines(trx, id);
-          const profile = await this.engine.profileOf(trx, request);
-          const { evaluable } = this.turns(
-            authoriser,
-            request,
-            profile,
-            lines,
-            await this.approvers(trx, request),
-          );
-          Detalle = lines
-            .filter((l) => l.IdDetalle && evaluable.has(l.IdDetalle) && l.EstadoAprobacion === 'P')
-            .map((l) => ({ IdDetalle: l.IdDetalle, EstadoAprobacion: 'A' }));
-        }
-      }
-      return this.evaluateWithin(trx, authoriser, { IdSolicitud: id, Detalle }, kinds, decision);
-    });
+    const done = await this.engine.allOrNothing(selected, 'Solicitudes', (trx, id) =>
+      this.evaluateWithin(trx, authoriser, { IdSolicitud: id }, kinds, decision, decision.type === 'APPROVE'),
+    );
     for (const one of done) await this.tell(one);
     return done;
   }

@@ -22,7 +22,7 @@ import { moveCount } from '../counts.js';
 import type { Line } from '../lines.js';
 import type { Notices } from '../notices.js';
 import type { Authoriser, Requester } from '../roles.js';
-import { type Attention, countAttention, lastSent, minutesBetween, OUTCOME_OF } from './attention.js';
+import { type Attention, countAttention } from './attention.js';
 import { idOf, rowsStopped } from './input.js';
 
 /** The request types (TipoSolicitud): mobilisation, requirement update, demobilisation, contract extension and change. */
@@ -350,17 +350,6 @@ export class RequestEngine {
       authoriser.principal,
     );
     await this.history(trx, request, authoriser.principal, type, status, reason);
-    // Its attention: from the sending before it (a corrected request's, from the correction).
-    const sent = await lastSent(trx, this.registry, request.IdSolicitud, this.at());
-    if (sent)
-      await this.attend(trx, request, [
-        {
-          axis: 'U',
-          key: authoriser.principal.userId,
-          outcome: OUTCOME_OF[type],
-          minutes: minutesBetween(sent, this.at()),
-        },
-      ]);
     return status;
   }
 

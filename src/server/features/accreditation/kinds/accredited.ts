@@ -4,7 +4,7 @@ import type { Row } from '../../../crud/types.js';
 import type { Db } from '../../../db/connection.js';
 import { ApiError } from '../../../errors.js';
 import type { RequestEngine, Stored } from '../engine/engine.js';
-import { type Body, idList, idOf, rowsStopped, selectionOf, upper } from '../engine/input.js';
+import { type Body, idList, idOf, rowsStopped, upper } from '../engine/input.js';
 import { type AccreditationRow, accreditationOf } from '../engine/revoke.js';
 import type { Authoriser, Requester } from '../roles.js';
 
@@ -118,14 +118,10 @@ export class AccreditedChanges {
     const observation = upper(body.Observacion);
     const problems: Record<string, FieldProblem> = {};
     if (!observation) problems.Observacion = { messageKey: 'demobilisation.refusals.observationRequired' };
-    let selected: number[] = [];
-    try {
-      selected = selectionOf(body.Acreditaciones ?? body.IdAcreditacion, 'Acreditaciones');
-    } catch (error) {
-      const fields = error instanceof ApiError ? error.fields : undefined;
-      if (!fields?.Acreditaciones) throw error;
-      problems.Acreditaciones = fields.Acreditaciones;
-    }
+    const selected = idList(body.Acreditaciones ?? body.IdAcreditacion, 'Acreditaciones');
+    if (!selected.length) problems.Acreditaciones = { messageKey: 'demobilisation.refusals.selectionEmpty' };
+    else if (new Set(selected).size !== selected.length)
+      problems.Acreditaciones = { messageKey: 'demobilisation.refusals.selectedTwice' };
     if (Object.keys(problems).length) throw new ApiError('VALIDATION_FAILED', { fields: problems });
     return this.fileFor(
       requester,

@@ -1,17 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ENTITY_CODES } from '../../../../shared/accreditation.js';
 import type { Language } from '../../../../shared/constants.js';
-import { siteDate, timeZoneOf, zoneOffset } from '../../../../shared/dates.js';
-import type { Row } from '../../../crud/types.js';
+import { addDays, zoneOffset } from '../../../../shared/dates.js';
 import { ApiError } from '../../../errors.js';
 import { t } from '../../../i18n.js';
-import type { Principal } from '../../../principal.js';
 import { field, INT32, objectOf, resultResponses } from '../../../routes/responses.js';
-import { type ExportColumn, neutralise, sendWorkbook, writeWorkbook } from '../../../services/excel.js';
+import { columnMaker, type ExportColumn, sendWorkbook, writeWorkbook } from '../../../services/excel.js';
+import { divisionTimeZone, divisionToday } from '../../../site.js';
 import { requestColumns } from '../export.js';
 import { RequestLists, requestQuery } from '../lists.js';
-import type { Authoriser, Requester } from '../roles.js';
-import { type QueryScope, type StatusFilters, StatusQuery } from './status.js';
+import { type Authoriser, type Requester, screenScope } from '../roles.js';
+import { type StatusFilters, StatusQuery } from './status.js';
 
 type Query = Record<string, unknown>;
 
@@ -49,21 +48,6 @@ const statusFilters = {
   Texto: field.text(100),
 };
 
-/** The session's scope for a query screen: its client's division, or its company's part of it. */
-function scopeOf(principal: Principal, route: string): QueryScope {
-  if (
-    principal.clientId === undefined ||
-    principal.divisionId === undefined ||
-    !principal.grants?.routes?.has(route)
-  )
-    throw new ApiError('FORBIDDEN');
-  return {
-    clientId: principal.clientId,
-    divisionId: principal.divisionId,
-    ...(principal.companyId !== undefined && { companyId: principal.companyId }),
-  };
-}
-
 /** A date range the caller gave, checked: from before to. */
 function rangeOf(q: Query): { from?: string; to?: string } {
   const from = typeof q.FechaDesde === 'string' ? q.FechaDesde : undefined;
@@ -88,19 +72,10 @@ export default async function queryRoutes(fastify: FastifyInstance): Promise<voi
   const tags = ['accreditation'];
   const base = '/consulta';
 
-  const countryOf = async (divisionId: number) =>
-    (
-      (await database.db
-        .selectFrom(registry.require('division').table)
-        .select('IdPais')
-        .where('IdDivision', '=', divisionId)
-        .executeTakeFirst()) as { IdPais?: string | null } | undefined
-    )?.IdPais;
-
   /** The requests query: who (the scope as a list's viewer) and the list query with its dates. */
   const requestsOf = async (request: FastifyRequest, q: Query) => {
     const kind = q.Tipo === 'D' ? 'D' : 'M';
-    const scope = scopeOf(request.principal, QUERY_ROUTES[kind]);
+    const scope = screenScope(request.principal, QUERY_ROUTES[kind]);
     const entities = kind === 'D' ? ENTITY_CODES.filter((e) => e !== 'P') : [...ENTITY_CODES];
     const who = (
       scope.companyId !== undefined
@@ -109,15 +84,15 @@ export default async function queryRoutes(fastify: FastifyInstance): Promise<voi
     ) as Requester | Authoriser;
     const { from, to } = rangeOf(q);
     // The dates are the site's days: from its midnight to the next one's.
-    const zone = timeZoneOf(await countryOf(scope.divisionId));
+    const zone = await divisionTimeZone(database.db, registry, scope.divisionId);
     const instant = (day: string) => {
       const utc = Date.parse(`${day}T00:00:00Z`);
       return new Date(utc - zoneOffset(zone, utc)).toISOString();
     };
-    const next = (day: string) =>
-      new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
     const spans =
-      from || to ? [{ from: from ? instant(from) : '0000', to: to ? instant(next(to)) : '9999' }] : undefined;
+      from || to
+        ? [{ from: from ? instant(from) : '0000', to: to ? instant(addDays(to, 1)) : '9999' }]
+        : undefined;
     return { who, query: requestQuery(q, spans, kind), zone };
   };
 
@@ -171,7 +146,7 @@ export default async function queryRoutes(fastify: FastifyInstance): Promise<voi
 
   /** The status query: the scope, the filters and the site's today. */
   const statusOf = async (request: FastifyRequest, q: Query) => {
-    const scope = scopeOf(request.principal, QUERY_ROUTES.status);
+    const scope = screenScope(request.principal, QUERY_ROUTES.status);
     const { from, to } = rangeOf(q);
     const filters: StatusFilters = {
       entity: q.IdEntidad === 'V' ? 'V' : 'T',
@@ -184,8 +159,11 @@ export default async function queryRoutes(fastify: FastifyInstance): Promise<voi
       from,
       to,
     };
-    const country = await countryOf(scope.divisionId);
-    return { scope, filters, today: siteDate(country, fastify.auth.now()), zone: timeZoneOf(country) };
+    const [today, zone] = await Promise.all([
+      divisionToday(database.db, registry, scope.divisionId, fastify.auth.now()),
+      divisionTimeZone(database.db, registry, scope.divisionId),
+    ]);
+    return { scope, filters, today, zone };
   };
 
   fastify.get<{ Querystring: Query }>(
@@ -236,33 +214,20 @@ export default async function queryRoutes(fastify: FastifyInstance): Promise<voi
 
 /** The status query's columns, headers and states in the caller's language. */
 function statusColumns(language: Language): ExportColumn[] {
-  const h = (key: string) => t(language, `queries.columns.${key}`);
-  const text = (key: string, width: number, value?: (row: Row) => string | null): ExportColumn => ({
-    header: h(key),
-    kind: 'text',
-    width,
-    value: (row) => {
-      const v = value ? value(row) : row[key];
-      return v === null || v === undefined ? null : neutralise(String(v));
-    },
-  });
-  const day = (key: string): ExportColumn => ({
-    header: h(key),
-    kind: 'date',
-    width: 13,
-    value: (row) => (row[key] as string | null) ?? null,
-  });
+  const column = columnMaker(language, 'queries.columns');
   return [
-    text('Documento', 14),
-    text('Nombres', 32),
-    text('CompaniaContratista', 30),
-    text('NumeroContrato', 16),
-    day('FechaInicio'),
-    day('FechaFin'),
-    text('Estado', 12, (row) => t(language, `queries.states.${row.Estado}`)),
-    text('ProximoRequisito', 28),
-    day('ProximoVencimiento'),
-    text('Presente', 10, (row) => t(language, row.Presente === 'S' ? 'queries.present' : 'queries.absent')),
-    { header: h('Desde'), kind: 'datetime', width: 18, value: (row) => (row.Desde as string | null) ?? null },
+    column('Documento', 'text', 14),
+    column('Nombres', 'text', 32),
+    column('CompaniaContratista', 'text', 30),
+    column('NumeroContrato', 'text', 16),
+    column('FechaInicio', 'date', 13),
+    column('FechaFin', 'date', 13),
+    column('Estado', 'text', 12, (row) => t(language, `queries.states.${row.Estado}`)),
+    column('ProximoRequisito', 'text', 28),
+    column('ProximoVencimiento', 'date', 13),
+    column('Presente', 'text', 10, (row) =>
+      t(language, row.Presente === 'S' ? 'queries.present' : 'queries.absent'),
+    ),
+    column('Desde', 'datetime', 18),
   ];
 }

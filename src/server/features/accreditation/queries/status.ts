@@ -4,13 +4,10 @@ import type { Row } from '../../../crud/types.js';
 import type { Database } from '../../../db/connection.js';
 import type { Registry } from '../../../registry.js';
 import { ACCESS_TABLES } from '../../access/tables.js';
+import type { ScreenScope } from '../roles.js';
 
 /** Who runs a query: the client's division, or one contractor company of it. */
-export interface QueryScope {
-  clientId: number;
-  divisionId: number;
-  companyId?: number;
-}
+export type QueryScope = ScreenScope;
 
 /** The current-status query's filters (all optional but the kind). */
 export interface StatusFilters {
@@ -28,22 +25,6 @@ export interface StatusFilters {
   text?: string;
 }
 
-/** The status list's columns, in the order the grid and the workbook show them. */
-export const STATUS_COLUMNS = [
-  'IdAcreditacion',
-  'Documento',
-  'Nombres',
-  'CompaniaContratista',
-  'NumeroContrato',
-  'FechaInicio',
-  'FechaFin',
-  'Estado',
-  'ProximoRequisito',
-  'ProximoVencimiento',
-  'Presente',
-  'Desde',
-] as const;
-
 /**
  * The current status of accredited people and vehicles (the /consultas screen): each accreditation
  * of the division, where (contract, company), since and until when, its state, the requirement that
@@ -56,7 +37,8 @@ export class StatusQuery {
     private readonly registry: Registry,
   ) {}
 
-  private query(scope: QueryScope, filters: StatusFilters, today: string) {
+  /** The accreditations the filters keep, with their holders, company, contract and presence joined. */
+  private filtered(scope: QueryScope, filters: StatusFilters) {
     const t = (name: string) => this.registry.require(name).table;
     const worker = filters.entity === 'T';
     const column = worker ? 'IdPersona' : 'IdVehiculo';
@@ -99,66 +81,91 @@ export class StatusQuery {
       const pattern = containsPattern(filters.text);
       qb = qb.where((eb) => eb.or([likeEscaped(names, pattern, like), likeEscaped(document, pattern, like)]));
     }
-    // The requirement of the holder that expires next, from today on (its earliest expiry).
-    const kept = t('accredited-requirement');
-    const next = (select: 'k2.FechaVencimiento' | 'q.Requisito') =>
-      sql<string | null>`(${this.database.db
-        .selectFrom(`${kept} as k2`)
-        .innerJoin(`${t('requirement')} as q`, 'q.IdRequisito', 'k2.IdRequisito')
-        .select(select)
-        .whereRef(`k2.${column}`, '=', `a.${column}`)
-        .where('k2.IdCliente', '=', scope.clientId)
-        .where('k2.FechaVencimiento', '>=', today)
-        .orderBy('k2.FechaVencimiento')
-        .orderBy('q.Requisito')
-        .limit(1)})`;
-    return qb.select([
-      'a.IdAcreditacion',
-      document.as('Documento'),
-      names.as('Nombres'),
-      'c.Compania as CompaniaContratista',
-      'k.NumeroContrato',
-      'a.FechaInicio',
-      'a.FechaFin',
-      'a.Estado',
-      next('q.Requisito').as('ProximoRequisito'),
-      next('k2.FechaVencimiento').as('ProximoVencimiento'),
-      sql<string>`case when ${ref('s.Titular')} is null then 'N' else 'S' end`.as('Presente'),
-      's.Instante as Desde',
-    ]);
+    return { qb, names, document, column };
+  }
+
+  /** Rows of the list, newest accreditation first (a page, or a batch before a key), with their next expiries. */
+  private async rows(
+    scope: QueryScope,
+    filters: StatusFilters,
+    today: string,
+    size: { take: number; skip?: number; before?: number },
+  ): Promise<Row[]> {
+    const { qb, names, document, column } = this.filtered(scope, filters);
+    const rows = (await (size.before === undefined ? qb : qb.where('a.IdAcreditacion', '<', size.before))
+      .select([
+        'a.IdAcreditacion',
+        `a.${column} as Titular`,
+        document.as('Documento'),
+        names.as('Nombres'),
+        'c.Compania as CompaniaContratista',
+        'k.NumeroContrato',
+        'a.FechaInicio',
+        'a.FechaFin',
+        'a.Estado',
+        sql<string>`case when ${sql.ref('s.Titular')} is null then 'N' else 'S' end`.as('Presente'),
+        's.Instante as Desde',
+      ])
+      .orderBy('a.IdAcreditacion', 'desc')
+      .limit(size.take)
+      .offset(size.skip ?? 0)
+      .execute()) as Array<Record<string, unknown>>;
+    // The requirement each holder of these rows has expiring next (from today on): one read for all.
+    const holders = [...new Set(rows.map((r) => Number(r.Titular)))];
+    const next = new Map<number, { Requisito: string; FechaVencimiento: string }>();
+    const kept = holders.length
+      ? ((await this.database.db
+          .selectFrom(`${this.registry.require('accredited-requirement').table} as k2`)
+          .innerJoin(`${this.registry.require('requirement').table} as q`, 'q.IdRequisito', 'k2.IdRequisito')
+          .select([`k2.${column} as Titular`, 'q.Requisito', 'k2.FechaVencimiento'])
+          .where('k2.IdCliente', '=', scope.clientId)
+          .where(`k2.${column}`, 'in', holders)
+          .where('k2.FechaVencimiento', '>=', today)
+          .execute()) as Array<{ Titular: number; Requisito: string; FechaVencimiento: string }>)
+      : [];
+    for (const k of kept) {
+      const known = next.get(Number(k.Titular));
+      if (
+        !known ||
+        k.FechaVencimiento < known.FechaVencimiento ||
+        (k.FechaVencimiento === known.FechaVencimiento && k.Requisito < known.Requisito)
+      )
+        next.set(Number(k.Titular), k);
+    }
+    return rows.map(({ Titular, ...row }) => {
+      const soonest = next.get(Number(Titular));
+      return {
+        ...row,
+        IdAcreditacion: Number(row.IdAcreditacion),
+        ProximoRequisito: soonest?.Requisito ?? null,
+        ProximoVencimiento: soonest?.FechaVencimiento ?? null,
+        // The instant of presence as ISO.
+        Desde:
+          row.Desde === null || row.Desde === undefined ? null : new Date(Number(row.Desde)).toISOString(),
+      };
+    });
   }
 
   /** One page of the list, newest accreditation first, and how many there are in all. */
   async page(scope: QueryScope, filters: StatusFilters, today: string, skip: number, take: number) {
-    const qb = this.query(scope, filters, today);
-    const [rows, total] = await Promise.all([
-      qb.orderBy('a.IdAcreditacion', 'desc').limit(take).offset(skip).execute(),
-      this.database.db
-        .selectFrom(qb.as('q'))
-        .select((eb) => eb.fn.countAll().as('n'))
+    const [data, total] = await Promise.all([
+      this.rows(scope, filters, today, { take, skip }),
+      this.filtered(scope, filters)
+        .qb.select((eb) => eb.fn.countAll().as('n'))
         .executeTakeFirstOrThrow(),
     ]);
     const totalCount = Number((total as { n: number | string }).n);
-    return { data: rows.map(shape), totalCount, totalPages: Math.ceil(totalCount / take) };
+    return { data, totalCount, totalPages: Math.ceil(totalCount / take) };
   }
 
   /** Every row, a thousand at a time by key (each page costs the same), for the export. */
   async *batches(scope: QueryScope, filters: StatusFilters, today: string): AsyncGenerator<Row[]> {
-    let last: number | undefined;
+    let before: number | undefined;
     for (;;) {
-      let qb = this.query(scope, filters, today);
-      if (last !== undefined) qb = qb.where('a.IdAcreditacion', '<', last);
-      const rows = (await qb.orderBy('a.IdAcreditacion', 'desc').limit(1000).execute()).map(shape);
+      const rows = await this.rows(scope, filters, today, { take: 1000, before });
       if (rows.length) yield rows;
       if (rows.length < 1000) return;
-      last = rows[rows.length - 1].IdAcreditacion as number;
+      before = rows[rows.length - 1].IdAcreditacion as number;
     }
   }
-}
-
-/** A row as the API answers it: the instant of presence as ISO, numbers as numbers. */
-function shape(row: Record<string, unknown>): Row {
-  const since =
-    row.Desde === null || row.Desde === undefined ? null : new Date(Number(row.Desde)).toISOString();
-  return { ...row, IdAcreditacion: Number(row.IdAcreditacion), Desde: since };
 }

@@ -1,3 +1,4 @@
+import type { Attended, EfficiencyReport } from '../../../../shared/efficiency.js';
 import type { Database } from '../../../db/connection.js';
 import type { Registry } from '../../../registry.js';
 
@@ -10,21 +11,6 @@ export interface EfficiencyAsk {
   to: number;
   kind?: string;
   entity?: string;
-}
-
-/** Decisions and their attention, as a row of the report (a month, an authoriser, a requirement, the total). */
-export interface Attended {
-  Decisiones: number;
-  Aprobadas: number;
-  Observadas: number;
-  Rechazadas: number;
-  Devueltas: number;
-  PorcentajeAprobadas: number;
-  PorcentajeObservadas: number;
-  PorcentajeRechazadas: number;
-  /** Average and longest attention, in hours (one decimal). */
-  PromedioHoras: number | null;
-  MaximoHoras: number | null;
 }
 
 interface Cell {
@@ -74,7 +60,11 @@ function add(cells: Map<string, Cell>, outcome: string, cell: Cell) {
  * attention table the engine keeps in each decision's transaction: a few hundred rows whatever
  * the number of requests.
  */
-export async function efficiency(database: Database, registry: Registry, ask: EfficiencyAsk) {
+export async function efficiency(
+  database: Database,
+  registry: Registry,
+  ask: EfficiencyAsk,
+): Promise<EfficiencyReport> {
   const months: string[] = [];
   for (let m = ask.from; m <= ask.to; m++) months.push(`${ask.year}-${String(m).padStart(2, '0')}`);
   const t = (name: string) => registry.require(name).table;

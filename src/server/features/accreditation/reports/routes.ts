@@ -5,7 +5,8 @@ import type { Row } from '../../../crud/types.js';
 import { ApiError } from '../../../errors.js';
 import { t } from '../../../i18n.js';
 import { field, objectOf, resultResponses } from '../../../routes/responses.js';
-import { type ExportColumn, neutralise, sendWorkbook, writeWorkbook } from '../../../services/excel.js';
+import { columnMaker, type ExportColumn, sendWorkbook, writeWorkbook } from '../../../services/excel.js';
+import { screenScope } from '../roles.js';
 import { efficiency } from './efficiency.js';
 
 type Query = Record<string, unknown>;
@@ -32,13 +33,7 @@ export default async function reportRoutes(fastify: FastifyInstance): Promise<vo
   const { database, registry } = fastify;
   const tags = ['accreditation'];
   const askOf = (request: FastifyRequest, q: Query) => {
-    const { principal } = request;
-    if (
-      principal.clientId === undefined ||
-      principal.divisionId === undefined ||
-      !principal.grants?.routes?.has(REPORT_ROUTE)
-    )
-      throw new ApiError('FORBIDDEN');
+    const scope = screenScope(request.principal, REPORT_ROUTE);
     const year = q.Anio === undefined ? new Date(fastify.auth.now()).getUTCFullYear() : Number(q.Anio);
     const from = q.MesDesde === undefined ? 1 : Number(q.MesDesde);
     const to = q.MesHasta === undefined ? 12 : Number(q.MesHasta);
@@ -47,8 +42,8 @@ export default async function reportRoutes(fastify: FastifyInstance): Promise<vo
         fields: { MesHasta: { messageKey: 'reports.refusals.monthRange' } },
       });
     return {
-      clientId: principal.clientId,
-      divisionId: principal.divisionId,
+      clientId: scope.clientId,
+      divisionId: scope.divisionId,
       year,
       from,
       to,
@@ -91,12 +86,11 @@ export default async function reportRoutes(fastify: FastifyInstance): Promise<vo
       const asked = askOf(request, request.query);
       const view = (request.query.Vista as (typeof VIEWS)[number] | undefined) ?? 'meses';
       const report = await efficiency(database, registry, asked);
-      const rows: Row[] =
-        view === 'meses'
-          ? [...report.meses, { Mes: t(request.language, 'reports.total'), ...report.total }]
-          : view === 'autorizadores'
-            ? report.autorizadores
-            : report.requisitos;
+      const rows = (view === 'meses'
+        ? [...report.meses, { Mes: t(request.language, 'reports.total'), ...report.total }]
+        : view === 'autorizadores'
+          ? report.autorizadores
+          : report.requisitos) as unknown as Row[];
       const name = `${t(request.language, `reports.files.${view}`)} ${asked.year}`;
       return sendWorkbook(reply, `eficiencia-${view}-${asked.year}.xlsx`, `${name}.xlsx`, (stream) =>
         writeWorkbook(
@@ -115,19 +109,9 @@ export default async function reportRoutes(fastify: FastifyInstance): Promise<vo
 
 /** A view's columns, headers in the caller's language. */
 function columnsOf(view: (typeof VIEWS)[number], language: Language): ExportColumn[] {
-  const h = (key: string) => t(language, `reports.columns.${key}`);
-  const text = (key: string, width: number): ExportColumn => ({
-    header: h(key),
-    kind: 'text',
-    width,
-    value: (row) => (row[key] == null ? null : neutralise(String(row[key]))),
-  });
-  const number = (key: string): ExportColumn => ({
-    header: h(key),
-    kind: 'number',
-    width: 13,
-    value: (row) => (row[key] == null ? null : Number(row[key])),
-  });
+  const column = columnMaker(language, 'reports.columns');
+  const text = (key: string, width: number) => column(key, 'text', width);
+  const number = (key: string) => column(key, 'number', 13);
   const first =
     view === 'meses'
       ? [text('Mes', 12), number('Solicitudes')]
@@ -136,15 +120,17 @@ function columnsOf(view: (typeof VIEWS)[number], language: Language): ExportColu
         : [text('Requisito', 36)];
   return [
     ...first,
-    number('Decisiones'),
-    number('Aprobadas'),
-    number('Observadas'),
-    number('Rechazadas'),
-    number('Devueltas'),
-    number('PorcentajeAprobadas'),
-    number('PorcentajeObservadas'),
-    number('PorcentajeRechazadas'),
-    number('PromedioHoras'),
-    number('MaximoHoras'),
+    ...[
+      'Decisiones',
+      'Aprobadas',
+      'Observadas',
+      'Rechazadas',
+      'Devueltas',
+      'PorcentajeAprobadas',
+      'PorcentajeObservadas',
+      'PorcentajeRechazadas',
+      'PromedioHoras',
+      'MaximoHoras',
+    ].map(number),
   ];
 }
