@@ -230,11 +230,13 @@ export default function EfficiencyScreen() {
                       data: months.map((m) => m.PromedioHoras),
                       label: r('charts.average'),
                       connectNulls: true,
+                      curve: 'linear',
                     },
                     {
                       data: months.map((m) => m.MaximoHoras),
                       label: r('charts.longest'),
                       connectNulls: true,
+                      curve: 'linear',
                     },
                   ]}
                   grid={{ horizontal: true }}
