@@ -4,9 +4,28 @@
  */
 import { REQUEST_NUMBER_DIGITS } from './constants.js';
 
-/** The kinds of holder (spec section 3): T worker, V vehicle, P visit. */
-export type EntityCode = 'T' | 'V' | 'P';
-export const ENTITY_CODES: readonly EntityCode[] = ['T', 'V', 'P'];
+/**
+ * The kinds of holder (spec section 3): T worker, V vehicle, P visit, and E a contractor company
+ * itself (spec section 2: requests and approvals of companies), accredited in a division before
+ * or beside its people.
+ */
+export type EntityCode = 'T' | 'V' | 'P' | 'E';
+export const ENTITY_CODES: readonly EntityCode[] = ['T', 'V', 'P', 'E'];
+
+/**
+ * The kinds accredited for a contract, whose accreditation a demobilisation ends, an extension or
+ * a contract change moves, and a requirement update renews: workers and vehicles (a visit ends
+ * with its days; a company is accredited in the division).
+ */
+export const holdsContract = (entity: EntityCode): entity is 'T' | 'V' => entity === 'T' || entity === 'V';
+
+/** The column that names a holder of each kind where one is kept (a visit's visitors are people). */
+export const HOLDER_COLUMN: Record<EntityCode, 'IdPersona' | 'IdVehiculo' | 'IdCompania'> = {
+  T: 'IdPersona',
+  V: 'IdVehiculo',
+  P: 'IdPersona',
+  E: 'IdCompania',
+};
 
 /**
  * A dashboard summary's count of observed requests past a correction deadline, per kind: of the
@@ -16,18 +35,21 @@ export const OVERDUE_NAMES: Record<EntityCode, string> = {
   T: 'CORRECCION_VENCIDA_TRABAJADORES',
   V: 'CORRECCION_VENCIDA_VEHICULOS',
   P: 'CORRECCION_VENCIDA_VISITAS',
+  E: 'CORRECCION_VENCIDA_EMPRESAS',
 };
 export const OVERDUE_ELSEWHEN_NAMES: Record<EntityCode, string> = {
   T: 'CORRECCION_VENCIDA_OTROS_MESES_TRABAJADORES',
   V: 'CORRECCION_VENCIDA_OTROS_MESES_VEHICULOS',
   P: 'CORRECCION_VENCIDA_OTROS_MESES_VISITAS',
+  E: 'CORRECCION_VENCIDA_OTROS_MESES_EMPRESAS',
 };
 
-/** The route segment of each kind (spec section 2: movilizacion/solicitante/persona, /vehiculo, /visita). */
-export const ENTITY_ROUTE: Record<EntityCode, 'persona' | 'vehiculo' | 'visita'> = {
+/** The route segment of each kind (spec section 2: movilizacion/solicitante/persona, /vehiculo, /visita, /empresa). */
+export const ENTITY_ROUTE: Record<EntityCode, 'persona' | 'vehiculo' | 'visita' | 'empresa'> = {
   T: 'persona',
   V: 'vehiculo',
   P: 'visita',
+  E: 'empresa',
 };
 
 /** The routes a profile's menu must hold to work on requests of a kind, as requester or authoriser. */
@@ -36,7 +58,7 @@ export function requestRoute(side: 'solicitante' | 'autorizador', entity: Entity
 }
 
 export function isEntityCode(value: unknown): value is EntityCode {
-  return value === 'T' || value === 'V' || value === 'P';
+  return value === 'T' || value === 'V' || value === 'P' || value === 'E';
 }
 
 /** A request number as the spec shows it: padded to 8 digits. */

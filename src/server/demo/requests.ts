@@ -104,6 +104,22 @@ export async function seedDemoRequests(
     return pdfs.get(id) as string;
   };
   let made = 0;
+  /** What a request is filed under: a contract, or for a company's own request its division alone. */
+  type Scope = {
+    IdContrato: number | null;
+    IdDivision: number;
+    IdCompaniaContratista: number;
+    FechaInicio: string;
+    FechaFin: string;
+  };
+  type Holder = { entity: EntityCode; IdPersona?: number; IdVehiculo?: number; driver?: boolean };
+  const jobs: Array<{
+    contract: Scope;
+    requester: string;
+    approver: string;
+    holder: Holder;
+    fixed?: string;
+  }> = [];
   for (const contract of contracts) {
     const requester =
       users.find(
@@ -123,266 +139,322 @@ export async function seedDemoRequests(
       .where('IdCompania', '=', contract.IdCompaniaContratista)
       .orderBy('IdVehiculo')
       .execute()) as Array<{ IdVehiculo: number }>;
-    const holders: Array<{ entity: EntityCode; IdPersona?: number; IdVehiculo?: number; driver?: boolean }> =
-      [
-        ...people.map((p) => ({
-          entity: 'T' as const,
-          IdPersona: p.IdPersona,
-          driver: p.IdLicenciaConducir !== null,
-        })),
-        ...vehicles.map((v) => ({ entity: 'V' as const, IdVehiculo: v.IdVehiculo })),
-        { entity: 'P' as const },
-        { entity: 'P' as const },
-      ];
-    for (const holder of holders) {
-      const candidates = profiles.filter((p) => p.IdEntidad === holder.entity);
-      if (!candidates.length) continue;
-      const profile = definitions.get(
-        (holder.entity === 'T'
-          ? (candidates.find((c) =>
-              definitions
-                .get(c.IdPerfilAcreditacion)
-                ?.Descripcion.includes(holder.driver ? 'CONDUCTOR' : 'TRABAJADOR'),
-            ) ?? candidates[0])
-          : candidates[0]
-        ).IdPerfilAcreditacion,
-      ) as ProfileDef;
-      const status = outcome();
-      // Made some day of the last twelve months; the start a few days later, within the contract.
-      const made_ = now - Math.floor(rnd() * 360) * DAY - Math.floor(rnd() * DAY);
-      const requested = new Date(made_).toISOString();
-      let start = addDays(requested.slice(0, 10), 2 + Math.floor(rnd() * 10));
-      if (start < contract.FechaInicio) start = contract.FechaInicio;
-      let end =
-        holder.entity === 'P'
-          ? addDays(start, 1 + Math.floor(rnd() * 5))
+    const holders: Holder[] = [
+      ...people.map((p) => ({
+        entity: 'T' as const,
+        IdPersona: p.IdPersona,
+        driver: p.IdLicenciaConducir !== null,
+      })),
+      ...vehicles.map((v) => ({ entity: 'V' as const, IdVehiculo: v.IdVehiculo })),
+      { entity: 'P' as const },
+      { entity: 'P' as const },
+    ];
+    for (const holder of holders) jobs.push({ contract, requester, approver, holder });
+  }
+  // Each contractor's own accreditation in the division of its contracts (IdEntidad E), one in
+  // each status: SERMIPAC accredited in the south and rejected in the north (its requester files
+  // again there), the others pending, observed, accredited but suspended (its policy lapsed) and
+  // incomplete.
+  const COMPANY_STATUSES: Record<string, string> = {
+    'SERMIPAC|0': 'A',
+    'SERMIPAC|1': 'R',
+    'TRANSALTI|0': 'P',
+    'PERVOSUR|0': 'O',
+    'CCB|1': 'S',
+    'ALCAMIN|1': 'I',
+  };
+  const aliases = new Map(
+    (
+      (await db
+        .selectFrom(t('company'))
+        .select(['IdCompania', 'Alias'])
+        .where('IdCliente', '=', clientId)
+        .execute()) as Array<{ IdCompania: number; Alias: string | null }>
+    ).map((c) => [c.IdCompania, c.Alias ?? '']),
+  );
+  const divisionIds = [...new Set(contracts.map((c) => c.IdDivision))].sort((a, b) => a - b);
+  const companyScopes = new Map<string, Scope>();
+  for (const contract of contracts)
+    companyScopes.set(
+      `${aliases.get(contract.IdCompaniaContratista)}|${divisionIds.indexOf(contract.IdDivision)}`,
+      {
+        IdContrato: null,
+        IdDivision: contract.IdDivision,
+        IdCompaniaContratista: contract.IdCompaniaContratista,
+        FechaInicio: '2000-01-01',
+        FechaFin: '2099-12-31',
+      },
+    );
+  for (const [key, fixed] of Object.entries(COMPANY_STATUSES)) {
+    const scope = companyScopes.get(key);
+    if (!scope) continue;
+    jobs.push({
+      contract: scope,
+      requester:
+        users.find((u) => u.IdCompania === scope.IdCompaniaContratista && u.IdDivision === scope.IdDivision)
+          ?.IdUsuario ?? 'SISTEMA',
+      approver: approvers.find((a) => a.IdDivision === scope.IdDivision)?.IdUsuario ?? 'SISTEMA',
+      holder: { entity: 'E' },
+      fixed,
+    });
+  }
+  for (const { contract, requester, approver, holder, fixed } of jobs) {
+    const candidates = profiles.filter((p) => p.IdEntidad === holder.entity);
+    if (!candidates.length) continue;
+    const profile = definitions.get(
+      (holder.entity === 'T'
+        ? (candidates.find((c) =>
+            definitions
+              .get(c.IdPerfilAcreditacion)
+              ?.Descripcion.includes(holder.driver ? 'CONDUCTOR' : 'TRABAJADOR'),
+          ) ?? candidates[0])
+        : candidates[0]
+      ).IdPerfilAcreditacion,
+    ) as ProfileDef;
+    // A suspended company was approved; its policy's lapse is written below.
+    const status = fixed === 'S' ? 'A' : (fixed ?? outcome());
+    // Made some day of the last twelve months; the start a few days later, within the contract.
+    const made_ = now - Math.floor(rnd() * 360) * DAY - Math.floor(rnd() * DAY);
+    const requested = new Date(made_).toISOString();
+    let start = addDays(requested.slice(0, 10), 2 + Math.floor(rnd() * 10));
+    if (start < contract.FechaInicio) start = contract.FechaInicio;
+    let end =
+      holder.entity === 'P'
+        ? addDays(start, 1 + Math.floor(rnd() * 5))
+        : holder.entity === 'E'
+          ? addDays(start, 365)
           : addDays(start, 90 + Math.floor(rnd() * 270));
-      if (end > contract.FechaFin) end = contract.FechaFin;
-      if (start > end) continue;
-      const sent = status === 'I' ? null : new Date(made_ + 3_600_000).toISOString();
-      const answered = ['A', 'R', 'O'].includes(status)
-        ? new Date(made_ + (1 + Math.floor(rnd() * 4)) * DAY).toISOString()
-        : null;
-      const visit = holder.entity === 'P';
-      const [header] = (await db
-        .insertInto(t('request'))
-        .values({
-          IdCliente: clientId,
-          IdDivision: contract.IdDivision,
-          IdCompania: contract.IdCompaniaContratista,
-          TipoSolicitud: 'M',
-          IdEntidad: holder.entity,
-          IdContrato: contract.IdContrato,
-          IdPerfilAcreditacion: profile.IdPerfilAcreditacion,
-          IdPersona: holder.IdPersona ?? null,
-          IdVehiculo: holder.IdVehiculo ?? null,
-          MotivoVisita: visit
-            ? pick(['AUDITORÍA DE SEGURIDAD', 'VISITA COMERCIAL', 'INSPECCIÓN DE EQUIPOS', 'REUNIÓN DE OBRA'])
-            : null,
-          NumeroVisitantes: visit ? 2 : null,
-          FechaInicio: start,
-          FechaFin: end,
-          FechaSolicitud: requested,
-          EstadoAprobacion: status,
-          SolicitudCompleta: status === 'I' ? 'N' : 'S',
-          FechaEnvio: sent,
-          FechaAtencion: answered,
-          IndisciplinaRechazo: 'N',
-          MotivoRechazo: status === 'R' ? 'DOCUMENTO ILEGIBLE' : null,
-          ObservacionAutorizador: status === 'O' ? 'LA CONSTANCIA NO CORRESPONDE AL PERIODO' : null,
-          IdUsuarioCreacion: requester,
-          FechaCreacion: requested,
-        })
-        .returning('IdSolicitud')
-        .execute()) as Array<{ IdSolicitud: number }>;
-      const id = header.IdSolicitud;
-      const visitors: Array<number | null> = [];
-      if (visit)
-        for (const [i, [Apellido, Nombre]] of [
-          ['QUISPE MAMANI', 'ROSA ELENA'],
-          ['TORRES VEGA', 'MANUEL JESÚS'],
-        ].entries()) {
-          const [row] = (await db
-            .insertInto(t('visit-person'))
-            .values({
-              IdCliente: clientId,
-              IdSolicitud: id,
-              IdTipoDocumento: (
-                (await db
-                  .selectFrom(t('document-type'))
-                  .select('IdTipoDocumento')
-                  .where('Alias', '=', 'DNI')
-                  .executeTakeFirst()) as {
-                  IdTipoDocumento: number;
-                }
-              ).IdTipoDocumento,
-              Documento: String(40_000_000 + id * 10 + i),
-              Apellido,
-              Nombre,
-              IdUsuarioCreacion: requester,
-              FechaCreacion: requested,
-            })
-            .returning('IdVisitaPersona')
-            .execute()) as Array<{ IdVisitaPersona: number }>;
-          visitors.push(row.IdVisitaPersona);
-        }
-      const lines: Line[] = expectedLines(profile, visit ? visitors : [null]);
-      const dataOf = new Map(
-        profile.requirements.flatMap((r) => r.data.map((d) => [d.IdDatoEvaluar, { d, r }] as const)),
-      );
-      let observedOne = false;
-      for (const line of lines) {
-        const { d, r } = dataOf.get(line.IdDatoEvaluar) as typeof dataOf extends Map<number, infer V>
-          ? V
-          : never;
-        const filled = status !== 'I' || rnd() < 0.6;
-        if (r.TipoRequisito === 'S' && filled) {
-          if (d.Tipo === 'F') line.Valor = addDays(end, 30 + Math.floor(rnd() * 300));
-          else if (d.Tipo === 'L') line.Valor = d.choices[0]?.IdDato ?? null;
-          else if (d.Tipo === 'B') line.Valor = 'S';
-          else if (d.Tipo === 'N') line.Valor = String(1 + Math.floor(rnd() * 3));
-          else if (d.AdjuntarArchivo !== 'S')
-            line.Valor = `${r.Requisito.slice(0, 3)}-${100_000 + Math.floor(rnd() * 899_999)}`;
-          if (d.Vencimiento === 'S') line.FechaVencimiento = line.Valor;
-          if (d.AdjuntarArchivo === 'S') {
-            line.ClaveArchivo = await pdfFor(r.Requisito, r.IdRequisito);
-            line.NombreArchivo = `${r.Requisito.toLowerCase().replaceAll(' ', '-')}.pdf`;
-            line.TipoArchivo = 'application/pdf';
-          }
-        }
-        if (line.EstadoAprobacion !== null) {
-          const evaluated =
-            status === 'A' ||
-            (status === 'R' && d.AdjuntarArchivo === 'S') ||
-            (status === 'O' && rnd() < 0.7);
-          if (evaluated) {
-            line.EstadoAprobacion =
-              status === 'A'
-                ? 'A'
-                : status === 'R'
-                  ? 'R'
-                  : line.TipoRequisito === 'S' && rnd() < 0.5
-                    ? 'O'
-                    : 'A';
-            // An observed request has at least one observed line (the first the requester records).
-            if (status === 'O' && line.TipoRequisito === 'S' && !observedOne) line.EstadoAprobacion = 'O';
-            if (line.EstadoAprobacion === 'O') observedOne = true;
-            if (line.EstadoAprobacion === 'O' || line.EstadoAprobacion === 'R')
-              line.Observacion = 'DOCUMENTO ILEGIBLE O VENCIDO';
-            const days = correctionDays.get(r.IdTipoRequisito) ?? 0;
-            if (line.EstadoAprobacion === 'O' && answered && days > 0)
-              line.FechaLimiteCorreccion = addDays(answered.slice(0, 10), days);
-            if (r.TipoRequisito === 'A' && line.EstadoAprobacion === 'A')
-              line.Valor = d.choices[0]?.IdDato ?? 'APROBADO';
-            line.IdUsuarioAprobacion = approver;
-            line.FechaAprobacion = answered;
-          }
-        }
-        await db
-          .insertInto(t('request-detail'))
+    if (end > contract.FechaFin) end = contract.FechaFin;
+    if (start > end) continue;
+    const sent = status === 'I' ? null : new Date(made_ + 3_600_000).toISOString();
+    const answered = ['A', 'R', 'O'].includes(status)
+      ? new Date(made_ + (1 + Math.floor(rnd() * 4)) * DAY).toISOString()
+      : null;
+    const visit = holder.entity === 'P';
+    const [header] = (await db
+      .insertInto(t('request'))
+      .values({
+        IdCliente: clientId,
+        IdDivision: contract.IdDivision,
+        IdCompania: contract.IdCompaniaContratista,
+        TipoSolicitud: 'M',
+        IdEntidad: holder.entity,
+        IdContrato: contract.IdContrato,
+        IdPerfilAcreditacion: profile.IdPerfilAcreditacion,
+        IdPersona: holder.IdPersona ?? null,
+        IdVehiculo: holder.IdVehiculo ?? null,
+        MotivoVisita: visit
+          ? pick(['AUDITORÍA DE SEGURIDAD', 'VISITA COMERCIAL', 'INSPECCIÓN DE EQUIPOS', 'REUNIÓN DE OBRA'])
+          : null,
+        NumeroVisitantes: visit ? 2 : null,
+        FechaInicio: start,
+        FechaFin: end,
+        FechaSolicitud: requested,
+        EstadoAprobacion: status,
+        SolicitudCompleta: status === 'I' ? 'N' : 'S',
+        FechaEnvio: sent,
+        FechaAtencion: answered,
+        IndisciplinaRechazo: 'N',
+        MotivoRechazo: status === 'R' ? 'DOCUMENTO ILEGIBLE' : null,
+        ObservacionAutorizador: status === 'O' ? 'LA CONSTANCIA NO CORRESPONDE AL PERIODO' : null,
+        IdUsuarioCreacion: requester,
+        FechaCreacion: requested,
+      })
+      .returning('IdSolicitud')
+      .execute()) as Array<{ IdSolicitud: number }>;
+    const id = header.IdSolicitud;
+    const visitors: Array<number | null> = [];
+    if (visit)
+      for (const [i, [Apellido, Nombre]] of [
+        ['QUISPE MAMANI', 'ROSA ELENA'],
+        ['TORRES VEGA', 'MANUEL JESÚS'],
+      ].entries()) {
+        const [row] = (await db
+          .insertInto(t('visit-person'))
           .values({
-            ...line,
-            IdSolicitud: id,
             IdCliente: clientId,
+            IdSolicitud: id,
+            IdTipoDocumento: (
+              (await db
+                .selectFrom(t('document-type'))
+                .select('IdTipoDocumento')
+                .where('Alias', '=', 'DNI')
+                .executeTakeFirst()) as {
+                IdTipoDocumento: number;
+              }
+            ).IdTipoDocumento,
+            Documento: String(40_000_000 + id * 10 + i),
+            Apellido,
+            Nombre,
             IdUsuarioCreacion: requester,
             FechaCreacion: requested,
           })
-          .execute();
+          .returning('IdVisitaPersona')
+          .execute()) as Array<{ IdVisitaPersona: number }>;
+        visitors.push(row.IdVisitaPersona);
       }
-      const history = [['CREATE', null, 'I', requester, requested]];
-      if (sent) history.push(['SEND', 'I', 'P', requester, sent]);
-      if (answered)
-        history.push([
-          status === 'A' ? 'APPROVE' : status === 'R' ? 'REJECT' : 'OBSERVE',
-          'P',
-          status,
-          approver,
-          answered,
-        ]);
-      for (const [Evento, EstadoAnterior, EstadoNuevo, IdUsuario, Fecha] of history)
-        await db
-          .insertInto(t('request-history'))
-          .values({
-            IdCliente: clientId,
-            IdSolicitud: id,
-            Fecha,
-            IdUsuario,
-            Evento,
-            EstadoAnterior,
-            EstadoNuevo,
-            IdUsuarioCreacion: IdUsuario,
-            FechaCreacion: Fecha,
-          })
-          .execute();
-      if (status === 'A' && !visit) {
-        const column = holder.IdPersona ? 'IdPersona' : 'IdVehiculo';
-        const value = (holder.IdPersona ?? holder.IdVehiculo) as number;
-        const existing = await db
-          .selectFrom(t('accreditation'))
-          .select('IdAcreditacion')
-          .where(column, '=', value)
-          .where('IdContrato', '=', contract.IdContrato)
-          .executeTakeFirst();
-        const values: Row = {
-          FechaInicio: start,
-          FechaFin: end,
-          Estado: 'A',
-          IdSolicitud: id,
-          FechaAprobacion: answered,
-        };
-        if (existing)
-          await db
-            .updateTable(t('accreditation'))
-            .set(values)
-            .where('IdAcreditacion', '=', (existing as Row).IdAcreditacion as number)
-            .execute();
-        else
-          await db
-            .insertInto(t('accreditation'))
-            .values({
-              ...values,
-              IdCliente: clientId,
-              IdDivision: contract.IdDivision,
-              IdCompania: contract.IdCompaniaContratista,
-              IdEntidad: holder.entity,
-              [column]: value,
-              IdContrato: contract.IdContrato,
-              IdUsuarioCreacion: approver,
-              FechaCreacion: answered,
-            })
-            .execute();
-        for (const line of lines.filter((l) => l.Valor || l.ClaveArchivo)) {
-          const expiry =
-            lines.find((l) => l.IdRequisito === line.IdRequisito && l.FechaVencimiento)?.FechaVencimiento ??
-            null;
-          await db
-            .deleteFrom(t('accredited-requirement'))
-            .where(column, '=', value)
-            .where('IdDatoEvaluar', '=', line.IdDatoEvaluar)
-            .execute();
-          await db
-            .insertInto(t('accredited-requirement'))
-            .values({
-              IdCliente: clientId,
-              IdEntidad: holder.entity,
-              [column]: value,
-              IdRequisito: line.IdRequisito,
-              IdDatoEvaluar: line.IdDatoEvaluar,
-              Valor: line.Valor,
-              ClaveArchivo: line.ClaveArchivo,
-              NombreArchivo: line.NombreArchivo,
-              TipoArchivo: line.TipoArchivo,
-              FechaVencimiento: expiry,
-              IdSolicitud: id,
-              FechaAprobacion: answered,
-              IdUsuarioCreacion: approver,
-              FechaCreacion: answered,
-            })
-            .execute();
+    const lines: Line[] = expectedLines(profile, visit ? visitors : [null]);
+    const dataOf = new Map(
+      profile.requirements.flatMap((r) => r.data.map((d) => [d.IdDatoEvaluar, { d, r }] as const)),
+    );
+    let observedOne = false;
+    for (const line of lines) {
+      const { d, r } = dataOf.get(line.IdDatoEvaluar) as typeof dataOf extends Map<number, infer V>
+        ? V
+        : never;
+      const filled = status !== 'I' || rnd() < 0.6;
+      if (r.TipoRequisito === 'S' && filled) {
+        if (d.Tipo === 'F') line.Valor = addDays(end, 30 + Math.floor(rnd() * 300));
+        else if (d.Tipo === 'L') line.Valor = d.choices[0]?.IdDato ?? null;
+        else if (d.Tipo === 'B') line.Valor = 'S';
+        else if (d.Tipo === 'N') line.Valor = String(1 + Math.floor(rnd() * 3));
+        else if (d.AdjuntarArchivo !== 'S')
+          line.Valor = `${r.Requisito.slice(0, 3)}-${100_000 + Math.floor(rnd() * 899_999)}`;
+        if (d.Vencimiento === 'S') line.FechaVencimiento = line.Valor;
+        if (d.AdjuntarArchivo === 'S') {
+          line.ClaveArchivo = await pdfFor(r.Requisito, r.IdRequisito);
+          line.NombreArchivo = `${r.Requisito.toLowerCase().replaceAll(' ', '-')}.pdf`;
+          line.TipoArchivo = 'application/pdf';
         }
       }
-      made++;
+      if (line.EstadoAprobacion !== null) {
+        const evaluated =
+          status === 'A' || (status === 'R' && d.AdjuntarArchivo === 'S') || (status === 'O' && rnd() < 0.7);
+        if (evaluated) {
+          line.EstadoAprobacion =
+            status === 'A'
+              ? 'A'
+              : status === 'R'
+                ? 'R'
+                : line.TipoRequisito === 'S' && rnd() < 0.5
+                  ? 'O'
+                  : 'A';
+          // An observed request has at least one observed line (the first the requester records).
+          if (status === 'O' && line.TipoRequisito === 'S' && !observedOne) line.EstadoAprobacion = 'O';
+          if (line.EstadoAprobacion === 'O') observedOne = true;
+          if (line.EstadoAprobacion === 'O' || line.EstadoAprobacion === 'R')
+            line.Observacion = 'DOCUMENTO ILEGIBLE O VENCIDO';
+          const days = correctionDays.get(r.IdTipoRequisito) ?? 0;
+          if (line.EstadoAprobacion === 'O' && answered && days > 0)
+            line.FechaLimiteCorreccion = addDays(answered.slice(0, 10), days);
+          if (r.TipoRequisito === 'A' && line.EstadoAprobacion === 'A')
+            line.Valor = d.choices[0]?.IdDato ?? 'APROBADO';
+          line.IdUsuarioAprobacion = approver;
+          line.FechaAprobacion = answered;
+        }
+      }
+      await db
+        .insertInto(t('request-detail'))
+        .values({
+          ...line,
+          IdSolicitud: id,
+          IdCliente: clientId,
+          IdUsuarioCreacion: requester,
+          FechaCreacion: requested,
+        })
+        .execute();
     }
+    const history = [['CREATE', null, 'I', requester, requested]];
+    if (sent) history.push(['SEND', 'I', 'P', requester, sent]);
+    if (answered)
+      history.push([
+        status === 'A' ? 'APPROVE' : status === 'R' ? 'REJECT' : 'OBSERVE',
+        'P',
+        status,
+        approver,
+        answered,
+      ]);
+    for (const [Evento, EstadoAnterior, EstadoNuevo, IdUsuario, Fecha] of history)
+      await db
+        .insertInto(t('request-history'))
+        .values({
+          IdCliente: clientId,
+          IdSolicitud: id,
+          Fecha,
+          IdUsuario,
+          Evento,
+          EstadoAnterior,
+          EstadoNuevo,
+          IdUsuarioCreacion: IdUsuario,
+          FechaCreacion: Fecha,
+        })
+        .execute();
+    if (status === 'A' && !visit) {
+      const company = holder.entity === 'E';
+      const column = company ? 'IdCompania' : holder.IdPersona ? 'IdPersona' : 'IdVehiculo';
+      const value = (
+        company ? contract.IdCompaniaContratista : (holder.IdPersona ?? holder.IdVehiculo)
+      ) as number;
+      const existing = await db
+        .selectFrom(t('accreditation'))
+        .select('IdAcreditacion')
+        .where(column, '=', value)
+        .$if(company, (qb) => qb.where('IdEntidad', '=', 'E').where('IdDivision', '=', contract.IdDivision))
+        .$if(!company, (qb) => qb.where('IdContrato', '=', contract.IdContrato))
+        .executeTakeFirst();
+      const values: Row = {
+        FechaInicio: start,
+        FechaFin: end,
+        Estado: fixed === 'S' ? 'S' : 'A',
+        IdSolicitud: id,
+        FechaAprobacion: answered,
+      };
+      if (existing)
+        await db
+          .updateTable(t('accreditation'))
+          .set(values)
+          .where('IdAcreditacion', '=', (existing as Row).IdAcreditacion as number)
+          .execute();
+      else
+        await db
+          .insertInto(t('accreditation'))
+          .values({
+            ...values,
+            IdCliente: clientId,
+            IdDivision: contract.IdDivision,
+            IdCompania: contract.IdCompaniaContratista,
+            IdEntidad: holder.entity,
+            [column]: value,
+            IdContrato: contract.IdContrato,
+            IdUsuarioCreacion: approver,
+            FechaCreacion: answered,
+          })
+          .execute();
+      for (const line of lines.filter((l) => l.Valor || l.ClaveArchivo)) {
+        const dated = lines.find((l) => l.IdRequisito === line.IdRequisito && l.FechaVencimiento);
+        // The suspended company's policy lapsed last week.
+        const expiry =
+          fixed === 'S' && dated
+            ? addDays(new Date(now).toISOString().slice(0, 10), -7)
+            : (dated?.FechaVencimiento ?? null);
+        await db
+          .deleteFrom(t('accredited-requirement'))
+          .where(column, '=', value)
+          .where('IdDatoEvaluar', '=', line.IdDatoEvaluar)
+          .execute();
+        await db
+          .insertInto(t('accredited-requirement'))
+          .values({
+            IdCliente: clientId,
+            IdEntidad: holder.entity,
+            [column]: value,
+            IdRequisito: line.IdRequisito,
+            IdDatoEvaluar: line.IdDatoEvaluar,
+            Valor: line.Valor,
+            ClaveArchivo: line.ClaveArchivo,
+            NombreArchivo: line.NombreArchivo,
+            TipoArchivo: line.TipoArchivo,
+            FechaVencimiento: expiry,
+            IdSolicitud: id,
+            FechaAprobacion: answered,
+            IdUsuarioCreacion: approver,
+            FechaCreacion: answered,
+          })
+          .execute();
+      }
+    }
+    made++;
+    made++;
   }
   await recount({ db, dialect }, registry, { clientId });
   await recountAttention({ db, dialect }, registry, clientId);

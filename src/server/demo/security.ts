@@ -351,6 +351,7 @@ export const WORKFLOW_SCREENS = {
       icon: 'DirectionsCar',
     },
     { route: '/movilizacion/solicitante/visita', tag: 'app.menu.items.requestVisits', icon: 'Badge' },
+    { route: '/movilizacion/solicitante/empresa', tag: 'app.menu.items.requestCompany', icon: 'Business' },
     { route: '/movilizacion/solicitante/masiva', tag: 'app.menu.items.requestBulk', icon: 'ListAlt' },
   ],
   approvals: [
@@ -361,6 +362,7 @@ export const WORKFLOW_SCREENS = {
       icon: 'DirectionsCar',
     },
     { route: '/movilizacion/autorizador/visita', tag: 'app.menu.items.approveVisits', icon: 'Badge' },
+    { route: '/movilizacion/autorizador/empresa', tag: 'app.menu.items.approveCompanies', icon: 'Business' },
   ],
   demobilisation: workerAndVehicleScreens('desmovilizacion'),
   renewal: workerAndVehicleScreens('requisito'),

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import { ENTITY_CODES } from '../../../shared/accreditation.js';
 import { containsPattern, likeEscaped } from '../../crud/filters.js';
 import type { Row } from '../../crud/types.js';
 import { ApiError, badQuery } from '../../errors.js';
@@ -188,7 +189,7 @@ export default async function companySummaryRoutes(fastify: FastifyInstance): Pr
       IdUsuario: field.text(20),
       IdCompaniaMandante: field.id(),
       IdCompaniaContratista: field.id(),
-      IdEntidad: { type: 'string', enum: ['T', 'V', 'P'] },
+      IdEntidad: { type: 'string', enum: [...ENTITY_CODES] },
       CompaniaContratista: { type: 'string', maxLength: 200 },
       Documento: { type: 'string', maxLength: 20 },
       TipoOperacion: { type: 'string', maxLength: 1 },

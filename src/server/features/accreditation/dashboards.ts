@@ -2,6 +2,7 @@ import {
   cardIndex,
   ENTITY_CODES,
   type EntityCode,
+  holdsContract,
   OVERDUE_ELSEWHEN_NAMES,
   OVERDUE_NAMES,
 } from '../../../shared/accreditation.js';
@@ -37,6 +38,7 @@ const TOTAL_NAMES: Record<EntityCode, string> = {
   T: 'TOTAL_TRABAJADORES',
   V: 'TOTAL_VEHICULOS',
   P: 'TOTAL_VISITAS',
+  E: 'TOTAL_EMPRESAS',
 };
 
 /** The requester's statuses (every one) and the authoriser's (from the sending on). */
@@ -203,7 +205,7 @@ export class Dashboards {
 
   async authoriser(authoriser: Authoriser, spans: Span[], language: Language, kind: RequestKind = 'M') {
     // Demobilisation and requirement update are for workers and vehicles only (spec section 2).
-    const shown = authoriser.entities.filter((e) => kind === 'M' || e !== 'P');
+    const shown = authoriser.entities.filter((e) => kind === 'M' || holdsContract(e));
     const counts = await this.counts(authoriser.principal, shown, spans, undefined, kind);
     const overdue = await this.overdue(authoriser.principal, shown, spans, kind);
     return this.answer(language, shown, AUTHORISER_STATUSES, counts, overdue);

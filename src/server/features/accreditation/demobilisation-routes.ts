@@ -1,5 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { holdsContract } from '../../../shared/accreditation.js';
 import { ApiError } from '../../errors.js';
 import { field, objectOf } from '../../routes/responses.js';
 import { id, kindCalls, result, servicesOf } from './kind-routes.js';
@@ -45,7 +46,7 @@ export default async function demobilisationRoutes(fastify: FastifyInstance): Pr
       const who = await viewer(request);
       return {
         result: {
-          Entidades: who.entities.filter((e) => e !== 'P'),
+          Entidades: who.entities.filter(holdsContract),
           ObservacionObligatoria: true,
           Estados: ['P', 'O', 'R', 'A'],
           Rol: 'companyId' in who ? 'SOLICITANTE' : 'AUTORIZADOR',

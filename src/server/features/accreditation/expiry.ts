@@ -7,6 +7,9 @@ import type { Registry } from '../../registry.js';
 import { escalateOverdue } from './corrections.js';
 import { activeUsers } from './notices.js';
 
+/** The column a kept requirement value names its holder by: a worker, a vehicle or a company (E). */
+type HolderColumn = 'IdPersona' | 'IdVehiculo' | 'IdCompania';
+
 /** The job's name in the lease table. */
 export const EXPIRY_JOB = 'VENCIMIENTOS';
 /** How long a runner holds the lease before another may take it over (a crashed runner's). */
@@ -19,7 +22,7 @@ const LEASE_MS = 15 * 60_000;
 async function expiredMandatory(
   db: Db,
   registry: Registry,
-  column: 'IdPersona' | 'IdVehiculo',
+  column: HolderColumn,
   holder: number,
   client: number,
   today: string,
@@ -43,7 +46,7 @@ async function expiredMandatory(
 export async function reinstate(
   db: Db,
   registry: Registry,
-  column: 'IdPersona' | 'IdVehiculo',
+  column: HolderColumn,
   holder: number,
   client: number,
   today: string,
@@ -55,6 +58,8 @@ export async function reinstate(
     .where(column, '=', holder)
     .where('IdCliente', '=', client)
     .where('Estado', '=', 'S')
+    // Every accreditation of a company's people names the company too: its own is the E one.
+    .$if(column === 'IdCompania', (qb) => qb.where('IdEntidad', '=', 'E'))
     .execute();
 }
 
@@ -73,6 +78,7 @@ interface Item {
   IdRequisitoAcreditado: number;
   IdPersona: number | null;
   IdVehiculo: number | null;
+  IdCompania: number | null;
   IdEntidad: string;
   IdRequisito: number;
   Requisito: string;
@@ -180,6 +186,7 @@ export class ExpiryJob {
         'k.IdRequisitoAcreditado',
         'k.IdPersona',
         'k.IdVehiculo',
+        'k.IdCompania',
         'k.IdEntidad',
         'k.IdRequisito',
         'q.Requisito',
@@ -199,6 +206,11 @@ export class ExpiryJob {
               eb.or([
                 eb.and([eb('k.IdPersona', 'is not', null), eb('a.IdPersona', '=', eb.ref('k.IdPersona'))]),
                 eb.and([eb('k.IdVehiculo', 'is not', null), eb('a.IdVehiculo', '=', eb.ref('k.IdVehiculo'))]),
+                eb.and([
+                  eb('k.IdCompania', 'is not', null),
+                  eb('a.IdEntidad', '=', 'E'),
+                  eb('a.IdCompania', '=', eb.ref('k.IdCompania')),
+                ]),
               ]),
             ),
         ),
@@ -232,13 +244,14 @@ export class ExpiryJob {
     // Suspension follows the expired mandatory requirements; a suspension with none left lifts.
     let suspended = 0;
     let reinstated = 0;
-    for (const column of ['IdPersona', 'IdVehiculo'] as const) {
+    for (const column of ['IdPersona', 'IdVehiculo', 'IdCompania'] as const) {
       const accredited = (await trx
         .selectFrom(a)
         .select(['IdAcreditacion', column, 'Estado'])
         .where('IdCliente', '=', client)
         .where('Estado', 'in', ['A', 'S'])
         .where(column, 'is not', null)
+        .$if(column === 'IdCompania', (qb) => qb.where('IdEntidad', '=', 'E'))
         .execute()) as Array<Record<string, number | string>>;
       const expiredHolders = new Set(
         (
@@ -271,8 +284,8 @@ export class ExpiryJob {
 
   /** The notice of one item to the contractor's requester and the authorisers of its divisions. */
   private async mail(trx: Db, client: number, item: Item, expired: boolean): Promise<void> {
-    const column = item.IdPersona ? 'IdPersona' : 'IdVehiculo';
-    const holder = (item.IdPersona ?? item.IdVehiculo) as number;
+    const column: HolderColumn = item.IdPersona ? 'IdPersona' : item.IdVehiculo ? 'IdVehiculo' : 'IdCompania';
+    const holder = (item.IdPersona ?? item.IdVehiculo ?? item.IdCompania) as number;
     const accreditations = (await trx
       .selectFrom(`${this.table('accreditation')} as a`)
       .innerJoin(`${this.table('request')} as r`, 'r.IdSolicitud', 'a.IdSolicitud')
@@ -280,6 +293,7 @@ export class ExpiryJob {
       .where(`a.${column}`, '=', holder)
       .where('a.IdCliente', '=', client)
       .where('a.Estado', 'in', ['A', 'S'])
+      .$if(column === 'IdCompania', (qb) => qb.where('a.IdEntidad', '=', 'E'))
       .execute()) as Array<{
       IdDivision: number;
       IdEntidad: string;
@@ -312,9 +326,19 @@ export class ExpiryJob {
           .where('IdVehiculo', '=', holder)
           .executeTakeFirst()) as { Placa: string } | undefined)
       : undefined;
+    const company =
+      column === 'IdCompania'
+        ? ((await trx
+            .selectFrom(this.table('company'))
+            .select(['Compania', 'Documento'])
+            .where('IdCompania', '=', holder)
+            .executeTakeFirst()) as { Compania: string; Documento: string } | undefined)
+        : undefined;
     const who = name
       ? `${name.Apellido} ${name.Nombre} (${name.Documento})`
-      : (plate?.Placa ?? String(holder));
+      : company
+        ? `${company.Compania} (${company.Documento})`
+        : (plate?.Placa ?? String(holder));
     const origin = accreditations[0] ? requestNumber(accreditations[0].IdSolicitud) : '';
     const recipients = await activeUsers(trx, this.registry, [...users]);
     const date = item.FechaVencimiento;

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ENTITY_CODES } from '../../../shared/accreditation.js';
+import { ENTITY_CODES, holdsContract } from '../../../shared/accreditation.js';
 import { ApiError } from '../../errors.js';
 import { field, INT32, objectOf, resultResponses } from '../../routes/responses.js';
 import { divisionTimeZone } from '../../site.js';
@@ -98,7 +98,7 @@ export function kindCalls(
     if (calls.holdersOnly && q.IdEntidad === 'P') throw new ApiError('FORBIDDEN');
     const kind = kindOf(q);
     const who = await viewerOf(db, registry, request.principal, entityParam(q.IdEntidad));
-    const scoped = calls.holdersOnly ? { ...who, entities: who.entities.filter((e) => e !== 'P') } : who;
+    const scoped = calls.holdersOnly ? { ...who, entities: who.entities.filter(holdsContract) } : who;
     const spans =
       q.CantMeses !== undefined || q.CantMonth !== undefined || q.CantYear !== undefined
         ? periodOf(q, fastify.auth.now())

@@ -1,4 +1,4 @@
-import { type EntityCode, isEntityCode, requestRoute } from '../../../shared/accreditation.js';
+import { ENTITY_CODES, type EntityCode, isEntityCode, requestRoute } from '../../../shared/accreditation.js';
 import type { Db } from '../../db/connection.js';
 import { ApiError } from '../../errors.js';
 import type { Principal } from '../../principal.js';
@@ -26,7 +26,6 @@ export interface Authoriser {
   entities: EntityCode[];
 }
 
-const ENTITIES: EntityCode[] = ['T', 'V', 'P'];
 
 /**
  * The session as a requester: a contractor's profile with a company, whose menu holds the
@@ -35,7 +34,7 @@ const ENTITIES: EntityCode[] = ['T', 'V', 'P'];
 export function requesterOf(principal: Principal, entity?: unknown): Requester {
   const routes = principal.grants?.routes ?? new Set<string>();
   if (principal.companyId === undefined) throw new ApiError('FORBIDDEN');
-  const entities = ENTITIES.filter((e) => routes.has(requestRoute('solicitante', e)));
+  const entities = ENTITY_CODES.filter((e) => routes.has(requestRoute('solicitante', e)));
   if (!entities.length) throw new ApiError('FORBIDDEN');
   if (entity !== undefined && !(isEntityCode(entity) && entities.includes(entity)))
     throw new ApiError('FORBIDDEN');
@@ -70,7 +69,7 @@ export async function authoriserOf(
   const rows = (await approverRows(db, registry, principal)).filter((r) =>
     routes.has(requestRoute('autorizador', r.IdEntidad)),
   );
-  const entities = ENTITIES.filter((e) => rows.some((r) => r.IdEntidad === e));
+  const entities = ENTITY_CODES.filter((e) => rows.some((r) => r.IdEntidad === e));
   if (!entities.length) throw new ApiError('FORBIDDEN');
   if (entity !== undefined && !(isEntityCode(entity) && entities.includes(entity)))
     throw new ApiError('FORBIDDEN');

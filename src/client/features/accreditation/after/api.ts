@@ -2,7 +2,7 @@
  * The calls after approval (spec section 7): demobilisation (/api/acreditaciondesmovilizacion) and
  * requirement update (/api/acreditacionrequisitosolicitud), as the screens use them.
  */
-import type { EntityCode } from '../../../../shared/accreditation.js';
+import { ENTITY_ROUTE, type EntityCode } from '../../../../shared/accreditation.js';
 import { apiCall, queryString as query } from '../../../session/http.js';
 import { type DashboardAnswer, type Page, type RequestRow, restList } from '../api.js';
 
@@ -23,11 +23,12 @@ export interface ContractChoice {
 /** The request types with a dashboard tab, and the route area of each. */
 export type Kind = 'M' | 'D' | 'A';
 export const AREA: Record<Kind, string> = { M: 'movilizacion', D: 'desmovilizacion', A: 'requisito' };
-const SEGMENT: Record<EntityCode, string> = { T: 'persona', V: 'vehiculo', P: 'visita' };
-export const KIND_OF_SEGMENT: Record<string, EntityCode> = { persona: 'T', vehiculo: 'V', visita: 'P' };
+export const KIND_OF_SEGMENT: Record<string, EntityCode> = Object.fromEntries(
+  Object.entries(ENTITY_ROUTE).map(([entity, segment]) => [segment, entity as EntityCode]),
+);
 
 export function areaPath(kind: Kind, side: 'solicitante' | 'autorizador', entity: EntityCode): string {
-  return `/${AREA[kind]}/${side}/${SEGMENT[entity]}`;
+  return `/${AREA[kind]}/${side}/${ENTITY_ROUTE[entity]}`;
 }
 
 export interface Candidate {

@@ -26,6 +26,8 @@ export const GENERAL: Record<EntityCode, string[]> = {
     'MotivoVisita',
     'NumeroVisitantes',
   ],
+  // A company is accredited in the division for a period, not for a contract.
+  E: ['IdPerfilAcreditacion', 'FechaInicio', 'FechaFin'],
 };
 export const ADDITIONAL = ['LugarSolicitud', 'Observacion'];
 /** The person's sections asked on the personal step; the others (emergency, licence) on the additional one. */

@@ -9,7 +9,7 @@ import { reinstate } from '../expiry.js';
 import type { ApprovalContext } from './effects.js';
 import type { RequestEngine, Stored, Visitor } from './engine.js';
 
-type Holder = { IdPersona?: number; IdVehiculo?: number; visitor: number | null };
+type Holder = { IdPersona?: number; IdVehiculo?: number; IdCompania?: number; visitor: number | null };
 
 /** A visitor of an approved visit, registered as a person of the visit's company. */
 async function registerVisitor(
@@ -58,6 +58,7 @@ async function holdersOf(
     return request.IdPersona ? [{ IdPersona: request.IdPersona, visitor: null }] : [];
   if (request.IdEntidad === 'V')
     return request.IdVehiculo ? [{ IdVehiculo: request.IdVehiculo, visitor: null }] : [];
+  if (request.IdEntidad === 'E') return [{ IdCompania: request.IdCompania, visitor: null }];
   const holders: Holder[] = [];
   const crud = engine.crud.within(trx);
   const atCompany: Principal = { ...principal, companyId: request.IdCompania };
@@ -107,13 +108,15 @@ async function accredit(
 ) {
   const table = engine.table('accreditation');
   const now = engine.at();
-  const existing = (await trx
+  // A company's accreditation is its division's (one, with no contract); a worker's or vehicle's, its contract's.
+  const company = request.IdEntidad === 'E';
+  let qb = trx
     .selectFrom(table)
     .select('IdAcreditacion')
     .where(column, '=', value)
-    .where('IdContrato', '=', request.IdContrato)
-    .where('IdDivision', '=', request.IdDivision)
-    .executeTakeFirst()) as { IdAcreditacion: number } | undefined;
+    .where('IdDivision', '=', request.IdDivision);
+  qb = company ? qb.where('IdEntidad', '=', 'E') : qb.where('IdContrato', '=', request.IdContrato);
+  const existing = (await qb.executeTakeFirst()) as { IdAcreditacion: number } | undefined;
   const values = {
     FechaInicio: request.FechaInicio,
     FechaFin: request.FechaFin,
@@ -137,7 +140,7 @@ async function accredit(
         IdCompania: request.IdCompania,
         IdEntidad: request.IdEntidad,
         [column]: value,
-        IdContrato: request.IdContrato,
+        IdContrato: company ? null : request.IdContrato,
         IdUsuarioCreacion: principal.userId,
         FechaCreacion: now,
       })
@@ -147,7 +150,7 @@ async function accredit(
 /**
  * The approval of a mobilisation (M) or a requirement update (A), in its transaction: a
  * mobilisation accredits the worker, vehicle or each visitor (registered as the company's person)
- * for the contract, division and dates; both keep the requirement values with their expiry per
+ * for the contract, division and dates, or the company itself in the division for its dates; both keep the requirement values with their expiry per
  * holder for renewal, and a renewal lifts the suspension an expired mandatory requirement caused.
  */
 export async function grant(
@@ -164,8 +167,8 @@ export async function grant(
   const kept = engine.table('accredited-requirement');
   const data = dataById(profile);
   for (const holder of holders) {
-    const column = holder.IdPersona ? 'IdPersona' : 'IdVehiculo';
-    const value = (holder.IdPersona ?? holder.IdVehiculo) as number;
+    const column = holder.IdPersona ? 'IdPersona' : holder.IdVehiculo ? 'IdVehiculo' : 'IdCompania';
+    const value = (holder.IdPersona ?? holder.IdVehiculo ?? holder.IdCompania) as number;
     // A requirement update renews values only: the accreditation's dates stay.
     if (!renewal) await accredit(engine, trx, request, principal, column, value);
     // The expiry of each requirement: its expiry datum's date, else its validity from today.

@@ -1,3 +1,4 @@
+import { holdsContract } from '../../../../shared/accreditation.js';
 import { dmy } from '../../../../shared/request-dates.js';
 import type { FieldProblem } from '../../../../shared/validation.js';
 import type { Row } from '../../../crud/types.js';
@@ -278,7 +279,7 @@ export class AccreditedChanges {
         .where(
           'IdEntidad',
           'in',
-          requester.entities.filter((e) => e !== 'P'),
+          requester.entities.filter(holdsContract),
         )
         .execute()) as AccreditationRow[];
       const open = (await trx

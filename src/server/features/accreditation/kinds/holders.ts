@@ -30,21 +30,8 @@ export class Holders {
     profile: ProfileDef,
   ): Promise<Record<string, FieldProblem>> {
     const { engine } = this;
-    // A contract the caller cannot see (another company's, another division's) is no contract.
-    const visible = await engine.crud
-      .within(db)
-      .findKeys(engine.registry.require('contract'), { IdContrato: header.IdContrato }, principal);
-    if (!visible.length)
-      throw new ApiError('MISSING_REFERENCE', {
-        fields: {
-          IdContrato: { messageKey: 'validation.referenceMissing', params: { resource: 'contract' } },
-        },
-      });
-    const contract = (await db
-      .selectFrom(engine.table('contract'))
-      .select(['FechaInicio', 'FechaFin', 'Activo'])
-      .where('IdContrato', '=', header.IdContrato)
-      .executeTakeFirst()) as { FechaInicio: string; FechaFin: string; Activo: string } | undefined;
+    // A company is accredited in the division, not for a contract: its dates are its own.
+    const contract = profile.IdEntidad === 'E' ? undefined : await this.contract(db, principal, header.IdContrato);
     const today = await engine.siteToday(db, principal.divisionId as number);
     const problems: Record<string, FieldProblem> = {};
     if (contract && contract.Activo !== 'S')
@@ -61,6 +48,60 @@ export class Holders {
       requestDateProblems({ FechaInicio, FechaFin, FechaNacimiento }, { today, contract, longestVisit }),
     );
     return problems;
+  }
+
+  /** The request's contract, when the caller can see it (another company's or division's is none). */
+  private async contract(db: Db, principal: Principal, id: number) {
+    const { engine } = this;
+    const visible =
+      id === undefined || id === null
+        ? []
+        : await engine.crud.within(db).findKeys(engine.registry.require('contract'), { IdContrato: id }, principal);
+    if (!visible.length)
+      throw new ApiError('MISSING_REFERENCE', {
+        fields: {
+          IdContrato: { messageKey: 'validation.referenceMissing', params: { resource: 'contract' } },
+        },
+      });
+    return (await db
+      .selectFrom(engine.table('contract'))
+      .select(['FechaInicio', 'FechaFin', 'Activo'])
+      .where('IdContrato', '=', id)
+      .executeTakeFirst()) as { FechaInicio: string; FechaFin: string; Activo: string } | undefined;
+  }
+
+  /**
+   * The client's setting EMPRESAACREDITADA (S): a worker's or vehicle's mobilisation is filed only
+   * for a company accredited in the division today (its company request approved and in force).
+   */
+  async requireCompanyAccredited(db: Db, requester: Requester, entity: EntityCode): Promise<void> {
+    if (entity !== 'T' && entity !== 'V') return;
+    const { engine } = this;
+    const { principal } = requester;
+    if ((await parameter(db, engine.registry, principal, 'EMPRESAACREDITADA'))?.Valor1?.toUpperCase() !== 'S')
+      return;
+    const today = await engine.siteToday(db, principal.divisionId as number);
+    const accredited = await db
+      .selectFrom(engine.table('accreditation'))
+      .select('IdAcreditacion')
+      .where('IdCliente', '=', principal.clientId as number)
+      .where('IdDivision', '=', principal.divisionId as number)
+      .where('IdEntidad', '=', 'E')
+      .where('IdCompania', '=', requester.companyId)
+      .where('Estado', '=', 'A')
+      .where('FechaInicio', '<=', today)
+      .where('FechaFin', '>=', today)
+      .executeTakeFirst();
+    if (accredited) return;
+    const company = (await db
+      .selectFrom(engine.table('company'))
+      .select('Compania')
+      .where('IdCompania', '=', requester.companyId)
+      .executeTakeFirst()) as { Compania: string } | undefined;
+    throw new ApiError('BUSINESS_RULE', {
+      messageKey: 'accreditation.refusals.companyNotAccredited',
+      params: { company: company?.Compania ?? String(requester.companyId) },
+    });
   }
 
   /** Refuses a request whose dates break spec section 5's rules (a worker's birth date from `body`). */
@@ -89,7 +130,7 @@ export class Holders {
     body: Body,
     current?: number | null,
   ): Promise<{ IdPersona?: number; IdVehiculo?: number }> {
-    if (entity === 'P') return {};
+    if (entity === 'P' || entity === 'E') return {};
     const principal = requester.principal;
     const worker = entity === 'T';
     const resource = this.engine.registry.require(worker ? 'person' : 'vehicle');
@@ -109,9 +150,19 @@ export class Holders {
     return { [column]: (await crud.create(resource, { ...defaults, ...fields }, principal)).id as number };
   }
 
-  /** Another open mobilisation of the same worker or vehicle on the same contract is refused. */
-  async refuseSecondOpen(db: Db, header: Row, principal: Principal, exceptId?: number): Promise<void> {
-    const holder = header.IdPersona ? 'IdPersona' : header.IdVehiculo ? 'IdVehiculo' : undefined;
+  /**
+   * Another open mobilisation of the same worker or vehicle on the same contract is refused, and
+   * of the same company (its own accreditation) in the division.
+   */
+  async refuseSecondOpen(
+    db: Db,
+    header: Row,
+    principal: Principal,
+    exceptId?: number,
+    companyId?: number,
+  ): Promise<void> {
+    const company = header.IdEntidad === 'E';
+    const holder = company ? 'IdCompania' : header.IdPersona ? 'IdPersona' : header.IdVehiculo ? 'IdVehiculo' : undefined;
     if (!holder) return;
     // The request's indexes lead with its client and division: said, the holder's index answers.
     let qb = db
@@ -119,15 +170,17 @@ export class Holders {
       .select('IdSolicitud')
       .where('IdCliente', '=', principal.clientId as number)
       .where('IdDivision', '=', principal.divisionId as number)
-      .where(holder, '=', header[holder] as number)
-      .where('IdContrato', '=', header.IdContrato as number)
+      .where(holder, '=', (company ? companyId : header[holder]) as number)
       .where('TipoSolicitud', '=', 'M')
       .where('EstadoAprobacion', 'in', ['I', 'P', 'O']);
+    qb = company
+      ? qb.where('IdEntidad', '=', 'E')
+      : qb.where('IdContrato', '=', header.IdContrato as number);
     if (exceptId) qb = qb.where('IdSolicitud', '<>', exceptId);
     const open = (await qb.executeTakeFirst()) as { IdSolicitud: number } | undefined;
     if (open)
       throw new ApiError('DUPLICATE', {
-        messageKey: 'accreditation.refusals.openRequestExists',
+        messageKey: company ? 'accreditation.refusals.companyRequestOpen' : 'accreditation.refusals.openRequestExists',
         params: { id: open.IdSolicitud },
       });
   }

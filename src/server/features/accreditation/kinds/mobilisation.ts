@@ -69,11 +69,17 @@ export class Mobilisations {
       });
     if (!requester.entities.includes(entity)) throw new ApiError('FORBIDDEN');
     const { principal } = requester;
+    // A requester files for its own company only: another company's request is refused, not moved.
+    if (body.IdCompania !== undefined && body.IdCompania !== null && Number(body.IdCompania) !== requester.companyId)
+      throw new ApiError('FORBIDDEN', { messageKey: 'accreditation.refusals.otherCompany' });
     const inputs = parseDetail(body.Detalle);
     const { engine, holders } = this;
     // A second open mobilisation of the holder is refused even when both are written at once.
     const id = await engine.filing(async (trx, crud) => {
       const header: Row = { ...pick(body, HEADER_FIELDS), TipoSolicitud: 'M' };
+      // A company's own request names no contract.
+      if (entity === 'E') header.IdContrato = undefined;
+      await holders.requireCompanyAccredited(trx, requester, entity);
       const profile = await loadProfile(
         trx,
         engine.registry,
@@ -84,7 +90,7 @@ export class Mobilisations {
       Object.assign(header, await holders.holder(crud, requester, entity, body));
       const checked = engine.crud.prepare(engine.registry.require('request'), header);
       await holders.requireDates(trx, principal, checked, profile, body);
-      await holders.refuseSecondOpen(trx, checked, principal);
+      await holders.refuseSecondOpen(trx, checked, principal, undefined, requester.companyId);
       const created = await engine.file(trx, header, principal, {
         SolicitudCompleta: 'N',
         ...(within ? { CodigoCargaMasiva: within.massCode } : {}),
@@ -115,6 +121,7 @@ export class Mobilisations {
         TipoSolicitud: request.TipoSolicitud,
         // A request's kind and profile stay what they were: a new profile is a new request.
         IdPerfilAcreditacion: request.IdPerfilAcreditacion,
+        ...(request.IdEntidad === 'E' ? { IdContrato: null } : {}),
       };
       const profile = await engine.profileOf(trx, request);
       Object.assign(
@@ -131,7 +138,7 @@ export class Mobilisations {
       );
       const checked = engine.crud.prepare(engine.registry.require('request'), header);
       await holders.requireDates(trx, principal, checked, profile, body);
-      await holders.refuseSecondOpen(trx, checked, principal, id);
+      await holders.refuseSecondOpen(trx, checked, principal, id, request.IdCompania);
       await crud.update(engine.registry.require('request'), id, header, principal);
       if (request.IdEntidad === 'P') await holders.saveVisitors(trx, request, body.Visitantes, principal);
       await saveLines(engine, trx, request, profile, inputs);

@@ -1,3 +1,4 @@
+import { holdsContract } from '../../../../shared/accreditation.js';
 import type { Row } from '../../../crud/types.js';
 import type { Db } from '../../../db/connection.js';
 import { ApiError } from '../../../errors.js';
@@ -173,7 +174,7 @@ export class Renewals {
     const { principal } = requester;
     const today = await this.engine.siteToday(this.engine.database.db, principal.divisionId as number);
     const out: Row[] = [];
-    for (const entity of requester.entities.filter((e) => e !== 'P')) {
+    for (const entity of requester.entities.filter(holdsContract)) {
       const column = entity === 'T' ? 'IdPersona' : 'IdVehiculo';
       const rows = (await this.engine.database.db
         .selectFrom(`${this.engine.table('accredited-requirement')} as k`)

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ENTITY_CODES } from '../../../../shared/accreditation.js';
+import { ENTITY_CODES, holdsContract } from '../../../../shared/accreditation.js';
 import type { Language } from '../../../../shared/constants.js';
 import { addDays, zoneOffset } from '../../../../shared/dates.js';
 import { ApiError } from '../../../errors.js';
@@ -76,7 +76,7 @@ export default async function queryRoutes(fastify: FastifyInstance): Promise<voi
   const requestsOf = async (request: FastifyRequest, q: Query) => {
     const kind = q.Tipo === 'D' ? 'D' : 'M';
     const scope = screenScope(request.principal, QUERY_ROUTES[kind]);
-    const entities = kind === 'D' ? ENTITY_CODES.filter((e) => e !== 'P') : [...ENTITY_CODES];
+    const entities = kind === 'D' ? ENTITY_CODES.filter(holdsContract) : [...ENTITY_CODES];
     const who = (
       scope.companyId !== undefined
         ? { principal: request.principal, companyId: scope.companyId, entities }
