@@ -12,6 +12,17 @@ import { REQUEST_NUMBER_DIGITS } from './constants.js';
 export type EntityCode = 'T' | 'V' | 'P' | 'E';
 export const ENTITY_CODES: readonly EntityCode[] = ['T', 'V', 'P', 'E'];
 
+/** What a company's own request shows of it (its data are the company's, kept by the administration). */
+export const COMPANY_FIELDS = [
+  'Documento',
+  'Compania',
+  'Alias',
+  'Direccion',
+  'NombreContacto',
+  'TelefonoContacto',
+  'CorreoContacto',
+] as const;
+
 /**
  * The kinds accredited for a contract, whose accreditation a demobilisation ends, an extension or
  * a contract change moves, and a requirement update renews: workers and vehicles (a visit ends

@@ -624,7 +624,8 @@ describe.each(DIALECTS)('mobilisation requests on %s', (dialect) => {
 
   it('counts requests on both dashboards, by kind and status', async () => {
     const requester = (await as('requester', 'GET', `${BASE}/dashboard?CantMeses=2`)).body.result;
-    expect(requester).toHaveLength(4);
+    // The summary, then workers, vehicles, visits and companies.
+    expect(requester).toHaveLength(5);
     const workers = requester[1] as Json[];
     expect(workers.map((r) => r.ESTADO)).toEqual(['P', 'I', 'O', 'A', 'R']);
     expect(workers.find((r) => r.ESTADO === 'A').TOTAL).toBeGreaterThanOrEqual(1);
@@ -635,7 +636,7 @@ describe.each(DIALECTS)('mobilisation requests on %s', (dialect) => {
     expect(permissions).toContainEqual({ Tipo: 'M', IdEntidad: 'T', Ver: 'S' });
     const rows = (await as('authoriser', 'GET', '/api/acreditacionautorizadorusuario/ListarByUser')).body
       .result;
-    expect(rows.map((r: Json) => r.IdEntidad).sort()).toEqual(['P', 'T', 'V']);
+    expect(rows.map((r: Json) => r.IdEntidad).sort()).toEqual(['E', 'P', 'T', 'V']);
     const list = (
       await as(
         'authoriser',

@@ -109,12 +109,12 @@ export async function approveAll(page: Page, lang: Lang, today: string) {
     }
   }
   await page.locator('[data-action="APROBAR"]').click();
-  await page.waitForURL(/\/(movilizacion|requisito)\/autorizador\/(persona|vehiculo|visita)\?/);
+  await page.waitForURL(/\/(movilizacion|requisito)\/autorizador\/(persona|vehiculo|visita|empresa)\?/);
 }
 
 /** Sends the request from the wizard's last step. */
 export async function sendRequest(page: Page) {
   await page.locator('[data-step="finalise"]').click();
   await page.locator('[data-testid="send-request"]').click();
-  await page.waitForURL(/\/(movilizacion|requisito)\/solicitante\/(persona|vehiculo|visita)$/);
+  await page.waitForURL(/\/(movilizacion|requisito)\/solicitante\/(persona|vehiculo|visita|empresa)$/);
 }

@@ -1689,7 +1689,7 @@ export interface PermisoVista {
 }
 
 /**
- * A worker, vehicle or visitor accredited for a contract in a division, for a period (what an approved request grants, and what site access and headcount read): its state is A active, S suspended (a mandatory requirement expired) or T ended (demobilised).
+ * A worker, vehicle or visitor accredited for a contract in a division, for a period, or a contractor company accredited in a division (IdEntidad E, no contract: one per company and division) (what an approved request grants, and what site access and headcount read): its state is A active, S suspended (a mandatory requirement expired) or T ended (demobilised).
  */
 export interface Acreditacion {
   IdAcreditacion?: number;
@@ -1699,7 +1699,7 @@ export interface Acreditacion {
   IdEntidad: string;
   IdPersona?: number;
   IdVehiculo?: number;
-  IdContrato: number;
+  IdContrato?: number;
   IdSolicitud: number;
   FechaInicio: string;
   FechaFin: string;
@@ -1708,7 +1708,7 @@ export interface Acreditacion {
 }
 
 /**
- * An accreditation request (spec section 3 'Accreditation request', 'Request header', 'Request record'): a contractor's requester asks for a worker (IdPersona), a vehicle (IdVehiculo) or a visit (its host, reason and visitors) to be let onto the client's site for a contract, a period and an accreditation profile, with the requirement values and files of the profile (its detail lines). Its status (EstadoAprobacion: I incomplete, P pending, O observed, R rejected, A approved) changes only through the request workflow (workflows/request.machine.ts), so the generic API lists and shows requests and the accreditation calls write them. A holder has at most one open request (I, P or O) of each kind: one mobilisation and one demobilisation per contract, one extension and one contract change, one requirement update per requirement (x-uniqueWhen, held by the database whoever writes at the same time).
+ * An accreditation request (spec section 3 'Accreditation request', 'Request header', 'Request record'): a contractor's requester asks for a worker (IdPersona), a vehicle (IdVehiculo), a visit (its host, reason and visitors) or its own company (IdEntidad E: the company accredited in the division, with no contract) to be let onto the client's site for a contract, a period and an accreditation profile, with the requirement values and files of the profile (its detail lines). Its status (EstadoAprobacion: I incomplete, P pending, O observed, R rejected, A approved) changes only through the request workflow (workflows/request.machine.ts), so the generic API lists and shows requests and the accreditation calls write them. A holder has at most one open request (I, P or O) of each kind: one mobilisation and one demobilisation per contract, one extension and one contract change, one requirement update per requirement, one company mobilisation (x-uniqueWhen, held by the database whoever writes at the same time).
  */
 export interface Solicitud {
   IdSolicitud?: number;
@@ -1717,7 +1717,7 @@ export interface Solicitud {
   IdCompania?: number;
   TipoSolicitud: 'M' | 'D' | 'A' | 'E' | 'C';
   IdEntidad: string;
-  IdContrato: number;
+  IdContrato?: number;
   /**
    * A contract change's (TipoSolicitud C) former contract; IdContrato is the new one.
    */
@@ -1828,6 +1828,10 @@ export interface RequisitoAcreditado {
   IdEntidad: string;
   IdPersona?: number;
   IdVehiculo?: number;
+  /**
+   * A company's (IdEntidad E) own requirement: the company that holds it.
+   */
+  IdCompania?: number;
   IdRequisito: number;
   IdDatoEvaluar: number;
   Valor?: string;

@@ -123,6 +123,8 @@ export async function allowList(
     .where('IdCliente', '=', device.IdCliente)
     .where('IdDivision', '=', device.IdDivision)
     .where('Estado', '=', 'A')
+    // A company's own accreditation (E) names no one to let through.
+    .where((eb) => eb.or([eb('IdPersona', 'is not', null), eb('IdVehiculo', 'is not', null)]))
     .execute()) as Array<{ IdPersona: number | null; IdVehiculo: number | null }>;
   // Every card the holders have held of the client, read at once rather than a holder at a time.
   const held = await cardsOf(

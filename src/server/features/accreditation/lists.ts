@@ -153,8 +153,10 @@ export class RequestLists {
         ),
       );
     const ref = sql.ref;
-    const names = sql<string>`coalesce(${ref('p.Apellido')} || ' ' || ${ref('p.Nombre')}, ${ref('v.Placa')}, ${ref('r.MotivoVisita')})`;
-    const documents = sql<string>`coalesce(${ref('p.Documento')}, ${ref('v.Placa')})`;
+    // A company's own request (E) is named by the company, as a worker's by the worker.
+    const own = (column: string) => sql`case when ${ref('r.IdEntidad')} = 'E' then ${ref(column)} end`;
+    const names = sql<string>`coalesce(${ref('p.Apellido')} || ' ' || ${ref('p.Nombre')}, ${ref('v.Placa')}, ${ref('r.MotivoVisita')}, ${own('c.Compania')})`;
+    const documents = sql<string>`coalesce(${ref('p.Documento')}, ${ref('v.Placa')}, ${own('c.Documento')})`;
     for (const [field, value] of query.contains) {
       qb = qb.where(likeEscaped(field === 'Nombres' ? names : documents, containsPattern(value), like));
     }

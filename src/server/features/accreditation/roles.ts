@@ -26,7 +26,6 @@ export interface Authoriser {
   entities: EntityCode[];
 }
 
-
 /**
  * The session as a requester: a contractor's profile with a company, whose menu holds the
  * requester's screen of at least one kind (or of the one asked for). Anything else is a 403.

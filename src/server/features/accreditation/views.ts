@@ -3,7 +3,12 @@ import {
   type LineStatus,
   requirementApprovalMachine,
 } from '../../../../workflows/requirement-approval.machine.js';
-import { PERSON_FIELDS, requestNumber, VEHICLE_FIELDS } from '../../../shared/accreditation.js';
+import {
+  COMPANY_FIELDS,
+  PERSON_FIELDS,
+  requestNumber,
+  VEHICLE_FIELDS,
+} from '../../../shared/accreditation.js';
 import type { Row } from '../../crud/types.js';
 import type { Db } from '../../db/connection.js';
 import { ApiError } from '../../errors.js';
@@ -62,7 +67,9 @@ export class RequestViews {
         ? await this.one('person', 'IdPersona', request.IdPersona, ['IdPersona', ...PERSON_FIELDS])
         : request.IdEntidad === 'V'
           ? await this.one('vehicle', 'IdVehiculo', request.IdVehiculo, ['IdVehiculo', ...VEHICLE_FIELDS])
-          : undefined;
+          : request.IdEntidad === 'E'
+            ? await this.one('company', 'IdCompania', request.IdCompania, [...COMPANY_FIELDS])
+            : undefined;
     const {
       facts,
       profile: evaluated,

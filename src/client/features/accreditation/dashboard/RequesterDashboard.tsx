@@ -146,7 +146,9 @@ export default function RequesterDashboard() {
       {permissions.isSuccess && !shown.length && (
         <Alert severity="info">{translate('accreditation.dashboard.nothingToSee')}</Alert>
       )}
-      {TABS[tab].key === 'headcount' && shown.length > 0 && <HeadcountTab kinds={shown.filter((e) => e !== 'E')} />}
+      {TABS[tab].key === 'headcount' && shown.length > 0 && (
+        <HeadcountTab kinds={shown.filter((e) => e !== 'E')} />
+      )}
       <Stack direction="row" useFlexGap flexWrap="wrap" spacing={2}>
         {TABS[tab].key !== 'headcount' &&
           shown.map((entity) => (

@@ -29,6 +29,7 @@ import { WIZARD_STEPS, type WizardStep, wizardMachine } from '../../../../../wor
 import {
   type EntityCode,
   HEADER_FIELDS,
+  holdsContract,
   PERSON_FIELDS,
   VEHICLE_FIELDS,
 } from '../../../../shared/accreditation.js';
@@ -42,6 +43,7 @@ import { useFieldRules } from '../../../resources/form/parts.js';
 import { PhotoPicker } from '../../../resources/form/widgets/ImageWidget.js';
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
 import { ApiRequestError } from '../../../session/http.js';
+import { session } from '../../../session/store.js';
 import {
   accreditationApi,
   type Detail,
@@ -52,6 +54,7 @@ import {
   screenPath,
   type Visitor,
 } from '../api.js';
+import { CompanyData } from './CompanyData.js';
 import { ADDITIONAL, DATE_FIELDS, GENERAL, personSteps, pick, stepLabel } from './fields.js';
 import { History } from './History.js';
 import { KnownHolder, useKnownHolder, useResource } from './KnownHolder.js';
@@ -404,13 +407,15 @@ function RequestForm({ entity, record, detail }: FormProps) {
       ? detail[0].filter((item) => item.EstadoAprobacion === 'O' && !(itemKey(item) in edits))
       : [];
   const holderLabel =
-    entity === 'P'
-      ? (record?.MotivoVisita as string | undefined)
-      : entity === 'T'
-        ? [holder.Apellido, holder.Nombre].filter(Boolean).join(' ')
-        : (holder.Placa as string | undefined);
+    entity === 'E'
+      ? ((record?.Compania ?? session.profile()?.current.Compania) as string | undefined)
+      : entity === 'P'
+        ? (record?.MotivoVisita as string | undefined)
+        : entity === 'T'
+          ? [holder.Apellido, holder.Nombre].filter(Boolean).join(' ')
+          : (holder.Placa as string | undefined);
 
-  if (!requestMeta || (entity !== 'P' && !holderMeta) || (entity === 'P' && !visitorMeta))
+  if (!requestMeta || (holdsContract(entity) && !holderMeta) || (entity === 'P' && !visitorMeta))
     return <Alert severity="error">{translate('accreditation.form.noAccess')}</Alert>;
   if (requestRules.isPending || holderRules.isPending)
     return <LinearProgress aria-label={translate('ra.page.loading')} />;
@@ -466,7 +471,9 @@ function RequestForm({ entity, record, detail }: FormProps) {
             />
           </Box>
           <Box hidden={step !== 'personal'}>
-            {entity === 'P' && visitorMeta ? (
+            {entity === 'E' ? (
+              <CompanyData record={record} />
+            ) : entity === 'P' && visitorMeta ? (
               <Visitors
                 ref={forms.personal}
                 meta={visitorMeta}

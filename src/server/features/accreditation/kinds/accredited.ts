@@ -276,11 +276,7 @@ export class AccreditedChanges {
         .where('IdCliente', '=', principal.clientId as number)
         .where('IdDivision', '=', principal.divisionId as number)
         .where('IdCompania', '=', requester.companyId)
-        .where(
-          'IdEntidad',
-          'in',
-          requester.entities.filter(holdsContract),
-        )
+        .where('IdEntidad', 'in', requester.entities.filter(holdsContract))
         .execute()) as AccreditationRow[];
       const open = (await trx
         .selectFrom(engine.table('request'))

@@ -31,7 +31,8 @@ export class Holders {
   ): Promise<Record<string, FieldProblem>> {
     const { engine } = this;
     // A company is accredited in the division, not for a contract: its dates are its own.
-    const contract = profile.IdEntidad === 'E' ? undefined : await this.contract(db, principal, header.IdContrato);
+    const contract =
+      profile.IdEntidad === 'E' ? undefined : await this.contract(db, principal, header.IdContrato);
     const today = await engine.siteToday(db, principal.divisionId as number);
     const problems: Record<string, FieldProblem> = {};
     if (contract && contract.Activo !== 'S')
@@ -56,7 +57,9 @@ export class Holders {
     const visible =
       id === undefined || id === null
         ? []
-        : await engine.crud.within(db).findKeys(engine.registry.require('contract'), { IdContrato: id }, principal);
+        : await engine.crud
+            .within(db)
+            .findKeys(engine.registry.require('contract'), { IdContrato: id }, principal);
     if (!visible.length)
       throw new ApiError('MISSING_REFERENCE', {
         fields: {
@@ -162,7 +165,13 @@ export class Holders {
     companyId?: number,
   ): Promise<void> {
     const company = header.IdEntidad === 'E';
-    const holder = company ? 'IdCompania' : header.IdPersona ? 'IdPersona' : header.IdVehiculo ? 'IdVehiculo' : undefined;
+    const holder = company
+      ? 'IdCompania'
+      : header.IdPersona
+        ? 'IdPersona'
+        : header.IdVehiculo
+          ? 'IdVehiculo'
+          : undefined;
     if (!holder) return;
     // The request's indexes lead with its client and division: said, the holder's index answers.
     let qb = db
@@ -173,14 +182,14 @@ export class Holders {
       .where(holder, '=', (company ? companyId : header[holder]) as number)
       .where('TipoSolicitud', '=', 'M')
       .where('EstadoAprobacion', 'in', ['I', 'P', 'O']);
-    qb = company
-      ? qb.where('IdEntidad', '=', 'E')
-      : qb.where('IdContrato', '=', header.IdContrato as number);
+    qb = company ? qb.where('IdEntidad', '=', 'E') : qb.where('IdContrato', '=', header.IdContrato as number);
     if (exceptId) qb = qb.where('IdSolicitud', '<>', exceptId);
     const open = (await qb.executeTakeFirst()) as { IdSolicitud: number } | undefined;
     if (open)
       throw new ApiError('DUPLICATE', {
-        messageKey: company ? 'accreditation.refusals.companyRequestOpen' : 'accreditation.refusals.openRequestExists',
+        messageKey: company
+          ? 'accreditation.refusals.companyRequestOpen'
+          : 'accreditation.refusals.openRequestExists',
         params: { id: open.IdSolicitud },
       });
   }

@@ -70,7 +70,11 @@ export class Mobilisations {
     if (!requester.entities.includes(entity)) throw new ApiError('FORBIDDEN');
     const { principal } = requester;
     // A requester files for its own company only: another company's request is refused, not moved.
-    if (body.IdCompania !== undefined && body.IdCompania !== null && Number(body.IdCompania) !== requester.companyId)
+    if (
+      body.IdCompania !== undefined &&
+      body.IdCompania !== null &&
+      Number(body.IdCompania) !== requester.companyId
+    )
       throw new ApiError('FORBIDDEN', { messageKey: 'accreditation.refusals.otherCompany' });
     const inputs = parseDetail(body.Detalle);
     const { engine, holders } = this;
