@@ -63,6 +63,11 @@ export const ENTITY_ROUTE: Record<EntityCode, 'persona' | 'vehiculo' | 'visita' 
   E: 'empresa',
 };
 
+/** The kind of holder a route segment names (persona → T, …, empresa → E). */
+export const KIND_OF_SEGMENT: Readonly<Record<string, EntityCode>> = Object.fromEntries(
+  Object.entries(ENTITY_ROUTE).map(([entity, segment]) => [segment, entity as EntityCode]),
+);
+
 /** The routes a profile's menu must hold to work on requests of a kind, as requester or authoriser. */
 export function requestRoute(side: 'solicitante' | 'autorizador', entity: EntityCode): string {
   return `/movilizacion/${side}/${ENTITY_ROUTE[entity]}`;

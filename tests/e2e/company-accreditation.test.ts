@@ -101,7 +101,9 @@ describe('company accreditation in a real browser', () => {
     });
     admin = await signedInPage(browser, server.url, 'ADMIN', problems, { ignore: EXPECTED });
     // The client's setting: a worker's or vehicle's request waits for its company's accreditation.
-    const [setting] = await list(admin, 'parameter', { IdConfiguracion: 'EMPRESAACREDITADA' });
+    const parameters = await list(admin, 'parameter');
+    const setting = parameters.find?.((p) => p.IdConfiguracion === 'EMPRESAACREDITADA');
+    expect(setting, JSON.stringify(parameters).slice(0, 300)).toBeDefined();
     const saved = await calls.api(admin, 'PUT', `/api/rest/parameter/${setting.IdParametro}`, {
       ...setting,
       Valor1: 'S',

@@ -23,7 +23,7 @@ const BASE = '/api/acreditacionsolicitud';
 export type Side = 'solicitante' | 'autorizador';
 
 /** The route segment of each kind and back. */
-export const KIND_OF_SEGMENT: Record<string, EntityCode> = { persona: 'T', vehiculo: 'V', visita: 'P' };
+export { KIND_OF_SEGMENT } from '../../../shared/accreditation.js';
 
 /**
  * A request screen's path: the list of a side and kind, or one request. `type` A (a requirement

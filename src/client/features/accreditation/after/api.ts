@@ -23,9 +23,7 @@ export interface ContractChoice {
 /** The request types with a dashboard tab, and the route area of each. */
 export type Kind = 'M' | 'D' | 'A';
 export const AREA: Record<Kind, string> = { M: 'movilizacion', D: 'desmovilizacion', A: 'requisito' };
-export const KIND_OF_SEGMENT: Record<string, EntityCode> = Object.fromEntries(
-  Object.entries(ENTITY_ROUTE).map(([entity, segment]) => [segment, entity as EntityCode]),
-);
+export { KIND_OF_SEGMENT } from '../../../../shared/accreditation.js';
 
 export function areaPath(kind: Kind, side: 'solicitante' | 'autorizador', entity: EntityCode): string {
   return `/${AREA[kind]}/${side}/${ENTITY_ROUTE[entity]}`;

@@ -35,7 +35,7 @@ import {
   requestMachine,
 } from '../../../../../workflows/request.machine.js';
 import type { LineStatus } from '../../../../../workflows/requirement-approval.machine.js';
-import type { EntityCode } from '../../../../shared/accreditation.js';
+import { COMPANY_FIELDS, type EntityCode } from '../../../../shared/accreditation.js';
 import { OBSERVATION_MAX_LENGTH } from '../../../../shared/constants.js';
 import { ReasonButton } from '../../../components/ReasonButton.js';
 import { formatDate } from '../../../format.js';
@@ -122,8 +122,10 @@ function Holder({ entity, record }: { entity: EntityCode; record: RequestRecord 
         ]
       : entity === 'V'
         ? ['Placa', 'Modelo', 'Serie', 'Anio', 'NumeroPasajeros']
-        : ['MotivoVisita', 'NumeroVisitantes'];
-  const resource = entity === 'T' ? 'person' : entity === 'V' ? 'vehicle' : 'request';
+        : entity === 'E'
+          ? [...COMPANY_FIELDS]
+          : ['MotivoVisita', 'NumeroVisitantes'];
+  const resource = { T: 'person', V: 'vehicle', E: 'company', P: 'request' }[entity];
   return (
     <Card variant="outlined">
       <CardContent sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
@@ -399,7 +401,7 @@ function Evaluation({
       ? [record.Apellido, record.Nombre].filter(Boolean).join(' ')
       : entity === 'V'
         ? String(record.Placa ?? '')
-        : String(record.MotivoVisita ?? '');
+        : String((entity === 'E' ? record.Compania : record.MotivoVisita) ?? '');
   const needsReason = asking && asking !== 'APROBAR';
   const dirty = Object.keys(changes).length > 0 || Object.keys(edits).length > 0;
   return (

@@ -10,6 +10,8 @@ import { StatusChip } from '../status.js';
  * observation in red, the rejection reason when the indiscipline flag is S, and its read-only
  * context: companies, contract, division, profile and dates.
  */
+const CONTRACT_CONTEXT = new Set(['CompaniaMandante', 'Contrato', 'VigenciaContrato']);
+
 export function RequestHeading({
   entity,
   record,
@@ -26,7 +28,7 @@ export function RequestHeading({
   const kind = translate(`accreditation.entities.${entity}`);
   const renewal = record?.TipoSolicitud === 'A';
   const renewed = renewal ? [...new Set((detail?.[0] ?? []).map((item) => item.Requisito))].join(', ') : '';
-  const context: Array<[string, string | null | undefined]> = record
+  const all: Array<[string, string | null | undefined]> = record
     ? [
         ['CompaniaContratista', record.CompaniaContratista],
         ['CompaniaMandante', record.CompaniaMandante],
@@ -43,6 +45,8 @@ export function RequestHeading({
         ['FechaSolicitud', formatDateTime(record.FechaSolicitud)],
       ]
     : [];
+  // A company's own request is of the division, under no contract.
+  const context = all.filter(([name]) => entity !== 'E' || !CONTRACT_CONTEXT.has(name));
   return (
     <Stack spacing={1.5}>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, alignItems: 'center' }}>
