@@ -29,6 +29,14 @@ export const COMPANY_FIELDS = [
  * with its days; a company is accredited in the division).
  */
 export const holdsContract = (entity: EntityCode): entity is 'T' | 'V' => entity === 'T' || entity === 'V';
+export const CONTRACT_HOLDERS: readonly EntityCode[] = ['T', 'V'];
+
+/**
+ * The holders a request type concerns (a dashboard tab's cards): every kind is mobilised, workers
+ * and vehicles are demobilised, and workers, vehicles and companies have requirements renewed.
+ */
+export const typeConcerns = (type: 'M' | 'D' | 'A', entity: EntityCode): boolean =>
+  type === 'M' || holdsContract(entity) || (type === 'A' && entity === 'E');
 
 /** The column that names a holder of each kind where one is kept (a visit's visitors are people). */
 export const HOLDER_COLUMN: Record<EntityCode, 'IdPersona' | 'IdVehiculo' | 'IdCompania'> = {

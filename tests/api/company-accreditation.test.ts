@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExpiryJob } from '../../src/server/features/accreditation/expiry.js';
 import { addDays, siteDate } from '../../src/shared/dates.js';
-import { catalogue, pdf, upload, valuesFor } from '../support/accreditation.js';
+import { catalogue, pdf, sendRenewal, upload, valuesFor } from '../support/accreditation.js';
 import { call, startTestApp, type TestApp, tokensOf } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
 
@@ -373,5 +373,69 @@ describe.each(DIALECTS)('company accreditation on %s', (dialect) => {
     expect(refused.status).toBe(400);
     expect(refused.body.message).toContain('is not accredited in this division');
     await setting('N');
+  });
+
+  it('renews the lapsed policy like a worker’s requirement: the company active again', async () => {
+    const RENEWAL = '/api/acreditacionrequisitosolicitud';
+    const held = await as(
+      'requester',
+      'GET',
+      `${RENEWAL}/requisitosacreditados?IdEntidad=E&IdCompania=${sermipac}`,
+    );
+    expect(held.status, JSON.stringify(held.body)).toBe(200);
+    const policy = held.body.result.find((r: Json) => r.Requisito === 'PÓLIZA DE RESPONSABILIDAD CIVIL');
+    expect(policy.FechaVencimiento).toBe(addDays(today, -1));
+    // Only the policy is left lapsed: its renewal alone lifts the suspension.
+    await db()
+      .updateTable(table('accredited-requirement'))
+      .set({ FechaVencimiento: addDays(today, 100) })
+      .where('IdCompania', '=', sermipac)
+      .where('IdRequisito', '<>', policy.IdRequisito)
+      .execute();
+    // Another company's requirements are not the requester's to renew.
+    const other = await as('requester', 'POST', `${RENEWAL}/crear`, {
+      IdEntidad: 'E',
+      IdCompania: sermipac + 1,
+      IdRequisito: policy.IdRequisito,
+    });
+    expect(other.status).toBe(400);
+    expect(JSON.stringify(other.body)).toContain('IdCompania');
+    expect(JSON.stringify(other.body)).toContain('renewal.refusals.notAccredited');
+    const made = await as('requester', 'POST', `${RENEWAL}/crear`, {
+      IdEntidad: 'E',
+      IdCompania: sermipac,
+      IdRequisito: policy.IdRequisito,
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const id = made.body.result.IdSolicitud;
+    const twice = await as('requester', 'POST', `${RENEWAL}/crear`, {
+      IdEntidad: 'E',
+      IdCompania: sermipac,
+      IdRequisito: policy.IdRequisito,
+    });
+    expect(twice.status).toBe(409);
+    const renewedTo = addDays(today, 400);
+    await sendRenewal(t.app, tokens.requester, id, renewedTo);
+    const read = await as('authoriser', 'GET', `${RENEWAL}/obtener?IdSolicitud=${id}`);
+    expect(read.status, JSON.stringify(read.body)).toBe(200);
+    const [items] = read.body.result.detalle;
+    const approved = await as('authoriser', 'POST', `${RENEWAL}/actualizarautorizador`, {
+      IdSolicitud: id,
+      Accion: 'APROBAR',
+      Detalle: items
+        .filter((i: Json) => i.Aprobar === 'S')
+        .map((i: Json) => ({ IdDetalle: i.IdSecuencial, EstadoAprobacion: 'A' })),
+    });
+    expect(approved.body.result?.EstadoAprobacion, JSON.stringify(approved.body)).toBe('A');
+    const kept = (await db()
+      .selectFrom(table('accredited-requirement'))
+      .select('FechaVencimiento')
+      .where('IdCompania', '=', sermipac)
+      .where('IdRequisito', '=', policy.IdRequisito)
+      .execute()) as Json[];
+    expect(kept.map((k) => k.FechaVencimiento)).toEqual(kept.map(() => renewedTo));
+    // Active again, its dates kept.
+    const [accreditation] = await companyAccreditation();
+    expect(accreditation).toMatchObject({ Estado: 'A', FechaFin: addDays(today, 365) });
   });
 });

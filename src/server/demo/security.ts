@@ -365,7 +365,11 @@ export const WORKFLOW_SCREENS = {
     { route: '/movilizacion/autorizador/empresa', tag: 'app.menu.items.approveCompanies', icon: 'Business' },
   ],
   demobilisation: workerAndVehicleScreens('desmovilizacion'),
-  renewal: workerAndVehicleScreens('requisito'),
+  renewal: [
+    ...workerAndVehicleScreens('requisito'),
+    { route: '/requisito/solicitante/empresa', tag: 'app.menu.items.requestCompany', icon: 'Business' },
+    { route: '/requisito/autorizador/empresa', tag: 'app.menu.items.approveCompanies', icon: 'Business' },
+  ],
   contracts: workerAndVehicleScreens('contrato'),
   /** The queries a client runs the site with (/consultas): the requester's company, the client's division. */
   queries: [

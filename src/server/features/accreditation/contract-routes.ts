@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { CONTRACT_HOLDERS } from '../../../shared/accreditation.js';
 import { field, objectOf } from '../../routes/responses.js';
 import { id, kindCalls, result, servicesOf } from './kind-routes.js';
 import { requesterOf, viewerOf } from './roles.js';
@@ -100,7 +101,7 @@ export default async function contractRoutes(fastify: FastifyInstance): Promise<
     base,
     kind: 'Tipo',
     what: 'contract extension or change',
-    holdersOnly: true,
+    holders: CONTRACT_HOLDERS,
     statuses: ['P', 'O', 'R', 'A'],
     list: { method: 'GET', path: 'filtrar' },
     evaluate: 'actualizarautorizador',

@@ -2,9 +2,9 @@ import {
   cardIndex,
   ENTITY_CODES,
   type EntityCode,
-  holdsContract,
   OVERDUE_ELSEWHEN_NAMES,
   OVERDUE_NAMES,
+  typeConcerns,
 } from '../../../shared/accreditation.js';
 import type { Language } from '../../../shared/constants.js';
 import type { Db } from '../../db/connection.js';
@@ -205,7 +205,7 @@ export class Dashboards {
 
   async authoriser(authoriser: Authoriser, spans: Span[], language: Language, kind: RequestKind = 'M') {
     // Demobilisation and requirement update are for workers and vehicles only (spec section 2).
-    const shown = authoriser.entities.filter((e) => kind === 'M' || holdsContract(e));
+    const shown = authoriser.entities.filter((e) => typeConcerns(kind, e));
     const counts = await this.counts(authoriser.principal, shown, spans, undefined, kind);
     const overdue = await this.overdue(authoriser.principal, shown, spans, kind);
     return this.answer(language, shown, AUTHORISER_STATUSES, counts, overdue);

@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { holdsContract } from '../../../shared/accreditation.js';
+import { CONTRACT_HOLDERS, holdsContract } from '../../../shared/accreditation.js';
 import { ApiError } from '../../errors.js';
 import { field, objectOf } from '../../routes/responses.js';
 import { id, kindCalls, result, servicesOf } from './kind-routes.js';
@@ -157,7 +157,7 @@ export default async function demobilisationRoutes(fastify: FastifyInstance): Pr
     base,
     kind: 'D',
     what: 'demobilisation',
-    holdersOnly: true,
+    holders: CONTRACT_HOLDERS,
     statuses: ['P', 'O', 'R', 'A'],
     list: { method: 'POST', path: 'FiltrarSolicitante' },
     exportPath: 'exportarExcelSolicitante',

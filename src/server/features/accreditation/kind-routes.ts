@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ENTITY_CODES, holdsContract } from '../../../shared/accreditation.js';
+import { ENTITY_CODES, type EntityCode } from '../../../shared/accreditation.js';
 import { ApiError } from '../../errors.js';
 import { field, INT32, objectOf, resultResponses } from '../../routes/responses.js';
 import { divisionTimeZone } from '../../site.js';
@@ -42,8 +42,8 @@ export interface KindCalls {
   kind: RequestKind | 'Tipo';
   /** What the kind is called in the API's documentation. */
   what: string;
-  /** Workers and vehicles only (a visit's kind refused). */
-  holdersOnly?: boolean;
+  /** The kinds of holder the calls concern (a visit's refused for a demobilisation): all of them when unsaid. */
+  holders?: readonly EntityCode[];
   /** The statuses the list filters by. */
   statuses?: readonly string[];
   /** The grid list: GET with a query string, or POST with a body. */
@@ -73,7 +73,8 @@ export function kindCalls(
   const { base, what } = calls;
   const tipo = calls.kind === 'Tipo' ? { Tipo: { type: 'string', enum: ['E', 'C'] } } : {};
   const required = calls.kind === 'Tipo' ? ['Tipo'] : [];
-  const entity = { type: 'string', enum: calls.holdersOnly ? ['T', 'V'] : [...ENTITY_CODES] };
+  const concerned = calls.holders ?? ENTITY_CODES;
+  const entity = { type: 'string', enum: [...concerned] };
   const status = { type: 'string', enum: [...(calls.statuses ?? ['I', 'P', 'O', 'R', 'A'])] };
   const filters = {
     ...tipo,
@@ -95,10 +96,11 @@ export function kindCalls(
     return q.Tipo;
   };
   const queryOf = async (q: Query, request: FastifyRequest) => {
-    if (calls.holdersOnly && q.IdEntidad === 'P') throw new ApiError('FORBIDDEN');
+    if (q.IdEntidad !== undefined && !concerned.includes(q.IdEntidad as EntityCode))
+      throw new ApiError('FORBIDDEN');
     const kind = kindOf(q);
     const who = await viewerOf(db, registry, request.principal, entityParam(q.IdEntidad));
-    const scoped = calls.holdersOnly ? { ...who, entities: who.entities.filter(holdsContract) } : who;
+    const scoped = { ...who, entities: who.entities.filter((e) => concerned.includes(e)) };
     const spans =
       q.CantMeses !== undefined || q.CantMonth !== undefined || q.CantYear !== undefined
         ? periodOf(q, fastify.auth.now())

@@ -1,15 +1,17 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { HOLDER_COLUMN } from '../../../shared/accreditation.js';
 import { ApiError } from '../../errors.js';
 import { field, objectOf } from '../../routes/responses.js';
 import { idOf } from './engine/input.js';
 import { id, kindCalls, result, servicesOf } from './kind-routes.js';
+import { RENEWED_KINDS, type RenewedKind } from './kinds/renewal.js';
 import { requesterOf, viewerOf } from './roles.js';
 import { acceptMultipart, checkPdf, UPLOAD_LIMIT_BYTES, uploadedFiles } from './uploads.js';
 
 /** The most files one renewal may carry: one for each datum of the requirement renewed. */
 const RENEWAL_FILES = 10;
-const entity = { type: 'string', enum: ['T', 'V'] };
+const entity = { type: 'string', enum: [...RENEWED_KINDS] };
 
 /**
  * The requirement update (renewal) calls of spec section 7 (/api/acreditacionrequisitosolicitud/*),
@@ -32,21 +34,26 @@ export default async function renewalRoutes(fastify: FastifyInstance): Promise<v
     return viewerOf(db, registry, request.principal, kind);
   };
 
-  fastify.get<{ Querystring: { IdEntidad?: string; IdPersona?: number; IdVehiculo?: number } }>(
+  fastify.get<{
+    Querystring: { IdEntidad?: string; IdPersona?: number; IdVehiculo?: number; IdCompania?: number };
+  }>(
     `${base}/requisitosacreditados`,
     {
       schema: {
         tags,
-        summary: 'The requirements an accredited worker or vehicle of the requester’s company holds',
-        querystring: objectOf({ IdEntidad: entity, IdPersona: id, IdVehiculo: id }, ['IdEntidad']),
+        summary:
+          'The requirements an accredited worker or vehicle of the requester’s company, or the company itself, holds',
+        querystring: objectOf({ IdEntidad: entity, IdPersona: id, IdVehiculo: id, IdCompania: id }, [
+          'IdEntidad',
+        ]),
         response: result('[{ IdRequisito, Requisito, Obligatorio, FechaVencimiento }]'),
       },
     },
     async (request) => {
-      const kind = request.query.IdEntidad as 'T' | 'V';
-      const holder = Number(kind === 'T' ? request.query.IdPersona : request.query.IdVehiculo);
-      if (!holder)
-        throw new ApiError('BAD_QUERY', { params: { parameter: kind === 'T' ? 'IdPersona' : 'IdVehiculo' } });
+      const kind = request.query.IdEntidad as RenewedKind;
+      const column = HOLDER_COLUMN[kind];
+      const holder = Number(request.query[column]);
+      if (!holder) throw new ApiError('BAD_QUERY', { params: { parameter: column } });
       return { result: await service.held(requesterOf(request.principal, kind), kind, holder) };
     },
   );
@@ -56,9 +63,9 @@ export default async function renewalRoutes(fastify: FastifyInstance): Promise<v
     {
       schema: {
         tags,
-        summary: 'Request the renewal of one requirement of an accredited worker or vehicle',
+        summary: 'Request the renewal of one requirement of an accredited worker, vehicle or company',
         description:
-          'IdEntidad (T, V), IdPersona or IdVehiculo, IdRequisito (one the holder holds), Detalle: [{ IdDatoEvaluar, Valor }] (a JSON string or an array), Observacion. Made incomplete (I): attach files with /api/acreditacionsolicitud/UploadSolicitanteArchivo and send with cerrarsolicitud. Or multipart: the same fields, and a PDF per datum that takes a file, its field named by the datum (IdDatoEvaluar, or Archivo<IdDatoEvaluar>); a refused file leaves nothing made.',
+          'IdEntidad (T, V, E), IdPersona, IdVehiculo or IdCompania (the requester’s own, for E), IdRequisito (one the holder holds), Detalle: [{ IdDatoEvaluar, Valor }] (a JSON string or an array), Observacion. Made incomplete (I): attach files with /api/acreditacionsolicitud/UploadSolicitanteArchivo and send with cerrarsolicitud. Or multipart: the same fields, and a PDF per datum that takes a file, its field named by the datum (IdDatoEvaluar, or Archivo<IdDatoEvaluar>); a refused file leaves nothing made.',
         consumes: ['application/json', 'multipart/form-data'],
         body: {
           type: 'object',
@@ -66,6 +73,7 @@ export default async function renewalRoutes(fastify: FastifyInstance): Promise<v
             IdEntidad: entity,
             IdPersona: id,
             IdVehiculo: id,
+            IdCompania: id,
             IdRequisito: id,
             Observacion: field.text(500),
           },
@@ -159,7 +167,7 @@ export default async function renewalRoutes(fastify: FastifyInstance): Promise<v
     base,
     kind: 'A',
     what: 'requirement update',
-    holdersOnly: true,
+    holders: RENEWED_KINDS,
     list: { method: 'GET', path: 'filtrar', companyPath: 'filtrarcompaniadetalle' },
     exportPath: 'exportarExcelAcreditacionRequisitoSolicitud',
     evaluate: 'actualizarautorizador',

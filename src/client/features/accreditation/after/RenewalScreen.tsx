@@ -16,9 +16,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslate } from 'react-admin';
 import { Link, useNavigate, useParams } from 'react-router-dom';
+import { holdsContract } from '../../../../shared/accreditation.js';
 import { Refusal } from '../../../components/Refusal.js';
 import { formatDate } from '../../../format.js';
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
+import { session } from '../../../session/store.js';
 import { screenPath } from '../api.js';
 import { afterApi, KIND_OF_SEGMENT } from './api.js';
 import { MassDecision } from './MassDecision.js';
@@ -26,7 +28,7 @@ import { RequestTable, toggled } from './tables.js';
 
 /**
  * Requirement update (spec section 2): the requester sees what expires soon, picks an accredited
- * worker or vehicle and the requirement to renew, and completes the renewal on the request page
+ * worker or vehicle (or, for its company's own, the company) and the requirement to renew, and completes the renewal on the request page
  * (values, files, send); the authoriser evaluates each on the evaluation page, or approves,
  * observes or rejects several at once (all or nothing).
  */
@@ -36,7 +38,9 @@ export default function RenewalScreen({ side }: { side: 'solicitante' | 'autoriz
   useConsoleTitle(translate(`accreditation.entities.${entity}`), translate('renewal.title'));
   const navigate = useNavigate();
   const client = useQueryClient();
-  const [holder, setHolder] = useState<number | ''>('');
+  // A company renews its own requirements: the holder is the session's company.
+  const company = entity === 'E' ? (session.profile()?.current.IdCompania ?? undefined) : undefined;
+  const [holder, setHolder] = useState<number | ''>(company ?? '');
   const [requirement, setRequirement] = useState<number | ''>('');
   const [picked, setPicked] = useState<number[]>([]);
   const [observation, setObservation] = useState('');
@@ -49,7 +53,7 @@ export default function RenewalScreen({ side }: { side: 'solicitante' | 'autoriz
   const holders = useQuery({
     queryKey: ['renewal', 'holders', entity],
     queryFn: () => afterApi.candidates(entity),
-    enabled: requester,
+    enabled: requester && entity !== 'E',
   });
   const held = useQuery({
     queryKey: ['renewal', 'held', entity, holder],
@@ -96,6 +100,9 @@ export default function RenewalScreen({ side }: { side: 'solicitante' | 'autoriz
                     setRequirement('');
                   }}
                 >
+                  {company !== undefined && (
+                    <MenuItem value={company}>{session.profile()?.current.Compania}</MenuItem>
+                  )}
                   {(holders.data ?? []).map((h) => (
                     <MenuItem key={h.IdAcreditacion} value={(h.IdPersona ?? h.IdVehiculo) as number}>
                       {h.Placa ?? `${h.Apellido ?? ''} ${h.Nombre ?? ''} (${h.Documento ?? ''})`}
@@ -126,7 +133,7 @@ export default function RenewalScreen({ side }: { side: 'solicitante' | 'autoriz
               >
                 {translate('renewal.renew')}
               </Button>
-              {entity !== 'P' && (
+              {holdsContract(entity) && (
                 <Button
                   component={Link}
                   to={`/movilizacion/solicitante/masiva?tipo=A&entidad=${entity}`}

@@ -2,7 +2,7 @@
  * The calls after approval (spec section 7): demobilisation (/api/acreditaciondesmovilizacion) and
  * requirement update (/api/acreditacionrequisitosolicitud), as the screens use them.
  */
-import { ENTITY_ROUTE, type EntityCode } from '../../../../shared/accreditation.js';
+import { ENTITY_ROUTE, type EntityCode, HOLDER_COLUMN } from '../../../../shared/accreditation.js';
 import { apiCall, queryString as query } from '../../../session/http.js';
 import { type DashboardAnswer, type Page, type RequestRow, restList } from '../api.js';
 
@@ -123,12 +123,12 @@ export const afterApi = {
   held: (entity: EntityCode, holder: number) =>
     apiCall<Held[]>(
       'GET',
-      `${RENEWAL}/requisitosacreditados?${query({ IdEntidad: entity, [entity === 'T' ? 'IdPersona' : 'IdVehiculo']: holder })}`,
+      `${RENEWAL}/requisitosacreditados?${query({ IdEntidad: entity, [HOLDER_COLUMN[entity]]: holder })}`,
     ),
   renew: (entity: EntityCode, holder: number, requirement: number) =>
     apiCall<{ IdSolicitud: number }>('POST', `${RENEWAL}/crear`, {
       IdEntidad: entity,
-      [entity === 'T' ? 'IdPersona' : 'IdVehiculo']: holder,
+      [HOLDER_COLUMN[entity]]: holder,
       IdRequisito: requirement,
     }),
   decideRenewals: (ids: number[], action: string, observation: string) =>

@@ -18,7 +18,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useLocale, useTranslate } from 'react-admin';
 import { useLocation } from 'react-router-dom';
-import { ENTITY_CODES, type EntityCode, holdsContract } from '../../../../shared/accreditation.js';
+import { ENTITY_CODES, type EntityCode, typeConcerns } from '../../../../shared/accreditation.js';
 import { DASHBOARD } from '../../../../shared/constants.js';
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
 import HeadcountTab from '../../access/headcount/HeadcountTab.js';
@@ -79,8 +79,7 @@ export default function RequesterDashboard() {
     new Date(2000, m - 1, 1).toLocaleDateString(locale === 'en' ? 'en-GB' : 'es-PE', { month: 'short' });
   const years = Array.from({ length: 5 }, (_, i) => today.getFullYear() - i);
   // Demobilisation and requirement update are for workers and vehicles (spec section 2).
-  // Visits and companies are mobilised only: their accreditation ends with its dates.
-  const shown = visible(kind).filter((e) => kind === 'M' || holdsContract(e));
+  const shown = visible(kind).filter((e) => typeConcerns(kind, e));
   const link = (entity: EntityCode, status?: string) => {
     const search = new URLSearchParams({ anio: String(asked.year), meses: asked.months.join(',') });
     if (status) search.set('estado', status);

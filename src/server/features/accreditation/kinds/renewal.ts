@@ -1,4 +1,4 @@
-import { holdsContract } from '../../../../shared/accreditation.js';
+import { HOLDER_COLUMN, holdsContract } from '../../../../shared/accreditation.js';
 import type { Row } from '../../../crud/types.js';
 import type { Db } from '../../../db/connection.js';
 import { ApiError } from '../../../errors.js';
@@ -8,9 +8,14 @@ import { type Body, idOf, type KeptFile, parseDetail, upper } from '../engine/in
 import { saveLines } from '../engine/save-lines.js';
 import type { Requester } from '../roles.js';
 
+/** The kinds whose kept requirements a renewal renews: workers, vehicles and companies. */
+export const RENEWED_KINDS = ['T', 'V', 'E'] as const;
+export type RenewedKind = (typeof RENEWED_KINDS)[number];
+
 /**
  * Requirement update, or renewal (TipoSolicitud A, spec sections 2 and 7): a contractor's
- * requester picks an accredited worker or vehicle of its company, the requirement to renew (one
+ * requester picks an accredited worker or vehicle of its company (or its company itself, accredited
+ * in the division), the requirement to renew (one
  * the holder holds) and its new values; the request carries only that requirement's lines and
  * follows the mobilisation's path (files by UploadSolicitanteArchivo, sent by cerrarsolicitud,
  * evaluated line by line with the approval machine). Approval replaces the kept value and its
@@ -21,8 +26,8 @@ export class Renewals {
   constructor(private readonly engine: RequestEngine) {}
 
   /** The requirements a holder of the requester's company holds, with their expiry. */
-  async held(requester: Requester, entity: 'T' | 'V', holder: number): Promise<Row[]> {
-    const column = entity === 'T' ? 'IdPersona' : 'IdVehiculo';
+  async held(requester: Requester, entity: RenewedKind, holder: number): Promise<Row[]> {
+    const column = HOLDER_COLUMN[entity];
     await this.accreditation(this.engine.database.db, requester, entity, holder);
     return (await this.engine.database.db
       .selectFrom(`${this.engine.table('accredited-requirement')} as k`)
@@ -41,16 +46,18 @@ export class Renewals {
   }
 
   /** The holder's current accreditation in the session's division, for the requester's company: else 404. */
-  private async accreditation(db: Db, requester: Requester, entity: 'T' | 'V', holder: number) {
+  private async accreditation(db: Db, requester: Requester, entity: RenewedKind, holder: number) {
     const { principal } = requester;
     if (!requester.entities.includes(entity)) throw new ApiError('FORBIDDEN');
     const row = (await db
       .selectFrom(this.engine.table('accreditation'))
       .selectAll()
-      .where(entity === 'T' ? 'IdPersona' : 'IdVehiculo', '=', holder)
+      .where(HOLDER_COLUMN[entity], '=', holder)
       .where('IdCliente', '=', principal.clientId as number)
       .where('IdDivision', '=', principal.divisionId as number)
       .where('IdCompania', '=', requester.companyId)
+      // A company's own accreditation, not its people's (which name it too).
+      .where('IdEntidad', '=', entity)
       .where('Estado', 'in', ['A', 'S'])
       .orderBy('FechaFin', 'desc')
       .executeTakeFirst()) as
@@ -65,7 +72,7 @@ export class Renewals {
     if (!row)
       throw new ApiError('VALIDATION_FAILED', {
         fields: {
-          [entity === 'T' ? 'IdPersona' : 'IdVehiculo']: { messageKey: 'renewal.refusals.notAccredited' },
+          [HOLDER_COLUMN[entity]]: { messageKey: 'renewal.refusals.notAccredited' },
         },
       });
     return row;
@@ -83,12 +90,12 @@ export class Renewals {
     body: Body,
     within?: { trx: Db; massCode: string; contract: number; files?: ReadonlyMap<number, KeptFile> },
   ): Promise<Row> {
-    const entity = body.IdEntidad === 'V' ? 'V' : body.IdEntidad === 'T' ? 'T' : undefined;
+    const entity = RENEWED_KINDS.find((kind) => kind === body.IdEntidad);
     if (!entity)
       throw new ApiError('VALIDATION_FAILED', {
         fields: { IdEntidad: { messageKey: 'validation.required' } },
       });
-    const column = entity === 'T' ? 'IdPersona' : 'IdVehiculo';
+    const column = HOLDER_COLUMN[entity];
     const holder = idOf(body[column], column);
     const requirement = idOf(body.IdRequisito, 'IdRequisito');
     const inputs = parseDetail(body.Detalle, 200);
@@ -131,6 +138,7 @@ export class Renewals {
         .innerJoin(`${engine.table('request-detail')} as d`, 'd.IdSolicitud', 'r.IdSolicitud')
         .select('r.IdSolicitud')
         .where(`r.${column}`, '=', holder)
+        .where('r.IdEntidad', '=', entity)
         .where('r.TipoSolicitud', '=', 'A')
         .where('r.EstadoAprobacion', 'in', ['I', 'P', 'O'])
         .where('d.IdRequisito', '=', requirement)
@@ -145,7 +153,8 @@ export class Renewals {
         trx,
         {
           IdEntidad: entity,
-          IdContrato: accreditation.IdContrato,
+          // A company's accreditation is of the division, under no contract.
+          IdContrato: entity === 'E' ? null : accreditation.IdContrato,
           IdPerfilAcreditacion: origin.IdPerfilAcreditacion,
           [column]: holder,
           FechaInicio: today,
@@ -174,8 +183,8 @@ export class Renewals {
     const { principal } = requester;
     const today = await this.engine.siteToday(this.engine.database.db, principal.divisionId as number);
     const out: Row[] = [];
-    for (const entity of requester.entities.filter(holdsContract)) {
-      const column = entity === 'T' ? 'IdPersona' : 'IdVehiculo';
+    for (const entity of requester.entities.filter((e) => holdsContract(e) || e === 'E')) {
+      const column = HOLDER_COLUMN[entity];
       const rows = (await this.engine.database.db
         .selectFrom(`${this.engine.table('accredited-requirement')} as k`)
         .innerJoin(`${this.engine.table('requirement')} as q`, 'q.IdRequisito', 'k.IdRequisito')
@@ -191,6 +200,7 @@ export class Renewals {
         .where('a.IdCliente', '=', principal.clientId as number)
         .where('a.IdDivision', '=', principal.divisionId as number)
         .where('a.IdCompania', '=', requester.companyId)
+        .$if(entity === 'E', (qb) => qb.where('a.IdEntidad', '=', 'E'))
         .where('a.Estado', 'in', ['A', 'S'])
         .where('k.FechaVencimiento', 'is not', null)
         .distinct()
