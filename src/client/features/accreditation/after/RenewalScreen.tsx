@@ -77,6 +77,7 @@ export default function RenewalScreen({ side }: { side: 'solicitante' | 'autoriz
     },
   });
   const card = (expiring.data ?? []).find((c) => c.IdEntidad === entity);
+  const holderLabel = translate(entity === 'E' ? 'renewal.company' : 'demobilisation.holder');
   return (
     <Stack spacing={2} sx={{ mt: 1 }} data-testid={`renewal-${side}`}>
       {requester && (
@@ -90,10 +91,10 @@ export default function RenewalScreen({ side }: { side: 'solicitante' | 'autoriz
             </Typography>
             <Stack direction="row" spacing={2} sx={{ mt: 2 }} useFlexGap flexWrap="wrap">
               <FormControl size="small" sx={{ minWidth: 280 }}>
-                <InputLabel id="renewal-holder">{translate('demobilisation.holder')}</InputLabel>
+                <InputLabel id="renewal-holder">{holderLabel}</InputLabel>
                 <Select
                   labelId="renewal-holder"
-                  label={translate('demobilisation.holder')}
+                  label={holderLabel}
                   value={holder}
                   onChange={(event) => {
                     setHolder(Number(event.target.value));
@@ -154,6 +155,7 @@ export default function RenewalScreen({ side }: { side: 'solicitante' | 'autoriz
           <RequestTable
             rows={renewals.data?.data ?? []}
             label={translate('renewal.requests')}
+            holderLabel={holderLabel}
             endLabel={translate('accreditation.columns.FechaSolicitud')}
             date={(row) => row.FechaSolicitud}
             link={(row) => screenPath(side, entity, row.IdSolicitud, 'A')}

@@ -83,6 +83,7 @@ export function AccreditedTable({
 export function RequestTable({
   rows,
   label,
+  holderLabel,
   endLabel,
   date = (row) => row.FechaFin,
   link,
@@ -93,6 +94,8 @@ export function RequestTable({
 }: {
   rows: RequestRow[];
   label: string;
+  /** What the holder column names (a worker or vehicle, unless said). */
+  holderLabel?: string;
   endLabel: string;
   date?(row: RequestRow): string | null | undefined;
   link?(row: RequestRow): string;
@@ -112,7 +115,7 @@ export function RequestTable({
           <TableRow>
             {picked && <TableCell padding="checkbox" />}
             <TableCell>{translate('accreditation.columns.NumeroSolicitud')}</TableCell>
-            <TableCell>{translate('demobilisation.holder')}</TableCell>
+            <TableCell>{holderLabel ?? translate('demobilisation.holder')}</TableCell>
             <TableCell>{endLabel}</TableCell>
             <TableCell>{translate('accreditation.columns.EstadoAprobacion')}</TableCell>
             {action && <TableCell />}
