@@ -640,6 +640,8 @@ export const DEMO_CONTRACTS = [
     FechaInicio: '2026-04-01',
     FechaFin: '2028-09-30',
     Dotacion: 300,
+    // Its endowment applies by organisational unit (construction 250, safety 50).
+    TipoDotacion: 'U',
     Vehiculos: 'S',
   },
   {

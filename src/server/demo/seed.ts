@@ -144,7 +144,7 @@ export async function seedDemo(
           IdCompaniaContratista: companies.get(company),
           IdCompaniaMandante: companies.get('MINANDES'),
           FechaFinOriginal: fields.FechaFin,
-          TipoDotacion: 'C',
+          TipoDotacion: 'TipoDotacion' in fields ? fields.TipoDotacion : 'C',
           Activo: 'S',
         },
         { ...atClient, divisionId: divisions[division] },

@@ -553,6 +553,19 @@ export interface EmpleoPersona {
 }
 
 /**
+ * A contract's endowment in one organisational unit (spec section 3 Contract: organisational units; endowment by organisational unit): how many people the contract may hold in the unit when its endowment applies by unit (TipoDotacion U). A worker's request names its unit; the unit's people accredited and asked for stay within it.
+ */
+export interface DotacionUnidadOrganizativa {
+  IdContratoUnidad?: number;
+  IdCliente?: number;
+  IdDivision?: number;
+  IdContrato: number;
+  IdUnidadOrganizativa: number;
+  Dotacion: number;
+  Activo: 'S' | 'N';
+}
+
+/**
  * Category of a company (client, contractor, subcontractor, supplier...).
  */
 export interface CategoriaCompania {
@@ -1746,6 +1759,10 @@ export interface Solicitud {
   FechaSolicitud?: string;
   EstadoAprobacion?: 'I' | 'P' | 'O' | 'R' | 'A';
   SolicitudCompleta?: 'S' | 'N';
+  /**
+   * Filed over its contract's endowment and let through (the client's parameter DOTACIONEXCEDIDA = F): flagged for the authorisers.
+   */
+  ExcedeDotacion?: 'S' | 'N';
   FechaEnvio?: string;
   FechaAtencion?: string;
   IndisciplinaRechazo?: 'S' | 'N';
@@ -1999,6 +2016,7 @@ export interface ResourceTypes {
   'person': Persona;
   'addendum': Adenda;
   'person-employment': EmpleoPersona;
+  'contract-unit': DotacionUnidadOrganizativa;
   'company-category': CategoriaCompania;
   'ubigeo': Ubigeo;
   'additional-data': DatoAdicional;

@@ -76,6 +76,11 @@ export function RequestHeading({
           {translate('accreditation.form.authoriserObservation')}: {record.ObservacionAutorizador}
         </Alert>
       )}
+      {record?.ExcedeDotacion === 'S' && (
+        <Alert severity="warning" data-testid="over-endowment">
+          {translate('accreditation.form.overEndowment')}
+        </Alert>
+      )}
       {record?.EstadoAprobacion === 'R' && record.IndisciplinaRechazo === 'S' && (
         <Alert severity="error" data-testid="rejection-reason">
           {translate('accreditation.form.indisciplineRejection')}: {record.MotivoRechazo}

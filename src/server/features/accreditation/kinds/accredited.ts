@@ -8,6 +8,7 @@ import type { RequestEngine, Stored } from '../engine/engine.js';
 import { type Body, idList, idOf, rowsStopped, upper } from '../engine/input.js';
 import { type AccreditationRow, accreditationOf } from '../engine/revoke.js';
 import type { Authoriser, Requester } from '../roles.js';
+import { Endowment } from './endowment.js';
 
 /** The kinds filed for accredited holders, one request per accreditation selected. */
 export type AccreditedKind = 'D' | 'E' | 'C';
@@ -294,6 +295,14 @@ export class AccreditedChanges {
       }
       const refusal = rowsStopped(problems);
       if (refusal) throw refusal;
+      // The workers a change moves count against the new contract's endowment.
+      const over =
+        kind === 'C' && filing.target
+          ? await new Endowment(engine).check(trx, principal, {
+              contract: filing.target.IdContrato,
+              people: rows.flatMap((r) => (r.IdEntidad === 'T' && r.IdPersona ? [r.IdPersona] : [])),
+            })
+          : 'N';
       const out: Row[] = [];
       for (const id of selected) {
         const row = byId.get(id) as AccreditationRow;
@@ -303,7 +312,11 @@ export class AccreditedChanges {
           .where('IdSolicitud', '=', row.IdSolicitud)
           .executeTakeFirst()) as { IdPerfilAcreditacion: number } | undefined;
         const [header, set] = this.headerOf(filing, row, origin?.IdPerfilAcreditacion);
-        const made = await engine.file(trx, header, principal, { ...set, ...attachment });
+        const made = await engine.file(trx, header, principal, {
+          ...set,
+          ...attachment,
+          ExcedeDotacion: over,
+        });
         const status = await engine.send(trx, made, principal, undefined, observation);
         out.push({ ...made, EstadoAprobacion: status, IdAcreditacion: id });
       }

@@ -11,6 +11,7 @@ import { type Body, idOf, type KeptFile, parseDetail, pick, upper } from '../eng
 import { markComplete, saveLines } from '../engine/save-lines.js';
 import { missingData, requestFacts, uncarry } from '../lines.js';
 import type { Requester } from '../roles.js';
+import { Endowment } from './endowment.js';
 import { Holders } from './holders.js';
 
 /**
@@ -47,9 +48,22 @@ function refuseRenewalChanges(request: Row, body: Body): void {
  */
 export class Mobilisations {
   readonly holders: Holders;
+  readonly endowment: Endowment;
 
   constructor(private readonly engine: RequestEngine) {
     this.holders = new Holders(engine);
+    this.endowment = new Endowment(engine);
+  }
+
+  /** A worker's request within its contract's endowment: 'S' when let through over it, flagged. */
+  private overEndowment(trx: Db, principal: Principal, request: Row, except?: number) {
+    if (request.IdEntidad !== 'T' || !request.IdPersona) return Promise.resolve('N' as const);
+    return this.endowment.check(trx, principal, {
+      contract: request.IdContrato as number,
+      unit: request.IdUnidadOrganizativa as number | null,
+      people: [request.IdPersona as number],
+      except,
+    });
   }
 
   /**
@@ -95,8 +109,10 @@ export class Mobilisations {
       const checked = engine.crud.prepare(engine.registry.require('request'), header);
       await holders.requireDates(trx, principal, checked, profile, body);
       await holders.refuseSecondOpen(trx, checked, principal, undefined, requester.companyId);
+      const over = await this.overEndowment(trx, principal, { ...checked, IdEntidad: entity });
       const created = await engine.file(trx, header, principal, {
         SolicitudCompleta: 'N',
+        ExcedeDotacion: over,
         ...(within ? { CodigoCargaMasiva: within.massCode } : {}),
       });
       if (entity === 'P') await holders.saveVisitors(trx, created, body.Visitantes, principal);
@@ -143,7 +159,13 @@ export class Mobilisations {
       const checked = engine.crud.prepare(engine.registry.require('request'), header);
       await holders.requireDates(trx, principal, checked, profile, body);
       await holders.refuseSecondOpen(trx, checked, principal, id, request.IdCompania);
+      const over = renewal ? request.ExcedeDotacion : await this.overEndowment(trx, principal, checked, id);
       await crud.update(engine.registry.require('request'), id, header, principal);
+      await trx
+        .updateTable(engine.table('request'))
+        .set({ ExcedeDotacion: over ?? 'N' })
+        .where('IdSolicitud', '=', id)
+        .execute();
       if (request.IdEntidad === 'P') await holders.saveVisitors(trx, request, body.Visitantes, principal);
       await saveLines(engine, trx, request, profile, inputs);
       await engine.history(trx, request, principal, 'UPDATE', request.EstadoAprobacion);

@@ -1,0 +1,110 @@
+import type { Db } from '../../../db/connection.js';
+import { ApiError } from '../../../errors.js';
+import type { Principal } from '../../../principal.js';
+import type { RequestEngine } from '../engine/engine.js';
+import { parameter } from '../parameters.js';
+
+/** Where people are counted against a cap: the contract's whole endowment, or one unit's of it. */
+interface Cap {
+  limit: number;
+  /** The organisational unit counted, when the contract's endowment is by unit. */
+  unit?: number;
+}
+
+/** What a filing is told of the cap: nothing to say, or exceeded and let through flagged. */
+export type EndowmentOutcome = 'N' | 'S';
+
+/**
+ * The endowment (staffing) cap of a contract (spec section 3 Contract: by contract, by
+ * organisational unit or not at all; section 5 "Contract exceeds current headcount"): the people
+ * accredited on the contract (active or suspended, not yet ended) and those of its open
+ * mobilisations and contract changes, with the ones a filing adds, stay within the contract's
+ * endowment, or within its unit's (contract-unit) when it applies by unit. Exceeding it is refused
+ * with the spec's message, or, with the client's parameter DOTACIONEXCEDIDA = F, let through and
+ * flagged on the request (ExcedeDotacion) for the authorisers. Counted in the filing's transaction
+ * with the contract's row locked on PostgreSQL (SQLite writes one transaction at a time), so two
+ * filings at once cannot both take the last place.
+ */
+export class Endowment {
+  constructor(private readonly engine: RequestEngine) {}
+
+  /** The cap that applies to people of `contract` (in `unit`), if any. */
+  private async capOf(trx: Db, contract: number, unit: number | null | undefined): Promise<Cap | undefined> {
+    const { engine } = this;
+    let qb = trx
+      .selectFrom(engine.table('contract'))
+      .select(['TipoDotacion', 'Dotacion'])
+      .where('IdContrato', '=', contract);
+    if (engine.database.dialect === 'postgres') qb = qb.forUpdate();
+    const row = (await qb.executeTakeFirst()) as
+      | { TipoDotacion: string | null; Dotacion: number | null }
+      | undefined;
+    if (!row || row.TipoDotacion === 'N') return undefined;
+    if (row.TipoDotacion === 'U') {
+      if (!unit) return undefined;
+      const share = (await trx
+        .selectFrom(engine.table('contract-unit'))
+        .select('Dotacion')
+        .where('IdContrato', '=', contract)
+        .where('IdUnidadOrganizativa', '=', unit)
+        .where('Activo', '=', 'S')
+        .executeTakeFirst()) as { Dotacion: number } | undefined;
+      return share ? { limit: Number(share.Dotacion), unit } : undefined;
+    }
+    return row.Dotacion === null || row.Dotacion === undefined ? undefined : { limit: Number(row.Dotacion) };
+  }
+
+  /** The people the contract (its unit) holds today: accredited and not ended, or asked for. */
+  private async counted(trx: Db, principal: Principal, contract: number, cap: Cap, except?: number) {
+    const { engine } = this;
+    const today = await engine.siteToday(trx, principal.divisionId as number);
+    let accredited = trx
+      .selectFrom(`${engine.table('accreditation')} as a`)
+      .innerJoin(`${engine.table('request')} as r`, 'r.IdSolicitud', 'a.IdSolicitud')
+      .select('a.IdPersona as id')
+      .where('a.IdContrato', '=', contract)
+      .where('a.IdEntidad', '=', 'T')
+      .where('a.Estado', 'in', ['A', 'S'])
+      .where('a.FechaFin', '>=', today);
+    let asked = trx
+      .selectFrom(engine.table('request'))
+      .select('IdPersona as id')
+      .where('IdContrato', '=', contract)
+      .where('IdEntidad', '=', 'T')
+      .where('TipoSolicitud', 'in', ['M', 'C'])
+      .where('EstadoAprobacion', 'in', ['I', 'P', 'O']);
+    if (cap.unit !== undefined) {
+      accredited = accredited.where('r.IdUnidadOrganizativa', '=', cap.unit);
+      asked = asked.where('IdUnidadOrganizativa', '=', cap.unit);
+    }
+    if (except !== undefined) asked = asked.where('IdSolicitud', '<>', except);
+    const rows = [...(await accredited.execute()), ...(await asked.execute())] as Array<{
+      id: number | null;
+    }>;
+    return new Set(rows.map((r) => r.id).filter((id): id is number => id !== null));
+  }
+
+  /**
+   * Checks that `people` fit on `contract` (in `unit`): refused with "Contract exceeds current
+   * headcount" when they do not, unless the client lets it through flagged ('S'). `except`: the
+   * request being saved again, not counted twice.
+   */
+  async check(
+    trx: Db,
+    principal: Principal,
+    target: { contract: number; unit?: number | null; people: number[]; except?: number },
+  ): Promise<EndowmentOutcome> {
+    if (!target.people.length) return 'N';
+    const cap = await this.capOf(trx, target.contract, target.unit);
+    if (!cap) return 'N';
+    const held = await this.counted(trx, principal, target.contract, cap, target.except);
+    const total = new Set([...held, ...target.people]).size;
+    if (total <= cap.limit) return 'N';
+    const mode = (await parameter(trx, this.engine.registry, principal, 'DOTACIONEXCEDIDA'))?.Valor1;
+    if (mode?.toUpperCase() === 'F') return 'S';
+    throw new ApiError('BUSINESS_RULE', {
+      messageKey: 'accreditation.refusals.endowmentExceeded',
+      params: { count: total, limit: cap.limit },
+    });
+  }
+}
