@@ -144,6 +144,12 @@ console.log(`bench:bulk  N=${N} worker rows per dialect, node ${process.version}
 await eachDialect(args.dialects, args['postgres-url'], async (target, _dialect, started) => {
   await prepareDatabase(target.database, registry);
   await seedDemo(target.database, registry);
+  // A shutdown's crowd on one contract: its endowment raised to hold them (the cap is checked per row).
+  await target.database.db
+    .updateTable(registry.require('contract').table)
+    .set({ TipoDotacion: 'C', Dotacion: N + 1_000 })
+    .where('NumeroContrato', '=', 'CT-2026-001')
+    .execute();
   await target.database.close();
   const server = await startServer({ ...target.env, BULK_MAX_ROWS: String(Math.max(N, 10_000)) });
   started(server);

@@ -715,6 +715,42 @@ describe.each(DIALECTS)('bulk requests on %s', (dialect) => {
     expect(sent.body.result.EstadoAprobacion).toBe('P');
   });
 
+  it('counts each processed row against the contract’s endowment: the row past the last place is refused', async () => {
+    const db = t.db.database.db;
+    const table = (name: string) => t.registry.require(name).table;
+    const accredited = (await db
+      .selectFrom(table('accreditation'))
+      .select('IdPersona')
+      .where('IdContrato', '=', contract)
+      .where('IdEntidad', '=', 'T')
+      .where('Estado', 'in', ['A', 'S'])
+      .where('FechaFin', '>=', today)
+      .execute()) as Json[];
+    const open = (await db
+      .selectFrom(table('request'))
+      .select('IdPersona')
+      .where('IdContrato', '=', contract)
+      .where('IdEntidad', '=', 'T')
+      .where('TipoSolicitud', 'in', ['M', 'C'])
+      .where('EstadoAprobacion', 'in', ['I', 'P', 'O'])
+      .execute()) as Json[];
+    const held = new Set([...accredited, ...open].map((r) => r.IdPersona)).size;
+    const contractRow = () => db.updateTable(table('contract')).where('IdContrato', '=', contract);
+    await contractRow()
+      .set({ TipoDotacion: 'C', Dotacion: held + 1 })
+      .execute();
+    const tpl = await openTemplate((await template()).fileBase64);
+    const res = await send(await tpl.fill([goodRow(tpl, '45200001'), goodRow(tpl, '45200002')]));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const code = res.body.result.CodigoCargaMasiva as string;
+    const done = await processAll(code);
+    expect(done).toMatchObject({ processed: 2, successful: 1 });
+    expect(await requestsOf(code)).toHaveLength(1);
+    const refused = (await rowsOf(code)).find((r) => r.Estado !== 'S');
+    expect(JSON.stringify(refused.Errores)).toMatch(/Contract exceeds current headcount/);
+    await contractRow().set({ Dotacion: 120 }).execute();
+  });
+
   it('refuses bad files with a clear message and stores nothing', async () => {
     const tpl = await openTemplate((await template()).fileBase64);
     const before = await uploads();

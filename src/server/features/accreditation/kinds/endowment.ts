@@ -28,6 +28,12 @@ export type EndowmentOutcome = 'N' | 'S';
 export class Endowment {
   constructor(private readonly engine: RequestEngine) {}
 
+  /**
+   * The people counted per contract (and unit) within one transaction: a bulk upload files its
+   * rows in one, and each row adds its worker to the count instead of counting the contract again.
+   */
+  private static readonly counts = new WeakMap<object, Map<string, Set<number>>>();
+
   /** The cap that applies to people of `contract` (in `unit`), if any. */
   private async capOf(trx: Db, contract: number, unit: number | null | undefined): Promise<Cap | undefined> {
     const { engine } = this;
@@ -97,11 +103,22 @@ export class Endowment {
     if (!target.people.length) return 'N';
     const cap = await this.capOf(trx, target.contract, target.unit);
     if (!cap) return 'N';
-    const held = await this.counted(trx, principal, target.contract, cap, target.except);
+    const key = `${target.contract}:${cap.unit ?? ''}`;
+    const known = Endowment.counts.get(trx) ?? new Map<string, Set<number>>();
+    Endowment.counts.set(trx, known);
+    const held =
+      (target.except === undefined && known.get(key)) ||
+      (await this.counted(trx, principal, target.contract, cap, target.except));
     const total = new Set([...held, ...target.people]).size;
-    if (total <= cap.limit) return 'N';
+    if (total <= cap.limit) {
+      if (target.except === undefined) known.set(key, new Set([...held, ...target.people]));
+      return 'N';
+    }
     const mode = (await parameter(trx, this.engine.registry, principal, 'DOTACIONEXCEDIDA'))?.Valor1;
-    if (mode?.toUpperCase() === 'F') return 'S';
+    if (mode?.toUpperCase() === 'F') {
+      if (target.except === undefined) known.set(key, new Set([...held, ...target.people]));
+      return 'S';
+    }
     throw new ApiError('BUSINESS_RULE', {
       messageKey: 'accreditation.refusals.endowmentExceeded',
       params: { count: total, limit: cap.limit },
