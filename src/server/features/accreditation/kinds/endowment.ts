@@ -28,12 +28,6 @@ export type EndowmentOutcome = 'N' | 'S';
 export class Endowment {
   constructor(private readonly engine: RequestEngine) {}
 
-  /**
-   * The people counted per contract (and unit) within one transaction: a bulk upload files its
-   * rows in one, and each row adds its worker to the count instead of counting the contract again.
-   */
-  private static readonly counts = new WeakMap<object, Map<string, Set<number>>>();
-
   /** The cap that applies to people of `contract` (in `unit`), if any. */
   private async capOf(trx: Db, contract: number, unit: number | null | undefined): Promise<Cap | undefined> {
     const { engine } = this;
@@ -60,34 +54,45 @@ export class Endowment {
     return row.Dotacion === null || row.Dotacion === undefined ? undefined : { limit: Number(row.Dotacion) };
   }
 
-  /** The people the contract (its unit) holds today: accredited and not ended, or asked for. */
-  private async counted(trx: Db, principal: Principal, contract: number, cap: Cap, except?: number) {
+  /**
+   * How many people other than `people` the contract (its unit) holds today: accredited and not
+   * ended, or asked for; counted by the database (one number, whatever the contract's size).
+   */
+  private async others(
+    trx: Db,
+    principal: Principal,
+    contract: number,
+    cap: Cap,
+    people: number[],
+    except?: number,
+  ) {
     const { engine } = this;
     const today = await engine.siteToday(trx, principal.divisionId as number);
-    let accredited = trx
+    const accredited = trx
       .selectFrom(`${engine.table('accreditation')} as a`)
       .innerJoin(`${engine.table('request')} as r`, 'r.IdSolicitud', 'a.IdSolicitud')
       .select('a.IdPersona as id')
       .where('a.IdContrato', '=', contract)
       .where('a.IdEntidad', '=', 'T')
       .where('a.Estado', 'in', ['A', 'S'])
-      .where('a.FechaFin', '>=', today);
-    let asked = trx
+      .where('a.FechaFin', '>=', today)
+      .where('a.IdPersona', 'not in', people)
+      .$if(cap.unit !== undefined, (qb) => qb.where('r.IdUnidadOrganizativa', '=', cap.unit as number));
+    const asked = trx
       .selectFrom(engine.table('request'))
       .select('IdPersona as id')
       .where('IdContrato', '=', contract)
+      .where('EstadoAprobacion', 'in', ['I', 'P', 'O'])
       .where('IdEntidad', '=', 'T')
       .where('TipoSolicitud', 'in', ['M', 'C'])
-      .where('EstadoAprobacion', 'in', ['I', 'P', 'O']);
-    if (cap.unit !== undefined) {
-      accredited = accredited.where('r.IdUnidadOrganizativa', '=', cap.unit);
-      asked = asked.where('IdUnidadOrganizativa', '=', cap.unit);
-    }
-    if (except !== undefined) asked = asked.where('IdSolicitud', '<>', except);
-    const rows = [...(await accredited.execute()), ...(await asked.execute())] as Array<{
-      id: number | null;
-    }>;
-    return new Set(rows.map((r) => r.id).filter((id): id is number => id !== null));
+      .where('IdPersona', 'not in', people)
+      .$if(cap.unit !== undefined, (qb) => qb.where('IdUnidadOrganizativa', '=', cap.unit as number))
+      .$if(except !== undefined, (qb) => qb.where('IdSolicitud', '<>', except as number));
+    const row = (await trx
+      .selectFrom(accredited.union(asked).as('u'))
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow()) as { n: number | string };
+    return Number(row.n);
   }
 
   /**
@@ -103,22 +108,12 @@ export class Endowment {
     if (!target.people.length) return 'N';
     const cap = await this.capOf(trx, target.contract, target.unit);
     if (!cap) return 'N';
-    const key = `${target.contract}:${cap.unit ?? ''}`;
-    const known = Endowment.counts.get(trx) ?? new Map<string, Set<number>>();
-    Endowment.counts.set(trx, known);
-    const held =
-      (target.except === undefined && known.get(key)) ||
-      (await this.counted(trx, principal, target.contract, cap, target.except));
-    const total = new Set([...held, ...target.people]).size;
-    if (total <= cap.limit) {
-      if (target.except === undefined) known.set(key, new Set([...held, ...target.people]));
-      return 'N';
-    }
+    const people = [...new Set(target.people)];
+    const total =
+      (await this.others(trx, principal, target.contract, cap, people, target.except)) + people.length;
+    if (total <= cap.limit) return 'N';
     const mode = (await parameter(trx, this.engine.registry, principal, 'DOTACIONEXCEDIDA'))?.Valor1;
-    if (mode?.toUpperCase() === 'F') {
-      if (target.except === undefined) known.set(key, new Set([...held, ...target.people]));
-      return 'S';
-    }
+    if (mode?.toUpperCase() === 'F') return 'S';
     throw new ApiError('BUSINESS_RULE', {
       messageKey: 'accreditation.refusals.endowmentExceeded',
       params: { count: total, limit: cap.limit },
