@@ -57,6 +57,12 @@ async function until(done: () => Promise<boolean>, what: string) {
 async function upload(db: TestDatabase, url: string, withFiles = 0) {
   const token = await requester(url);
   const { contract, profile, template } = await demoBulkTemplate(url, token);
+  // A shutdown's crowd on one contract: its endowment (120 in the demo) raised to hold them.
+  await db.database.db
+    .updateTable(table('contract'))
+    .set({ Dotacion: 1_000 })
+    .where('IdContrato', '=', contract)
+    .execute();
   const tpl = await openTemplate(template.fileBase64);
   const today = siteDate('PE');
   const documents = Array.from({ length: ROWS }, (_, i) => String(71_000_000 + i));
