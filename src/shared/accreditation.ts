@@ -29,7 +29,7 @@ export const COMPANY_FIELDS = [
  * with its days; a company is accredited in the division).
  */
 export const holdsContract = (entity: EntityCode): entity is 'T' | 'V' => entity === 'T' || entity === 'V';
-export const CONTRACT_HOLDERS: readonly EntityCode[] = ['T', 'V'];
+export const CONTRACT_HOLDERS: readonly EntityCode[] = ENTITY_CODES.filter(holdsContract);
 
 /**
  * The holders a request type concerns (a dashboard tab's cards): every kind is mobilised, workers

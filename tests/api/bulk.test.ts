@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referencedFiles } from '../../src/server/features/accreditation/file-sweep.js';
 import { sweepOrphans } from '../../src/server/storage/files.js';
 import { addDays, siteDate } from '../../src/shared/dates.js';
-import { catalogue, upload } from '../support/accreditation.js';
+import { catalogue, peopleOnContract, upload } from '../support/accreditation.js';
 import { call, signIn, startTestApp, type TestApp } from '../support/app.js';
 import { type CellInput, excelDate, openTemplate } from '../support/bulk.js';
 import { DIALECTS } from '../support/databases.js';
@@ -718,23 +718,7 @@ describe.each(DIALECTS)('bulk requests on %s', (dialect) => {
   it('counts each processed row against the contract’s endowment: the row past the last place is refused', async () => {
     const db = t.db.database.db;
     const table = (name: string) => t.registry.require(name).table;
-    const accredited = (await db
-      .selectFrom(table('accreditation'))
-      .select('IdPersona')
-      .where('IdContrato', '=', contract)
-      .where('IdEntidad', '=', 'T')
-      .where('Estado', 'in', ['A', 'S'])
-      .where('FechaFin', '>=', today)
-      .execute()) as Json[];
-    const open = (await db
-      .selectFrom(table('request'))
-      .select('IdPersona')
-      .where('IdContrato', '=', contract)
-      .where('IdEntidad', '=', 'T')
-      .where('TipoSolicitud', 'in', ['M', 'C'])
-      .where('EstadoAprobacion', 'in', ['I', 'P', 'O'])
-      .execute()) as Json[];
-    const held = new Set([...accredited, ...open].map((r) => r.IdPersona)).size;
+    const held = await peopleOnContract(db, t.registry, contract, today);
     const contractRow = () => db.updateTable(table('contract')).where('IdContrato', '=', contract);
     await contractRow()
       .set({ TipoDotacion: 'C', Dotacion: held + 1 })

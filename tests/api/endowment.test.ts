@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, siteDate } from '../../src/shared/dates.js';
-import { catalogue, copyContract } from '../support/accreditation.js';
+import { catalogue, copyContract, peopleOnContract } from '../support/accreditation.js';
 import { call, startTestApp, type TestApp, tokensOf } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
 
@@ -39,29 +39,7 @@ describe.each(DIALECTS)('the endowment cap on %s', (dialect) => {
           .executeTakeFirstOrThrow()) as { n: number | string }
       ).n,
     );
-  /** The people the contract holds now (accredited and not ended, or in an open request), as the cap counts them. */
-  const held = async (unit?: number) => {
-    const accredited = (await db()
-      .selectFrom(`${table('accreditation')} as a`)
-      .innerJoin(`${table('request')} as r`, 'r.IdSolicitud', 'a.IdSolicitud')
-      .select('a.IdPersona')
-      .where('a.IdContrato', '=', contract)
-      .where('a.IdEntidad', '=', 'T')
-      .where('a.Estado', 'in', ['A', 'S'])
-      .where('a.FechaFin', '>=', today)
-      .$if(unit !== undefined, (qb) => qb.where('r.IdUnidadOrganizativa', '=', unit as number))
-      .execute()) as Json[];
-    const open = (await db()
-      .selectFrom(table('request'))
-      .select('IdPersona')
-      .where('IdContrato', '=', contract)
-      .where('IdEntidad', '=', 'T')
-      .where('TipoSolicitud', 'in', ['M', 'C'])
-      .where('EstadoAprobacion', 'in', ['I', 'P', 'O'])
-      .$if(unit !== undefined, (qb) => qb.where('IdUnidadOrganizativa', '=', unit as number))
-      .execute()) as Json[];
-    return new Set([...accredited, ...open].map((r) => r.IdPersona)).size;
-  };
+  const held = (unit?: number) => peopleOnContract(db(), t.registry, contract, today, unit);
   const cap = (values: { TipoDotacion?: string; Dotacion?: number }) =>
     db().updateTable(table('contract')).set(values).where('IdContrato', '=', contract).execute();
   const setting = (value: string) =>

@@ -153,3 +153,37 @@ export async function copyContract(db: Db, registry: Registry, id: number, suffi
     .executeTakeFirstOrThrow()) as Json;
   return made.IdContrato as number;
 }
+
+/**
+ * The people a contract (or one unit of it) holds today as its endowment counts them: accredited
+ * (active or suspended, not ended) or in an open mobilisation or contract change.
+ */
+export async function peopleOnContract(
+  db: Db,
+  registry: Registry,
+  contract: number,
+  today: string,
+  unit?: number,
+): Promise<number> {
+  const table = (name: string) => registry.require(name).table;
+  const accredited = (await db
+    .selectFrom(`${table('accreditation')} as a`)
+    .innerJoin(`${table('request')} as r`, 'r.IdSolicitud', 'a.IdSolicitud')
+    .select('a.IdPersona')
+    .where('a.IdContrato', '=', contract)
+    .where('a.IdEntidad', '=', 'T')
+    .where('a.Estado', 'in', ['A', 'S'])
+    .where('a.FechaFin', '>=', today)
+    .$if(unit !== undefined, (qb) => qb.where('r.IdUnidadOrganizativa', '=', unit as number))
+    .execute()) as Json[];
+  const open = (await db
+    .selectFrom(table('request'))
+    .select('IdPersona')
+    .where('IdContrato', '=', contract)
+    .where('IdEntidad', '=', 'T')
+    .where('TipoSolicitud', 'in', ['M', 'C'])
+    .where('EstadoAprobacion', 'in', ['I', 'P', 'O'])
+    .$if(unit !== undefined, (qb) => qb.where('IdUnidadOrganizativa', '=', unit as number))
+    .execute()) as Json[];
+  return new Set([...accredited, ...open].map((r) => r.IdPersona)).size;
+}

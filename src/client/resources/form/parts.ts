@@ -38,9 +38,10 @@ type Data = Record<string, unknown>;
  * The field rules of a form, read afresh each time the form opens: a rule an administrator
  * changes shows on the next load, without a rebuild.
  */
-export function useFieldRules(resource: string) {
+export function useFieldRules(resource: string, enabled = true) {
   return useQuery({
     queryKey: ['field-rules', resource],
+    enabled,
     staleTime: 0,
     gcTime: 0,
     queryFn: async (): Promise<FieldRule[]> => {

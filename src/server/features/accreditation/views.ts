@@ -5,10 +5,20 @@ import {
 } from '../../../../workflows/requirement-approval.machine.js';
 import {
   COMPANY_FIELDS,
+  type EntityCode,
+  HOLDER_COLUMN,
   PERSON_FIELDS,
   requestNumber,
   VEHICLE_FIELDS,
 } from '../../../shared/accreditation.js';
+
+/** The record each kind of request shows of its holder: the person, the vehicle or the company. */
+const HOLDER_VIEW: Partial<Record<EntityCode, { resource: string; fields: string[] }>> = {
+  T: { resource: 'person', fields: ['IdPersona', ...PERSON_FIELDS] },
+  V: { resource: 'vehicle', fields: ['IdVehiculo', ...VEHICLE_FIELDS] },
+  E: { resource: 'company', fields: [...COMPANY_FIELDS] },
+};
+
 import type { Row } from '../../crud/types.js';
 import type { Db } from '../../db/connection.js';
 import { ApiError } from '../../errors.js';
@@ -62,14 +72,16 @@ export class RequestViews {
       ['Descripcion'],
     );
     const division = await this.one('division', 'IdDivision', request.IdDivision, ['Division']);
+    // What the request is about, as its form shows it (a visit's are its visitors, below).
+    const shown = HOLDER_VIEW[request.IdEntidad as EntityCode];
     const holder =
-      request.IdEntidad === 'T'
-        ? await this.one('person', 'IdPersona', request.IdPersona, ['IdPersona', ...PERSON_FIELDS])
-        : request.IdEntidad === 'V'
-          ? await this.one('vehicle', 'IdVehiculo', request.IdVehiculo, ['IdVehiculo', ...VEHICLE_FIELDS])
-          : request.IdEntidad === 'E'
-            ? await this.one('company', 'IdCompania', request.IdCompania, [...COMPANY_FIELDS])
-            : undefined;
+      shown &&
+      (await this.one(
+        shown.resource,
+        HOLDER_COLUMN[request.IdEntidad],
+        request[HOLDER_COLUMN[request.IdEntidad]],
+        shown.fields,
+      ));
     const {
       facts,
       profile: evaluated,
@@ -97,7 +109,9 @@ export class RequestViews {
       ...request,
       NumeroSolicitud: requestNumber(id),
       Visitantes: request.IdEntidad === 'P' ? await this.services.engine.visitors(this.db, id) : undefined,
-      CompaniaContratista: (await company(request.IdCompania))?.Compania ?? null,
+      // A company's own request has read its company already.
+      CompaniaContratista: ((request.IdEntidad === 'E' ? holder : await company(request.IdCompania))
+        ?.Compania ?? null) as string | null,
       CompaniaMandante: (await company(contract?.IdCompaniaMandante))?.Compania ?? null,
       Division: division?.Division ?? null,
       Perfil: profile?.Descripcion ?? null,

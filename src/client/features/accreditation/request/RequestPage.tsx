@@ -118,7 +118,8 @@ function RequestForm({ entity, record, detail }: FormProps) {
   const holderMeta = useResource(holderName);
   const visitorMeta = useResource('visit-person');
   const requestRules = useFieldRules('request');
-  const holderRules = useFieldRules(holderName);
+  // A visit's and a company's request have no worker or vehicle form: no rules to read for one.
+  const holderRules = useFieldRules(holderName, holdsContract(entity));
   const isNew = !record;
   const status = record?.EstadoAprobacion;
   // What the request machine allows from the stored status: saving, sending, deleting.
@@ -417,7 +418,7 @@ function RequestForm({ entity, record, detail }: FormProps) {
 
   if (!requestMeta || (holdsContract(entity) && !holderMeta) || (entity === 'P' && !visitorMeta))
     return <Alert severity="error">{translate('accreditation.form.noAccess')}</Alert>;
-  if (requestRules.isPending || holderRules.isPending)
+  if (requestRules.isPending || holderRules.isLoading)
     return <LinearProgress aria-label={translate('ra.page.loading')} />;
   const disabled = !editable || Boolean(busy) || renewal;
   // What every step's form shares: the request's own fields, and the worker's or vehicle's.

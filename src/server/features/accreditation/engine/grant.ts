@@ -1,4 +1,4 @@
-import { fileKindOf, MIME_OF } from '../../../../shared/accreditation.js';
+import { fileKindOf, HOLDER_COLUMN, MIME_OF } from '../../../../shared/accreditation.js';
 import { addDays } from '../../../../shared/dates.js';
 import { writeAudit } from '../../../crud/audit.js';
 import type { Row } from '../../../crud/types.js';
@@ -9,7 +9,8 @@ import { reinstate } from '../expiry.js';
 import type { ApprovalContext } from './effects.js';
 import type { RequestEngine, Stored, Visitor } from './engine.js';
 
-type Holder = { IdPersona?: number; IdVehiculo?: number; IdCompania?: number; visitor: number | null };
+/** Whom an approval accredits: the holder's column and id, and for a visit's visitor its line. */
+type Holder = { column: 'IdPersona' | 'IdVehiculo' | 'IdCompania'; value: number; visitor: number | null };
 
 /** A visitor of an approved visit, registered as a person of the visit's company. */
 async function registerVisitor(
@@ -54,11 +55,12 @@ async function holdersOf(
   request: Stored,
   principal: Principal,
 ): Promise<Holder[]> {
-  if (request.IdEntidad === 'T')
-    return request.IdPersona ? [{ IdPersona: request.IdPersona, visitor: null }] : [];
-  if (request.IdEntidad === 'V')
-    return request.IdVehiculo ? [{ IdVehiculo: request.IdVehiculo, visitor: null }] : [];
-  if (request.IdEntidad === 'E') return [{ IdCompania: request.IdCompania, visitor: null }];
+  if (request.IdEntidad !== 'P') {
+    // A worker, a vehicle, or the company itself: the request names it.
+    const column = HOLDER_COLUMN[request.IdEntidad];
+    const value = request[column];
+    return value ? [{ column, value, visitor: null }] : [];
+  }
   const holders: Holder[] = [];
   const crud = engine.crud.within(trx);
   const atCompany: Principal = { ...principal, companyId: request.IdCompania };
@@ -75,7 +77,7 @@ async function holdersOf(
       .set({ IdPersona: id })
       .where('IdVisitaPersona', '=', visitor.IdVisitaPersona)
       .execute();
-    holders.push({ IdPersona: id, visitor: visitor.IdVisitaPersona });
+    holders.push({ column: 'IdPersona', value: id, visitor: visitor.IdVisitaPersona });
   }
   return holders;
 }
@@ -110,13 +112,14 @@ async function accredit(
   const now = engine.at();
   // A company's accreditation is its division's (one, with no contract); a worker's or vehicle's, its contract's.
   const company = request.IdEntidad === 'E';
-  let qb = trx
+  const existing = (await trx
     .selectFrom(table)
     .select('IdAcreditacion')
     .where(column, '=', value)
-    .where('IdDivision', '=', request.IdDivision);
-  qb = company ? qb.where('IdEntidad', '=', 'E') : qb.where('IdContrato', '=', request.IdContrato);
-  const existing = (await qb.executeTakeFirst()) as { IdAcreditacion: number } | undefined;
+    .where('IdDivision', '=', request.IdDivision)
+    .$if(company, (qb) => qb.where('IdEntidad', '=', 'E'))
+    .$if(!company, (qb) => qb.where('IdContrato', '=', request.IdContrato))
+    .executeTakeFirst()) as { IdAcreditacion: number } | undefined;
   const values = {
     FechaInicio: request.FechaInicio,
     FechaFin: request.FechaFin,
@@ -166,9 +169,7 @@ export async function grant(
   if (!renewal) await keepPhoto(engine, trx, request, principal);
   const kept = engine.table('accredited-requirement');
   const data = dataById(profile);
-  for (const holder of holders) {
-    const column = holder.IdPersona ? 'IdPersona' : holder.IdVehiculo ? 'IdVehiculo' : 'IdCompania';
-    const value = (holder.IdPersona ?? holder.IdVehiculo ?? holder.IdCompania) as number;
+  for (const { column, value, visitor } of holders) {
     // A requirement update renews values only: the accreditation's dates stay.
     if (!renewal) await accredit(engine, trx, request, principal, column, value);
     // The expiry of each requirement: its expiry datum's date, else its validity from today.
@@ -176,14 +177,13 @@ export async function grant(
     for (const requirement of profile.requirements) {
       const datum = requirement.data.find((d) => d.Vencimiento === 'S');
       const line =
-        datum &&
-        lines.find((l) => l.IdDatoEvaluar === datum.IdDatoEvaluar && l.IdVisitaPersona === holder.visitor);
+        datum && lines.find((l) => l.IdDatoEvaluar === datum.IdDatoEvaluar && l.IdVisitaPersona === visitor);
       expiry.set(
         requirement.IdRequisito,
         line?.Valor ?? (requirement.VigenciaDias > 0 ? addDays(today, requirement.VigenciaDias) : null),
       );
     }
-    for (const line of lines.filter((l) => l.IdVisitaPersona === holder.visitor)) {
+    for (const line of lines.filter((l) => l.IdVisitaPersona === visitor)) {
       if (!line.Valor && !line.ClaveArchivo) continue;
       // A carried-over value stays kept as it was: its expiry and the request that proved it.
       if (line.IdSolicitudOrigen) continue;

@@ -46,7 +46,11 @@ const outside = (contract: { FechaInicio: string; FechaFin: string }): FieldProb
  * (the engine's Decisions) and approval ends, extends or moves the accreditation.
  */
 export class AccreditedChanges {
-  constructor(private readonly engine: RequestEngine) {}
+  private readonly endowment: Endowment;
+
+  constructor(private readonly engine: RequestEngine) {
+    this.endowment = new Endowment(engine);
+  }
 
   /**
    * The accreditations a requester may demobilise: its company's, in the session's division, of
@@ -298,7 +302,7 @@ export class AccreditedChanges {
       // The workers a change moves count against the new contract's endowment.
       const over =
         kind === 'C' && filing.target
-          ? await new Endowment(engine).check(trx, principal, {
+          ? await this.endowment.check(trx, principal, {
               contract: filing.target.IdContrato,
               people: rows.flatMap((r) => (r.IdEntidad === 'T' && r.IdPersona ? [r.IdPersona] : [])),
             })

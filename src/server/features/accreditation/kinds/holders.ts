@@ -1,4 +1,9 @@
-import { type EntityCode, PERSON_FIELDS, VEHICLE_FIELDS } from '../../../../shared/accreditation.js';
+import {
+  type EntityCode,
+  holdsContract,
+  PERSON_FIELDS,
+  VEHICLE_FIELDS,
+} from '../../../../shared/accreditation.js';
 import { requestDateProblems } from '../../../../shared/request-dates.js';
 import type { FieldProblem } from '../../../../shared/validation.js';
 import type { CrudService } from '../../../crud/service.js';
@@ -78,7 +83,7 @@ export class Holders {
    * for a company accredited in the division today (its company request approved and in force).
    */
   async requireCompanyAccredited(db: Db, requester: Requester, entity: EntityCode): Promise<void> {
-    if (entity !== 'T' && entity !== 'V') return;
+    if (!holdsContract(entity)) return;
     const { engine } = this;
     const { principal } = requester;
     if ((await parameter(db, engine.registry, principal, 'EMPRESAACREDITADA'))?.Valor1?.toUpperCase() !== 'S')

@@ -159,13 +159,15 @@ export class Mobilisations {
       const checked = engine.crud.prepare(engine.registry.require('request'), header);
       await holders.requireDates(trx, principal, checked, profile, body);
       await holders.refuseSecondOpen(trx, checked, principal, id, request.IdCompania);
-      const over = renewal ? request.ExcedeDotacion : await this.overEndowment(trx, principal, checked, id);
+      // A renewal keeps its accreditation's contract: only a mobilisation is counted again.
+      const over = renewal ? undefined : await this.overEndowment(trx, principal, checked, id);
       await crud.update(engine.registry.require('request'), id, header, principal);
-      await trx
-        .updateTable(engine.table('request'))
-        .set({ ExcedeDotacion: over ?? 'N' })
-        .where('IdSolicitud', '=', id)
-        .execute();
+      if (over !== undefined && over !== request.ExcedeDotacion)
+        await trx
+          .updateTable(engine.table('request'))
+          .set({ ExcedeDotacion: over })
+          .where('IdSolicitud', '=', id)
+          .execute();
       if (request.IdEntidad === 'P') await holders.saveVisitors(trx, request, body.Visitantes, principal);
       await saveLines(engine, trx, request, profile, inputs);
       await engine.history(trx, request, principal, 'UPDATE', request.EstadoAprobacion);

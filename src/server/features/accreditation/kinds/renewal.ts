@@ -1,4 +1,4 @@
-import { HOLDER_COLUMN, holdsContract } from '../../../../shared/accreditation.js';
+import { HOLDER_COLUMN, typeConcerns } from '../../../../shared/accreditation.js';
 import type { Row } from '../../../crud/types.js';
 import type { Db } from '../../../db/connection.js';
 import { ApiError } from '../../../errors.js';
@@ -8,7 +8,7 @@ import { type Body, idOf, type KeptFile, parseDetail, upper } from '../engine/in
 import { saveLines } from '../engine/save-lines.js';
 import type { Requester } from '../roles.js';
 
-/** The kinds whose kept requirements a renewal renews: workers, vehicles and companies. */
+/** The kinds whose kept requirements a renewal renews (those typeConcerns('A') names): workers, vehicles and companies. */
 export const RENEWED_KINDS = ['T', 'V', 'E'] as const;
 export type RenewedKind = (typeof RENEWED_KINDS)[number];
 
@@ -183,7 +183,7 @@ export class Renewals {
     const { principal } = requester;
     const today = await this.engine.siteToday(this.engine.database.db, principal.divisionId as number);
     const out: Row[] = [];
-    for (const entity of requester.entities.filter((e) => holdsContract(e) || e === 'E')) {
+    for (const entity of requester.entities.filter((e) => typeConcerns('A', e))) {
       const column = HOLDER_COLUMN[entity];
       const rows = (await this.engine.database.db
         .selectFrom(`${this.engine.table('accredited-requirement')} as k`)
