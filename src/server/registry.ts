@@ -26,6 +26,8 @@ export interface Reference {
   target: string;
   /** A set of references (an array property), kept in its own link table. */
   many?: Link;
+  /** Its target is not made readable to this entity's readers (x-ref private). */
+  private?: boolean;
 }
 
 /** The table behind an array of references: one row per (owner, value). */
@@ -501,6 +503,7 @@ function toEntity(file: SchemaFile, schema: EntitySchema, ajv: ReturnType<typeof
       .map(([field, p]) => ({
         field,
         target: p['x-ref']?.resource ?? '',
+        private: p['x-ref']?.private === true,
         many:
           p.type === 'array'
             ? {

@@ -222,6 +222,9 @@ export const PERSON_FIELDS = [
   'EmergenciaTelefono',
 ] as const;
 
+/** A visitor's fields on a visit's request (visit-person): who the visitor is. */
+export const VISITOR_FIELDS = ['IdTipoDocumento', 'Documento', 'Apellido', 'Nombre', 'Email'] as const;
+
 /** The vehicle's fields a vehicle's request carries. */
 export const VEHICLE_FIELDS = [
   'Placa',

@@ -193,7 +193,7 @@ describe.each(DIALECTS)('bulk requests on %s', (dialect) => {
     expect(en.workbook.worksheets.map((s) => s.name)).toEqual(['Data', 'Instructions', 'Lists']);
     expect(en.choices('Sexo')).toEqual(['Male', 'Female']);
 
-    // Not a requester: refused; a visit profile has no bulk template.
+    // Not a requester: refused; a visit is not renewed from a file.
     expect(
       (
         await as(
@@ -203,13 +203,112 @@ describe.each(DIALECTS)('bulk requests on %s', (dialect) => {
         )
       ).status,
     ).toBe(403);
+    const visitRequirement = (
+      await as('requester', 'GET', `${BASE}/requisitosmasivo?IdPerfilAcreditacion=${cat.visit}`)
+    ).body.result?.[0]?.IdRequisito;
     const visit = await as(
       'requester',
       'GET',
-      `${BASE}/excelformato?IdContrato=${contract}&IdPerfilAcreditacion=${cat.visit}`,
+      `${BASE}/excelformato?IdContrato=${contract}&IdPerfilAcreditacion=${cat.visit}&IdRequisito=${visitRequirement ?? 1}`,
     );
     expect(visit.status).toBe(400);
     expect(visit.body.errors.IdPerfilAcreditacion.messageKey).toBe('bulk.errors.notBulkEntity');
+  });
+
+  it('files visits from a file: each row one visitor’s visit with its reason, data and PDFs, checked as the single visit', async () => {
+    const tpl = await openTemplate((await template('requester', cat.visit)).fileBase64);
+    expect(tpl.signature).toBe(`ACRBULK:${contract}:${cat.visit}`);
+    expect(tpl.keys.slice(0, 7)).toEqual([
+      'FechaInicio',
+      'FechaFin',
+      'MotivoVisita',
+      'IdTipoDocumento',
+      'Documento',
+      'Apellido',
+      'Nombre',
+    ]);
+    expect(String(tpl.data.getRow(2).getCell(3).value)).toMatch(/\*$/);
+    const sheet = tpl.workbook.worksheets[1];
+    const texts: string[] = [];
+    sheet.eachRow((row) => {
+      texts.push(String(row.getCell(1).value ?? ''));
+    });
+    expect(texts).toContain(
+      'Cada fila es una visita de un visitante, con su motivo y sus fechas; una visita de varios visitantes se registra en la pantalla de la solicitud.',
+    );
+    const visitRow = (document: string, extra: Record<string, CellInput> = {}) => {
+      const row: Record<string, CellInput> = {
+        FechaInicio: excelDate(today),
+        FechaFin: excelDate(addDays(today, 2)),
+        MotivoVisita: 'Auditoría de seguridad',
+        IdTipoDocumento: 'PE DNI',
+        Documento: document,
+        Apellido: 'Salas Pinto',
+        Nombre: 'Jorge',
+      };
+      for (const key of tpl.keys.filter((k) => /^D\d+$/.test(k))) {
+        const index = tpl.keys.indexOf(key);
+        const choices = tpl.choices(key);
+        if (choices.length) row[key] = choices[0];
+        else if (tpl.data.getColumn(index + 1).numFmt === 'dd/mm/yyyy') row[key] = excelDate(expiry);
+        else row[key] = `VAL-${key}`;
+      }
+      return { ...row, ...extra };
+    };
+    const data = tpl.keys.filter((k) => /^D\d+$/.test(k));
+    expect(data.length).toBeGreaterThan(0);
+    // The instructions name the visitor's PDFs; the first visitor brings them in the zip.
+    const names: string[] = [];
+    let listed = false;
+    sheet.eachRow((row) => {
+      const [a, b] = [row.getCell(1).value, row.getCell(2).value].map((v) => (v === null ? '' : String(v)));
+      if (a === 'Nombres de los PDF en el .zip') listed = true;
+      else if (listed && b.startsWith('<documento>-')) names.push(b.replace('<documento>', ''));
+    });
+    expect(names.length).toBeGreaterThan(0);
+    const zip = new JSZip();
+    for (const name of names) zip.file(`41900001${name}`, pdf(`41900001 ${name}`));
+    const before = await requestsOfCompany();
+    const res = await send(
+      await tpl.fill([
+        visitRow('41900001'),
+        visitRow('41900002', { MotivoVisita: null }),
+        visitRow('41900003', { FechaFin: excelDate(addDays(today, 40)) }),
+        visitRow('41900004'),
+      ]),
+      'requester',
+      cat.visit,
+      await zip.generateAsync({ type: 'nodebuffer' }),
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.result.attached).toBe(names.length);
+    const code = res.body.result.CodigoCargaMasiva;
+    const rows = await rowsOf(code);
+    expect(rows.map((r: Json) => r.Estado)).toEqual(['V', 'E', 'E', 'V']);
+    expect(rows[1].Errores).toEqual({ MotivoVisita: expect.any(String) });
+    expect(Object.keys(rows[2].Errores)).toEqual(['FechaFin']);
+    expect(await requestsOfCompany()).toBe(before);
+    const done = await processAll(code);
+    expect(done.successful).toBe(2);
+    const made = await requestsOf(code);
+    expect(made.map((r: Json) => [r.IdEntidad, r.TipoSolicitud, r.EstadoAprobacion, r.MotivoVisita])).toEqual(
+      [
+        ['P', 'M', 'I', 'AUDITORÍA DE SEGURIDAD'],
+        ['P', 'M', 'I', 'AUDITORÍA DE SEGURIDAD'],
+      ],
+    );
+    const first = made.find((r: Json) => r.IdSolicitud === Math.min(...made.map((m: Json) => m.IdSolicitud)));
+    const record = (await as('requester', 'GET', `${BASE}/obtenersolicitud?IdSolicitud=${first.IdSolicitud}`))
+      .body.result;
+    expect(record.Visitantes).toEqual([
+      expect.objectContaining({ Documento: '41900001', Apellido: 'SALAS PINTO' }),
+    ]);
+    const lines = await linesOf([first.IdSolicitud]);
+    const visitor = record.Visitantes[0].IdVisitaPersona;
+    const filled = lines.filter((l: Json) => l.Valor !== null && l.Valor !== undefined);
+    expect(filled.length).toBeGreaterThanOrEqual(data.length);
+    for (const line of filled) expect(line.IdVisitaPersona).toBe(visitor);
+    expect(lines.filter((l: Json) => l.ClaveArchivo).length).toBe(names.length);
   });
 
   it('checks every row as a single request, reports each error on its cell in the user’s language, creates nothing; processes the valid rows once', async () => {

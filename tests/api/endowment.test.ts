@@ -150,8 +150,12 @@ describe.each(DIALECTS)('the endowment cap on %s', (dialect) => {
     const refused = await file(one);
     expect(refused.status).toBe(400);
     expect(refused.body.messageKey).toBe('accreditation.refusals.endowmentExceeded');
-    // Another unit, with no endowment of its own on the contract, is not capped.
-    expect((await file(two)).status).toBe(200);
+    // A unit the contract does not list is not one it may staff (contract-terms.test.ts).
+    const unlisted = await file(two);
+    expect(unlisted.status).toBe(400);
+    expect(unlisted.body.errors.IdUnidadOrganizativa.messageKey).toBe(
+      'accreditation.refusals.unitNotInContract',
+    );
   });
 
   it('refuses a contract change that breaks the new contract’s cap', async () => {

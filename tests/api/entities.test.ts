@@ -22,6 +22,8 @@ const OVERRIDES: Record<string, Data> = {
   marking: { Automatico: 'N' },
   // By position type or by cost category, one of the two.
   'dining-cost-assignment': { IdCategoriaCosto: undefined },
+  // Operator 2 is another user than operator 1 (or none).
+  contract: { IdOperador2: undefined },
   // Hours per weekday are a weekly schedule's, and its break lies within them.
   'schedule-type': { Tipo: 'S' },
   'schedule-day': {
@@ -45,7 +47,15 @@ type Api = (
  * Entities whose unique values the demo data already exhaust (eight blood groups, one path per
  * use): the walk frees one first, deleting a record nothing refers to, and reuses its value.
  */
-const FREE_A_VALUE: Record<string, (api: Api) => Promise<Data>> = {
+const FREE_A_VALUE: Record<string, (api: Api, record: Data) => Promise<Data>> = {
+  // A subcontractor is another company than the contract's contractor.
+  async 'contract-subcontractor'(api, record) {
+    const contract = (await api('GET', `/api/rest/contract/${record.IdContrato}`)).body as Data;
+    const companies = (await api('GET', listUrl('company', { range: [0, 99] }))).body as Data[];
+    const other = companies.find((c) => c.id !== contract.IdCompaniaContratista);
+    if (!other) throw new Error('no other company');
+    return { IdCompania: other.id };
+  },
   async 'blood-type'(api) {
     for (const type of (await api('GET', listUrl('blood-type'))).body as Data[]) {
       if ((await api('DELETE', `/api/rest/blood-type/${type.id}`)).status === 200)
@@ -94,11 +104,8 @@ describe.each(DIALECTS)('every entity through the API on %s', (dialect) => {
   it.each(writable.map((e) => [e.name, e] as const))(
     '%s: creates a valid record, reads it back and refuses an invalid one',
     async (_name, entity) => {
-      const record = {
-        ...(await maker.record(entity, context)),
-        ...OVERRIDES[entity.name],
-        ...(await FREE_A_VALUE[entity.name]?.(api)),
-      };
+      const made = { ...(await maker.record(entity, context)), ...OVERRIDES[entity.name] };
+      const record = { ...made, ...(await FREE_A_VALUE[entity.name]?.(api, made)) };
       const res = await api('POST', `/api/rest/${entity.name}`, record);
       expect(res.status, JSON.stringify({ record, answer: res.body })).toBe(201);
       created.set(entity.name, res.body);

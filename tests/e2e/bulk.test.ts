@@ -237,4 +237,79 @@ describe('bulk requests in a real browser', () => {
     for (const id of ids) await page.getByTestId(`renewal-request-${id}`).waitFor();
     expect(problems).toEqual([]);
   });
+  it('files three visits from a file on a phone, in English', async () => {
+    const phone = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+      acceptDownloads: true,
+    });
+    const mobile = await phone.newPage();
+    mobile.setDefaultTimeout(30_000);
+    mobile.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+    await signInThroughConsole(mobile, server.url, 'SOLICITANTE');
+    await mobile.goto(`${server.url}/movilizacion/solicitante/masiva?lang=en`, { waitUntil: 'networkidle' });
+    const pick = async (label: RegExp, option: RegExp) => {
+      await mobile.getByRole('combobox', { name: label }).click();
+      await mobile.getByRole('option', { name: option }).first().click();
+    };
+    await pick(/^Entity/, /^Visits$/);
+    await pick(/^Contract/, /CT-2026-001/);
+    await pick(/^Accreditation profile/, /VISITA TÉCNICA/);
+    const [download] = await Promise.all([
+      mobile.waitForEvent('download'),
+      mobile.getByRole('button', { name: 'Download template' }).click(),
+    ]);
+    const tpl = await openTemplate(readFileSync((await download.path()) as string).toString('base64'));
+    expect(tpl.keys.slice(0, 3)).toEqual(['FechaInicio', 'FechaFin', 'MotivoVisita']);
+    const visit = (i: number): Record<string, CellInput> => {
+      const row: Record<string, CellInput> = {
+        FechaInicio: excelDate(today),
+        FechaFin: excelDate(addDays(today, 1)),
+        MotivoVisita: 'Inspección de equipos',
+        IdTipoDocumento: 'PE DNI',
+        Documento: String(41_950_000 + i),
+        Apellido: 'Visita Masiva',
+        Nombre: `Visitante ${String.fromCharCode(64 + i)}`,
+      };
+      for (const key of tpl.keys.filter((k) => /^D\d+$/.test(k))) {
+        const choices = tpl.choices(key);
+        if (choices.length) row[key] = choices[0];
+        else if (tpl.data.getColumn(tpl.keys.indexOf(key) + 1).numFmt === 'dd/mm/yyyy')
+          row[key] = excelDate(addDays(today, 300));
+        else row[key] = `V-${i}`;
+      }
+      return row;
+    };
+    const path = join(tmpdir(), `bulk-visits-${Date.now()}.xlsx`);
+    writeFileSync(path, await tpl.fill([visit(1), visit(2), visit(3)]));
+    await mobile.getByRole('tab', { name: 'Person file' }).click();
+    await mobile.getByLabel('Filled template (.xlsx)').setInputFiles(path);
+    await mobile.getByRole('button', { name: 'Upload file' }).click();
+    await mobile.getByTestId('bulk-counts').waitFor();
+    await expect.poll(() => mobile.locator('[data-count="toProcess"]').textContent()).toBe('To process: 3');
+    await mobile.getByRole('button', { name: 'Process' }).click();
+    await expect
+      .poll(() => mobile.locator('[data-count="successful"]').textContent(), { timeout: 60_000 })
+      .toBe('Successful: 3');
+    await mobile.screenshot({ path: join(tmpdir(), 'bulk-visits-phone.png'), fullPage: true });
+    // The visits wait, incomplete, in the requester's visit list.
+    const code = new URL(mobile.url()).searchParams.get('codigo') as string;
+    const token = await mobile.evaluate(
+      () => JSON.parse(localStorage.getItem('acreditacion.auth') ?? '{}').accessToken as string,
+    );
+    const answer = (await (
+      await fetch(`${server.url}/api/acreditacionsolicitud/filasmasivo?CodigoCargaMasiva=${code}&take=10`, {
+        headers: { authorization: `Bearer ${token}` },
+      })
+    ).json()) as { result: { rows: Array<{ IdSolicitud: number }> } };
+    const ids = answer.result.rows.map((r) => r.IdSolicitud);
+    expect(ids).toHaveLength(3);
+    await mobile.goto(`${server.url}/movilizacion/solicitante/visita?lang=en`, { waitUntil: 'networkidle' });
+    await expect
+      .poll(() => mobile.getByText(String(Math.max(...ids)).padStart(8, '0')).count(), { timeout: 20_000 })
+      .toBeGreaterThan(0);
+    await phone.close();
+    expect(problems).toEqual([]);
+  });
 });

@@ -107,7 +107,12 @@ export async function loadGrants(
     const scopeFields = new Set(Object.values(entity.scope));
     for (const ref of entity.references) {
       // A workflow's records (requests) are read through its own calls, which know its rules.
-      if (!scopeFields.has(ref.field) && !resources.has(ref.target) && !registry.require(ref.target).workflow)
+      if (
+        !ref.private &&
+        !scopeFields.has(ref.field) &&
+        !resources.has(ref.target) &&
+        !registry.require(ref.target).workflow
+      )
         resources.set(ref.target, 'read');
     }
   }

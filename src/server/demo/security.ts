@@ -604,6 +604,8 @@ export const DEMO_USERS: DemoUser[] = [
 export const DEMO_CONTRACTS = [
   {
     NumeroContrato: 'CT-2026-001',
+    // The client's users who administer it: operator 1 (holder) and 2 (alternate).
+    operators: ['AUTORIZADOR', 'SUPERVISOR'],
     company: 'SERMIPAC',
     division: 0,
     Asunto: 'MANTENIMIENTO DE EQUIPOS DE ACARREO Y CARGUÍO',
@@ -614,6 +616,7 @@ export const DEMO_CONTRACTS = [
   },
   {
     NumeroContrato: 'CT-2026-002',
+    operators: ['AUTORIZADOR'],
     company: 'TRANSALTI',
     division: 0,
     Asunto: 'TRANSPORTE DE PERSONAL ENTRE AREQUIPA Y LA UNIDAD',
@@ -624,6 +627,7 @@ export const DEMO_CONTRACTS = [
   },
   {
     NumeroContrato: 'CT-2026-003',
+    operators: ['SUPERVISOR', 'AUTORIZADOR'],
     company: 'PERVOSUR',
     division: 0,
     Asunto: 'PERFORACIÓN Y VOLADURA EN TAJO ABIERTO',
@@ -634,6 +638,7 @@ export const DEMO_CONTRACTS = [
   },
   {
     NumeroContrato: 'CT-2026-004',
+    operators: ['AUTORIZADOR', 'SUPERVISOR'],
     company: 'CCB',
     division: 1,
     Asunto: 'CONSTRUCCIÓN DE LA PLANTA CONCENTRADORA',
@@ -646,6 +651,7 @@ export const DEMO_CONTRACTS = [
   },
   {
     NumeroContrato: 'CT-2026-005',
+    operators: ['HOTELERO', 'COMEDOR'],
     company: 'ALCAMIN',
     division: 1,
     Asunto: 'ALIMENTACIÓN Y HOTELERÍA DEL CAMPAMENTO',
@@ -656,6 +662,7 @@ export const DEMO_CONTRACTS = [
   },
   {
     NumeroContrato: 'CT-2026-006',
+    operators: ['AUTORIZADOR'],
     company: 'SERMIPAC',
     division: 1,
     Asunto: 'MONTAJE ELECTROMECÁNICO DE FAJAS TRANSPORTADORAS',

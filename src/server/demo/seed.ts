@@ -136,7 +136,7 @@ export async function seedDemo(
     for (const person of people) await create('person', person, atClient);
 
     for (const contract of DEMO_CONTRACTS) {
-      const { company, division, ...fields } = contract;
+      const { company, division, operators: _operators, ...fields } = contract;
       await create(
         'contract',
         {
@@ -222,6 +222,14 @@ export async function seedDemo(
         );
       }
     }
+
+    // The contracts' operators 1 and 2, now that their users exist.
+    for (const { NumeroContrato, operators } of DEMO_CONTRACTS)
+      await trx
+        .updateTable(registry.require('contract').table)
+        .set({ IdOperador1: operators[0], IdOperador2: operators[1] ?? null })
+        .where('NumeroContrato', '=', NumeroContrato)
+        .execute();
 
     // Any other entity may bring its demo records in a file beside its schema, checked by the
     // same business rules as the API's writes.

@@ -449,7 +449,7 @@ export interface Compania {
 }
 
 /**
- * A service contract between a contractor and the client in one division (spec section 3 Contract): number, subject, dates, how the endowment (staffing) applies and its size, and whether it brings vehicles. Contract types, organisational units, cost centres, operators, subcontractors, addenda and services join with the entities they reference. A contractor's session sees only its own contracts.
+ * A service contract between a contractor and the client in one division (spec section 3 Contract): number, subject, dates, how the endowment (staffing) applies and its size, and whether it brings vehicles. Operators 1 and 2 are the client's users who administer the contract (the holder and the alternate): each gets a copy of the outcome of every request on it. Organisational units (with their endowment), cost centres, subcontractors, addenda and associated services join it as entities of their own. A contractor's session sees only its own contracts.
  */
 export interface Contrato {
   IdContrato?: number;
@@ -465,6 +465,8 @@ export interface Contrato {
   FechaFinOriginal?: string;
   TipoDotacion: 'C' | 'U' | 'N';
   Dotacion?: number;
+  IdOperador1?: string;
+  IdOperador2?: string;
   Vehiculos: 'S' | 'N';
   Activo: 'S' | 'N';
 }
@@ -562,6 +564,47 @@ export interface DotacionUnidadOrganizativa {
   IdContrato: number;
   IdUnidadOrganizativa: number;
   Dotacion: number;
+  Activo: 'S' | 'N';
+}
+
+/**
+ * A cost centre a contract is charged to (spec section 3 Contract: cost centres). When a contract lists cost centres, a worker's request on it that names a cost centre must name one of them.
+ */
+export interface CentroCostoContrato {
+  IdContratoCentroCosto?: number;
+  IdCliente?: number;
+  IdDivision?: number;
+  IdContrato: number;
+  IdCentroCosto: number;
+  Activo: 'S' | 'N';
+}
+
+/**
+ * A company the contractor subcontracts part of a contract to (spec section 3 Contract: subcontractors), for a period within the contract's and with the people it brings at most (its share of the contract's endowment, informative). The contractor itself cannot be its own subcontractor.
+ */
+export interface SubcontratistaContrato {
+  IdContratoSubcontratista?: number;
+  IdCliente?: number;
+  IdDivision?: number;
+  IdContrato: number;
+  IdCompania: number;
+  Actividad: string;
+  FechaInicio: string;
+  FechaFin: string;
+  Dotacion?: number;
+  Activo: 'S' | 'N';
+}
+
+/**
+ * A service the client provides to a contract's people (spec section 3 Contract: associated services): lodging in camp, meals, transport, laundry or another, with what it covers. Shown with the contract's context on its requests.
+ */
+export interface ServicioContrato {
+  IdContratoServicio?: number;
+  IdCliente?: number;
+  IdDivision?: number;
+  IdContrato: number;
+  TipoServicio: 'H' | 'A' | 'T' | 'L' | 'O';
+  Descripcion: string;
   Activo: 'S' | 'N';
 }
 
@@ -2017,6 +2060,9 @@ export interface ResourceTypes {
   'addendum': Adenda;
   'person-employment': EmpleoPersona;
   'contract-unit': DotacionUnidadOrganizativa;
+  'contract-cost-centre': CentroCostoContrato;
+  'contract-subcontractor': SubcontratistaContrato;
+  'contract-service': ServicioContrato;
   'company-category': CategoriaCompania;
   'ubigeo': Ubigeo;
   'additional-data': DatoAdicional;

@@ -29,6 +29,8 @@ export interface RefSpec {
   resource: string;
   /** Cascading select: { targetProperty: thisProperty }. */
   filter?: Record<string, string>;
+  /** The target is not made readable to this entity's readers: they see the stored key. */
+  private?: boolean;
 }
 
 export interface AfterRule {

@@ -10,12 +10,14 @@ interface RequestRow {
   IdEntidad: string;
   EstadoAprobacion: string;
   IdUsuarioCreacion: string;
+  IdContrato?: number | null;
 }
 
 const KIND = {
   T: ['trabajador', 'worker'],
   V: ['vehículo', 'vehicle'],
   P: ['visita', 'visit'],
+  E: ['empresa', 'company'],
 } as Record<string, [string, string]>;
 
 const OUTCOME: Record<string, [string, string]> = {
@@ -119,6 +121,18 @@ export class Notices {
     );
   }
 
+  /** The contract's operators 1 and 2 (the client's users who administer it), if it names them. */
+  private async operators(request: RequestRow): Promise<string[]> {
+    if (!request.IdContrato) return [];
+    const row = (await this.db
+      .selectFrom(this.registry.require('contract').table)
+      .select(['IdOperador1', 'IdOperador2'])
+      .where('IdContrato', '=', request.IdContrato)
+      .executeTakeFirst()) as { IdOperador1: string | null; IdOperador2: string | null } | undefined;
+    return [row?.IdOperador1, row?.IdOperador2].filter((id): id is string => Boolean(id));
+  }
+
+  /** The outcome to the requester, with a copy to the contract's operators. */
   async evaluated(request: RequestRow, reason: string): Promise<void> {
     const outcome = OUTCOME[request.EstadoAprobacion];
     if (!outcome) return;
@@ -126,7 +140,7 @@ export class Notices {
     const note = reason ? [`\nMotivo: ${reason}`, `\nReason: ${reason}`] : ['', ''];
     await this.mail(
       request,
-      [request.IdUsuarioCreacion],
+      [...new Set([request.IdUsuarioCreacion, ...(await this.operators(request))])],
       [`Solicitud ${number} ${outcome[0].split(':')[0]}`, `Request ${number} ${outcome[1].split(':')[0]}`],
       [
         `La solicitud ${number} fue ${outcome[0]}.${note[0]}`,

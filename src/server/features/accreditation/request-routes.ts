@@ -5,6 +5,7 @@ import { ApiError } from '../../errors.js';
 import { field, INT32, objectOf } from '../../routes/responses.js';
 import { parseDetail } from './engine/input.js';
 import { id, kindCalls, result, servicesOf } from './kind-routes.js';
+import { contractParts } from './kinds/contract-terms.js';
 import { approverRows, authoriserOf, requesterOf, viewerOf } from './roles.js';
 import { checkPdf, checkPhoto, readUpload, UPLOAD_LIMIT_BYTES } from './uploads.js';
 
@@ -252,7 +253,7 @@ export default async function requestRoutes(fastify: FastifyInstance): Promise<v
           'The contract a request is for, with its companies and division (the form’s read-only context)',
         querystring: objectOf({ IdContrato: id }, ['IdContrato']),
         response: result(
-          '{ IdContrato, NumeroContrato, Asunto, FechaInicio, FechaFin, CompaniaContratista, CompaniaMandante, Division }',
+          '{ IdContrato, NumeroContrato, Asunto, FechaInicio, FechaFin, CompaniaContratista, CompaniaMandante, Division, Operadores, UnidadesOrganizativas, CentrosCosto, Subcontratistas, Servicios }',
         ),
       },
     },
@@ -286,6 +287,7 @@ export default async function requestRoutes(fastify: FastifyInstance): Promise<v
           CompaniaContratista: await name(contract.IdCompaniaContratista),
           CompaniaMandante: await name(contract.IdCompaniaMandante),
           Division: division?.Division ?? null,
+          ...(await contractParts(db, registry, contract.IdContrato as number)),
         },
       };
     },

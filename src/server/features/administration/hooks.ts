@@ -1,11 +1,52 @@
 import type { HookMap } from '../../crud/types.js';
+import type { Db } from '../../db/connection.js';
 import { ApiError } from '../../errors.js';
 import type { Registry } from '../../registry.js';
 import { claimOf, recordEmployment } from './employment.js';
 
+/** The contract a contract's part (subcontractor, unit, service) belongs to. */
+const contractOf = (db: Db, registry: Registry, id: unknown) =>
+  db
+    .selectFrom(registry.require('contract').table)
+    .select(['IdCompaniaContratista', 'FechaInicio', 'FechaFin'])
+    .where('IdContrato', '=', Number(id))
+    .executeTakeFirst() as Promise<
+    { IdCompaniaContratista: number; FechaInicio: string; FechaFin: string } | undefined
+  >;
+
+const refuse = (fields: Record<string, string>, params?: Record<string, string>): never => {
+  throw new ApiError('VALIDATION_FAILED', {
+    fields: Object.fromEntries(
+      Object.entries(fields).map(([field, messageKey]) => [field, { messageKey, params }]),
+    ),
+  });
+};
+
 /** Rules of the administration screens beyond the schemas (spec section 4). */
 export function administrationHooks(registry: Registry): HookMap {
   return {
+    // Operators 1 and 2 are two people: the holder and the alternate.
+    contract: {
+      async beforeWrite({ data }) {
+        if (data.IdOperador1 && data.IdOperador1 === data.IdOperador2)
+          refuse({ IdOperador2: 'rules.contractOperatorsSame' });
+      },
+    },
+    // A subcontractor is another company, working within the contract's period.
+    'contract-subcontractor': {
+      async beforeWrite({ db, data }) {
+        const contract = await contractOf(db, registry, data.IdContrato);
+        if (!contract) return;
+        if (Number(data.IdCompania) === Number(contract.IdCompaniaContratista))
+          refuse({ IdCompania: 'rules.subcontractorIsContractor' });
+        const start = String(data.FechaInicio ?? '');
+        const end = String(data.FechaFin ?? '');
+        const params = { start: contract.FechaInicio, end: contract.FechaFin };
+        if (start < contract.FechaInicio || start > contract.FechaFin)
+          refuse({ FechaInicio: 'rules.outsideContract' }, params);
+        if (end > contract.FechaFin) refuse({ FechaFin: 'rules.outsideContract' }, params);
+      },
+    },
     person: {
       // Registered by another company once ceased or free, the person moves (employment.ts).
       claim: ({ db, data }) => claimOf(db, registry, data),

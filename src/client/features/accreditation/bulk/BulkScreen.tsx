@@ -31,7 +31,15 @@ import { Pager } from '../../../components/grid/Pager.js';
 import { saveWorkbook } from '../../../files.js';
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
 import { screenPath } from '../api.js';
-import { type BulkProgress, type BulkRow, bulkApi } from './api.js';
+import {
+  BULK_ENTITIES,
+  type BulkEntity,
+  type BulkProgress,
+  type BulkRow,
+  bulkApi,
+  entityOf,
+  RENEWED,
+} from './api.js';
 
 const COUNTS = ['loaded', 'observed', 'processed', 'successful', 'toProcess'] as const;
 const ROW_COLOURS = { P: 'default', V: 'info', E: 'error', S: 'success', F: 'warning' } as const;
@@ -63,7 +71,7 @@ function Rows({
   version,
 }: {
   code: string;
-  entity: 'T' | 'V';
+  entity: BulkEntity;
   /** The requests' type: M mobilisations, A requirement updates (opened under their own area). */
   type: 'M' | 'A';
   states?: string;
@@ -199,7 +207,7 @@ export default function BulkScreen() {
   const code = params.get('codigo') ?? '';
   const [tab, setTab] = useState(code ? 2 : 0);
   const [kind, setKind] = useState<'M' | 'A'>(params.get('tipo') === 'A' ? 'A' : 'M');
-  const [entity, setEntity] = useState<'T' | 'V'>(params.get('entidad') === 'V' ? 'V' : 'T');
+  const [entity, setEntity] = useState<BulkEntity>(entityOf(params.get('entidad')));
   const [contract, setContract] = useState<number | ''>('');
   const [profile, setProfile] = useState<number | ''>('');
   const [requirement, setRequirement] = useState<number | ''>('');
@@ -326,8 +334,14 @@ export default function BulkScreen() {
                 label={translate('bulk.kind')}
                 value={kind}
                 onChange={(e) => {
-                  setKind(e.target.value as 'M' | 'A');
+                  const next = e.target.value as 'M' | 'A';
+                  setKind(next);
                   setRequirement('');
+                  // A visit is not renewed from a file.
+                  if (next === 'A' && !RENEWED.includes(entity)) {
+                    setEntity('T');
+                    setProfile('');
+                  }
                 }}
               >
                 {(['M', 'A'] as const).map((k) => (
@@ -341,12 +355,12 @@ export default function BulkScreen() {
                 label={translate('resources.bulk-upload.fields.IdEntidad')}
                 value={entity}
                 onChange={(e) => {
-                  setEntity(e.target.value as 'T' | 'V');
+                  setEntity(e.target.value as BulkEntity);
                   setProfile('');
                   setRequirement('');
                 }}
               >
-                {(['T', 'V'] as const).map((e) => (
+                {(kind === 'A' ? RENEWED : BULK_ENTITIES).map((e) => (
                   <MenuItem key={e} value={e}>
                     {translate(`enums.bulkEntity.${e}`)}
                   </MenuItem>

@@ -3,10 +3,17 @@ import { ApiRequestError, apiCall, apiFetch } from '../../../session/http.js';
 
 const BASE = '/api/acreditacionsolicitud';
 
+/** Who comes by file: workers and vehicles (mobilised or renewed), and visits (mobilised only). */
+export const BULK_ENTITIES = ['T', 'V', 'P'] as const;
+export type BulkEntity = (typeof BULK_ENTITIES)[number];
+/** The kinds a requirement update renews from a file. */
+export const RENEWED: readonly BulkEntity[] = ['T', 'V'];
+export const entityOf = (value: string | null): BulkEntity => BULK_ENTITIES.find((e) => e === value) ?? 'T';
+
 /** An upload's progress and the counts of spec section 4. */
 export interface BulkProgress {
   CodigoCargaMasiva: string;
-  IdEntidad: 'T' | 'V';
+  IdEntidad: BulkEntity;
   IdContrato: number;
   IdPerfilAcreditacion: number;
   /** A requirement update's requirement; null for mobilisation requests. */

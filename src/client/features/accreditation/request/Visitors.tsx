@@ -3,12 +3,13 @@ import DeleteIcon from '@mui/icons-material/PersonRemove';
 import { Alert, Box, Button, IconButton, Paper, Stack, Typography } from '@mui/material';
 import { forwardRef, useImperativeHandle, useRef } from 'react';
 import { useTranslate } from 'react-admin';
+import { VISITOR_FIELDS } from '../../../../shared/accreditation.js';
 import type { FieldError } from '../../../../shared/errors.js';
 import type { ResourceMeta } from '../../../../shared/schema/types.js';
 import { FieldsForm, type FieldsFormHandle } from '../../../resources/form/FieldsForm.js';
 import type { Visitor } from '../api.js';
 
-export const VISITOR_FIELDS = ['IdTipoDocumento', 'Documento', 'Apellido', 'Nombre', 'Email'] as const;
+export { VISITOR_FIELDS };
 
 interface VisitorsProps {
   meta: ResourceMeta;

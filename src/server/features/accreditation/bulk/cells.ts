@@ -64,7 +64,9 @@ export function errorsOf(error: unknown, keys: Set<string>): RowErrors {
   const out: RowErrors = {};
   const fields = (error.fields ?? {}) as Record<string, FieldProblem>;
   for (const [field, problem] of Object.entries(fields)) {
-    const key = field.startsWith('Detalle.') ? `D${field.slice(8)}` : (HOLDER_CELL[field] ?? field);
+    // A visit's visitor is its row's: Visitantes.0.Documento is the row's Documento.
+    const own = field.replace(/^Visitantes\.0\./, '');
+    const key = own.startsWith('Detalle.') ? `D${own.slice(8)}` : (HOLDER_CELL[own] ?? own);
     out[keys.has(key) ? key : '*'] ??= problem;
   }
   if (!Object.keys(out).length)

@@ -1,4 +1,9 @@
-import { type EntityCode, PERSON_FIELDS, VEHICLE_FIELDS } from '../../../../shared/accreditation.js';
+import {
+  type EntityCode,
+  PERSON_FIELDS,
+  VEHICLE_FIELDS,
+  VISITOR_FIELDS,
+} from '../../../../shared/accreditation.js';
 import type { Language } from '../../../../shared/constants.js';
 import { fieldRuleEffects } from '../../../../shared/rules.js';
 import { fieldRules } from '../../../crud/checks.js';
@@ -36,6 +41,36 @@ const HEADER_COLUMNS = [
   'IdPosicion',
   'IdFuncion',
 ];
+/** A visit's row: its dates and reason (required of a visit), then its one visitor. */
+const VISIT_COLUMNS = ['FechaInicio', 'FechaFin', 'MotivoVisita'];
+const VISIT_REQUIRED = new Set(['MotivoVisita']);
+
+/** What a bulk row is about, by the profile's entity: its request's fields and its holder's. */
+const ROW_SHAPE = {
+  T: { header: HEADER_COLUMNS, holder: 'person', fields: PERSON_FIELDS },
+  V: { header: HEADER_COLUMNS, holder: 'vehicle', fields: VEHICLE_FIELDS },
+  P: { header: VISIT_COLUMNS, holder: 'visit-person', fields: VISITOR_FIELDS },
+} as const;
+export type BulkEntity = keyof typeof ROW_SHAPE;
+export const isBulkEntity = (entity: unknown): entity is BulkEntity =>
+  typeof entity === 'string' && entity in ROW_SHAPE;
+
+/**
+ * A visit's row as the single visit's body: the row's visitor is the visit's one visitor, and its
+ * data are that visitor's (by document).
+ */
+export function asVisit(body: Row): Row {
+  const visitor = Object.fromEntries(VISITOR_FIELDS.filter((f) => f in body).map((f) => [f, body[f]]));
+  const rest = Object.fromEntries(
+    Object.entries(body).filter(([f]) => !(VISITOR_FIELDS as readonly string[]).includes(f)),
+  );
+  const detail = JSON.parse(String(body.Detalle ?? '[]')) as Row[];
+  return {
+    ...rest,
+    Visitantes: [visitor],
+    Detalle: JSON.stringify(detail.map((line) => ({ ...line, Documento: visitor.Documento }))),
+  };
+}
 
 /** The most choices one reference column lists. */
 const MAX_CHOICES = 5000;
@@ -62,10 +97,11 @@ export async function bulkColumns(
   language: Language,
 ): Promise<BulkColumn[]> {
   const request = registry.require('request');
-  const holder = registry.require(profile.IdEntidad === 'V' ? 'vehicle' : 'person');
+  const shape = ROW_SHAPE[isBulkEntity(profile.IdEntidad) ? profile.IdEntidad : 'T'];
+  const holder = registry.require(shape.holder);
   const fields: Array<[typeof request, string]> = [
-    ...HEADER_COLUMNS.map((f) => [request, f] as [typeof request, string]),
-    ...(profile.IdEntidad === 'V' ? VEHICLE_FIELDS : PERSON_FIELDS)
+    ...shape.header.map((f) => [request, f] as [typeof request, string]),
+    ...(shape.fields as readonly string[])
       .filter((f) => holder.schema.properties[f] && holder.schema.properties[f]['x-widget'] !== 'ubigeo')
       .map((f) => [holder, f] as [typeof request, string]),
   ];
@@ -78,7 +114,9 @@ export async function bulkColumns(
   for (const [entity, field] of fields) {
     const prop = entity.schema.properties[field];
     const required =
-      (entity.schema.required ?? []).includes(field) || (entity === holder && ruled.has(field));
+      (entity.schema.required ?? []).includes(field) ||
+      (entity === holder && ruled.has(field)) ||
+      (profile.IdEntidad === 'P' && entity === request && VISIT_REQUIRED.has(field));
     const header = t(language, `resources.${entity.name}.fields.${field}`);
     const json = prop.type === 'integer' ? 'integer' : prop.type === 'number' ? 'number' : 'string';
     const ref = entity.references.find((r) => r.field === field);

@@ -16,7 +16,7 @@ import { numericParameter } from '../parameters.js';
 import type { Requester } from '../roles.js';
 import { Attachments, attachmentSlots } from './attachments.js';
 import { errorsOf, type RowErrors, toBody, uploadCounts, worded } from './cells.js';
-import { identityKey } from './columns.js';
+import { asVisit, identityKey } from './columns.js';
 import { BulkSheets } from './sheets.js';
 import { readSheet } from './upload-reader.js';
 import { signature } from './workbook.js';
@@ -176,7 +176,12 @@ export class BulkService {
     massCode: string,
     files?: ReadonlyMap<number, KeptFile>,
   ): Promise<Row> {
-    if (target.IdRequisito === null) return this.requests.create(requester, body, { trx, massCode, files });
+    if (target.IdRequisito === null)
+      return this.requests.create(requester, target.IdEntidad === 'P' ? asVisit(body) : body, {
+        trx,
+        massCode,
+        files,
+      });
     const worker = target.IdEntidad !== 'V';
     const identity = holderIdentity(worker, body);
     const key = worker ? 'Documento' : 'Placa';

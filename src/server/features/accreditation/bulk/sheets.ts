@@ -8,7 +8,7 @@ import type { Registry } from '../../../registry.js';
 import { loadProfile, type ProfileDef } from '../catalogue.js';
 import type { Requester } from '../roles.js';
 import { attachmentName, attachmentSlots } from './attachments.js';
-import { type BulkColumn, bulkColumns } from './columns.js';
+import { type BulkColumn, bulkColumns, isBulkEntity } from './columns.js';
 import { templateWorkbook } from './workbook.js';
 
 /**
@@ -45,7 +45,8 @@ export class BulkSheets {
     const profile = await loadProfile(this.db, this.registry, principal.clientId as number, profileId, {
       divisionId: principal.divisionId,
     });
-    if (profile.IdEntidad !== 'T' && profile.IdEntidad !== 'V')
+    // Workers, vehicles and visits come by file; a visit is not renewed (it ends with its dates).
+    if (!isBulkEntity(profile.IdEntidad) || (profile.IdEntidad === 'P' && requirement !== null))
       throw new ApiError('VALIDATION_FAILED', {
         fields: { IdPerfilAcreditacion: { messageKey: 'bulk.errors.notBulkEntity' } },
       });
@@ -142,6 +143,7 @@ export class BulkSheets {
         profile: profileId,
         profileName: profile.Descripcion,
         entity: t(language, `enums.bulkEntity.${profile.IdEntidad}`),
+        visit: profile.IdEntidad === 'P',
         requirement: renewed ? { id: renewed.IdRequisito, name: renewed.Requisito } : undefined,
       },
       slots.map((slot) => ({

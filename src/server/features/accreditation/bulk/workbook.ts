@@ -42,6 +42,8 @@ export async function templateWorkbook(
     profile: number;
     profileName: string;
     entity: string;
+    /** A visit's template: each row one visitor's visit. */
+    visit?: boolean;
     /** A requirement update's requirement. */
     requirement?: { id: number; name: string };
   },
@@ -120,7 +122,7 @@ export async function templateWorkbook(
   instructions.addRow([]);
   const lines = info.requirement
     ? ['renewalLine1', 'line2', 'line3', 'line4', 'line5']
-    : ['line1', 'line2', 'line3', 'line4', 'line5'];
+    : ['line1', ...(info.visit ? ['visitLine'] : []), 'line2', 'line3', 'line4', 'line5'];
   for (const line of lines)
     instructions.addRow([
       t(language, `bulk.instructions.${line}`, {

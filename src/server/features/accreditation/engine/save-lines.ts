@@ -49,8 +49,10 @@ export async function saveLines(
     visit ? (input.IdVisitaPersona ?? byDocument.get(upper(input.Documento, 1000)) ?? -1) : null,
   );
   if (Object.keys(problems).length) throw new ApiError('VALIDATION_FAILED', { fields: problems });
+  // A bulk row's files are its holder's: a worker's or vehicle's, or a visit's one visitor's.
+  const holderOf = (line: Line) => line.IdVisitaPersona === null || visitors.length === 1;
   for (const line of lines) {
-    const file = line.IdVisitaPersona === null ? files?.get(line.IdDatoEvaluar) : undefined;
+    const file = holderOf(line) ? files?.get(line.IdDatoEvaluar) : undefined;
     if (!file) continue;
     if (line.IdSolicitudOrigen) uncarry(line);
     line.ClaveArchivo = file.key;

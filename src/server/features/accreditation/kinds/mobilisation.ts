@@ -11,6 +11,7 @@ import { type Body, idOf, type KeptFile, parseDetail, pick, upper } from '../eng
 import { markComplete, saveLines } from '../engine/save-lines.js';
 import { missingData, requestFacts, uncarry } from '../lines.js';
 import type { Requester } from '../roles.js';
+import { checkContractTerms } from './contract-terms.js';
 import { Endowment } from './endowment.js';
 import { Holders } from './holders.js';
 
@@ -55,9 +56,13 @@ export class Mobilisations {
     this.endowment = new Endowment(engine);
   }
 
-  /** A worker's request within its contract's endowment: 'S' when let through over it, flagged. */
-  private overEndowment(trx: Db, principal: Principal, request: Row, except?: number) {
-    if (request.IdEntidad !== 'T' || !request.IdPersona) return Promise.resolve('N' as const);
+  /**
+   * A worker's request within its contract's terms (its units and cost centres) and endowment:
+   * 'S' when let through over the endowment, flagged.
+   */
+  private async overEndowment(trx: Db, principal: Principal, request: Row, except?: number) {
+    if (request.IdEntidad !== 'T' || !request.IdPersona) return 'N' as const;
+    await checkContractTerms(this.engine, trx, request);
     return this.endowment.check(trx, principal, {
       contract: request.IdContrato as number,
       unit: request.IdUnidadOrganizativa as number | null,
