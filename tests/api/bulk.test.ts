@@ -6,7 +6,7 @@ import { sweepOrphans } from '../../src/server/storage/files.js';
 import { addDays, siteDate } from '../../src/shared/dates.js';
 import { catalogue, peopleOnContract, upload } from '../support/accreditation.js';
 import { call, signIn, startTestApp, type TestApp } from '../support/app.js';
-import { type CellInput, excelDate, openTemplate } from '../support/bulk.js';
+import { type CellInput, excelDate, fillData, openTemplate } from '../support/bulk.js';
 import { DIALECTS } from '../support/databases.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
@@ -147,14 +147,7 @@ describe.each(DIALECTS)('bulk requests on %s', (dialect) => {
       IdPaisResidencia: 'PE',
       TelefonoMovil: '987654321',
     };
-    for (const key of tpl.keys.filter((k) => /^D\d+$/.test(k))) {
-      const index = tpl.keys.indexOf(key);
-      const choices = tpl.choices(key);
-      if (choices.length) row[key] = choices[0];
-      else if (tpl.data.getColumn(index + 1).numFmt === 'dd/mm/yyyy') row[key] = excelDate(expiry);
-      else row[key] = `VAL-${key}`;
-    }
-    return row;
+    return { ...row, ...fillData(tpl, expiry, (key) => `VAL-${key}`) };
   };
 
   beforeAll(async () => {
@@ -246,14 +239,7 @@ describe.each(DIALECTS)('bulk requests on %s', (dialect) => {
         Apellido: 'Salas Pinto',
         Nombre: 'Jorge',
       };
-      for (const key of tpl.keys.filter((k) => /^D\d+$/.test(k))) {
-        const index = tpl.keys.indexOf(key);
-        const choices = tpl.choices(key);
-        if (choices.length) row[key] = choices[0];
-        else if (tpl.data.getColumn(index + 1).numFmt === 'dd/mm/yyyy') row[key] = excelDate(expiry);
-        else row[key] = `VAL-${key}`;
-      }
-      return { ...row, ...extra };
+      return { ...row, ...fillData(tpl, expiry, (key) => `VAL-${key}`), ...extra };
     };
     const data = tpl.keys.filter((k) => /^D\d+$/.test(k));
     expect(data.length).toBeGreaterThan(0);

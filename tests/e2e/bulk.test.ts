@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, siteDate } from '../../src/shared/dates.js';
 import { launchBrowser } from '../support/browser.js';
-import { type CellInput, excelDate, openTemplate } from '../support/bulk.js';
+import { type CellInput, excelDate, fillData, openTemplate } from '../support/bulk.js';
 import { signInThroughConsole } from '../support/console.js';
 import { type RunningServer, startRealServer } from '../support/server.js';
 
@@ -191,17 +191,9 @@ describe('bulk requests in a real browser', () => {
     ]);
     expect(download.suggestedFilename()).toBe('CT-2026-001 SCTR SALUD.xlsx');
     const tpl = await openTemplate(readFileSync((await download.path()) as string).toString('base64'));
-    const data = tpl.keys.filter((k) => /^D\d+$/.test(k));
     const filled = [a, b].map((w) => {
       const row: Record<string, CellInput> = { IdTipoDocumento: 'PE DNI', Documento: String(w.Documento) };
-      for (const key of data) {
-        const choices = tpl.choices(key);
-        if (choices.length) row[key] = choices[0];
-        else if (tpl.data.getColumn(tpl.keys.indexOf(key) + 1).numFmt === 'dd/mm/yyyy')
-          row[key] = excelDate(addDays(today, 300));
-        else row[key] = 'POL-2027-0099';
-      }
-      return row;
+      return { ...row, ...fillData(tpl, addDays(today, 300), () => 'POL-2027-0099') };
     });
     const zip = new JSZip();
     zip.file(`${a.Documento}.pdf`, '%PDF-1.4\n% SCTR\n%%EOF\n');
@@ -272,14 +264,7 @@ describe('bulk requests in a real browser', () => {
         Apellido: 'Visita Masiva',
         Nombre: `Visitante ${String.fromCharCode(64 + i)}`,
       };
-      for (const key of tpl.keys.filter((k) => /^D\d+$/.test(k))) {
-        const choices = tpl.choices(key);
-        if (choices.length) row[key] = choices[0];
-        else if (tpl.data.getColumn(tpl.keys.indexOf(key) + 1).numFmt === 'dd/mm/yyyy')
-          row[key] = excelDate(addDays(today, 300));
-        else row[key] = `V-${i}`;
-      }
-      return row;
+      return { ...row, ...fillData(tpl, addDays(today, 300), () => `V-${i}`) };
     };
     const path = join(tmpdir(), `bulk-visits-${Date.now()}.xlsx`);
     writeFileSync(path, await tpl.fill([visit(1), visit(2), visit(3)]));

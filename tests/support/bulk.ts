@@ -47,3 +47,23 @@ export async function openTemplate(base64: string) {
 
 /** A UTC date as the spreadsheet holds it. */
 export const excelDate = (iso: string) => new Date(`${iso}T00:00:00Z`);
+
+/**
+ * A valid value in every requirement datum's column (`D<id>`) of a template: a list's first
+ * choice, a date column's `expiry`, else `text`.
+ */
+export function fillData(
+  tpl: Awaited<ReturnType<typeof openTemplate>>,
+  expiry: string,
+  text: (key: string) => string,
+): Record<string, CellInput> {
+  const row: Record<string, CellInput> = {};
+  for (const key of tpl.keys.filter((k) => /^D\d+$/.test(k))) {
+    const choices = tpl.choices(key);
+    if (choices.length) row[key] = choices[0];
+    else if (tpl.data.getColumn(tpl.keys.indexOf(key) + 1).numFmt === 'dd/mm/yyyy')
+      row[key] = excelDate(expiry);
+    else row[key] = text(key);
+  }
+  return row;
+}
