@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, siteDate } from '../../src/shared/dates.js';
 import { launchBrowser, PHONE } from '../support/browser.js';
 import { signedInPage } from '../support/console.js';
+import { png } from '../support/png.js';
 import {
   approveAll,
   asUser,
@@ -166,4 +167,68 @@ describe('company accreditation in a real browser', () => {
     expect(filed.IdSolicitud, JSON.stringify(filed)).toBeGreaterThan(0);
     expect(problems).toEqual([]);
   }, 300_000);
+  it('keeps a worker within the contract in the wizard: its units, then its endowment', async () => {
+    // The north contract's administrator gives it an endowment of 0.
+    const northAdmin = await signedInPage(browser, server.url, 'ADMIN', problems, {
+      division: NORTH,
+      ignore: EXPECTED,
+    });
+    const contract = (await list(northAdmin, 'contract')).find((c) => c.NumeroContrato === 'CT-2026-006');
+    const saved = await calls.api(northAdmin, 'PUT', `/api/rest/contract/${contract.IdContrato}`, {
+      ...contract,
+      Dotacion: 0,
+    });
+    expect(saved.Dotacion, JSON.stringify(saved)).toBe(0);
+    await go(requester, '/movilizacion/solicitante/persona', 'es');
+    await requester.locator('[data-testid="new-request"]').click();
+    await requester.locator('#general_IdContrato').waitFor();
+    await choose(requester, 'general_IdContrato', 'CT-2026-006');
+    await choose(requester, 'general_IdPerfilAcreditacion', 'TRABAJADOR');
+    await typeDate(requester, 'general_FechaInicio-label', today);
+    await typeDate(requester, 'general_FechaFin-label', addDays(today, 30));
+    // A unit the contract does not list (it lists maintenance only).
+    await choose(requester, 'general_IdUnidadOrganizativa', 'GERENCIA DE SEGURIDAD');
+    await button(requester, /Siguiente/).click();
+    await requester.locator('[data-testid="photo-file"]').setInputFiles({
+      name: 'foto.png',
+      mimeType: 'image/png',
+      buffer: png(150, 160),
+    });
+    await expect
+      .poll(() => requester.locator('[data-testid="photo-preview"] img').count(), { timeout: 15_000 })
+      .toBe(1);
+    await choose(requester, 'personal_IdTipoDocumento', 'DNI');
+    await requester.locator('#personal_Documento').fill('70119911');
+    await requester.locator('#personal_Apellido').fill('Mamani Choque');
+    await requester.locator('#personal_Nombre').fill('Elvis');
+    await requester.locator('#personal_Sexo').click();
+    await requester
+      .getByRole('option', { name: /Masculino/ })
+      .first()
+      .click();
+    await typeDate(requester, 'personal_FechaNacimiento-label', '1990-05-05');
+    await choose(requester, 'personal_IdPaisNacimiento', 'PER');
+    await choose(requester, 'personal_IdPaisResidencia', 'PER');
+    await requester.locator('#personal_TelefonoMovil').fill('987222333');
+    await button(requester, /Guardar y continuar/).click();
+    // Back on the first step, under the unit's field, with the contract's units named.
+    const unitError = requester.locator('#general_IdUnidadOrganizativa__error');
+    await expect
+      .poll(() => unitError.textContent())
+      .toBe('La unidad organizativa no es una de las del contrato: SUPERINTENDENCIA DE MANTENIMIENTO.');
+    expect(await requester.locator('[data-step="general"][aria-selected="true"]').count()).toBe(1);
+    await shot(requester, 'worker-unit-refused-es');
+    await choose(requester, 'general_IdUnidadOrganizativa', 'SUPERINTENDENCIA DE MANTENIMIENTO');
+    await button(requester, /Siguiente/).click();
+    await button(requester, /Guardar y continuar/).click();
+    // Within its units, the worker does not fit the contract's endowment of 0: the spec's words.
+    await requester
+      .locator('.MuiSnackbarContent-root')
+      .filter({ hasText: /^El contrato excede la dotación vigente: \d+ personas para una dotación de 0\.$/ })
+      .waitFor();
+    await shot(requester, 'worker-endowment-refused-es');
+    // Nothing was made: a made request's page would have its number in the address.
+    expect(requester.url()).not.toMatch(/\/persona\/\d+$/);
+    expect(problems).toEqual([]);
+  }, 180_000);
 });

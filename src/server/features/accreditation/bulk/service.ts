@@ -176,12 +176,8 @@ export class BulkService {
     massCode: string,
     files?: ReadonlyMap<number, KeptFile>,
   ): Promise<Row> {
-    if (target.IdRequisito === null)
-      return this.requests.create(requester, target.IdEntidad === 'P' ? asVisit(body) : body, {
-        trx,
-        massCode,
-        files,
-      });
+    const filed = target.IdEntidad === 'P' ? asVisit(body) : body;
+    if (target.IdRequisito === null) return this.requests.create(requester, filed, { trx, massCode, files });
     const worker = target.IdEntidad !== 'V';
     const identity = holderIdentity(worker, body);
     const key = worker ? 'Documento' : 'Placa';
