@@ -10,8 +10,11 @@ import {
   approveAll,
   asUser,
   button,
+  choose,
+  fillPersonal,
   fillRequirements,
   type Lang,
+  select,
   sendRequest,
   setLine,
   typeDate,
@@ -70,17 +73,6 @@ describe('accreditation requests in a real browser', () => {
   const api = (page: Page, path: string): Promise<Data> => calls.api(page, 'GET', path);
   const go = (page: Page, path: string, lang: Lang) => calls.go(page, path, lang);
 
-  /** A searchable select: typed, then its option chosen. */
-  const choose = async (page: Page, id: string, text: string | RegExp) => {
-    await page.locator(`#${id}`).click();
-    if (typeof text === 'string') await page.locator(`#${id}`).fill(text);
-    await page.getByRole('option', { name: text }).first().click();
-  };
-  /** An rjsf enum select (MUI select): opened, its option chosen. */
-  const select = async (page: Page, id: string, text: string | RegExp) => {
-    await page.locator(`#${id}`).click();
-    await page.getByRole('option', { name: text }).first().click();
-  };
   const count = async (page: Page, entity: string, status: string) =>
     Number(await page.locator(`[data-entity="${entity}"] [data-count="${status}"]`).textContent());
   const requesterCounts = async (entity: string, lang: Lang) => {
@@ -137,23 +129,15 @@ describe('accreditation requests in a real browser', () => {
     await button(requester, /Siguiente/).click();
 
     // Personal data: the photo and who the worker is.
-    await requester.locator('[data-testid="photo-file"]').setInputFiles({
-      name: 'foto.png',
-      mimeType: 'image/png',
-      buffer: png(150, 160),
+    await fillPersonal(requester, {
+      photo: png(150, 160),
+      document: '71234598',
+      surname: 'Quispe Mamani',
+      name: 'Rosa Elena',
+      sex: /Femenino/,
+      birth: addDays(today, -365 * 16),
+      phone: '987654321',
     });
-    await expect
-      .poll(() => requester.locator('[data-testid="photo-preview"] img').count(), { timeout: 15_000 })
-      .toBe(1);
-    await choose(requester, 'personal_IdTipoDocumento', 'DNI');
-    await requester.locator('#personal_Documento').fill('71234598');
-    await requester.locator('#personal_Apellido').fill('Quispe Mamani');
-    await requester.locator('#personal_Nombre').fill('Rosa Elena');
-    await select(requester, 'personal_Sexo', /Femenino/);
-    await typeDate(requester, 'personal_FechaNacimiento-label', addDays(today, -365 * 16));
-    await choose(requester, 'personal_IdPaisNacimiento', 'PER');
-    await choose(requester, 'personal_IdPaisResidencia', 'PER');
-    await requester.locator('#personal_TelefonoMovil').fill('987654321');
     // Too young to work: said under the birth date, and the request is not made.
     await button(requester, /Guardar y continuar/).click();
     const birthError = requester.locator('#personal_FechaNacimiento__error');

@@ -8,6 +8,8 @@ import {
   approveAll,
   asUser,
   button,
+  choose,
+  fillPersonal,
   fillRequirements,
   type Lang,
   sendRequest,
@@ -42,14 +44,6 @@ describe('company accreditation in a real browser', () => {
   const go = (page: Page, path: string, lang: Lang) => calls.go(page, path, lang);
   const shot = async (page: Page, name: string) => {
     if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-  };
-  const choose = async (page: Page, id: string, text: string) => {
-    await page.locator(`#${id}`).click();
-    await page.locator(`#${id}`).fill(text);
-    await page
-      .getByRole('option', { name: new RegExp(text) })
-      .first()
-      .click();
   };
   const list = async (page: Page, resource: string, filter: object = {}) =>
     (await calls.api(
@@ -189,27 +183,15 @@ describe('company accreditation in a real browser', () => {
     // A unit the contract does not list (it lists maintenance only).
     await choose(requester, 'general_IdUnidadOrganizativa', 'GERENCIA DE SEGURIDAD');
     await button(requester, /Siguiente/).click();
-    await requester.locator('[data-testid="photo-file"]').setInputFiles({
-      name: 'foto.png',
-      mimeType: 'image/png',
-      buffer: png(150, 160),
+    await fillPersonal(requester, {
+      photo: png(150, 160),
+      document: '70119911',
+      surname: 'Mamani Choque',
+      name: 'Elvis',
+      sex: /Masculino/,
+      birth: '1990-05-05',
+      phone: '987222333',
     });
-    await expect
-      .poll(() => requester.locator('[data-testid="photo-preview"] img').count(), { timeout: 15_000 })
-      .toBe(1);
-    await choose(requester, 'personal_IdTipoDocumento', 'DNI');
-    await requester.locator('#personal_Documento').fill('70119911');
-    await requester.locator('#personal_Apellido').fill('Mamani Choque');
-    await requester.locator('#personal_Nombre').fill('Elvis');
-    await requester.locator('#personal_Sexo').click();
-    await requester
-      .getByRole('option', { name: /Masculino/ })
-      .first()
-      .click();
-    await typeDate(requester, 'personal_FechaNacimiento-label', '1990-05-05');
-    await choose(requester, 'personal_IdPaisNacimiento', 'PER');
-    await choose(requester, 'personal_IdPaisResidencia', 'PER');
-    await requester.locator('#personal_TelefonoMovil').fill('987222333');
     await button(requester, /Guardar y continuar/).click();
     // Back on the first step, under the unit's field, with the contract's units named.
     const unitError = requester.locator('#general_IdUnidadOrganizativa__error');

@@ -45,6 +45,51 @@ export async function typeDate(page: Page, labelledBy: string, date: string) {
 
 export const button = (page: Page, name: RegExp) => page.getByRole('button', { name });
 
+/** A searchable select: typed, then its option chosen. */
+export async function choose(page: Page, id: string, text: string | RegExp) {
+  await page.locator(`#${id}`).click();
+  if (typeof text === 'string') await page.locator(`#${id}`).fill(text);
+  await page.getByRole('option', { name: text }).first().click();
+}
+
+/** An rjsf enum select (MUI select): opened, its option chosen. */
+export async function select(page: Page, id: string, text: string | RegExp) {
+  await page.locator(`#${id}`).click();
+  await page.getByRole('option', { name: text }).first().click();
+}
+
+/** A worker's personal step as the requester fills it: a photo (seen), then who the worker is. */
+export async function fillPersonal(
+  page: Page,
+  person: {
+    photo: Buffer;
+    document: string;
+    surname: string;
+    name: string;
+    sex: RegExp;
+    birth: string;
+    phone: string;
+  },
+) {
+  await page.locator('[data-testid="photo-file"]').setInputFiles({
+    name: 'foto.png',
+    mimeType: 'image/png',
+    buffer: person.photo,
+  });
+  await expect
+    .poll(() => page.locator('[data-testid="photo-preview"] img').count(), { timeout: 15_000 })
+    .toBe(1);
+  await choose(page, 'personal_IdTipoDocumento', 'DNI');
+  await page.locator('#personal_Documento').fill(person.document);
+  await page.locator('#personal_Apellido').fill(person.surname);
+  await page.locator('#personal_Nombre').fill(person.name);
+  await select(page, 'personal_Sexo', person.sex);
+  await typeDate(page, 'personal_FechaNacimiento-label', person.birth);
+  await choose(page, 'personal_IdPaisNacimiento', 'PER');
+  await choose(page, 'personal_IdPaisResidencia', 'PER');
+  await page.locator('#personal_TelefonoMovil').fill(person.phone);
+}
+
 /** Every requirement the requester fills: a value by type, a PDF where one is asked. */
 export async function fillRequirements(page: Page, today: string) {
   const items = page.locator('.requirement-item[data-kind="S"]');

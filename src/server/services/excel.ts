@@ -319,7 +319,8 @@ export async function* exportBatches(
   fields: string[] = Object.keys(entity.schema.properties),
 ): AsyncGenerator<Row[]> {
   const wanted = new Set(fields);
-  const refs = entity.references.filter((r) => wanted.has(r.field));
+  // A private reference's target is not read for its readers: the stored key is what they see.
+  const refs = entity.references.filter((r) => wanted.has(r.field) && !r.private);
   const key = entity.primaryKey;
   const sort = query.sort.field;
   const direction = query.sort.order === 'DESC' ? 'desc' : 'asc';
