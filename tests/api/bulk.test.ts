@@ -6,7 +6,7 @@ import { sweepOrphans } from '../../src/server/storage/files.js';
 import { addDays, siteDate } from '../../src/shared/dates.js';
 import { catalogue, peopleOnContract, upload } from '../support/accreditation.js';
 import { call, signIn, startTestApp, type TestApp } from '../support/app.js';
-import { type CellInput, excelDate, fillData, openTemplate } from '../support/bulk.js';
+import { attachmentNames, type CellInput, excelDate, fillData, openTemplate } from '../support/bulk.js';
 import { DIALECTS } from '../support/databases.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
@@ -244,13 +244,7 @@ describe.each(DIALECTS)('bulk requests on %s', (dialect) => {
     const data = tpl.keys.filter((k) => /^D\d+$/.test(k));
     expect(data.length).toBeGreaterThan(0);
     // The instructions name the visitor's PDFs; the first visitor brings them in the zip.
-    const names: string[] = [];
-    let listed = false;
-    sheet.eachRow((row) => {
-      const [a, b] = [row.getCell(1).value, row.getCell(2).value].map((v) => (v === null ? '' : String(v)));
-      if (a === 'Nombres de los PDF en el .zip') listed = true;
-      else if (listed && b.startsWith('<documento>-')) names.push(b.replace('<documento>', ''));
-    });
+    const names = attachmentNames(tpl);
     expect(names.length).toBeGreaterThan(0);
     const zip = new JSZip();
     for (const name of names) zip.file(`41900001${name}`, pdf(`41900001 ${name}`));
@@ -546,14 +540,7 @@ describe.each(DIALECTS)('bulk requests on %s', (dialect) => {
   it('takes a zip of PDFs named by document and requirement: each checked on its cell, kept, and on the request once processed; bad zips refused', async () => {
     const tpl = await openTemplate((await template()).fileBase64);
     // The instructions sheet names the PDFs the zip may hold.
-    const sheet = tpl.workbook.worksheets[1];
-    const names: string[] = [];
-    let listed = false;
-    sheet.eachRow((row) => {
-      const [a, b] = [row.getCell(1).value, row.getCell(2).value].map((v) => (v === null ? '' : String(v)));
-      if (a === 'Nombres de los PDF en el .zip') listed = true;
-      else if (listed && b.startsWith('<documento>-')) names.push(b.replace('<documento>', ''));
-    });
+    const names = attachmentNames(tpl);
     expect(names).toEqual(expect.arrayContaining(['-sctr-salud.pdf', '-examen-medico-ocupacional.pdf']));
     const zip = new JSZip();
     // Row 3: every PDF, one of them in a folder named by the document, in another case.

@@ -67,3 +67,15 @@ export function fillData(
   }
   return row;
 }
+
+/** The names the instructions sheet gives the zip's PDFs, without the holder: `-sctr-salud.pdf`. */
+export function attachmentNames(tpl: Awaited<ReturnType<typeof openTemplate>>): string[] {
+  const names: string[] = [];
+  let listed = false;
+  tpl.workbook.worksheets[1].eachRow((row) => {
+    const [a, b] = [row.getCell(1).value, row.getCell(2).value].map((v) => (v === null ? '' : String(v)));
+    if (a === 'Nombres de los PDF en el .zip') listed = true;
+    else if (listed && b.startsWith('<documento>-')) names.push(b.replace('<documento>', ''));
+  });
+  return names;
+}

@@ -287,7 +287,7 @@ export default async function requestRoutes(fastify: FastifyInstance): Promise<v
           CompaniaContratista: await name(contract.IdCompaniaContratista),
           CompaniaMandante: await name(contract.IdCompaniaMandante),
           Division: division?.Division ?? null,
-          ...(await contractParts(db, registry, contract.IdContrato as number)),
+          ...(await contractParts(db, registry, contract)),
         },
       };
     },

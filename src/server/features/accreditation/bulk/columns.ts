@@ -41,15 +41,20 @@ const HEADER_COLUMNS = [
   'IdPosicion',
   'IdFuncion',
 ];
-/** A visit's row: its dates and reason (required of a visit), then its one visitor. */
-const VISIT_COLUMNS = ['FechaInicio', 'FechaFin', 'MotivoVisita'];
-const VISIT_REQUIRED = new Set(['MotivoVisita']);
-
-/** What a bulk row is about, by the profile's entity: its request's fields and its holder's. */
+/**
+ * What a bulk row is about, by the profile's entity: its request's fields (and those of them the
+ * kind requires beyond the schema's own), and its holder's. A visit's row: its dates and reason,
+ * then its one visitor.
+ */
 const ROW_SHAPE = {
-  T: { header: HEADER_COLUMNS, holder: 'person', fields: PERSON_FIELDS },
-  V: { header: HEADER_COLUMNS, holder: 'vehicle', fields: VEHICLE_FIELDS },
-  P: { header: VISIT_COLUMNS, holder: 'visit-person', fields: VISITOR_FIELDS },
+  T: { header: HEADER_COLUMNS, required: [], holder: 'person', fields: PERSON_FIELDS },
+  V: { header: HEADER_COLUMNS, required: [], holder: 'vehicle', fields: VEHICLE_FIELDS },
+  P: {
+    header: ['FechaInicio', 'FechaFin', 'MotivoVisita'],
+    required: ['MotivoVisita'],
+    holder: 'visit-person',
+    fields: VISITOR_FIELDS,
+  },
 } as const;
 export type BulkEntity = keyof typeof ROW_SHAPE;
 export const isBulkEntity = (entity: unknown): entity is BulkEntity =>
@@ -116,7 +121,7 @@ export async function bulkColumns(
     const required =
       (entity.schema.required ?? []).includes(field) ||
       (entity === holder && ruled.has(field)) ||
-      (profile.IdEntidad === 'P' && entity === request && VISIT_REQUIRED.has(field));
+      (entity === request && (shape.required as readonly string[]).includes(field));
     const header = t(language, `resources.${entity.name}.fields.${field}`);
     const json = prop.type === 'integer' ? 'integer' : prop.type === 'number' ? 'number' : 'string';
     const ref = entity.references.find((r) => r.field === field);

@@ -1,7 +1,6 @@
 import type { Db } from '../../../db/connection.js';
 import { ApiError } from '../../../errors.js';
 import type { Registry } from '../../../registry.js';
-import type { RequestEngine } from '../engine/engine.js';
 
 const refuse = (field: string, messageKey: string, params?: Record<string, string>): never => {
   throw new ApiError('VALIDATION_FAILED', {
@@ -11,77 +10,95 @@ const refuse = (field: string, messageKey: string, params?: Record<string, strin
   });
 };
 
+/** The contract's active organisational units (contract-unit), with their endowment, by code. */
+const unitsOf = (db: Db, registry: Registry, contract: number) =>
+  db
+    .selectFrom(`${registry.require('contract-unit').table} as cu`)
+    .innerJoin(
+      `${registry.require('organisational-unit').table} as u`,
+      'u.IdUnidadOrganizativa',
+      'cu.IdUnidadOrganizativa',
+    )
+    .select(['cu.IdUnidadOrganizativa', 'u.Codigo', 'u.Descripcion', 'cu.Dotacion'])
+    .where('cu.IdContrato', '=', contract)
+    .where('cu.Activo', '=', 'S')
+    .orderBy('u.Codigo')
+    .execute() as Promise<
+    Array<{ IdUnidadOrganizativa: number; Codigo: string; Descripcion: string; Dotacion: number }>
+  >;
+
+/** The contract's active cost centres (contract-cost-centre), by code. */
+const centresOf = (db: Db, registry: Registry, contract: number) =>
+  db
+    .selectFrom(`${registry.require('contract-cost-centre').table} as cc`)
+    .innerJoin(`${registry.require('cost-centre').table} as c`, 'c.IdCentroCosto', 'cc.IdCentroCosto')
+    .select(['cc.IdCentroCosto', 'c.Codigo', 'c.Descripcion'])
+    .where('cc.IdContrato', '=', contract)
+    .where('cc.Activo', '=', 'S')
+    .orderBy('c.Codigo')
+    .execute() as Promise<Array<{ IdCentroCosto: number; Codigo: string; Descripcion: string }>>;
+
+/** The units' names as a refusal lists them, alphabetically. */
+const unitNames = (units: Array<{ Descripcion: string }>) =>
+  units
+    .map((u) => u.Descripcion)
+    .sort((a, b) => a.localeCompare(b, 'es'))
+    .join(', ');
+
 /**
  * A worker's request stays within what its contract lists (spec section 3 Contract: organisational
  * units, cost centres): when the contract names organisational units (contract-unit), the request's
  * unit is one of them, and it must name one when the contract's endowment applies by unit (else
  * nobody would count it); when the contract names cost centres (contract-cost-centre), the
  * request's cost centre, if it names one, is one of them. A contract that lists none leaves the
- * request's choice free. Refused on the field, with the contract's own choices named.
+ * request's choice free. Refused on the field, with the contract's own choices named. Reads the
+ * contract's lists only for what the request names (its mode only when it names no unit).
  */
 export async function checkContractTerms(
-  engine: RequestEngine,
-  trx: Db,
+  db: Db,
+  registry: Registry,
   request: { IdContrato?: unknown; IdUnidadOrganizativa?: unknown; IdCentroCosto?: unknown },
 ): Promise<void> {
   const contract = Number(request.IdContrato);
   if (!Number.isInteger(contract) || contract <= 0) return;
   const unit = request.IdUnidadOrganizativa ?? null;
   const costCentre = request.IdCentroCosto ?? null;
-  const units = (await trx
-    .selectFrom(`${engine.table('contract-unit')} as cu`)
-    .innerJoin(
-      `${engine.table('organisational-unit')} as u`,
-      'u.IdUnidadOrganizativa',
-      'cu.IdUnidadOrganizativa',
-    )
-    .select(['cu.IdUnidadOrganizativa as id', 'u.Descripcion as name'])
-    .where('cu.IdContrato', '=', contract)
-    .where('cu.Activo', '=', 'S')
-    .orderBy('u.Descripcion')
-    .execute()) as Array<{ id: number; name: string }>;
   if (unit === null) {
-    const mode = (await trx
-      .selectFrom(engine.table('contract'))
+    const mode = (await db
+      .selectFrom(registry.require('contract').table)
       .select('TipoDotacion')
       .where('IdContrato', '=', contract)
       .executeTakeFirst()) as { TipoDotacion: string | null } | undefined;
     if (mode?.TipoDotacion === 'U')
       refuse('IdUnidadOrganizativa', 'accreditation.refusals.unitRequired', {
-        units: units.map((u) => u.name).join(', '),
+        units: unitNames(await unitsOf(db, registry, contract)),
       });
-  } else if (units.length && !units.some((u) => u.id === Number(unit)))
-    refuse('IdUnidadOrganizativa', 'accreditation.refusals.unitNotInContract', {
-      units: units.map((u) => u.name).join(', '),
-    });
+  } else {
+    const units = await unitsOf(db, registry, contract);
+    if (units.length && !units.some((u) => u.IdUnidadOrganizativa === Number(unit)))
+      refuse('IdUnidadOrganizativa', 'accreditation.refusals.unitNotInContract', {
+        units: unitNames(units),
+      });
+  }
   if (costCentre === null) return;
-  const centres = (await trx
-    .selectFrom(`${engine.table('contract-cost-centre')} as cc`)
-    .innerJoin(`${engine.table('cost-centre')} as c`, 'c.IdCentroCosto', 'cc.IdCentroCosto')
-    .select(['cc.IdCentroCosto as id', 'c.Codigo as code'])
-    .where('cc.IdContrato', '=', contract)
-    .where('cc.Activo', '=', 'S')
-    .orderBy('c.Codigo')
-    .execute()) as Array<{ id: number; code: string }>;
-  if (centres.length && !centres.some((c) => c.id === Number(costCentre)))
+  const centres = await centresOf(db, registry, contract);
+  if (centres.length && !centres.some((c) => c.IdCentroCosto === Number(costCentre)))
     refuse('IdCentroCosto', 'accreditation.refusals.costCentreNotInContract', {
-      centres: centres.map((c) => c.code).join(', '),
+      centres: centres.map((c) => c.Codigo).join(', '),
     });
 }
 
 /**
- * What a contract lists beside its header (spec section 3 Contract), for a request's context: its
- * operators 1 and 2 by name, its organisational units with their endowment, its cost centres, its
+ * What a contract (its row, as the caller read it) lists beside its header (spec section 3
+ * Contract), for a request's context: its operators 1 and 2 by name, its organisational units with their endowment, its cost centres, its
  * subcontractors with their period and its associated services; active ones only.
  */
-export async function contractParts(db: Db, registry: Registry, contract: number) {
+export async function contractParts(db: Db, registry: Registry, contract: Record<string, unknown>) {
   const table = (name: string) => registry.require(name).table;
-  const header = (await db
-    .selectFrom(table('contract'))
-    .select(['IdOperador1', 'IdOperador2'])
-    .where('IdContrato', '=', contract)
-    .executeTakeFirst()) as { IdOperador1: string | null; IdOperador2: string | null } | undefined;
-  const ids = [header?.IdOperador1, header?.IdOperador2].filter((u): u is string => Boolean(u));
+  const id = Number(contract.IdContrato);
+  const ids = [contract.IdOperador1, contract.IdOperador2].filter(
+    (u): u is string => typeof u === 'string' && u !== '',
+  );
   const users = ids.length
     ? ((await db
         .selectFrom(table('user'))
@@ -89,38 +106,24 @@ export async function contractParts(db: Db, registry: Registry, contract: number
         .where('IdUsuario', 'in', ids)
         .execute()) as Array<{ IdUsuario: string; Nombre: string | null; Apellido: string | null }>)
     : [];
-  const Operadores = ids.map((id) => {
-    const user = users.find((u) => u.IdUsuario === id);
-    return { IdUsuario: id, Nombre: [user?.Nombre, user?.Apellido].filter(Boolean).join(' ') || id };
+  const Operadores = ids.map((user) => {
+    const found = users.find((u) => u.IdUsuario === user);
+    return { IdUsuario: user, Nombre: [found?.Nombre, found?.Apellido].filter(Boolean).join(' ') || user };
   });
-  const UnidadesOrganizativas = await db
-    .selectFrom(`${table('contract-unit')} as cu`)
-    .innerJoin(`${table('organisational-unit')} as u`, 'u.IdUnidadOrganizativa', 'cu.IdUnidadOrganizativa')
-    .select(['cu.IdUnidadOrganizativa', 'u.Codigo', 'u.Descripcion', 'cu.Dotacion'])
-    .where('cu.IdContrato', '=', contract)
-    .where('cu.Activo', '=', 'S')
-    .orderBy('u.Codigo')
-    .execute();
-  const CentrosCosto = await db
-    .selectFrom(`${table('contract-cost-centre')} as cc`)
-    .innerJoin(`${table('cost-centre')} as c`, 'c.IdCentroCosto', 'cc.IdCentroCosto')
-    .select(['cc.IdCentroCosto', 'c.Codigo', 'c.Descripcion'])
-    .where('cc.IdContrato', '=', contract)
-    .where('cc.Activo', '=', 'S')
-    .orderBy('c.Codigo')
-    .execute();
+  const UnidadesOrganizativas = await unitsOf(db, registry, id);
+  const CentrosCosto = await centresOf(db, registry, id);
   const Subcontratistas = await db
     .selectFrom(`${table('contract-subcontractor')} as s`)
     .innerJoin(`${table('company')} as c`, 'c.IdCompania', 's.IdCompania')
     .select(['s.IdCompania', 'c.Compania', 's.Actividad', 's.FechaInicio', 's.FechaFin', 's.Dotacion'])
-    .where('s.IdContrato', '=', contract)
+    .where('s.IdContrato', '=', id)
     .where('s.Activo', '=', 'S')
     .orderBy('c.Compania')
     .execute();
   const Servicios = await db
     .selectFrom(table('contract-service'))
     .select(['TipoServicio', 'Descripcion'])
-    .where('IdContrato', '=', contract)
+    .where('IdContrato', '=', id)
     .where('Activo', '=', 'S')
     .orderBy('TipoServicio')
     .execute();

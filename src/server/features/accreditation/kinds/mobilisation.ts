@@ -62,7 +62,7 @@ export class Mobilisations {
    */
   private async overEndowment(trx: Db, principal: Principal, request: Row, except?: number) {
     if (request.IdEntidad !== 'T' || !request.IdPersona) return 'N' as const;
-    await checkContractTerms(this.engine, trx, request);
+    await checkContractTerms(trx, this.engine.registry, request);
     return this.endowment.check(trx, principal, {
       contract: request.IdContrato as number,
       unit: request.IdUnidadOrganizativa as number | null,
