@@ -6,10 +6,11 @@ import fp from 'fastify-plugin';
 import './types.js';
 import type { ClientTokenVerifier } from './auth/captcha.js';
 import { Codes } from './auth/codes.js';
+import { type KeyPolicy, SigningKeys } from './auth/keys.js';
 import { Notifier, type NotifierOptions } from './auth/notifier.js';
 import { GrantsCache } from './auth/permissions.js';
 import { AuthService } from './auth/service.js';
-import { Sessions } from './auth/sessions.js';
+import { ACCESS_TOKEN_MINUTES, Sessions } from './auth/sessions.js';
 import { signingSecret } from './auth/tables.js';
 import type { ThrottleLimits } from './auth/throttle.js';
 import { GATE_DECISION_BUDGET_MS } from './config.js';
@@ -26,14 +27,17 @@ import input from './plugins/input.js';
 import openapi from './plugins/openapi.js';
 import type { Registry } from './registry.js';
 import healthRoutes from './routes/health.js';
+import jwksRoutes from './routes/jwks.js';
 import lookupRoutes from './routes/lookups.js';
 import metaRoutes from './routes/meta.js';
 import restRoutes from './routes/rest.js';
 import { type FileStore, fileStoreFor } from './storage/files.js';
 
 export interface AuthConfig {
-  /** Key that signs access tokens (AUTH_SECRET); by default one is made and kept in the database. */
+  /** Secret that keys the one-time codes' hashes (AUTH_SECRET); by default one is made and kept in the database. */
   secret?: string;
+  /** When the keys that sign access tokens are replaced (SIGNING_KEY_DAYS). */
+  keyPolicy?: Partial<KeyPolicy>;
   /** SMTP server for codes and temporary passwords (SMTP_URL); without it they stay in the outbox. */
   smtpUrl?: string;
   mailFrom?: string;
@@ -67,7 +71,16 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   const config = opts.auth ?? {};
   const now = config.now ?? Date.now;
   const secret = await signingSecret(database.db, config.secret);
-  const sessions = new Sessions(database.db, secret, now);
+  const keys = new SigningKeys(
+    database.db,
+    {
+      rotateAfterDays: config.keyPolicy?.rotateAfterDays ?? 30,
+      // A retired key verifies the access tokens it signed until the last of them has expired.
+      retireMinutes: config.keyPolicy?.retireMinutes ?? ACCESS_TOKEN_MINUTES + 5,
+    },
+    now,
+  );
+  const sessions = new Sessions(database.db, keys, now);
   const notifier = new Notifier(database.db, fastify.log, {
     smtpUrl: config.smtpUrl,
     from: config.mailFrom,
@@ -95,6 +108,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
     new CrudService(database, registry, featureHooks({ registry, notifier, now, markingsWritten })),
   );
   fastify.decorate('auth', authService);
+  fastify.decorate('signingKeys', keys);
   fastify.decorate(
     'grants',
     new GrantsCache(
@@ -125,6 +139,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
     { prefix: '/api' },
   );
 
+  await fastify.register(jwksRoutes);
   if (opts.clientDir) await fastify.register(client, { root: opts.clientDir });
 
   fastify.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {

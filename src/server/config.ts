@@ -16,8 +16,10 @@ export interface Config {
   logLevel: string;
   /** Server processes sharing the port (Node cluster); the database is prepared once, before them. */
   workers: number;
-  /** Key that signs access tokens; when absent one is made and kept in the database. */
+  /** Secret that keys the one-time codes' hashes; when absent one is made and kept in the database. */
   authSecret?: string;
+  /** Days a key signs access tokens before a new one replaces it (SIGNING_KEY_DAYS, 30 by default). */
+  signingKeyDays: number;
   /** SMTP server for codes and temporary passwords; when absent they stay in the outbox. */
   smtpUrl?: string;
   mailFrom?: string;
@@ -28,6 +30,19 @@ export interface Config {
   mailConsole: boolean;
   /** A gate's decision budget (GATE_DECISION_BUDGET_MS, 200 by default): past it the gate is told to deny. */
   gateDecisionBudgetMs: number;
+}
+
+function wholeNumber(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  const value = Number(env[name] || fallback);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new Error(`${name} must be a whole number from ${min} to ${max}, not ${env[name]}`);
+  return value;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -50,6 +65,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     workers: Math.max(1, Number(env.WEB_CONCURRENCY ?? 1) || 1),
     authSecret: env.AUTH_SECRET || undefined,
+    signingKeyDays: wholeNumber(env, 'SIGNING_KEY_DAYS', 30, 1, 365),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || undefined,
     mailConsole: env.MAIL_CONSOLE ? env.MAIL_CONSOLE === 'on' : env.NODE_ENV !== 'production',

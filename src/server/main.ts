@@ -48,6 +48,7 @@ async function serve(): Promise<void> {
     gateDecisionBudgetMs: config.gateDecisionBudgetMs,
     auth: {
       secret: config.authSecret,
+      keyPolicy: { rotateAfterDays: config.signingKeyDays },
       smtpUrl: config.smtpUrl,
       mailFrom: config.mailFrom,
       mailConsole: config.mailConsole,

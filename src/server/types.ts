@@ -1,4 +1,5 @@
 import type { Language } from '../shared/constants.js';
+import type { SigningKeys } from './auth/keys.js';
 import type { Notifier } from './auth/notifier.js';
 import type { GrantsCache } from './auth/permissions.js';
 import type { AuthService } from './auth/service.js';
@@ -15,6 +16,8 @@ declare module 'fastify' {
     registry: Registry;
     crud: CrudService;
     auth: AuthService;
+    /** The keys that sign access tokens (published at /.well-known/jwks.json). */
+    signingKeys: SigningKeys;
     grants: GrantsCache;
     /** Sends and records mail (the outbox). */
     notifier: Notifier;

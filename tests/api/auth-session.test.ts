@@ -1,3 +1,13 @@
+import {
+  createLocalJWKSet,
+  decodeJwt,
+  decodeProtectedHeader,
+  generateKeyPair,
+  type JWK,
+  jwtVerify,
+  SignJWT,
+  UnsecuredJWT,
+} from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../src/server/demo/security.js';
 import { TOKEN_HEADERS } from '../../src/shared/session.js';
@@ -184,5 +194,95 @@ describe.each(DIALECTS)('tokens and sessions on %s', (dialect) => {
       },
     });
     expect(res.body.result.accessToken).toBeUndefined();
+  });
+});
+
+describe.each(DIALECTS)('the keys that sign access tokens on %s', (dialect) => {
+  let t: TestApp;
+  const clock = testClock();
+  beforeAll(async () => {
+    t = await startTestApp(dialect, { auth: { now: clock.now, keyPolicy: { rotateAfterDays: 1 } } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const get = (url: string, token?: string) => call(t.app, { method: 'GET', url, token });
+  const kidOf = (token: string) => decodeProtectedHeader(token).kid;
+  const jwks = async () => (await get('/.well-known/jwks.json')).body as { keys: JWK[] };
+
+  it('signs with ES256 and a key id that another service verifies from the published JWKS', async () => {
+    const { accessToken } = await signIn(t.app, 'SOLICITANTE');
+    expect(decodeProtectedHeader(accessToken)).toMatchObject({ alg: 'ES256', typ: 'JWT' });
+    const published = await get('/.well-known/jwks.json');
+    expect(published.status).toBe(200);
+    const { keys } = published.body as { keys: JWK[] };
+    expect(keys.map((key) => key.kid)).toContain(kidOf(accessToken));
+    // Only public halves: no private exponent in what anyone may read.
+    for (const key of keys) expect(key).not.toHaveProperty('d');
+    const { payload } = await jwtVerify(accessToken, createLocalJWKSet({ keys }), {
+      issuer: 'acreditacion',
+      audience: 'acreditacion-api',
+      currentDate: new Date(clock.now()),
+    });
+    expect(payload).toMatchObject({ sub: 'SOLICITANTE', stg: 'session' });
+    // The same token for another audience is not what another service accepts.
+    await expect(
+      jwtVerify(accessToken, createLocalJWKSet({ keys }), {
+        audience: 'another-api',
+        currentDate: new Date(clock.now()),
+      }),
+    ).rejects.toThrow();
+  });
+
+  it('refuses tokens it did not sign: another key under a known key id, HS256, none, another audience', async () => {
+    const { accessToken } = await signIn(t.app, 'ADMIN');
+    const kid = kidOf(accessToken) as string;
+    const claims = decodeJwt(accessToken);
+    const foreign = await generateKeyPair('ES256');
+    const impostor = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'ES256', kid })
+      .sign(foreign.privateKey);
+    const hmac = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256', kid })
+      .sign(new TextEncoder().encode('a secret anybody could guess'));
+    const unsigned = new UnsecuredJWT(claims).encode();
+    for (const token of [impostor, hmac, unsigned]) {
+      const res = await get('/api/rest/country', token);
+      expect(res.status).toBe(401);
+      expect(res.headers[TOKEN_HEADERS.action]).toBe('logout');
+    }
+    expect((await get('/api/rest/country', accessToken)).status).toBe(200);
+  });
+
+  it('rotates without signing anybody out, and refuses a token of a removed key', async () => {
+    const before = await signIn(t.app, 'ADMIN');
+    const oldKid = kidOf(before.accessToken);
+    const newKid = await t.app.signingKeys.rotate();
+    expect(newKid).not.toBe(oldKid);
+    // The token signed before the rotation still works; new ones carry the new key.
+    expect((await get('/api/rest/country', before.accessToken)).status).toBe(200);
+    const after = await signIn(t.app, 'AUTORIZADOR');
+    expect(kidOf(after.accessToken)).toBe(newKid);
+    expect((await jwks()).keys.map((key) => key.kid)).toEqual([newKid, oldKid]);
+    // Once every token of the old key has expired, the key is gone: from the JWKS and for verifying.
+    clock.advance(21 * MINUTE);
+    expect((await jwks()).keys.map((key) => key.kid)).toEqual([newKid]);
+    const signOut = await call(t.app, {
+      method: 'POST',
+      url: '/api/accesskey/expiretoken',
+      token: before.accessToken,
+    });
+    expect(signOut.status).toBe(401);
+    const rows = await t.app.database.db.selectFrom('auth_signing_key').select('Kid').execute();
+    expect(rows.map((row) => row.Kid)).toEqual([newKid]);
+  });
+
+  it('replaces the signing key when it is due, by itself', async () => {
+    const first = kidOf((await signIn(t.app, 'ADMIN')).accessToken);
+    clock.advance(25 * 60 * MINUTE);
+    const second = kidOf((await signIn(t.app, 'ADMIN')).accessToken);
+    expect(second).not.toBe(first);
+    expect((await jwks()).keys[0].kid).toBe(second);
   });
 });

@@ -1,14 +1,12 @@
-import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Db } from '../db/connection.js';
+import type { SigningKeys } from './keys.js';
 import { AUTH_TABLES } from './tables.js';
 
 /** Minutes an access token lives (the login response's minutosCaduca). */
 export const ACCESS_TOKEN_MINUTES = 15;
 /** A refresh token, and the session it belongs to, last a working day at most. */
 export const SESSION_HOURS = 12;
-
-/** base64url of {"alg":"HS256","typ":"JWT"}: the only header access tokens have. */
-const JWT_HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
 
 export type Stage = 'login' | 'session';
 
@@ -66,7 +64,7 @@ const ticketHash = (ticket: string) => sha256(`lock:${ticket}`);
 export class Sessions {
   constructor(
     private readonly db: Db,
-    private readonly secret: Uint8Array,
+    private readonly keys: SigningKeys,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -113,44 +111,22 @@ export class Sessions {
     return { accessToken: await this.sign(session), refreshToken };
   }
 
-  /** A JWT signed with HS256 (the header is fixed; verification accepts nothing else). */
+  /** A JWT signed with the current key (keys.ts): user, session, stage, and the profile's scope. */
   private async sign(session: SessionRow): Promise<string> {
-    const issued = Math.floor(this.now() / 1000);
-    const claims: AccessClaims & { iat: number; exp: number } = {
-      sub: session.IdUsuario,
-      sid: session.Id,
-      stg: session.Etapa,
-      iat: issued,
-      exp: issued + ACCESS_TOKEN_MINUTES * 60,
-    };
+    const claims: Omit<AccessClaims, 'sub'> = { sid: session.Id, stg: session.Etapa };
     if (session.IdPerfil !== null) claims.prf = session.IdPerfil;
     if (session.IdCliente !== null) claims.cli = session.IdCliente;
     if (session.IdDivision !== null) claims.div = session.IdDivision;
     if (session.IdCompania !== null) claims.cmp = session.IdCompania;
-    const body = `${JWT_HEADER}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
-    return `${body}.${this.mac(body).toString('base64url')}`;
-  }
-
-  private mac(body: string): Buffer {
-    return createHmac('sha256', this.secret).update(body).digest();
+    return this.keys.sign(claims, ACCESS_TOKEN_MINUTES, session.IdUsuario);
   }
 
   /** The claims of a genuine access token, 'expired' for a genuine one past its time, else undefined. */
   async verify(token: string, { allowExpired = false } = {}): Promise<AccessClaims | 'expired' | undefined> {
-    const parts = token.split('.');
-    if (parts.length !== 3 || parts[0] !== JWT_HEADER) return undefined;
-    const given = Buffer.from(parts[2], 'base64url');
-    const expected = this.mac(`${parts[0]}.${parts[1]}`);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
-    let claims: AccessClaims & { exp?: number };
-    try {
-      claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'));
-    } catch {
-      return undefined;
-    }
-    if (typeof claims.sub !== 'string' || typeof claims.sid !== 'string' || typeof claims.exp !== 'number')
-      return undefined;
-    if (!allowExpired && claims.exp * 1000 <= this.now()) return 'expired';
+    const verified = await this.keys.verify<AccessClaims>(token, { allowExpired });
+    if (verified === undefined || verified === 'expired') return verified;
+    const { claims } = verified;
+    if (typeof claims.sub !== 'string' || typeof claims.sid !== 'string') return undefined;
     return claims;
   }
 
@@ -202,7 +178,7 @@ export class Sessions {
       return {
         outcome: 'rotated',
         session,
-        tokens: await new Sessions(trx, this.secret, this.now).issue(session),
+        tokens: await new Sessions(trx, this.keys, this.now).issue(session),
       };
     });
   }
@@ -244,10 +220,10 @@ export class Sessions {
         .where('Hash', '=', ticketHash(ticket))
         .executeTakeFirst()) as { IdSesion: string; ExpiraEn: number } | undefined;
       if (!row || row.ExpiraEn <= now) return undefined;
-      const session = await new Sessions(trx, this.secret, this.now).active(row.IdSesion);
+      const session = await new Sessions(trx, this.keys, this.now).active(row.IdSesion);
       if (!session || session.IdUsuario !== userId || session.Etapa !== 'session') return undefined;
       await trx.deleteFrom(AUTH_TABLES.refresh).where('Hash', '=', ticketHash(ticket)).execute();
-      return { session, tokens: await new Sessions(trx, this.secret, this.now).issue(session) };
+      return { session, tokens: await new Sessions(trx, this.keys, this.now).issue(session) };
     });
   }
 

@@ -4,12 +4,13 @@ import type { Database, Db } from '../db/connection.js';
 
 /**
  * The session machinery's own tables, beside the entity tables: password hashes and history,
- * lock counters, sessions and refresh tokens, one-time codes, throttle windows and the signing
- * secret. Instants are epoch milliseconds, so both dialects compare them alike. Created when
+ * lock counters, sessions and refresh tokens, one-time codes, throttle windows, the secret that
+ * keys the codes and the keys that sign access tokens. Instants are epoch milliseconds, so both dialects compare them alike. Created when
  * missing, like the entity tables; a user's rows go with the user.
  */
 export const AUTH_TABLES = {
   secret: 'auth_secret',
+  signingKey: 'auth_signing_key',
   password: 'auth_password',
   history: 'auth_password_history',
   state: 'auth_user_state',
@@ -34,6 +35,14 @@ export async function ensureAuthTables(database: Database): Promise<void> {
 
   await table(AUTH_TABLES.secret, (t) =>
     t.addColumn('Id', 'integer', (c) => c.primaryKey()).addColumn('Secreto', 'text', (c) => c.notNull()),
+  );
+  await table(AUTH_TABLES.signingKey, (t) =>
+    t
+      .addColumn('Kid', 'text', (c) => c.primaryKey())
+      .addColumn('Privada', 'text', (c) => c.notNull())
+      .addColumn('Publica', 'text', (c) => c.notNull())
+      .addColumn('CreadaEn', 'bigint', (c) => c.notNull())
+      .addColumn('RetiradaEn', 'bigint'),
   );
   await table(AUTH_TABLES.password, (t) =>
     t
@@ -113,7 +122,7 @@ export async function ensureAuthTables(database: Database): Promise<void> {
   }
 }
 
-/** The key that signs access tokens: AUTH_SECRET, or one made once and kept in the database. */
+/** The secret that keys the one-time codes' hashes: AUTH_SECRET, or one made once and kept in the database. */
 export async function signingSecret(db: Db, configured?: string): Promise<Uint8Array> {
   if (configured) return new TextEncoder().encode(configured);
   await db
