@@ -43,6 +43,12 @@ export interface AuthConfig {
   mailFrom?: string;
   /** Print messages whole on standard output when there is no SMTP server (MAIL_CONSOLE). */
   mailConsole?: boolean;
+  /** SMS centre for the phone channel's codes (SMPP_URL); without it a login setting cannot choose the phone. */
+  smppUrl?: string;
+  /** The SMS sender id (SMPP_SOURCE). */
+  smppSource?: string;
+  /** How long the SMS centre may take to bind or to answer a message (10 s by default). */
+  smppTimeoutMs?: number;
   /** Receives every message whole as it is sent (the tests read codes here). */
   deliver?: NotifierOptions['deliver'];
   verifyClientToken?: ClientTokenVerifier;
@@ -86,6 +92,12 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
     from: config.mailFrom,
     console: config.mailConsole,
     deliver: config.deliver,
+    smppUrl: config.smppUrl,
+    smppSource: config.smppSource,
+    smppTimeoutMs: config.smppTimeoutMs,
+  });
+  fastify.addHook('onClose', async () => {
+    await notifier.close();
   });
   const authService = new AuthService(
     database.db,

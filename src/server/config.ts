@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import { smppUrlProblem, smsSourceValid } from './auth/sms.js';
 
 /** A gate's decision budget unless GATE_DECISION_BUDGET_MS says otherwise: past it the gate is told to deny (fail closed). */
 export const GATE_DECISION_BUDGET_MS = 200;
@@ -28,6 +29,13 @@ export interface Config {
    * standard output (MAIL_CONSOLE=on). For development and demos; off in production by default.
    */
   mailConsole: boolean;
+  /**
+   * SMS centre for codes sent by phone (SMPP_URL: smpp://system_id:password@host:port, or ssmpp://
+   * over TLS); without it a login setting cannot choose the phone channel.
+   */
+  smppUrl?: string;
+  /** The SMS sender id (SMPP_SOURCE): up to 11 letters and digits, or a number. */
+  smppSource?: string;
   /** A gate's decision budget (GATE_DECISION_BUDGET_MS, 200 by default): past it the gate is told to deny. */
   gateDecisionBudgetMs: number;
 }
@@ -54,6 +62,13 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(
       `GATE_DECISION_BUDGET_MS must be whole milliseconds from 50 to 60000, not ${env.GATE_DECISION_BUDGET_MS}`,
     );
+  const smppUrl = env.SMPP_URL || undefined;
+  const smppProblem = smppUrl && smppUrlProblem(smppUrl);
+  if (smppProblem)
+    throw new Error(`SMPP_URL must look like smpp://system_id:password@host:2775: ${smppProblem}`);
+  const smppSource = env.SMPP_SOURCE || undefined;
+  if (smppSource && !smsSourceValid(smppSource))
+    throw new Error(`SMPP_SOURCE must be up to 11 letters and digits, or a number, not ${smppSource}`);
   return {
     port,
     host: env.HOST ?? '0.0.0.0',
@@ -69,6 +84,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || undefined,
     mailConsole: env.MAIL_CONSOLE ? env.MAIL_CONSOLE === 'on' : env.NODE_ENV !== 'production',
+    smppUrl,
+    smppSource,
     gateDecisionBudgetMs: budget,
   };
 }

@@ -52,6 +52,8 @@ async function serve(): Promise<void> {
       smtpUrl: config.smtpUrl,
       mailFrom: config.mailFrom,
       mailConsole: config.mailConsole,
+      smppUrl: config.smppUrl,
+      smppSource: config.smppSource,
     },
   });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Db } from '../db/connection.js';
+import { SmsSender, smsNumber } from './sms.js';
 
 export type Channel = 'C' | 'T';
 
@@ -33,20 +34,31 @@ export interface NotifierOptions {
   console?: boolean;
   /** Receives every message whole as it is sent (tests read codes here). */
   deliver?: (mail: Mail) => void;
+  /** smpp://system_id:password@host:port (or ssmpp://); without it messages are not delivered by SMS. */
+  smppUrl?: string;
+  /** The SMS sender id (source_addr); the SMS centre's own when absent. */
+  smppSource?: string;
+  /** How long the SMS centre may take to bind or to answer a message (10 s by default). */
+  smppTimeoutMs?: number;
 }
+
+/** An outbox row's state: E sent, F failed, R recorded only (no server to deliver it through). */
+export type OutboxState = 'E' | 'R' | 'F';
 
 export const OUTBOX_TABLE = 'security_outbox';
 /** What the outbox and the log show in place of a secret. */
 export const SECRET_MASK = '••••••';
 
 /**
- * Sends codes, temporary passwords and notices. E-mail goes through SMTP when SMTP_URL is set.
- * Every message is recorded in the outbox (which administrators read) and in the log, always with
- * its secret masked: only the recipient ever sees a code or a temporary password. Without SMTP,
- * a development server may print messages whole on its console (MAIL_CONSOLE).
+ * Sends codes, temporary passwords and notices. E-mail goes through SMTP when SMTP_URL is set, SMS
+ * (the phone channel) through an SMS centre over SMPP when SMPP_URL is set. Every message is
+ * recorded in the outbox (which administrators read) and in the log, always with its secret
+ * masked: only the recipient ever sees a code or a temporary password. Without a server for its
+ * channel, a development server may print a message whole on its console (MAIL_CONSOLE).
  */
 export class Notifier {
   private readonly transport?: Transporter;
+  private readonly sms?: SmsSender;
   private readonly from: string;
 
   constructor(
@@ -55,11 +67,30 @@ export class Notifier {
     private readonly options: NotifierOptions = {},
   ) {
     this.transport = options.smtpUrl ? nodemailer.createTransport(options.smtpUrl) : undefined;
+    this.sms = options.smppUrl
+      ? new SmsSender(
+          { url: options.smppUrl, source: options.smppSource, timeoutMs: options.smppTimeoutMs },
+          log,
+        )
+      : undefined;
     this.from = options.from ?? 'Acreditación <acreditacion@localhost>';
   }
 
-  /** Sends, and records in the outbox through `db` (the caller's transaction, when it has one). */
-  async send(notice: Notice, db: Db = this.db): Promise<void> {
+  /** Whether the phone channel delivers (an SMS centre is configured). */
+  get sendsSms(): boolean {
+    return this.sms !== undefined;
+  }
+
+  /** Closes the SMS centre's session, if one is open (on the application's shutdown). */
+  async close(): Promise<void> {
+    await this.sms?.close();
+  }
+
+  /**
+   * Sends, and records in the outbox through `db` (the caller's transaction, when it has one).
+   * Resolves with the outbox state: E sent, F failed (the error recorded), R no server to send through.
+   */
+  async send(notice: Notice, db: Db = this.db): Promise<OutboxState> {
     // A function, not a string: "$&" or "$$" in a password are no replacement patterns.
     const whole = notice.text.replaceAll('{secret}', () => notice.secret ?? '');
     const masked = notice.text.replaceAll('{secret}', () => (notice.secret === undefined ? '' : SECRET_MASK));
@@ -71,7 +102,7 @@ export class Notifier {
       text: whole,
     };
     this.options.deliver?.(mail);
-    let state: 'E' | 'R' | 'F' = 'R';
+    let state: OutboxState = 'R';
     let error: string | null = null;
     if (notice.channel === 'C' && this.transport) {
       try {
@@ -87,6 +118,25 @@ export class Notifier {
         error = String((e as Error).message).slice(0, 500);
         this.log.error({ to: notice.to, error }, 'mail not sent');
       }
+    } else if (notice.channel === 'T' && this.sms) {
+      const number = smsNumber(notice.to);
+      try {
+        if (!number) throw new Error('the phone number is malformed (an optional + and 8 to 15 digits)');
+        const id = await this.sms.send(number, whole);
+        state = 'E';
+        this.log.info({ to: number, id }, 'SMS sent');
+      } catch (e) {
+        state = 'F';
+        error = String((e as Error).message).slice(0, 500);
+        this.log.error({ to: notice.to, error }, 'SMS not sent');
+      }
+    } else if (notice.channel === 'T') {
+      this.log.info(
+        { channel: notice.channel, to: notice.to, subject: notice.subject },
+        'message not delivered: no SMS centre',
+      );
+      if (this.options.console)
+        process.stdout.write(`\n=== ${notice.subject} → ${notice.to}\n${whole}\n===\n`);
     } else {
       this.log.info(
         { channel: notice.channel, to: notice.to, subject: notice.subject },
@@ -112,5 +162,6 @@ export class Notifier {
         FechaCreacion: now,
       })
       .execute();
+    return state;
   }
 }

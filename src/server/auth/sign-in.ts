@@ -6,6 +6,7 @@ import { CODE_MINUTES, type CodePurpose } from './codes.js';
 import type { AuthContext } from './context.js';
 import type { Eligibility } from './eligibility.js';
 import { loginError } from './login-errors.js';
+import { smsNumber } from './sms.js';
 
 /** The first steps of the sign-in: password, verification code, a code sent again. */
 export class SignIn {
@@ -89,11 +90,12 @@ export class SignIn {
 
   async sendCode(user: UserRow, setting: LoginSetting, purpose: CodePurpose, to?: string): Promise<void> {
     const channel = purpose === 'login' ? setting.NotificarPor : 'C';
-    const destination = to ?? (channel === 'T' ? user.Telefono : user.Correo);
+    // A phone number no SMS can reach is no phone: refused before any code is made.
+    const destination = to ?? (channel === 'T' ? smsNumber(user.Telefono) : user.Correo);
     if (!destination) throw loginError(channel === 'T' ? '06' : '05');
     const code = await this.ctx.codes.issue(user.IdUsuario, purpose);
     const login = purpose === 'login';
-    await this.ctx.notifier.send({
+    const state = await this.ctx.notifier.send({
       clientId: user.IdCliente,
       userId: user.IdUsuario,
       channel,
@@ -106,5 +108,11 @@ export class SignIn {
         : `Su código para recuperar la clave es {secret}. Vence en ${CODE_MINUTES} minutos.\nYour password recovery code is {secret}. It expires in ${CODE_MINUTES} minutes.`,
       secret: code,
     });
+    // The SMS centre refused or did not answer (the outbox keeps why): the user waits for no code.
+    if (channel === 'T' && state === 'F')
+      throw new ApiError('LOGIN_REFUSED', {
+        messageKey: 'login.messages.smsNotSent',
+        params: { codigo: '07' },
+      });
   }
 }

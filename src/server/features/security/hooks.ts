@@ -21,7 +21,7 @@ export function temporaryPassword(): string {
   return chars.join('');
 }
 
-/** The security entities' rules: accounts, contractor users, the menu tree. */
+/** The security entities' rules: accounts, login settings, contractor users, the menu tree. */
 export function securityHooks(registry: Registry, notifier: Notifier): HookMap {
   return {
     user: {
@@ -49,6 +49,16 @@ export function securityHooks(registry: Registry, notifier: Notifier): HookMap {
         // An administrator who sets Bloqueado back to N lifts the lock and its counters.
         if (operation === 'update' && row.Bloqueado === 'N') {
           await db.deleteFrom(AUTH_TABLES.state).where('IdUsuario', '=', userId).execute();
+        }
+      },
+    },
+    'login-setting': {
+      // The phone channel needs an SMS centre (SMPP_URL): without one its users would get no code.
+      async beforeWrite({ data }) {
+        if (data.NotificarPor === 'T' && !notifier.sendsSms) {
+          throw new ApiError('VALIDATION_FAILED', {
+            fields: { NotificarPor: { messageKey: 'validation.smsNotConfigured' } },
+          });
         }
       },
     },
