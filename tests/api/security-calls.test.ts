@@ -32,7 +32,7 @@ describe.each(DIALECTS)('security calls of spec section 7 on %s', (dialect) => {
     );
   });
 
-  it('SeguridadusuarioLogin/obtener answers one’s own record, read-only by its field settings', async () => {
+  it('SeguridadusuarioLogin/obtener answers one’s own record with its field settings', async () => {
     const res = await call(t.app, {
       method: 'PUT',
       url: '/api/SeguridadusuarioLogin/obtener',
@@ -44,7 +44,8 @@ describe.each(DIALECTS)('security calls of spec section 7 on %s', (dialect) => {
       Nombre: 'RICARDO',
       esNuevoRegistro: false,
     });
-    expect(res.body.result.campos).toContainEqual({ Campo: 'Correo', Obligatorio: 'N', Modificable: 'N' });
+    expect(res.body.result.campos).toContainEqual({ Campo: 'Correo', Obligatorio: 'S', Modificable: 'S' });
+    expect(res.body.result.campos).toContainEqual({ Campo: 'Activo', Obligatorio: 'S', Modificable: 'N' });
     const other = await call(t.app, {
       method: 'PUT',
       url: '/api/SeguridadusuarioLogin/obtener',

@@ -10,7 +10,6 @@ import {
   Stack,
   Tab,
   Tabs,
-  TextField,
   type Theme,
   useMediaQuery,
 } from '@mui/material';
@@ -20,29 +19,17 @@ import { PasswordField } from '../components/PasswordField.js';
 import { useConsoleTitle } from '../resources/ScreenTitle.js';
 import { ApiRequestError, apiCall } from '../session/http.js';
 import { NewPasswordFields } from './login/Steps.js';
-
-interface FieldSetting {
-  Campo: string;
-  Obligatorio: 'S' | 'N';
-  Modificable: 'S' | 'N';
-}
-
-interface OwnRecord {
-  [field: string]: unknown;
-  campos: FieldSetting[];
-}
+import { type OwnRecord, SecurityData } from './SecurityData.js';
 
 interface Policy {
   longitudClave: number;
   nivelSeguridadClave: string;
 }
 
-const DATA_FIELDS = ['IdUsuario', 'Nombre', 'Apellido', 'Documento', 'Correo', 'Telefono', 'Activo'];
-
 /**
  * /seguridad/usuarioLogin: the user's own security page (spec section 2), vertical tabs. Data
- * shows the user's record, read-only as its field settings say; Password changes the password
- * with the previous one, the new one and its confirmation.
+ * shows the user's record and saves the fields its settings let the user change; Password changes
+ * the password with the previous one, the new one and its confirmation.
  */
 export default function SecurityPage() {
   const translate = useTranslate();
@@ -92,7 +79,6 @@ export default function SecurityPage() {
   };
 
   useConsoleTitle(translate('shell.security'));
-  const setting = (field: string) => record?.campos.find((c) => c.Campo === field);
   return (
     <Card sx={{ mt: 2, display: 'flex', flexDirection: { xs: 'column', sm: 'row' }, minHeight: 360 }}>
       <Title title={translate('shell.security')} />
@@ -107,24 +93,7 @@ export default function SecurityPage() {
         <Tab label={translate('security.password')} id="tab-password" />
       </Tabs>
       <Box sx={{ p: 3, flex: 1, maxWidth: 520 }}>
-        {tab === 0 && (
-          <Stack spacing={2} data-testid="security-data">
-            {DATA_FIELDS.map((field) => (
-              <TextField
-                key={field}
-                label={translate(`resources.user.fields.${field}`)}
-                value={
-                  field === 'Activo'
-                    ? translate(`enums.yesNo.${record?.[field] ?? 'S'}`)
-                    : String(record?.[field] ?? '')
-                }
-                required={setting(field)?.Obligatorio === 'S'}
-                slotProps={{ input: { readOnly: setting(field)?.Modificable !== 'S' } }}
-                fullWidth
-              />
-            ))}
-          </Stack>
-        )}
+        {tab === 0 && record && <SecurityData record={record} onSaved={setRecord} />}
         {tab === 1 && (
           <Stack component="form" spacing={2} onSubmit={change} key={formKey} noValidate>
             {problem && <Alert severity="error">{problem}</Alert>}

@@ -21,7 +21,7 @@ import { formatDate, formatDateTime } from '../format.js';
 import { useReach } from '../providers/meta.js';
 import { DateFilterInput } from './form/dates.js';
 import { unreadableLabel } from './scopeLabel.js';
-import { screenProperty, useScreenChoices } from './screens.js';
+import { PAGE_FORMS, screenProperty, useScreenChoices } from './screens.js';
 
 export function enumChoices(prop: PropertySchema) {
   return (prop.enum ?? []).map((value) => ({ id: value, name: `enums.${prop['x-enum']}.${value}` }));
@@ -50,6 +50,8 @@ function ResourceNameField({ source }: { source: string; label?: string }) {
   const translate = useTranslate();
   const value = record?.[source];
   if (typeof value !== 'string' || !value) return <>—</>;
+  const page = PAGE_FORMS[value];
+  if (page) return <>{translate(page.labelKey)}</>;
   return <>{translate(`resources.${value}.name`, { smart_count: 1, _: value })}</>;
 }
 
@@ -59,7 +61,9 @@ function FieldNameField({ source, resource }: { source: string; resource: string
   const translate = useTranslate();
   const value = record?.[source];
   if (typeof value !== 'string' || !value) return <>—</>;
-  return <>{translate(`resources.${record?.[resource]}.fields.${value}`, { _: value })}</>;
+  const form = String(record?.[resource]);
+  const screen = PAGE_FORMS[form]?.resource ?? form;
+  return <>{translate(`resources.${screen}.fields.${value}`, { _: value })}</>;
 }
 
 /** The list filter of a screen name: the screens of the console, by their names. */

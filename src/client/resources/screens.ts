@@ -1,6 +1,15 @@
 import { useTranslate } from 'react-admin';
+import { OWN_RECORD_FORM, SELF_EDITABLE } from '../../shared/own-record.js';
 import type { PropertySchema, ResourceMeta } from '../../shared/schema/types.js';
 import { useMeta } from '../providers/meta.js';
+
+/**
+ * Forms that take field rules without being a screen of their own: the security page's record of
+ * the signed-in user (its fields are the users screen's, labelled as there).
+ */
+export const PAGE_FORMS: Record<string, { resource: string; fields: readonly string[]; labelKey: string }> = {
+  [OWN_RECORD_FORM]: { resource: 'user', fields: SELF_EDITABLE, labelKey: 'security.ownRecordForm' },
+};
 
 /**
  * The property of a schema that names a screen (x-widget resource): the field rules' IdDato, the

@@ -5,19 +5,6 @@ import { field, resultResponses } from '../../routes/responses.js';
 
 const result = (description: string) => resultResponses(description, [401, 403]);
 
-/** The user-security page shows the user's own record read-only: per-field settings say so. */
-const OWN_RECORD_FIELDS = [
-  'IdUsuario',
-  'Nombre',
-  'Apellido',
-  'IdTipoDocumento',
-  'Documento',
-  'Correo',
-  'Telefono',
-  'IdConfiguracionLogeo',
-  'Activo',
-];
-
 function client(principal: Principal): number {
   if (principal.clientId === undefined) throw new ApiError('FORBIDDEN');
   return principal.clientId;
@@ -29,7 +16,7 @@ function page(query: { NumPagina?: unknown; TamPagina?: unknown }) {
   return { size, offset: (number - 1) * size };
 }
 
-/** The security calls of spec section 7 that read profiles, settings, menus and the user record. */
+/** The security calls of spec section 7 that read profiles, settings and menus (the user record: own-record-routes.ts). */
 export default async function securityRoutes(fastify: FastifyInstance): Promise<void> {
   const { registry } = fastify;
   const db = () => fastify.database.db;
@@ -82,39 +69,6 @@ export default async function securityRoutes(fastify: FastifyInstance): Promise<
         qb = qb.where('IdConfiguracionLogeo', '=', own.IdConfiguracionLogeo);
       }
       return { result: await qb.orderBy('Descripcion').execute() };
-    },
-  );
-
-  fastify.put<{ Body: { IdUsuario?: string } }>(
-    '/SeguridadusuarioLogin/obtener',
-    {
-      schema: {
-        tags,
-        summary: 'A user record of the session’s client with its per-field settings',
-        description: 'Without IdUsuario, the signed-in user. Another user’s record needs the users screen.',
-        body: { type: 'object', properties: { IdCliente: field.id(), IdUsuario: field.text(100) } },
-        response: result('User record and campos [{ Campo, Obligatorio, Modificable }]'),
-      },
-    },
-    async (request) => {
-      const principal = request.principal;
-      const userId = String(request.body?.IdUsuario ?? principal.userId).toLocaleUpperCase('es');
-      if (userId !== principal.userId && principal.grants?.resources.get('user') !== 'write')
-        throw new ApiError('FORBIDDEN');
-      const entity = registry.require('user');
-      const row = (await db()
-        .selectFrom(entity.table)
-        .select([...OWN_RECORD_FIELDS, 'IdCliente'])
-        .where('IdUsuario', '=', userId)
-        .where('IdCliente', '=', client(principal))
-        .executeTakeFirst()) as Record<string, unknown> | undefined;
-      if (!row) throw new ApiError('NOT_FOUND');
-      const campos = OWN_RECORD_FIELDS.map((Campo) => ({
-        Campo,
-        Obligatorio: entity.schema.required?.includes(Campo) ? 'S' : 'N',
-        Modificable: 'N',
-      }));
-      return { result: { ...row, esNuevoRegistro: false, campos } };
     },
   );
 

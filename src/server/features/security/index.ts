@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Feature } from '../feature.js';
 import accountRoutes from './account-routes.js';
 import { securityHooks } from './hooks.js';
+import ownRecordRoutes from './own-record-routes.js';
 import signInRoutes from './sign-in-routes.js';
 
 /** Sign-in, sessions, passwords, profiles and menus (spec sections 2, 4 and 7). */
@@ -11,5 +12,6 @@ export const security: Feature = {
   routes: async (api: FastifyInstance) => {
     await api.register(signInRoutes);
     await api.register(accountRoutes);
+    await api.register(ownRecordRoutes);
   },
 };

@@ -1,3 +1,4 @@
+import { OWN_RECORD_FORM, SELF_EDITABLE } from '../../../shared/own-record.js';
 import type { HookMap } from '../../crud/types.js';
 import { ApiError } from '../../errors.js';
 import type { Registry } from '../../registry.js';
@@ -8,6 +9,16 @@ export function systemHooks(registry: Registry): HookMap {
     'field-rule': {
       // A rule names a form that exists and a field that form writes.
       async beforeWrite({ data }) {
+        // The security page's own form: a user's own record, within what a user may ever change.
+        if (data.IdDato === OWN_RECORD_FORM) {
+          if (!(SELF_EDITABLE as readonly unknown[]).includes(data.Campo))
+            throw new ApiError('VALIDATION_FAILED', {
+              fields: {
+                Campo: { messageKey: 'validation.unknownFormField', params: { form: OWN_RECORD_FORM } },
+              },
+            });
+          return;
+        }
         const form = registry.get(String(data.IdDato));
         if (!form || form.readOnly || (form.workflow && form.hidden))
           throw new ApiError('VALIDATION_FAILED', {
