@@ -15,6 +15,8 @@ export interface UserRow {
   Telefono: string | null;
   IdConfiguracionLogeo: number | null;
   Contratista: 'S' | 'N';
+  /** Signs in only with the corporate account of the client's directory. */
+  ValidarDirectorio: 'S' | 'N';
   Bloqueado: 'S' | 'N';
   PrimeraClaveCambiada: 'S' | 'N';
   FechaCaducidadClave: string | null;

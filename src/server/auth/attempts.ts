@@ -91,6 +91,11 @@ export class Attempts {
       await verifyNothing(password);
       throw loginError('01');
     }
+    if (user.ValidarDirectorio === 'S') {
+      // Validated by the client's directory: no password of this product signs them in.
+      await verifyNothing(password);
+      throw new ApiError('LOGIN_REFUSED', { messageKey: 'login.directory.only', params: { codigo: '07' } });
+    }
     return user;
   }
 

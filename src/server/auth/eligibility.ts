@@ -39,6 +39,8 @@ export class Eligibility {
   }
 
   passwordState(user: UserRow, setting: LoginSetting) {
+    // A user the directory validates signs in with no password of this product: none expires.
+    if (user.ValidarDirectorio === 'S') return { expired: false, daysLeft: null, firstChanged: 'S' as const };
     const expiresAt = user.FechaCaducidadClave ? Date.parse(user.FechaCaducidadClave) : null;
     const expires = setting.CaducaClave === 'S' && expiresAt !== null;
     return {

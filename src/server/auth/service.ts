@@ -5,6 +5,7 @@ import { Attempts } from './attempts.js';
 import { acceptAnyClientToken, type ClientTokenVerifier } from './captcha.js';
 import type { Codes } from './codes.js';
 import type { AuthContext } from './context.js';
+import { DirectorySignIn } from './directory.js';
 import { Eligibility } from './eligibility.js';
 import type { Notifier } from './notifier.js';
 import { Passwords } from './password-changes.js';
@@ -29,6 +30,7 @@ export class AuthService {
   readonly signIn: SignIn;
   readonly profiles: Profiles;
   readonly passwords: Passwords;
+  readonly directory: DirectorySignIn;
 
   constructor(
     db: Db,
@@ -55,5 +57,6 @@ export class AuthService {
     this.signIn = new SignIn(ctx, attempts, eligibility);
     this.profiles = new Profiles(ctx, attempts, eligibility);
     this.passwords = new Passwords(ctx, attempts, eligibility, this.signIn);
+    this.directory = new DirectorySignIn(ctx, attempts, this.signIn);
   }
 }

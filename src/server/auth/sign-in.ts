@@ -31,6 +31,14 @@ export class SignIn {
     await this.attempts.checkLock(user);
     const setting = await this.ctx.accounts.setting(user);
     await this.attempts.checkPassword(user, setting, password);
+    return this.proven(user, setting);
+  }
+
+  /**
+   * A user who proved who they are (a password, or the directory's word): refused when they may
+   * not work, a code sent when their setting asks for one, else a session at the profile step.
+   */
+  async proven(user: UserRow, setting: LoginSetting): Promise<LoginResponse> {
     const assignments = await this.eligibility.usableAssignments(user, setting);
     if (setting.DobleAutenticacion === 'S') {
       await this.sendCode(user, setting, 'login');

@@ -1,3 +1,4 @@
+import { ensureDirectoryTables } from '../auth/directory-tables.js';
 import { ensureAuthTables } from '../auth/tables.js';
 import { ensureAccessTables } from '../features/access/tables.js';
 import { ensureAttendanceTables } from '../features/attendance/tables.js';
@@ -13,6 +14,7 @@ export async function prepareDatabase(database: Database, registry: Registry): P
   await runMigrations(database.db);
   const report = await syncSchema(database, registry);
   await ensureAuthTables(database);
+  await ensureDirectoryTables(database);
   await ensureAccessTables(database);
   await ensureAttendanceTables(database);
   await ensureDiningTables(database);

@@ -27,6 +27,9 @@ async function headers(fastify: FastifyInstance): Promise<void> {
       },
     },
     referrerPolicy: { policy: 'same-origin' },
+    // The corporate-account popup goes to the client's OpenID provider and back: the sign-in page
+    // keeps its handle on it (same-origin would cut it), while no page of another origin gets one.
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
     // Nothing is embedded from other origins; the default would also block PDF previews in frames.
     crossOriginEmbedderPolicy: false,
   });

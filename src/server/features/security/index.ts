@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Feature } from '../feature.js';
 import accountRoutes from './account-routes.js';
+import directoryRoutes from './directory-routes.js';
 import { securityHooks } from './hooks.js';
 import ownRecordRoutes from './own-record-routes.js';
 import signInRoutes from './sign-in-routes.js';
@@ -12,6 +13,7 @@ export const security: Feature = {
   routes: async (api: FastifyInstance) => {
     await api.register(signInRoutes);
     await api.register(accountRoutes);
+    await api.register(directoryRoutes);
     await api.register(ownRecordRoutes);
   },
 };
