@@ -53,7 +53,11 @@ export type LoginEvent =
   | { type: 'CHANGE_PASSWORD'; password: string }
   | { type: 'SELECT'; idPerfil: number; idDivision: number }
   | { type: 'FORGOT' }
-  | { type: 'BACK' };
+  | { type: 'BACK' }
+  /** The corporate-account popup signed the user in: its login response, as a password's. */
+  | { type: 'DIRECTORY_SIGNED_IN'; answer: LoginAnswer }
+  /** The corporate-account popup failed (closed, refused by the provider, no matching user). */
+  | { type: 'DIRECTORY_FAILED'; problem: LoginProblem };
 
 /** What a sign-in needs next once its password (and, where asked, its code) has been proven. */
 export type LoginStep = 'code' | 'changePassword' | 'profile';
@@ -166,6 +170,19 @@ export const loginMachine = setup({
           ],
         },
         FORGOT: { target: 'forgot', actions: 'clearMessages' },
+        DIRECTORY_SIGNED_IN: {
+          target: 'signedInWithPassword',
+          actions: [
+            'clearMessages',
+            assign({
+              answer: ({ event }) => event.answer,
+              username: ({ event }) => event.answer.username,
+            }),
+          ],
+        },
+        DIRECTORY_FAILED: {
+          actions: ['forget', assign({ problem: ({ event }) => event.problem, notice: undefined })],
+        },
       },
     },
     authenticating: {

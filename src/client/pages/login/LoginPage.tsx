@@ -9,6 +9,7 @@ import { DASHBOARD_PATH } from '../../paths.js';
 import { session } from '../../session/store.js';
 import { usePageTitle } from '../../usePageTitle.js';
 import { loginActors } from './actors.js';
+import { DirectorySignIn } from './DirectorySignIn.js';
 import ForgotPassword from './ForgotPassword.js';
 import Gallery from './Gallery.js';
 import { ChangePasswordStep, CodeStep, CredentialsStep, Notice, Problem, ProfileStep } from './Steps.js';
@@ -100,6 +101,13 @@ export default function LoginPage({
                   busy={busy}
                   onSubmit={(username, password) => send({ type: 'SUBMIT', username, password })}
                   onForgot={() => send({ type: 'FORGOT' })}
+                />
+              )}
+              {step === 'credentials' && (
+                <DirectorySignIn
+                  busy={busy}
+                  onSignedIn={(answer) => send({ type: 'DIRECTORY_SIGNED_IN', answer })}
+                  onFailed={(problem) => send({ type: 'DIRECTORY_FAILED', problem })}
                 />
               )}
               {step === 'code' && (
