@@ -212,6 +212,8 @@ export async function startServer(
     LOG_LEVEL: 'warn',
     DEMO_DATA: 'off',
     WEB_CONCURRENCY: workers,
+    // The benchmarks measure the server's work; the challenge's cost is measured by bench:challenge.
+    SIGN_IN_CHALLENGE: env.SIGN_IN_CHALLENGE ?? 'off',
   };
   if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
   delete childEnv.NODE_ENV;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import './types.js';
-import type { ClientTokenVerifier } from './auth/captcha.js';
+import { type ChallengePolicy, Challenges, DEFAULT_CHALLENGE } from './auth/challenge.js';
 import { Codes } from './auth/codes.js';
 import { type KeyPolicy, SigningKeys } from './auth/keys.js';
 import { Notifier, type NotifierOptions } from './auth/notifier.js';
@@ -51,7 +51,11 @@ export interface AuthConfig {
   smppTimeoutMs?: number;
   /** Receives every message whole as it is sent (the tests read codes here). */
   deliver?: NotifierOptions['deliver'];
-  verifyClientToken?: ClientTokenVerifier;
+  /**
+   * The sign-in challenge: on unless false (SIGN_IN_CHALLENGE=off, for a closed network or scripts
+   * that call the API); a partial policy tunes it.
+   */
+  challenge?: false | Partial<ChallengePolicy>;
   throttle?: ThrottleLimits;
   now?: () => number;
 }
@@ -106,7 +110,10 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
     new Codes(database.db, secret, now),
     notifier,
     {
-      verifyClientToken: config.verifyClientToken,
+      challenges:
+        config.challenge === false
+          ? undefined
+          : new Challenges(database.db, secret, { ...DEFAULT_CHALLENGE, ...config.challenge }, now),
       throttle: config.throttle,
       now,
     },

@@ -21,6 +21,11 @@ export interface Config {
   authSecret?: string;
   /** Days a key signs access tokens before a new one replaces it (SIGNING_KEY_DAYS, 30 by default). */
   signingKeyDays: number;
+  /**
+   * The proof-of-work challenge on sign-in, code resend, recovery and unlock (SIGN_IN_CHALLENGE,
+   * on by default; `off` for a closed network or for scripts that call the API).
+   */
+  signInChallenge: boolean;
   /** SMTP server for codes and temporary passwords; when absent they stay in the outbox. */
   smtpUrl?: string;
   mailFrom?: string;
@@ -81,6 +86,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workers: Math.max(1, Number(env.WEB_CONCURRENCY ?? 1) || 1),
     authSecret: env.AUTH_SECRET || undefined,
     signingKeyDays: wholeNumber(env, 'SIGNING_KEY_DAYS', 30, 1, 365),
+    signInChallenge: env.SIGN_IN_CHALLENGE !== 'off',
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || undefined,
     mailConsole: env.MAIL_CONSOLE ? env.MAIL_CONSOLE === 'on' : env.NODE_ENV !== 'production',

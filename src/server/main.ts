@@ -49,6 +49,7 @@ async function serve(): Promise<void> {
     auth: {
       secret: config.authSecret,
       keyPolicy: { rotateAfterDays: config.signingKeyDays },
+      challenge: config.signInChallenge ? {} : false,
       smtpUrl: config.smtpUrl,
       mailFrom: config.mailFrom,
       mailConsole: config.mailConsole,
@@ -63,6 +64,10 @@ async function serve(): Promise<void> {
       process.exit(0);
     });
   }
+  if (!config.signInChallenge)
+    server.log.warn(
+      'sign-in challenge off (SIGN_IN_CHALLENGE=off): sign-in calls are not asked to prove work',
+    );
   await server.listen({ port: config.port, host: config.host });
 }
 

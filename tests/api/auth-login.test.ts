@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../src/server/demo/security.js';
 import { type CallOptions, call, listUrl, signIn, startTestApp, type TestApp } from '../support/app.js';
 import {
@@ -17,7 +17,6 @@ const PASSWORD = 'Minera#Segura24';
 describe.each(DIALECTS)('sign-in outcomes on %s', (dialect) => {
   let t: TestApp;
   let admin: string;
-  let verifierSays = true;
   const clock = testClock();
   // The tests move the clock past the administrator's token: sign in again when it has run out.
   const api = async (options: CallOptions) => {
@@ -70,7 +69,6 @@ describe.each(DIALECTS)('sign-in outcomes on %s', (dialect) => {
     t = await startTestApp(dialect, {
       auth: {
         now: clock.now,
-        verifyClientToken: async () => verifierSays,
         // A setting may choose the phone only with an SMS centre (06's test); its user has no
         // phone, so this one is never reached.
         smppUrl: 'smpp://acredita:clave@127.0.0.1:9',
@@ -87,10 +85,6 @@ describe.each(DIALECTS)('sign-in outcomes on %s', (dialect) => {
   afterAll(async () => {
     await t?.close();
   });
-  beforeEach(() => {
-    verifierSays = true;
-  });
-
   it('answers the login response of spec section 3 on success', async () => {
     const res = await authenticate(t.app, 'autorizador');
     expect(res.status).toBe(200);
@@ -202,11 +196,6 @@ describe.each(DIALECTS)('sign-in outcomes on %s', (dialect) => {
       .where('IdUsuario', '=', 'SINTELEFONO')
       .execute();
     await refusal('SINTELEFONO', '06');
-  });
-
-  it('07: the captcha verifier refuses the client token', async () => {
-    verifierSays = false;
-    expect((await refusal('AUTORIZADOR', '07', DEMO_PASSWORD)).status).toBe(403);
   });
 
   it('08 and 09: a code confirmation without a code, and the lock after wrong codes', async () => {

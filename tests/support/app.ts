@@ -36,7 +36,8 @@ export async function startTestApp(
     database: db.database,
     registry,
     files,
-    auth: { ...options.auth, deliver: (m) => mail.push(m) },
+    // The sign-in challenge only where a suite asks for it (sign-in-challenge.test.ts).
+    auth: { challenge: false, ...options.auth, deliver: (m) => mail.push(m) },
     gateDecisionBudgetMs: options.gateDecisionBudgetMs,
   });
   mailboxes.set(app, mail);

@@ -49,6 +49,8 @@ export async function spawnServer(env: NodeJS.ProcessEnv, databaseUrl?: string):
     PORT: String(port),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
+    // The sign-in challenge only where a test turns it on (its own browser test).
+    SIGN_IN_CHALLENGE: 'off',
     ...env,
   };
   if (databaseUrl) childEnv.DATABASE_URL = databaseUrl;

@@ -13,10 +13,12 @@ import {
 } from '@mui/material';
 import { useMachine } from '@xstate/react';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
-import { useTranslate } from 'react-admin';
+import { useLocaleState, useTranslate } from 'react-admin';
 import { fromPromise } from 'xstate';
 import type { SessionAnswer } from '../../../workflows/login.machine.js';
 import { screenLockMachine } from '../../../workflows/screen-lock.machine.js';
+import { ChallengeWidget } from '../challenge/ChallengeWidget.js';
+import { withChallenge } from '../challenge/challenge.js';
 import { PasswordField } from '../components/PasswordField.js';
 import { LOGIN_PATH, signOut } from '../providers/auth.js';
 import { apiCall, type SessionEventName, sessionEvents } from '../session/http.js';
@@ -31,14 +33,16 @@ async function unlock(password: string): Promise<void> {
   const auth = session.auth();
   const profile = session.profile();
   if (!auth || !profile) throw { messageKey: 'api.errors.UNAUTHORIZED' };
-  const chosen = await apiCall<SessionAnswer>('POST', '/api/usuario/unlock', {
-    idUsuario: auth.username,
-    password,
-    idPerfil: profile.current.IdPerfil,
-    idDivision: profile.current.IdDivision,
-    ticket: session.lockTicket(),
-    tokenClient: '',
-  });
+  const chosen = await withChallenge(auth.username, (tokenClient) =>
+    apiCall<SessionAnswer>('POST', '/api/usuario/unlock', {
+      idUsuario: auth.username,
+      password,
+      idPerfil: profile.current.IdPerfil,
+      idDivision: profile.current.IdDivision,
+      ticket: session.lockTicket(),
+      tokenClient,
+    }),
+  );
   session.saveTokens(chosen.accessToken, chosen.refreshToken);
   session.setLocked(false);
 }
@@ -51,6 +55,7 @@ async function unlock(password: string): Promise<void> {
  */
 export default function SessionGuard() {
   const translate = useTranslate();
+  const [locale] = useLocaleState();
   const machine = useMemo(
     () =>
       screenLockMachine.provide({
@@ -162,6 +167,7 @@ export default function SessionGuard() {
               autoFocus
               fullWidth
             />
+            <ChallengeWidget language={locale === 'en' ? 'en' : 'es'} />
             <Button type="submit" variant="contained" disabled={!password || snapshot.matches('unlocking')}>
               {translate('lock.unlock')}
             </Button>

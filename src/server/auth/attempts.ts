@@ -14,13 +14,35 @@ export class Attempts {
   constructor(private readonly ctx: AuthContext) {}
 
   /** Counts the try against the user name and the address before any hash is computed. */
-  async guard(username: string, address: string, clientToken?: string): Promise<void> {
+  async throttle(username: string, address: string): Promise<void> {
     const now = this.ctx.now();
     const { perUser, perAddress, windowMs } = this.ctx.throttle;
     const byAddress = await allow(this.ctx.db, `ip:${address}`, perAddress, windowMs, now);
     const byUser = await allow(this.ctx.db, `user:${username}`, perUser, windowMs, now);
     if (!byAddress || !byUser) throw new ApiError('TOO_MANY_REQUESTS');
-    if (!(await this.ctx.verifyClientToken(clientToken, address))) throw loginError('07');
+  }
+
+  /**
+   * The throttle, then the answer to the sign-in challenge (tokenClient): missing, forged, spent,
+   * expired or easier than this address and name have earned is login code 07.
+   */
+  async guard(
+    username: string,
+    address: string,
+    clientToken?: string,
+    { byName = true } = {},
+  ): Promise<void> {
+    await this.throttle(username, address);
+    const who = byName ? { address, username } : { address };
+    if (!(await this.ctx.challenges.verify(clientToken, who))) {
+      await this.ctx.challenges.failed(who);
+      throw loginError('07', undefined, 'login.messages.challenge');
+    }
+  }
+
+  /** A failed try makes the next challenges of this address and user name harder. */
+  async failed(username: string, address?: string): Promise<void> {
+    if (address !== undefined) await this.ctx.challenges.failed({ address, username });
   }
 
   /** A lock still running answers with its code and minutes; one past its time is lifted. */
@@ -68,7 +90,12 @@ export class Attempts {
   }
 
   /** Password check with the attempt count: the setting's number of failures locks the user. */
-  async checkPassword(user: UserRow, setting: LoginSetting, password: string): Promise<void> {
+  async checkPassword(
+    user: UserRow,
+    setting: LoginSetting,
+    password: string,
+    address?: string,
+  ): Promise<void> {
     const hash = await this.ctx.accounts.passwordHash(user.IdUsuario);
     let ok = false;
     if (hash) ok = await verifyPassword(hash, password);
@@ -79,15 +106,17 @@ export class Attempts {
         await this.ctx.accounts.saveState(user.IdUsuario, { ...state, IntentosFallidos: 0 });
       return;
     }
+    await this.failed(user.IdUsuario, address);
     const failures = state.IntentosFallidos + 1;
     if (failures >= setting.NumeroIntentos) await this.lock(user, setting, '04');
     await this.ctx.accounts.saveState(user.IdUsuario, { ...state, IntentosFallidos: failures });
     throw loginError('01');
   }
 
-  async knownUser(username: string, password: string): Promise<UserRow> {
+  async knownUser(username: string, password: string, address?: string): Promise<UserRow> {
     const user = await this.ctx.accounts.user(username);
     if (!user) {
+      await this.failed(username, address);
       await verifyNothing(password);
       throw loginError('01');
     }
@@ -100,7 +129,13 @@ export class Attempts {
   }
 
   /** A wrong, spent or expired code: counted against the user, who is locked (09) at the setting's limit. */
-  async codeFailed(user: UserRow, setting: LoginSetting, result: Exclude<CodeCheck, 'ok'>): Promise<never> {
+  async codeFailed(
+    user: UserRow,
+    setting: LoginSetting,
+    result: Exclude<CodeCheck, 'ok'>,
+    address?: string,
+  ): Promise<never> {
+    await this.failed(user.IdUsuario, address);
     const state = await this.ctx.accounts.state(user.IdUsuario);
     const failures = state.IntentosCodigo + 1;
     if (failures >= setting.NumeroIntentos) await this.lock(user, setting, '09');

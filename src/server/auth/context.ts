@@ -1,7 +1,7 @@
 import type { Db } from '../db/connection.js';
 import type { Registry } from '../registry.js';
 import type { Accounts } from './accounts.js';
-import type { ClientTokenVerifier } from './captcha.js';
+import type { ClientTokenVerifier } from './challenge.js';
 import type { Codes } from './codes.js';
 import type { Notifier } from './notifier.js';
 import type { Sessions } from './sessions.js';
@@ -16,6 +16,7 @@ export interface AuthContext {
   codes: Codes;
   notifier: Notifier;
   throttle: ThrottleLimits;
-  verifyClientToken: ClientTokenVerifier;
+  /** The sign-in challenge (tokenClient): issued, verified once, made harder by failures. */
+  challenges: ClientTokenVerifier;
   now: () => number;
 }

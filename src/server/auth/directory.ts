@@ -205,10 +205,12 @@ export class DirectorySignIn {
       .where('ExpiraEn', '>', now)
       .executeTakeFirst()) as { IdCliente: number; Identidad: string } | undefined;
     if (!found) throw directoryRefusal('ticketInvalid', 'LOGIN_FAILED');
+    // The provider has checked who the person is: the challenge is asked of the address alone.
     await this.attempts.guard(
       found.Identidad.toLocaleUpperCase('es'),
       address,
       input.tokenClient as string | undefined,
+      { byName: false },
     );
     const spent = await this.ctx.db
       .updateTable(DIRECTORY_TABLES.ticket)

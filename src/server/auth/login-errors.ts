@@ -34,10 +34,10 @@ const STATUS_OF: Record<
   '12': 'LOGIN_REFUSED',
 };
 
-/** A refused sign-in with the spec's message code (section 8) and, for locks, the minutes left. */
-export function loginError(codigo: LoginCode, minutos?: number): ApiError {
+/** A refused sign-in with the spec's message code (section 8) and, for locks, the minutes left; a message more precise than the code's where one says more. */
+export function loginError(codigo: LoginCode, minutos?: number, messageKey?: string): ApiError {
   return new ApiError(STATUS_OF[codigo], {
-    messageKey: `login.messages.${codigo}`,
+    messageKey: messageKey ?? `login.messages.${codigo}`,
     params: minutos === undefined ? { codigo } : { codigo, minutos },
   });
 }

@@ -147,14 +147,16 @@ export class Passwords {
       .toLocaleUpperCase('es');
     if (!username)
       throw new ApiError('VALIDATION_FAILED', { fields: { Usuario: { messageKey: 'validation.required' } } });
-    await this.attempts.guard(username, address, input.tokenClient as string | undefined);
+    const code = input.Codigo === undefined || input.Codigo === null ? '' : String(input.Codigo).trim();
+    // The step that sends a code pays the challenge; the code's own steps count wrong codes instead.
+    if (code) await this.attempts.throttle(username, address);
+    else await this.attempts.guard(username, address, input.tokenClient as string | undefined);
     const user = await this.ctx.accounts.user(username);
     const setting = user ? await this.ctx.accounts.setting(user) : undefined;
     const policy = {
       longitudClave: setting?.LongitudClave ?? PASSWORD.defaultMinLength,
       nivelSeguridadClave: setting?.NivelSeguridadClave ?? PASSWORD.defaultLevel,
     };
-    const code = input.Codigo === undefined || input.Codigo === null ? '' : String(input.Codigo).trim();
 
     if (!code) {
       const email = String(input.Identificador ?? '')

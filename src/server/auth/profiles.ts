@@ -98,10 +98,10 @@ export class Profiles {
       .toLocaleUpperCase('es');
     const password = String(input.password ?? '');
     await this.attempts.guard(username, address, input.tokenClient as string | undefined);
-    const user = await this.attempts.knownUser(username, password);
+    const user = await this.attempts.knownUser(username, password, address);
     await this.attempts.checkLock(user);
     const setting = await this.ctx.accounts.setting(user);
-    await this.attempts.checkPassword(user, setting, password);
+    await this.attempts.checkPassword(user, setting, password, address);
     this.eligibility.requireProfileStep(user, setting, resuming);
     return user;
   }

@@ -2,7 +2,7 @@ import type { Db } from '../db/connection.js';
 import type { Registry } from '../registry.js';
 import { Accounts } from './accounts.js';
 import { Attempts } from './attempts.js';
-import { acceptAnyClientToken, type ClientTokenVerifier } from './captcha.js';
+import { type ClientTokenVerifier, noChallenge } from './challenge.js';
 import type { Codes } from './codes.js';
 import type { AuthContext } from './context.js';
 import { DirectorySignIn } from './directory.js';
@@ -15,7 +15,8 @@ import { SignIn } from './sign-in.js';
 import { DEFAULT_THROTTLE, type ThrottleLimits } from './throttle.js';
 
 export interface AuthOptions {
-  verifyClientToken?: ClientTokenVerifier;
+  /** The sign-in challenge; none (every answer passes) when not given. */
+  challenges?: ClientTokenVerifier;
   throttle?: ThrottleLimits;
   now?: () => number;
 }
@@ -31,6 +32,7 @@ export class AuthService {
   readonly profiles: Profiles;
   readonly passwords: Passwords;
   readonly directory: DirectorySignIn;
+  readonly challenges: ClientTokenVerifier;
 
   constructor(
     db: Db,
@@ -41,6 +43,7 @@ export class AuthService {
     options: AuthOptions = {},
   ) {
     this.now = options.now ?? Date.now;
+    this.challenges = options.challenges ?? noChallenge;
     const ctx: AuthContext = {
       db,
       registry,
@@ -49,7 +52,7 @@ export class AuthService {
       codes,
       notifier,
       throttle: options.throttle ?? DEFAULT_THROTTLE,
-      verifyClientToken: options.verifyClientToken ?? acceptAnyClientToken,
+      challenges: this.challenges,
       now: this.now,
     };
     const attempts = new Attempts(ctx);

@@ -27,10 +27,10 @@ export class SignIn {
     const password = String(input.password ?? '');
     if (!username || !password) throw loginError('01');
     await this.attempts.guard(username, address, input.tokenClient as string | undefined);
-    const user = await this.attempts.knownUser(username, password);
+    const user = await this.attempts.knownUser(username, password, address);
     await this.attempts.checkLock(user);
     const setting = await this.ctx.accounts.setting(user);
-    await this.attempts.checkPassword(user, setting, password);
+    await this.attempts.checkPassword(user, setting, password, address);
     return this.proven(user, setting);
   }
 
@@ -60,7 +60,7 @@ export class SignIn {
     const code = String(input.codigo ?? '').trim();
     if (!username) throw loginError('01');
     if (!code) throw loginError('08');
-    await this.attempts.guard(username, address);
+    await this.attempts.throttle(username, address);
     const user = await this.ctx.accounts.user(username);
     // An unknown name gets the answer of a wrong code: nobody learns which names exist.
     if (!user)
@@ -71,7 +71,7 @@ export class SignIn {
     await this.attempts.checkLock(user);
     const setting = await this.ctx.accounts.setting(user);
     const result = await this.ctx.codes.check(user.IdUsuario, 'login', code);
-    if (result !== 'ok') await this.attempts.codeFailed(user, setting, result);
+    if (result !== 'ok') await this.attempts.codeFailed(user, setting, result, address);
     await this.ctx.accounts.saveState(user.IdUsuario, {
       ...(await this.ctx.accounts.state(user.IdUsuario)),
       IntentosCodigo: 0,
@@ -83,11 +83,14 @@ export class SignIn {
   }
 
   /** POST /api/usuario/resendcode. */
-  async resendCode(input: { username?: unknown }, address: string): Promise<{ mensaje: string }> {
+  async resendCode(
+    input: { username?: unknown; tokenClient?: unknown },
+    address: string,
+  ): Promise<{ mensaje: string }> {
     const username = String(input.username ?? '')
       .trim()
       .toLocaleUpperCase('es');
-    await this.attempts.guard(username, address);
+    await this.attempts.guard(username, address, input.tokenClient as string | undefined);
     const user = await this.ctx.accounts.user(username);
     // Only a sign-in waiting for its code gets a new one; nobody learns whether a name exists.
     if (user && (await this.ctx.codes.pending(user.IdUsuario, 'login'))) {

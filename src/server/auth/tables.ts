@@ -11,6 +11,7 @@ import type { Database, Db } from '../db/connection.js';
 export const AUTH_TABLES = {
   secret: 'auth_secret',
   signingKey: 'auth_signing_key',
+  spentChallenge: 'auth_challenge_spent',
   password: 'auth_password',
   history: 'auth_password_history',
   state: 'auth_user_state',
@@ -43,6 +44,9 @@ export async function ensureAuthTables(database: Database): Promise<void> {
       .addColumn('Publica', 'text', (c) => c.notNull())
       .addColumn('CreadaEn', 'bigint', (c) => c.notNull())
       .addColumn('RetiradaEn', 'bigint'),
+  );
+  await table(AUTH_TABLES.spentChallenge, (t) =>
+    t.addColumn('Firma', 'text', (c) => c.primaryKey()).addColumn('ExpiraEn', 'bigint', (c) => c.notNull()),
   );
   await table(AUTH_TABLES.password, (t) =>
     t
@@ -112,6 +116,7 @@ export async function ensureAuthTables(database: Database): Promise<void> {
     [AUTH_TABLES.refresh, 'IdSesion'],
     [AUTH_TABLES.code, 'IdUsuario'],
     [AUTH_TABLES.history, 'IdUsuario'],
+    [AUTH_TABLES.spentChallenge, 'ExpiraEn'],
   ]) {
     await db.schema
       .createIndex(`ix_${table}_${column.toLowerCase()}`)

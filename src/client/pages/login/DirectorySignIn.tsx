@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { type LoginAnswer, type LoginProblem, problemOf } from '../../../../workflows/login.machine.js';
 import { APPLICATION_ID } from '../../../shared/constants.js';
 import { DIRECTORY } from '../../../shared/directory.js';
+import { withChallenge } from '../../challenge/challenge.js';
 import { useT } from '../../i18n/translate.js';
 import { apiCall, queryString } from '../../session/http.js';
 
@@ -84,11 +85,15 @@ export function DirectorySignIn(props: {
         });
         return;
       }
-      apiCall<LoginAnswer>(
-        'POST',
-        DIRECTORY.authenticate,
-        { tokenClient: '', idAplicacion: APPLICATION_ID },
-        data.ticket,
+      const ticket = data.ticket;
+      // The user's name is the directory's: the answer is checked against this address alone.
+      withChallenge('', (tokenClient) =>
+        apiCall<LoginAnswer>(
+          'POST',
+          DIRECTORY.authenticate,
+          { tokenClient, idAplicacion: APPLICATION_ID },
+          ticket,
+        ),
       )
         .then((answer) => {
           setWaiting(false);

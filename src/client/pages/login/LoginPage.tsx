@@ -3,6 +3,7 @@ import { useMachine } from '@xstate/react';
 import { useEffect } from 'react';
 import { loginMachine } from '../../../../workflows/login.machine.js';
 import { APP_VERSION, type Language } from '../../../shared/constants.js';
+import { ChallengeWidget } from '../../challenge/ChallengeWidget.js';
 import { LanguageMenu } from '../../components/LanguageMenu.js';
 import { useT } from '../../i18n/translate.js';
 import { DASHBOARD_PATH } from '../../paths.js';
@@ -136,6 +137,10 @@ export default function LoginPage({
                 />
               )}
               {step === 'forgot' && <ForgotPassword onClose={() => send({ type: 'BACK' })} />}
+              {/* The calls of these steps carry the answer to the sign-in challenge. */}
+              {(step === 'credentials' || step === 'code' || step === 'forgot') && (
+                <ChallengeWidget language={language} />
+              )}
             </Stack>
           </CardContent>
         </Card>

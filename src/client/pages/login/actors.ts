@@ -1,10 +1,11 @@
 import { fromPromise } from 'xstate';
 import type { LoginAnswer, SessionAnswer } from '../../../../workflows/login.machine.js';
 import { APPLICATION_ID, APPLICATION_TYPE, SESSION } from '../../../shared/constants.js';
+import { withChallenge } from '../../challenge/challenge.js';
 import { apiCall } from '../../session/http.js';
 import { type CurrentProfile, type DivisionChoice, type MenuItem, session } from '../../session/store.js';
 
-const APP = { idAplicacion: APPLICATION_ID, idTipoAplicacion: APPLICATION_TYPE, tokenClient: '' };
+const APP = { idAplicacion: APPLICATION_ID, idTipoAplicacion: APPLICATION_TYPE };
 
 type Answer = LoginAnswer & {
   division: DivisionChoice[];
@@ -40,7 +41,9 @@ export async function keepSession(
 /** The sign-in calls of spec section 7, as the login machine's actors. */
 export const loginActors = {
   authenticate: fromPromise<LoginAnswer, { username: string; password: string }>(({ input }) =>
-    apiCall<LoginAnswer>('POST', '/api/usuario/authenticate', { ...input, ...APP }),
+    withChallenge(input.username, (tokenClient) =>
+      apiCall<LoginAnswer>('POST', '/api/usuario/authenticate', { ...input, ...APP, tokenClient }),
+    ),
   ),
   validateCode: fromPromise<LoginAnswer, { username: string; code: string }>(({ input }) =>
     apiCall<LoginAnswer>('POST', '/api/usuario/validatelogin', {
@@ -50,7 +53,9 @@ export const loginActors = {
     }),
   ),
   resendCode: fromPromise<unknown, { username: string }>(({ input }) =>
-    apiCall('POST', '/api/usuario/resendcode', { username: input.username }),
+    withChallenge(input.username, (tokenClient) =>
+      apiCall('POST', '/api/usuario/resendcode', { username: input.username, tokenClient }),
+    ),
   ),
   changePassword: fromPromise<{ id: number }, { answer: LoginAnswer; password: string }>(({ input }) =>
     apiCall<{ id: number }>(
@@ -91,14 +96,16 @@ export const forgotActors = {
     { longitudClave: number; nivelSeguridadClave: string },
     { username: string; email: string }
   >(({ input }) =>
-    apiCall('POST', '/api/SeguridadCodigoAutenticacion/RecuperarClave', {
-      IdAplicacion: APPLICATION_ID,
-      IdTipoAplicacion: APPLICATION_TYPE,
-      Usuario: input.username,
-      Identificador: input.email,
-      NotificarPor: 'C',
-      tokenClient: '',
-    }),
+    withChallenge(input.username, (tokenClient) =>
+      apiCall('POST', '/api/SeguridadCodigoAutenticacion/RecuperarClave', {
+        IdAplicacion: APPLICATION_ID,
+        IdTipoAplicacion: APPLICATION_TYPE,
+        Usuario: input.username,
+        Identificador: input.email,
+        NotificarPor: 'C',
+        tokenClient,
+      }),
+    ),
   ),
   checkCode: fromPromise<
     { longitudClave: number; nivelSeguridadClave: string },

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { APPLICATION_ID, APPLICATION_TYPE } from '../../../shared/constants.js';
+import { noChallenge } from '../../auth/challenge.js';
 import { ApiError } from '../../errors.js';
 import { field, objectOf, resultResponses } from '../../routes/responses.js';
 
@@ -13,7 +14,10 @@ const password = field.text(128);
 const appFields = {
   idAplicacion: field.text(10, { default: APPLICATION_ID }),
   idTipoAplicacion: field.text(10, { default: APPLICATION_TYPE }),
-  tokenClient: field.text(4096, { description: 'Captcha answer; checked by the configured verifier.' }),
+  tokenClient: field.text(4096, {
+    description:
+      'The answer to a sign-in challenge of GET /api/auth/challenge (base64 of the ALTCHA payload): single use, expiring; a missing or wrong one is login code 07.',
+  }),
 };
 
 function payload(request: FastifyRequest): Body {
@@ -31,6 +35,36 @@ export default async function authRoutes(fastify: FastifyInstance): Promise<void
   const auth = fastify.auth;
   const tags = ['authentication'];
   const publicRoute = { config: { public: true } };
+
+  fastify.get(
+    '/auth/challenge',
+    {
+      ...publicRoute,
+      schema: {
+        tags,
+        summary: 'A proof-of-work challenge for the next sign-in call (its answer is tokenClient)',
+        description:
+          'ALTCHA challenge (parameters, signature), answerable once within 10 minutes; harder after failed tries of the address or of `usuario`. `{ enabled: false }` when the server runs without it (SIGN_IN_CHALLENGE=off).',
+        querystring: objectOf({ usuario: username }),
+        response: {
+          200: {
+            type: 'object',
+            additionalProperties: true,
+            properties: { enabled: { type: 'boolean' }, signature: { type: 'string' } },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      if (auth.challenges === noChallenge) return { enabled: false };
+      const { usuario } = request.query as { usuario?: string };
+      reply.header('cache-control', 'no-store');
+      return auth.challenges.issue({
+        address: request.ip,
+        username: usuario?.trim().toLocaleUpperCase('es') || undefined,
+      });
+    },
+  );
 
   fastify.post(
     '/usuario/authenticate',
@@ -69,7 +103,7 @@ export default async function authRoutes(fastify: FastifyInstance): Promise<void
       schema: {
         tags,
         summary: 'Send the verification code again',
-        body: body({ username }, ['username']),
+        body: body({ username, tokenClient: appFields.tokenClient }, ['username']),
         response: result('Message'),
       },
     },

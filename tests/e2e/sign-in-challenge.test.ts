@@ -1,0 +1,83 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD } from '../../src/server/demo/security.js';
+import { launchBrowser, PHONE } from '../support/browser.js';
+import { type RunningServer, startRealServer } from '../support/server.js';
+
+/**
+ * The sign-in challenge as a person meets it: the page solves it while they type (the widget says
+ * so), the answer rides with the sign-in, a failed try gets a new answer, and the server's refusal
+ * of a forged one is what a script gets.
+ */
+describe('the sign-in challenge in a real browser', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    server = await startRealServer({ SIGN_IN_CHALLENGE: 'on' });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  async function newPage(options: object, language: 'es' | 'en'): Promise<Page> {
+    const context = await browser.newContext({ ...options, locale: language === 'es' ? 'es-PE' : 'en-GB' });
+    const page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+    page.on('console', (message) => {
+      // The wrong password this test types answers 401.
+      if (/Failed to load resource: the server responded with a status of 401/.test(message.text())) return;
+      if (message.type() === 'error') problems.push(`${message.type()}: ${message.text()}`);
+    });
+    return page;
+  }
+
+  it('solves the challenge while the person types, and signs in with it (desktop, Spanish)', async () => {
+    const page = await newPage({ viewport: { width: 1280, height: 800 } }, 'es');
+    await page.goto(`${server.url}/auth/login`);
+    // The widget is a labelled checkbox a screen reader announces; it ticks itself once solved.
+    const box = page.getByRole('checkbox', { name: 'Verificado' });
+    await box.waitFor();
+    expect(await box.isChecked()).toBe(true);
+    await page.locator('#username').fill('ADMIN');
+    await page.locator('#password').fill(DEMO_PASSWORD);
+    const answer = page.waitForRequest((request) => request.url().endsWith('/api/usuario/authenticate'));
+    await page.getByRole('button', { name: 'Ingresar' }).click();
+    const sent = (await answer).postDataJSON() as { tokenClient: string };
+    const payload = JSON.parse(Buffer.from(sent.tokenClient, 'base64').toString()) as {
+      challenge: { parameters: { algorithm: string } };
+      solution: { counter: number };
+    };
+    expect(payload.challenge.parameters.algorithm).toBe('PBKDF2/SHA-256');
+    expect(payload.solution.counter).toBeGreaterThan(0);
+    await page.getByRole('heading', { name: 'Perfil y división' }).waitFor();
+    // The same answer, replayed as a script would: spent.
+    const replay = await fetch(`${server.url}/api/usuario/authenticate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'ADMIN', password: DEMO_PASSWORD, tokenClient: sent.tokenClient }),
+    });
+    expect(replay.status).toBe(403);
+    expect(((await replay.json()) as { params: { codigo: string } }).params.codigo).toBe('07');
+    await page.context().close();
+  });
+
+  it('gives a failed try a new answer, so the next one goes through (phone, English)', async () => {
+    const page = await newPage(PHONE, 'en');
+    await page.goto(`${server.url}/auth/login?lang=en`);
+    await page.getByRole('checkbox', { name: 'Verified' }).waitFor();
+    await page.locator('#username').fill('AUTORIZADOR');
+    await page.locator('#password').fill('not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('Incorrect username or password.', { exact: false }).waitFor();
+    await page.locator('#password').fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Profile and division' }).waitFor();
+    await page.context().close();
+    expect(problems).toEqual([]);
+  });
+});
