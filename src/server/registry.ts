@@ -28,6 +28,8 @@ export interface Reference {
   many?: Link;
   /** Its target is not made readable to this entity's readers (x-ref private). */
   private?: boolean;
+  /** This entity's rows are deleted with the referenced record (x-ref goesWith). */
+  goesWith?: boolean;
 }
 
 /** The table behind an array of references: one row per (owner, value). */
@@ -123,11 +125,11 @@ export class Registry {
   }
 
   /** Entities whose references point at `name`: who would block its deletion. */
-  referencing(name: string): Array<{ entity: Entity; field: string; many?: Link }> {
+  referencing(name: string): Array<{ entity: Entity; field: string; many?: Link; goesWith?: boolean }> {
     return this.entities.flatMap((entity) =>
       entity.references
         .filter((ref) => ref.target === name)
-        .map((ref) => ({ entity, field: ref.field, many: ref.many })),
+        .map((ref) => ({ entity, field: ref.field, many: ref.many, goesWith: ref.goesWith })),
     );
   }
 
@@ -504,6 +506,7 @@ function toEntity(file: SchemaFile, schema: EntitySchema, ajv: ReturnType<typeof
         field,
         target: p['x-ref']?.resource ?? '',
         private: p['x-ref']?.private === true,
+        goesWith: p['x-ref']?.goesWith === true,
         many:
           p.type === 'array'
             ? {

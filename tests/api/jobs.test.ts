@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LeaseLost, Leases } from '../../src/server/jobs/leases.js';
 import { FILE_TABLES, fileKey } from '../../src/server/storage/files.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { call, signIn, startTestApp, type TestApp } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
 
 describe.each(DIALECTS)('background jobs and kept files on %s', (dialect) => {
@@ -70,6 +70,30 @@ describe.each(DIALECTS)('background jobs and kept files on %s', (dialect) => {
     await other.release(client, job, { doneOn: '2026-11-26' });
     expect(await holder.take(client, job, { notDoneOn: '2026-11-26' })).toBe(false);
     expect(await holder.take(client, job, { notDoneOn: '2026-11-27' })).toBe(true);
+  });
+
+  it('deletes a client with the job leases a background job took for it, not refused as in use', async () => {
+    const admin = (await signIn(t.app, 'ADMIN')).accessToken;
+    const created = await call(t.app, {
+      method: 'POST',
+      url: '/api/rest/client',
+      token: admin,
+      payload: { Cliente: 'CLIENTE DE PASO', IdPais: 'PE' },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.id as number;
+    // The daily check takes its lease for the new client between its creation and its deletion.
+    expect(
+      await new Leases(t.db.database.db, t.registry, 'job', Date.now, 30_000).take(id, 'VENCIMIENTOS'),
+    ).toBe(true);
+    const removed = await call(t.app, { method: 'DELETE', url: `/api/rest/client/${id}`, token: admin });
+    expect(removed.status, JSON.stringify(removed.body)).toBe(200);
+    const leases = await t.db.database.db
+      .selectFrom(t.registry.require('job-lease').table)
+      .select('IdArriendo')
+      .where('IdCliente', '=', id)
+      .execute();
+    expect(leases).toEqual([]);
   });
 
   it('keeps a file with the transaction that names it, in parts, read whole or piece by piece', async () => {

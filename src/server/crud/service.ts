@@ -290,8 +290,14 @@ export class CrudService {
         throw new ApiError('BUSINESS_RULE', { messageKey: lock.messageKey });
       await hooks?.beforeDelete?.({ db: trx, entity, principal, operation: 'delete', existing });
       const users = new Set<string>();
-      for (const { entity: other, field, many } of this.registry.referencing(entity.name)) {
+      for (const { entity: other, field, many, goesWith } of this.registry.referencing(entity.name)) {
         if (users.has(other.name)) continue;
+        // Bookkeeping of this record (a client's job lease, which a background job may have just
+        // taken): it goes with the record.
+        if (goesWith && !many) {
+          await trx.deleteFrom(other.table).where(field, '=', id).execute();
+          continue;
+        }
         if (many) {
           let qb = trx.selectFrom(many.table).select(many.owner).where(many.value, '=', id);
           if (other.name === entity.name) qb = qb.where(many.owner, '<>', id);

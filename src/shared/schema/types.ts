@@ -31,6 +31,8 @@ export interface RefSpec {
   filter?: Record<string, string>;
   /** The target is not made readable to this entity's readers: they see the stored key. */
   private?: boolean;
+  /** This entity's rows are bookkeeping of the target's record and are deleted with it. */
+  goesWith?: boolean;
 }
 
 export interface AfterRule {
