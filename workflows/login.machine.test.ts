@@ -31,6 +31,13 @@ interface Server {
   authenticate?: (input: { username: string; password: string }) => Promise<LoginAnswer>;
   validateCode?: (input: { username: string; code: string }) => Promise<LoginAnswer>;
   resendCode?: () => Promise<unknown>;
+  validateAppCode?: (input: { username: string; code: string }) => Promise<LoginAnswer>;
+  offerApp?: (input: { username: string; ticket: string }) => Promise<{ secreto: string; uri: string }>;
+  confirmApp?: (input: {
+    username: string;
+    ticket: string;
+    code: string;
+  }) => Promise<{ answer: LoginAnswer; codes: string[] }>;
   changePassword?: (input: { answer: LoginAnswer; password: string }) => Promise<{ id: number }>;
   selectProfile?: (input: {
     answer: LoginAnswer;
@@ -53,6 +60,9 @@ function start(server: Server) {
         authenticate: log('authenticate', server.authenticate),
         validateCode: log('validateCode', server.validateCode),
         resendCode: log('resendCode', server.resendCode),
+        validateAppCode: log('validateAppCode', server.validateAppCode),
+        offerApp: log('offerApp', server.offerApp),
+        confirmApp: log('confirmApp', server.confirmApp),
         changePassword: log('changePassword', server.changePassword),
         selectProfile: log('selectProfile', server.selectProfile),
       },
@@ -247,24 +257,123 @@ describe('login machine', () => {
     expect(actor.getSnapshot().matches('credentials')).toBe(true);
   });
 
+  it('asks for the authenticator app’s code instead of the e-mail code, refuses a wrong one, accepts the right one', async () => {
+    const { actor, calls } = start({
+      authenticate: async () => answer({ autenticadorApp: 'S', accessToken: '' }),
+      validateAppCode: async ({ code, username }) =>
+        code === '123456' && username === 'SUPERVISOR'
+          ? answer()
+          : Promise.reject(refusal('login.totp.invalid', { codigo: '08', minutos: 0 })),
+      selectProfile: async () => session,
+    });
+    actor.send({ type: 'SUBMIT', username: 'supervisor', password: 'x' });
+    await settle(actor, 'appCode');
+    actor.send({ type: 'SUBMIT_APP_CODE', code: '000000' });
+    const wrong = await waitFor(actor, (x) => x.matches('appCode') && x.context.problem !== undefined);
+    expect(wrong.context.problem?.messageKey).toBe('login.totp.invalid');
+    actor.send({ type: 'SUBMIT_APP_CODE', code: '123456' });
+    await settle(actor, 'profile');
+    expect(calls).toEqual(['authenticate', 'validateAppCode', 'validateAppCode']);
+  });
+
+  it('goes back to the credentials with the lock message when the app’s codes lock the user', async () => {
+    const { actor } = start({
+      authenticate: async () => answer({ autenticadorApp: 'S', accessToken: '' }),
+      validateAppCode: async () =>
+        Promise.reject(refusal('login.messages.09', { codigo: '09', minutos: 15 })),
+    });
+    actor.send({ type: 'SUBMIT', username: 'supervisor', password: 'x' });
+    await settle(actor, 'appCode');
+    actor.send({ type: 'SUBMIT_APP_CODE', code: '000000' });
+    const s = await waitFor(actor, (x) => x.matches('credentials') && x.context.problem !== undefined);
+    expect(s.context.problem?.messageKey).toBe('login.messages.09');
+    expect(s.context.answer).toBeUndefined();
+  });
+
+  it('enrols in the authenticator app when the setting requires it: the secret, a code, the recovery codes once, then on', async () => {
+    const tickets: string[] = [];
+    const { actor, calls } = start({
+      authenticate: async () =>
+        answer({ accessToken: '', enrolarAutenticador: 'S', ticketAutenticador: 'ticket-1' }),
+      offerApp: async ({ ticket }) => {
+        tickets.push(ticket);
+        return { secreto: 'JBSWY3DPEHPK3PXP', uri: 'otpauth://totp/x' };
+      },
+      confirmApp: async ({ code, ticket }) => {
+        tickets.push(ticket);
+        return code === '654321'
+          ? { answer: answer(), codes: ['AAAAA-BBBBB'] }
+          : Promise.reject(refusal('totp.confirmInvalid'));
+      },
+      selectProfile: async () => session,
+    });
+    actor.send({ type: 'SUBMIT', username: 'admin', password: 'x' });
+    const offered = await settle(actor, 'enrolApp');
+    expect(offered.context.enrolment?.secreto).toBe('JBSWY3DPEHPK3PXP');
+    actor.send({ type: 'CONFIRM_APP', code: '111111' });
+    const wrong = await waitFor(actor, (x) => x.matches('enrolApp') && x.context.problem !== undefined);
+    expect(wrong.context.problem?.messageKey).toBe('totp.confirmInvalid');
+    // The same secret stays on the screen: nothing is offered again.
+    expect(wrong.context.enrolment?.secreto).toBe('JBSWY3DPEHPK3PXP');
+    actor.send({ type: 'CONFIRM_APP', code: '654321' });
+    const shown = await settle(actor, 'recoveryCodes');
+    expect(shown.context.recoveryCodes).toEqual(['AAAAA-BBBBB']);
+    actor.send({ type: 'CONTINUE' });
+    const profile = await settle(actor, 'profile');
+    expect(profile.context.recoveryCodes).toBeUndefined();
+    expect(tickets).toEqual(['ticket-1', 'ticket-1', 'ticket-1']);
+    expect(calls).toEqual(['authenticate', 'offerApp', 'confirmApp', 'confirmApp']);
+  });
+
+  it('goes from the e-mail code to the enrolment the setting requires', async () => {
+    const { actor } = start({
+      authenticate: async () => answer({ dobleAutenticacion: 'S', accessToken: '' }),
+      validateCode: async () =>
+        answer({
+          dobleAutenticacion: 'S',
+          accessToken: '',
+          enrolarAutenticador: 'S',
+          ticketAutenticador: 't',
+        }),
+      offerApp: async () => ({ secreto: 'S', uri: 'otpauth://totp/x' }),
+    });
+    actor.send({ type: 'SUBMIT', username: 'admin', password: 'x' });
+    await settle(actor, 'code');
+    actor.send({ type: 'SUBMIT_CODE', code: '1234' });
+    await settle(actor, 'enrolApp');
+  });
+
   it('goes, for every answer, to the step nextLoginStep names (the server asks the same function)', async () => {
     for (const accessToken of ['', 'login-token'])
       for (const dobleAutenticacion of ['S', 'N'] as const)
-        for (const cambiarClaveCaducada of ['S', 'N'] as const)
-          for (const primeraClaveCambiada of ['S', 'N'] as const) {
-            const given = answer({
-              accessToken,
-              dobleAutenticacion,
-              cambiarClaveCaducada,
-              primeraClaveCambiada,
-            });
-            const { actor } = start({ authenticate: async () => given });
-            actor.send({ type: 'SUBMIT', username: 'admin', password: 'x' });
-            const expected = nextLoginStep(given);
-            await settle(actor, expected);
-            expect(actor.getSnapshot().value, JSON.stringify(given)).toBe(expected);
-          }
+        for (const autenticadorApp of ['S', 'N'] as const)
+          for (const enrolarAutenticador of ['S', 'N'] as const)
+            for (const cambiarClaveCaducada of ['S', 'N'] as const)
+              for (const primeraClaveCambiada of ['S', 'N'] as const) {
+                const given = answer({
+                  accessToken,
+                  dobleAutenticacion,
+                  autenticadorApp,
+                  enrolarAutenticador,
+                  cambiarClaveCaducada,
+                  primeraClaveCambiada,
+                });
+                const { actor } = start({
+                  authenticate: async () => given,
+                  offerApp: async () => ({ secreto: 'S', uri: 'otpauth://totp/x' }),
+                });
+                actor.send({ type: 'SUBMIT', username: 'admin', password: 'x' });
+                const expected = nextLoginStep(given);
+                await settle(actor, expected);
+                expect(actor.getSnapshot().value, JSON.stringify(given)).toBe(expected);
+              }
     expect(nextLoginStep(answer({ accessToken: '', dobleAutenticacion: 'S' }))).toBe('code');
+    expect(nextLoginStep(answer({ accessToken: '', dobleAutenticacion: 'S', autenticadorApp: 'S' }))).toBe(
+      'appCode',
+    );
+    expect(
+      nextLoginStep(answer({ accessToken: '', dobleAutenticacion: 'S', enrolarAutenticador: 'S' })),
+    ).toBe('enrolApp');
     expect(nextLoginStep(answer({ cambiarClaveCaducada: 'S' }))).toBe('changePassword');
     expect(nextLoginStep(answer({ primeraClaveCambiada: 'N' }))).toBe('changePassword');
     expect(nextLoginStep(answer())).toBe('profile');

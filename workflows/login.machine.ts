@@ -22,6 +22,9 @@ export type LoginAnswer = Pick<
   | 'accessToken'
   | 'refreshToken'
   | 'dobleAutenticacion'
+  | 'autenticadorApp'
+  | 'enrolarAutenticador'
+  | 'ticketAutenticador'
   | 'cambiarClaveCaducada'
   | 'primeraClaveCambiada'
   | 'longitudClave'
@@ -44,11 +47,27 @@ export interface LoginContext {
   notice?: string;
   /** Why the password must change: it expired, or it is the first one. */
   reason?: 'expired' | 'first';
+  /** The authenticator app's secret offered for the enrolment the setting requires (QR URI and text). */
+  enrolment?: AppEnrolment;
+  /** The recovery codes of that enrolment, shown once. */
+  recoveryCodes?: string[];
+}
+
+/** A secret offered for an authenticator app: its otpauth:// URI (the QR) and its text. */
+export interface AppEnrolment {
+  secreto: string;
+  uri: string;
 }
 
 export type LoginEvent =
   | { type: 'SUBMIT'; username: string; password: string }
   | { type: 'SUBMIT_CODE'; code: string }
+  /** The authenticator app's code, or a recovery code. */
+  | { type: 'SUBMIT_APP_CODE'; code: string }
+  /** A code of the app being enrolled confirms it. */
+  | { type: 'CONFIRM_APP'; code: string }
+  /** The recovery codes were seen: on with the sign-in. */
+  | { type: 'CONTINUE' }
   | { type: 'RESEND' }
   | { type: 'CHANGE_PASSWORD'; password: string }
   | { type: 'SELECT'; idPerfil: number; idDivision: number }
@@ -60,21 +79,31 @@ export type LoginEvent =
   | { type: 'DIRECTORY_FAILED'; problem: LoginProblem };
 
 /** What a sign-in needs next once its password (and, where asked, its code) has been proven. */
-export type LoginStep = 'code' | 'changePassword' | 'profile';
+export type LoginStep = 'appCode' | 'enrolApp' | 'code' | 'changePassword' | 'profile';
 
 /** The facts the steps are decided on: the parts of the login response that name them. */
 export type StepFacts = Pick<
   LoginAnswer,
-  'accessToken' | 'dobleAutenticacion' | 'cambiarClaveCaducada' | 'primeraClaveCambiada'
+  | 'accessToken'
+  | 'dobleAutenticacion'
+  | 'autenticadorApp'
+  | 'enrolarAutenticador'
+  | 'cambiarClaveCaducada'
+  | 'primeraClaveCambiada'
 >;
 
 /**
  * The decisions of the sign-in's branching states, as plain functions: the machine's guards call
  * them, and so does the server before any path (sign-in, signing in again, unlocking) turns a
- * password into a working session. A code is still owed while double authentication is S and the
- * answer carries no token; then the password must change when it expired or is the first one.
+ * password into a working session. The authenticator app's code is owed while autenticadorApp is S
+ * and the answer carries no token (it takes the place of the e-mail code); an enrolment in the app
+ * while enrolarAutenticador is S (after the e-mail code, when both apply); a code while double
+ * authentication is S and the answer carries no token; then the password must change when it
+ * expired or is the first one.
  */
 export const loginRules = {
+  needsAppCode: (a: StepFacts) => a.autenticadorApp === 'S' && !a.accessToken,
+  needsAppEnrolment: (a: StepFacts) => a.enrolarAutenticador === 'S' && !a.accessToken,
   needsCode: (a: StepFacts) => a.dobleAutenticacion === 'S' && !a.accessToken,
   passwordExpired: (a: StepFacts) => a.cambiarClaveCaducada === 'S',
   firstPassword: (a: StepFacts) => a.primeraClaveCambiada === 'N',
@@ -82,6 +111,8 @@ export const loginRules = {
 
 /** The step the machine goes to from an answer: code, a forced change, or the profile. */
 export function nextLoginStep(answer: StepFacts): LoginStep {
+  if (loginRules.needsAppCode(answer)) return 'appCode';
+  if (loginRules.needsAppEnrolment(answer)) return 'enrolApp';
   if (loginRules.needsCode(answer)) return 'code';
   if (loginRules.passwordExpired(answer) || loginRules.firstPassword(answer)) return 'changePassword';
   return 'profile';
@@ -125,6 +156,18 @@ export const loginMachine = setup({
     validateCode: fromPromise<LoginAnswer, { username: string; code: string }>(async () => {
       throw new Error('validateCode is supplied by the screen');
     }),
+    validateAppCode: fromPromise<LoginAnswer, { username: string; code: string }>(async () => {
+      throw new Error('validateAppCode is supplied by the screen');
+    }),
+    offerApp: fromPromise<AppEnrolment, { username: string; ticket: string }>(async () => {
+      throw new Error('offerApp is supplied by the screen');
+    }),
+    confirmApp: fromPromise<
+      { answer: LoginAnswer; codes: string[] },
+      { username: string; ticket: string; code: string }
+    >(async () => {
+      throw new Error('confirmApp is supplied by the screen');
+    }),
     resendCode: fromPromise<unknown, { username: string }>(async () => {
       throw new Error('resendCode is supplied by the screen');
     }),
@@ -138,6 +181,9 @@ export const loginMachine = setup({
     ),
   },
   guards: {
+    needsAppCode: ({ context }) => Boolean(context.answer && loginRules.needsAppCode(context.answer)),
+    needsAppEnrolment: ({ context }) =>
+      Boolean(context.answer && loginRules.needsAppEnrolment(context.answer)),
     needsCode: ({ context }) => Boolean(context.answer && loginRules.needsCode(context.answer)),
     passwordExpired: ({ context }) => Boolean(context.answer && loginRules.passwordExpired(context.answer)),
     firstPassword: ({ context }) => Boolean(context.answer && loginRules.firstPassword(context.answer)),
@@ -151,7 +197,13 @@ export const loginMachine = setup({
   },
   actions: {
     clearMessages: assign({ problem: undefined, notice: undefined }),
-    forget: assign({ answer: undefined, session: undefined, reason: undefined }),
+    forget: assign({
+      answer: undefined,
+      session: undefined,
+      reason: undefined,
+      enrolment: undefined,
+      recoveryCodes: undefined,
+    }),
     fail: assign({ problem: ({ event }) => problemOf((event as { error?: unknown }).error) }),
   },
 }).createMachine({
@@ -197,7 +249,79 @@ export const loginMachine = setup({
       },
     },
     signedInWithPassword: {
-      always: [{ guard: 'needsCode', target: 'code' }, { target: 'checkPassword' }],
+      always: [
+        { guard: 'needsAppCode', target: 'appCode' },
+        { guard: 'needsAppEnrolment', target: 'offeringApp' },
+        { guard: 'needsCode', target: 'code' },
+        { target: 'checkPassword' },
+      ],
+    },
+    appCode: {
+      on: {
+        SUBMIT_APP_CODE: { target: 'verifyingApp', actions: 'clearMessages' },
+        BACK: { target: 'credentials', actions: ['clearMessages', 'forget'] },
+      },
+    },
+    verifyingApp: {
+      invoke: {
+        src: 'validateAppCode',
+        input: ({ context, event }) => ({
+          username: context.username,
+          code: event.type === 'SUBMIT_APP_CODE' ? event.code : '',
+        }),
+        onDone: { target: 'signedInWithPassword', actions: assign({ answer: ({ event }) => event.output }) },
+        onError: [
+          { guard: 'locked', target: 'credentials', actions: ['fail', 'forget'] },
+          { target: 'appCode', actions: 'fail' },
+        ],
+      },
+    },
+    offeringApp: {
+      invoke: {
+        src: 'offerApp',
+        input: ({ context }) => ({
+          username: context.username,
+          ticket: context.answer?.ticketAutenticador ?? '',
+        }),
+        onDone: { target: 'enrolApp', actions: assign({ enrolment: ({ event }) => event.output }) },
+        onError: { target: 'credentials', actions: ['fail', 'forget'] },
+      },
+    },
+    enrolApp: {
+      on: {
+        CONFIRM_APP: { target: 'confirmingApp', actions: 'clearMessages' },
+        BACK: { target: 'credentials', actions: ['clearMessages', 'forget'] },
+      },
+    },
+    confirmingApp: {
+      invoke: {
+        src: 'confirmApp',
+        input: ({ context, event }) => ({
+          username: context.username,
+          ticket: context.answer?.ticketAutenticador ?? '',
+          code: event.type === 'CONFIRM_APP' ? event.code : '',
+        }),
+        onDone: {
+          target: 'recoveryCodes',
+          actions: assign({
+            answer: ({ event }) => event.output.answer,
+            recoveryCodes: ({ event }) => event.output.codes,
+            enrolment: undefined,
+          }),
+        },
+        onError: [
+          { guard: 'locked', target: 'credentials', actions: ['fail', 'forget'] },
+          { target: 'enrolApp', actions: 'fail' },
+        ],
+      },
+    },
+    recoveryCodes: {
+      on: {
+        CONTINUE: {
+          target: 'signedInWithPassword',
+          actions: ['clearMessages', assign({ recoveryCodes: undefined })],
+        },
+      },
     },
     code: {
       on: {
@@ -221,7 +345,8 @@ export const loginMachine = setup({
           username: context.username,
           code: event.type === 'SUBMIT_CODE' ? event.code : '',
         }),
-        onDone: { target: 'checkPassword', actions: assign({ answer: ({ event }) => event.output }) },
+        // On to the enrolment in the authenticator app when the setting requires one, else the password.
+        onDone: { target: 'signedInWithPassword', actions: assign({ answer: ({ event }) => event.output }) },
         onError: [
           // Too many wrong codes lock the user: back to the start with the lock message.
           { guard: 'locked', target: 'credentials', actions: ['fail', 'forget'] },

@@ -116,6 +116,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
           : new Challenges(database.db, secret, { ...DEFAULT_CHALLENGE, ...config.challenge }, now),
       throttle: config.throttle,
       now,
+      secret,
     },
   );
 

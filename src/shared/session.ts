@@ -104,6 +104,12 @@ export interface LoginResponse {
   refreshToken: string;
   cambiarClaveCaducada: 'S' | 'N';
   dobleAutenticacion: 'S' | 'N';
+  /** S: the tokens are empty until the authenticator app's code is given (POST /usuario/validatetotp). */
+  autenticadorApp?: 'S' | 'N';
+  /** S: the setting requires the authenticator app and the user has none: enrol first, with ticketAutenticador. */
+  enrolarAutenticador?: 'S' | 'N';
+  /** The single-use ticket of that enrolment (POST /usuario/enrolartotp and /usuario/confirmartotp). */
+  ticketAutenticador?: string;
   flagTelefono: 'S' | 'N';
   primeraClaveCambiada: 'S' | 'N';
   minutosCaduca: number;

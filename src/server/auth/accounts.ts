@@ -37,6 +37,8 @@ export interface LoginSetting {
   DiasInactivacion: number;
   DobleAutenticacion: 'S' | 'N';
   NotificarPor: 'C' | 'T';
+  /** The second factor by authenticator app: N not offered, O optional, S required. */
+  AutenticadorApp: 'N' | 'O' | 'S';
   SegundosInactividad: number;
 }
 
@@ -52,6 +54,7 @@ export const DEFAULT_SETTING: LoginSetting = {
   DiasInactivacion: 0,
   DobleAutenticacion: 'N',
   NotificarPor: 'C',
+  AutenticadorApp: 'N',
   SegundosInactividad: SESSION.inactivityLockSeconds,
 };
 
@@ -126,7 +129,10 @@ export class Accounts {
         .limit(1)
         .executeTakeFirst()) as LoginSetting | undefined;
     }
-    return row ? { ...DEFAULT_SETTING, ...row } : DEFAULT_SETTING;
+    // A setting saved before the authenticator app existed (its column empty) does not offer it.
+    return row
+      ? { ...DEFAULT_SETTING, ...row, AutenticadorApp: row.AutenticadorApp ?? 'N' }
+      : DEFAULT_SETTING;
   }
 
   static policy(setting: LoginSetting): PasswordPolicy {

@@ -128,12 +128,16 @@ export class Attempts {
     return user;
   }
 
-  /** A wrong, spent or expired code: counted against the user, who is locked (09) at the setting's limit. */
+  /**
+   * A wrong, spent or expired code (of the e-mail, or of the authenticator app with its own
+   * `messageKey`): counted against the user, who is locked (09) at the setting's limit.
+   */
   async codeFailed(
     user: UserRow,
     setting: LoginSetting,
     result: Exclude<CodeCheck, 'ok'>,
     address?: string,
+    messageKey = 'login.messages.codeInvalid',
   ): Promise<never> {
     await this.failed(user.IdUsuario, address);
     const state = await this.ctx.accounts.state(user.IdUsuario);
@@ -142,7 +146,7 @@ export class Attempts {
     await this.ctx.accounts.saveState(user.IdUsuario, { ...state, IntentosCodigo: failures });
     // The spec's code confirmation shows the lock message with 0 minutes for a bad code.
     throw new ApiError('CODE_INVALID', {
-      messageKey: 'login.messages.codeInvalid',
+      messageKey,
       params: { codigo: result === 'expired' ? '09' : '08', minutos: 0 },
     });
   }

@@ -1,6 +1,7 @@
 import type { Db } from '../db/connection.js';
 import type { Registry } from '../registry.js';
 import type { Accounts } from './accounts.js';
+import type { Authenticator } from './authenticator.js';
 import type { ClientTokenVerifier } from './challenge.js';
 import type { Codes } from './codes.js';
 import type { Notifier } from './notifier.js';
@@ -14,6 +15,8 @@ export interface AuthContext {
   accounts: Accounts;
   sessions: Sessions;
   codes: Codes;
+  /** The second factor by authenticator app (TOTP). */
+  authenticator: Authenticator;
   notifier: Notifier;
   throttle: ThrottleLimits;
   /** The sign-in challenge (tokenClient): issued, verified once, made harder by failures. */

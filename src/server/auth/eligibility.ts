@@ -54,16 +54,21 @@ export class Eligibility {
    * Every path that turns a password into a working session passes the login machine's steps:
    * the code when double authentication asks for one and this sign-in has not given it, then
    * the forced change of an expired or first password. Only the profile step may open a session.
+   * A user `enrolled` in an authenticator app the setting offers owes its code instead of the
+   * e-mail's; one whose setting requires the app and who has none owes the enrolment.
    */
-  requireProfileStep(user: UserRow, setting: LoginSetting, codeGiven: boolean): void {
+  requireProfileStep(user: UserRow, setting: LoginSetting, codeGiven: boolean, enrolled = false): void {
     const password = this.passwordState(user, setting);
+    const app = enrolled && setting.AutenticadorApp !== 'N';
     const step = nextLoginStep({
       accessToken: codeGiven ? 'given' : '',
-      dobleAutenticacion: setting.DobleAutenticacion === 'S' ? 'S' : 'N',
+      autenticadorApp: app ? 'S' : 'N',
+      enrolarAutenticador: setting.AutenticadorApp === 'S' && !enrolled ? 'S' : 'N',
+      dobleAutenticacion: setting.DobleAutenticacion === 'S' && !app ? 'S' : 'N',
       cambiarClaveCaducada: password.expired ? 'S' : 'N',
       primeraClaveCambiada: password.firstChanged,
     });
-    if (step === 'code') throw loginError('08');
+    if (step === 'code' || step === 'appCode' || step === 'enrolApp') throw loginError('08');
     if (step === 'changePassword')
       throw new ApiError('FORBIDDEN', {
         messageKey: password.expired ? 'password.expired' : 'password.firstChange',
@@ -76,6 +81,7 @@ export class Eligibility {
     assignments: Assignment[],
     tokens: Tokens | undefined,
     double: boolean,
+    app: Pick<LoginResponse, 'autenticadorApp' | 'enrolarAutenticador' | 'ticketAutenticador'> = {},
   ): LoginResponse {
     const fullName = `${user.Nombre} ${user.Apellido}`.trim();
     const profiles = new Map<number, ProfileEntry>();
@@ -98,6 +104,9 @@ export class Eligibility {
       refreshToken: tokens?.refreshToken ?? '',
       cambiarClaveCaducada: password.expired ? 'S' : 'N',
       dobleAutenticacion: double ? 'S' : 'N',
+      autenticadorApp: app.autenticadorApp ?? 'N',
+      enrolarAutenticador: app.enrolarAutenticador ?? 'N',
+      ...(app.ticketAutenticador ? { ticketAutenticador: app.ticketAutenticador } : {}),
       flagTelefono: setting.NotificarPor === 'T' ? 'S' : 'N',
       primeraClaveCambiada: password.firstChanged,
       minutosCaduca: ACCESS_TOKEN_MINUTES,

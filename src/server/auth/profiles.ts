@@ -102,7 +102,12 @@ export class Profiles {
     await this.attempts.checkLock(user);
     const setting = await this.ctx.accounts.setting(user);
     await this.attempts.checkPassword(user, setting, password, address);
-    this.eligibility.requireProfileStep(user, setting, resuming);
+    this.eligibility.requireProfileStep(
+      user,
+      setting,
+      resuming,
+      await this.ctx.authenticator.enrolled(user.IdUsuario),
+    );
     return user;
   }
 

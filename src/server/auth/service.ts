@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/connection.js';
 import type { Registry } from '../registry.js';
 import { Accounts } from './accounts.js';
 import { Attempts } from './attempts.js';
+import { Authenticator } from './authenticator.js';
 import { type ClientTokenVerifier, noChallenge } from './challenge.js';
 import type { Codes } from './codes.js';
 import type { AuthContext } from './context.js';
@@ -10,6 +12,7 @@ import { Eligibility } from './eligibility.js';
 import type { Notifier } from './notifier.js';
 import { Passwords } from './password-changes.js';
 import { Profiles } from './profiles.js';
+import { SecondFactor } from './second-factor.js';
 import type { Sessions } from './sessions.js';
 import { SignIn } from './sign-in.js';
 import { DEFAULT_THROTTLE, type ThrottleLimits } from './throttle.js';
@@ -19,6 +22,8 @@ export interface AuthOptions {
   challenges?: ClientTokenVerifier;
   throttle?: ThrottleLimits;
   now?: () => number;
+  /** The server's secret, from which the key that encrypts the authenticator apps' secrets is derived. */
+  secret?: Uint8Array;
 }
 
 /**
@@ -33,6 +38,8 @@ export class AuthService {
   readonly passwords: Passwords;
   readonly directory: DirectorySignIn;
   readonly challenges: ClientTokenVerifier;
+  readonly authenticator: Authenticator;
+  readonly secondFactor: SecondFactor;
 
   constructor(
     db: Db,
@@ -44,12 +51,14 @@ export class AuthService {
   ) {
     this.now = options.now ?? Date.now;
     this.challenges = options.challenges ?? noChallenge;
+    this.authenticator = new Authenticator(db, options.secret ?? randomBytes(32), this.now);
     const ctx: AuthContext = {
       db,
       registry,
       accounts: new Accounts(db, registry),
       sessions,
       codes,
+      authenticator: this.authenticator,
       notifier,
       throttle: options.throttle ?? DEFAULT_THROTTLE,
       challenges: this.challenges,
@@ -61,5 +70,6 @@ export class AuthService {
     this.profiles = new Profiles(ctx, attempts, eligibility);
     this.passwords = new Passwords(ctx, attempts, eligibility, this.signIn);
     this.directory = new DirectorySignIn(ctx, attempts, this.signIn);
+    this.secondFactor = new SecondFactor(ctx, attempts);
   }
 }

@@ -8,6 +8,10 @@ import type { Eligibility } from './eligibility.js';
 import { loginError } from './login-errors.js';
 import { smsNumber } from './sms.js';
 
+/** A call of the authenticator app's step from a sign-in that is not at it (or of a name unknown). */
+const notInStep = () =>
+  new ApiError('CODE_INVALID', { messageKey: 'login.totp.notInStep', params: { codigo: '08', minutos: 0 } });
+
 /** The first steps of the sign-in: password, verification code, a code sent again. */
 export class SignIn {
   constructor(
@@ -36,17 +40,50 @@ export class SignIn {
 
   /**
    * A user who proved who they are (a password, or the directory's word): refused when they may
-   * not work, a code sent when their setting asks for one, else a session at the profile step.
+   * not work; asked for the authenticator app's code when enrolled in one the setting offers (it
+   * takes the place of the e-mail code); else a code sent when their setting asks for one; else
+   * on to the session.
    */
   async proven(user: UserRow, setting: LoginSetting): Promise<LoginResponse> {
     const assignments = await this.eligibility.usableAssignments(user, setting);
+    if (setting.AutenticadorApp !== 'N' && (await this.ctx.authenticator.enrolled(user.IdUsuario))) {
+      await this.ctx.authenticator.awaitCode(user.IdUsuario);
+      return this.eligibility.loginResponse(user, setting, assignments, undefined, false, {
+        autenticadorApp: 'S',
+      });
+    }
     if (setting.DobleAutenticacion === 'S') {
       await this.sendCode(user, setting, 'login');
       return this.eligibility.loginResponse(user, setting, assignments, undefined, true);
     }
+    return this.afterFactors(user, setting, false);
+  }
+
+  /**
+   * Every factor was given: a setting that requires the authenticator app of a user who has none
+   * gets its enrolment first (a ticket for it, no tokens); else the session at the profile step.
+   */
+  async afterFactors(user: UserRow, setting: LoginSetting, double: boolean): Promise<LoginResponse> {
+    const assignments = await this.eligibility.usableAssignments(user, setting);
+    if (setting.AutenticadorApp === 'S' && !(await this.ctx.authenticator.enrolled(user.IdUsuario))) {
+      const ticket = await this.ctx.authenticator.enrolmentTicket(user.IdUsuario);
+      return this.eligibility.loginResponse(user, setting, assignments, undefined, double, {
+        enrolarAutenticador: 'S',
+        ticketAutenticador: ticket,
+      });
+    }
     await this.eligibility.signedIn(user);
     const { tokens } = await this.ctx.sessions.open(user.IdUsuario, 'login');
-    return this.eligibility.loginResponse(user, setting, assignments, tokens, false);
+    return this.eligibility.loginResponse(user, setting, assignments, tokens, double);
+  }
+
+  /** A right code of a second factor: the code failures are forgotten and the sign-in goes on. */
+  private async codeAccepted(user: UserRow, setting: LoginSetting, double: boolean): Promise<LoginResponse> {
+    await this.ctx.accounts.saveState(user.IdUsuario, {
+      ...(await this.ctx.accounts.state(user.IdUsuario)),
+      IntentosCodigo: 0,
+    });
+    return this.afterFactors(user, setting, double);
   }
 
   /** POST /api/usuario/validatelogin: the code of a double authentication. */
@@ -72,14 +109,75 @@ export class SignIn {
     const setting = await this.ctx.accounts.setting(user);
     const result = await this.ctx.codes.check(user.IdUsuario, 'login', code);
     if (result !== 'ok') await this.attempts.codeFailed(user, setting, result, address);
-    await this.ctx.accounts.saveState(user.IdUsuario, {
-      ...(await this.ctx.accounts.state(user.IdUsuario)),
-      IntentosCodigo: 0,
-    });
-    const assignments = await this.eligibility.usableAssignments(user, setting);
-    await this.eligibility.signedIn(user);
-    const { tokens } = await this.ctx.sessions.open(user.IdUsuario, 'login');
-    return this.eligibility.loginResponse(user, setting, assignments, tokens, true);
+    return this.codeAccepted(user, setting, true);
+  }
+
+  /**
+   * POST /api/usuario/validatetotp: the authenticator app's code (or a recovery code) of a sign-in
+   * whose password was just proven. Wrong, replayed and spent codes count like wrong e-mail codes.
+   */
+  async validateTotp(
+    input: { username?: unknown; codigo?: unknown },
+    address: string,
+  ): Promise<LoginResponse> {
+    const username = String(input.username ?? '')
+      .trim()
+      .toLocaleUpperCase('es');
+    const code = String(input.codigo ?? '').trim();
+    if (!username) throw loginError('01');
+    if (!code) throw loginError('08');
+    await this.attempts.throttle(username, address);
+    const user = await this.ctx.accounts.user(username);
+    // Unknown, not enrolled or not waiting for the code read alike: nobody learns which names exist.
+    if (!user || !(await this.ctx.authenticator.awaitingCode(user.IdUsuario))) throw notInStep();
+    await this.attempts.checkLock(user);
+    const setting = await this.ctx.accounts.setting(user);
+    if (setting.AutenticadorApp === 'N') throw notInStep();
+    const result = await this.ctx.authenticator.verify(user.IdUsuario, code);
+    if (result !== 'ok')
+      await this.attempts.codeFailed(user, setting, 'invalid', address, `login.totp.${result}`);
+    await this.ctx.authenticator.codeGiven(user.IdUsuario);
+    return this.codeAccepted(user, setting, false);
+  }
+
+  /** The user and setting of a sign-in that owes its enrolment in the app, with its ticket. */
+  private async enrolling(input: { username?: unknown; ticket?: unknown }, address: string) {
+    const username = String(input.username ?? '')
+      .trim()
+      .toLocaleUpperCase('es');
+    const ticket = typeof input.ticket === 'string' ? input.ticket : '';
+    if (!username) throw loginError('01');
+    await this.attempts.throttle(username, address);
+    const user = await this.ctx.accounts.user(username);
+    if (!user || !(await this.ctx.authenticator.ticketValid(user.IdUsuario, ticket))) throw notInStep();
+    await this.attempts.checkLock(user);
+    const setting = await this.ctx.accounts.setting(user);
+    if (setting.AutenticadorApp !== 'S' || (await this.ctx.authenticator.enrolled(user.IdUsuario)))
+      throw notInStep();
+    return { user, setting };
+  }
+
+  /** POST /api/usuario/enrolartotp: the secret of the enrolment a sign-in owes (QR URI and text). */
+  async enrolOffer(input: { username?: unknown; ticket?: unknown }, address: string) {
+    const { user } = await this.enrolling(input, address);
+    return this.ctx.authenticator.offer(user.IdUsuario);
+  }
+
+  /**
+   * POST /api/usuario/confirmartotp: a code of the offered secret enrols the user; the sign-in
+   * goes on to its session, and the answer carries the recovery codes (shown once).
+   */
+  async enrolConfirm(
+    input: { username?: unknown; ticket?: unknown; codigo?: unknown },
+    address: string,
+  ): Promise<LoginResponse & { codigosRecuperacion: string[] }> {
+    const { user, setting } = await this.enrolling(input, address);
+    const codes = await this.ctx.authenticator.confirm(user.IdUsuario, String(input.codigo ?? '').trim());
+    if (codes === 'none') throw notInStep();
+    if (codes === 'invalid') throw new ApiError('CODE_INVALID', { messageKey: 'totp.confirmInvalid' });
+    await this.ctx.authenticator.spendTicket(user.IdUsuario);
+    const answer = await this.afterFactors(user, setting, setting.DobleAutenticacion === 'S');
+    return { ...answer, codigosRecuperacion: codes };
   }
 
   /** POST /api/usuario/resendcode. */

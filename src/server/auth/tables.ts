@@ -19,6 +19,8 @@ export const AUTH_TABLES = {
   refresh: 'auth_refresh_token',
   code: 'auth_code',
   throttle: 'auth_throttle',
+  totp: 'auth_totp',
+  totpRecovery: 'auth_totp_recovery',
 } as const;
 
 const USER = 'security_user.IdUsuario';
@@ -111,11 +113,35 @@ export async function ensureAuthTables(database: Database): Promise<void> {
       .addColumn('Ventana', 'bigint', (c) => c.notNull())
       .addColumn('Cuenta', 'integer', (c) => c.notNull()),
   );
+  await table(AUTH_TABLES.totp, (t) =>
+    t
+      .addColumn('IdUsuario', 'text', (c) => cascade(c).primaryKey())
+      // The secret, encrypted (AES-256-GCM); set once the user confirmed it with a code.
+      .addColumn('Secreto', 'text')
+      .addColumn('ActivadoEn', 'bigint')
+      // The last time step whose code was accepted: no code of it or before it works again.
+      .addColumn('UltimoPaso', 'bigint')
+      // A secret offered and not confirmed yet, encrypted.
+      .addColumn('Pendiente', 'text')
+      // Until when this sign-in may give the app's code (the password was just proven).
+      .addColumn('PasoHasta', 'bigint')
+      // The ticket of an enrolment required at sign-in (a keyed hash) and its expiry.
+      .addColumn('Ticket', 'text')
+      .addColumn('TicketHasta', 'bigint'),
+  );
+  await table(AUTH_TABLES.totpRecovery, (t) =>
+    t
+      .addColumn('Id', 'integer', serial)
+      .addColumn('IdUsuario', 'text', cascade)
+      .addColumn('Hash', 'text', (c) => c.notNull())
+      .addColumn('UsadoEn', 'bigint'),
+  );
   for (const [table, column] of [
     [AUTH_TABLES.session, 'IdUsuario'],
     [AUTH_TABLES.refresh, 'IdSesion'],
     [AUTH_TABLES.code, 'IdUsuario'],
     [AUTH_TABLES.history, 'IdUsuario'],
+    [AUTH_TABLES.totpRecovery, 'IdUsuario'],
     [AUTH_TABLES.spentChallenge, 'ExpiraEn'],
   ]) {
     await db.schema

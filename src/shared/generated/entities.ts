@@ -267,7 +267,7 @@ export interface PerfilCaracteristica {
 }
 
 /**
- * Login security setting (spec section 3): password level and minimum length, expiry and its period, first-password change, failed attempts before the lock and the minutes it lasts, days without use before a user is inactivated, double authentication and its channel. SegundosInactividad is the screen-lock timeout (400 s in the spec); the setting marked PorDefecto applies to users without one.
+ * Login security setting (spec section 3): password level and minimum length, expiry and its period, first-password change, failed attempts before the lock and the minutes it lasts, days without use before a user is inactivated, double authentication and its channel. AutenticadorApp is the second factor by authenticator app (TOTP): N not offered, O optional (the user enrols from the security page), S required (a user who has not enrolled enrols right after the password). SegundosInactividad is the screen-lock timeout (400 s in the spec); the setting marked PorDefecto applies to users without one.
  */
 export interface ConfiguracionLogeo {
   IdConfiguracionLogeo?: number;
@@ -284,6 +284,7 @@ export interface ConfiguracionLogeo {
   PorDefecto: 'S' | 'N';
   DobleAutenticacion: 'S' | 'N';
   NotificarPor: 'C' | 'T';
+  AutenticadorApp?: 'N' | 'O' | 'S';
   SegundosInactividad: number;
   Activo: 'S' | 'N';
 }
