@@ -19,6 +19,7 @@ import { PasswordField } from '../components/PasswordField.js';
 import { useConsoleTitle } from '../resources/ScreenTitle.js';
 import { ApiRequestError, apiCall } from '../session/http.js';
 import { NewPasswordFields } from './login/Steps.js';
+import { SecondFactor } from './SecondFactor.js';
 import { type OwnRecord, SecurityData } from './SecurityData.js';
 
 interface Policy {
@@ -29,7 +30,8 @@ interface Policy {
 /**
  * /seguridad/usuarioLogin: the user's own security page (spec section 2), vertical tabs. Data
  * shows the user's record and saves the fields its settings let the user change; Password changes
- * the password with the previous one, the new one and its confirmation.
+ * the password with the previous one, the new one and its confirmation; Second factor turns the
+ * authenticator app on and off.
  */
 export default function SecurityPage() {
   const translate = useTranslate();
@@ -91,9 +93,11 @@ export default function SecurityPage() {
       >
         <Tab label={translate('security.data')} id="tab-data" />
         <Tab label={translate('security.password')} id="tab-password" />
+        <Tab label={translate('security.secondFactor')} id="tab-second-factor" />
       </Tabs>
       <Box sx={{ p: 3, flex: 1, maxWidth: 520 }}>
         {tab === 0 && record && <SecurityData record={record} onSaved={setRecord} />}
+        {tab === 2 && <SecondFactor />}
         {tab === 1 && (
           <Stack component="form" spacing={2} onSubmit={change} key={formKey} noValidate>
             {problem && <Alert severity="error">{problem}</Alert>}

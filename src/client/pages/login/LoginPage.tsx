@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import { loginMachine } from '../../../../workflows/login.machine.js';
 import { APP_VERSION, type Language } from '../../../shared/constants.js';
 import { ChallengeWidget } from '../../challenge/ChallengeWidget.js';
+import { AppCodeStep, AppEnrolmentForm, RecoveryCodes } from '../../components/AuthenticatorApp.js';
 import { LanguageMenu } from '../../components/LanguageMenu.js';
 import { useT } from '../../i18n/translate.js';
 import { DASHBOARD_PATH } from '../../paths.js';
@@ -32,9 +33,16 @@ export default function LoginPage({
   const translate = useT();
   const [snapshot, send] = useMachine(machine);
   const { context } = snapshot;
-  const busy = ['authenticating', 'verifying', 'resending', 'changing', 'selecting'].some((s) =>
-    snapshot.matches(s as 'credentials'),
-  );
+  const busy = [
+    'authenticating',
+    'verifying',
+    'verifyingApp',
+    'offeringApp',
+    'confirmingApp',
+    'resending',
+    'changing',
+    'selecting',
+  ].some((s) => snapshot.matches(s as 'credentials'));
 
   useEffect(() => {
     if (session.signedIn()) window.location.replace(DASHBOARD_PATH);
@@ -45,13 +53,19 @@ export default function LoginPage({
 
   const step = snapshot.matches('forgot')
     ? 'forgot'
-    : snapshot.matches('code') || snapshot.matches('verifying') || snapshot.matches('resending')
-      ? 'code'
-      : snapshot.matches('changePassword') || snapshot.matches('changing')
-        ? 'password'
-        : snapshot.matches('profile') || snapshot.matches('selecting') || snapshot.matches('signedIn')
-          ? 'profile'
-          : 'credentials';
+    : snapshot.matches('appCode') || snapshot.matches('verifyingApp')
+      ? 'appCode'
+      : snapshot.matches('offeringApp') || snapshot.matches('enrolApp') || snapshot.matches('confirmingApp')
+        ? 'enrolApp'
+        : snapshot.matches('recoveryCodes')
+          ? 'recoveryCodes'
+          : snapshot.matches('code') || snapshot.matches('verifying') || snapshot.matches('resending')
+            ? 'code'
+            : snapshot.matches('changePassword') || snapshot.matches('changing')
+              ? 'password'
+              : snapshot.matches('profile') || snapshot.matches('selecting') || snapshot.matches('signedIn')
+                ? 'profile'
+                : 'credentials';
   usePageTitle([translate(`login.steps.${step}`)], translate('app.title'));
 
   return (
@@ -118,6 +132,26 @@ export default function LoginPage({
                   onResend={() => send({ type: 'RESEND' })}
                   onBack={() => send({ type: 'BACK' })}
                 />
+              )}
+              {step === 'appCode' && (
+                <AppCodeStep
+                  busy={busy}
+                  onSubmit={(code) => send({ type: 'SUBMIT_APP_CODE', code })}
+                  onBack={() => send({ type: 'BACK' })}
+                />
+              )}
+              {step === 'enrolApp' && <Notice messageKey="totp.enrolRequired" />}
+              {step === 'enrolApp' && context.enrolment && (
+                <AppEnrolmentForm
+                  secret={context.enrolment.secreto}
+                  uri={context.enrolment.uri}
+                  busy={busy}
+                  onConfirm={(code) => send({ type: 'CONFIRM_APP', code })}
+                  onBack={() => send({ type: 'BACK' })}
+                />
+              )}
+              {step === 'recoveryCodes' && context.recoveryCodes && (
+                <RecoveryCodes codes={context.recoveryCodes} onContinue={() => send({ type: 'CONTINUE' })} />
               )}
               {step === 'password' && context.answer && (
                 <ChangePasswordStep

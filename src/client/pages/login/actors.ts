@@ -1,5 +1,5 @@
 import { fromPromise } from 'xstate';
-import type { LoginAnswer, SessionAnswer } from '../../../../workflows/login.machine.js';
+import type { AppEnrolment, LoginAnswer, SessionAnswer } from '../../../../workflows/login.machine.js';
 import { APPLICATION_ID, APPLICATION_TYPE, SESSION } from '../../../shared/constants.js';
 import { withChallenge } from '../../challenge/challenge.js';
 import { apiCall } from '../../session/http.js';
@@ -52,6 +52,26 @@ export const loginActors = {
       ...APP,
     }),
   ),
+  validateAppCode: fromPromise<LoginAnswer, { username: string; code: string }>(({ input }) =>
+    apiCall<LoginAnswer>('POST', '/api/usuario/validatetotp', {
+      username: input.username,
+      codigo: input.code,
+    }),
+  ),
+  offerApp: fromPromise<AppEnrolment, { username: string; ticket: string }>(({ input }) =>
+    apiCall<AppEnrolment>('POST', '/api/usuario/enrolartotp', input),
+  ),
+  confirmApp: fromPromise<
+    { answer: LoginAnswer; codes: string[] },
+    { username: string; ticket: string; code: string }
+  >(async ({ input }) => {
+    const { codigosRecuperacion, ...answer } = await apiCall<LoginAnswer & { codigosRecuperacion: string[] }>(
+      'POST',
+      '/api/usuario/confirmartotp',
+      { username: input.username, ticket: input.ticket, codigo: input.code },
+    );
+    return { answer, codes: codigosRecuperacion };
+  }),
   resendCode: fromPromise<unknown, { username: string }>(({ input }) =>
     withChallenge(input.username, (tokenClient) =>
       apiCall('POST', '/api/usuario/resendcode', { username: input.username, tokenClient }),
