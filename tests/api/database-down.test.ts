@@ -101,6 +101,7 @@ describe.each(DIALECTS)('calls while the database is unreachable on %s', (dialec
       database,
       registry: loadRegistry(),
       files: fileStoreFor(database, join(t.location.dataDir, 'files')),
+      auth: { challenge: false },
     });
     admin = (await signIn(app, 'ADMIN')).accessToken;
   });

@@ -35,6 +35,10 @@ const OVERRIDES: Record<string, Data> = {
   // An active justification, an absence (no hours), with the observation it may require.
   justification: { Activo: 'S' },
   'person-justification': { Tipo: 'F', Horas: undefined, Observacion: 'DESCANSO MÉDICO' },
+  // Codes by SMS need an SMS centre (SMPP_URL), which this suite's server has not.
+  'login-setting': { NotificarPor: 'C' },
+  // A code no country's official list uses (the demo has Peru's and Chile's).
+  ubigeo: { Codigo: '999999999' },
 };
 
 type Api = (
