@@ -10,6 +10,7 @@ export const LOGIN_SECTIONS = [
   'password',
   'forgot',
   'recovery',
+  'totp',
   'validation',
 ] as const;
 

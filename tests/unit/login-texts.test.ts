@@ -11,6 +11,8 @@ const LOGIN_FILES = [
   ...readdirSync('src/client/pages/login').map((f) => join('src/client/pages/login', f)),
   'src/client/components/PasswordField.tsx',
   'src/client/components/LanguageMenu.tsx',
+  // The authenticator app's code, enrolment and recovery codes are sign-in steps too.
+  'src/client/components/AuthenticatorApp.tsx',
   'workflows/login.machine.ts',
   'workflows/forgot-password.machine.ts',
 ];
