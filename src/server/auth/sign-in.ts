@@ -86,11 +86,8 @@ export class SignIn {
     return this.afterFactors(user, setting, double);
   }
 
-  /** POST /api/usuario/validatelogin: the code of a double authentication. */
-  async validateLogin(
-    input: { username?: unknown; codigo?: unknown },
-    address: string,
-  ): Promise<LoginResponse> {
+  /** The user name and code of a code's call, both required, after the throttle. */
+  private async codeGiven(input: { username?: unknown; codigo?: unknown }, address: string) {
     const username = String(input.username ?? '')
       .trim()
       .toLocaleUpperCase('es');
@@ -98,6 +95,15 @@ export class SignIn {
     if (!username) throw loginError('01');
     if (!code) throw loginError('08');
     await this.attempts.throttle(username, address);
+    return { username, code };
+  }
+
+  /** POST /api/usuario/validatelogin: the code of a double authentication. */
+  async validateLogin(
+    input: { username?: unknown; codigo?: unknown },
+    address: string,
+  ): Promise<LoginResponse> {
+    const { username, code } = await this.codeGiven(input, address);
     const user = await this.ctx.accounts.user(username);
     // An unknown name gets the answer of a wrong code: nobody learns which names exist.
     if (!user)
@@ -120,13 +126,7 @@ export class SignIn {
     input: { username?: unknown; codigo?: unknown },
     address: string,
   ): Promise<LoginResponse> {
-    const username = String(input.username ?? '')
-      .trim()
-      .toLocaleUpperCase('es');
-    const code = String(input.codigo ?? '').trim();
-    if (!username) throw loginError('01');
-    if (!code) throw loginError('08');
-    await this.attempts.throttle(username, address);
+    const { username, code } = await this.codeGiven(input, address);
     const user = await this.ctx.accounts.user(username);
     // Unknown, not enrolled or not waiting for the code read alike: nobody learns which names exist.
     if (!user || !(await this.ctx.authenticator.awaitingCode(user.IdUsuario))) throw notInStep();
