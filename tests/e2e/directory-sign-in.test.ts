@@ -108,8 +108,10 @@ describe('sign-in with a corporate account in a real browser', () => {
     const button = page.getByRole('button', { name: 'Iniciar sesión con cuenta corporativa' });
     const [popup] = await Promise.all([page.waitForEvent('popup'), button.click()]);
     await expect.poll(() => page.getByRole('status').textContent()).toContain('cuenta corporativa');
+    // The popup closes itself as soon as its last page loads, which can be before the click resolves.
+    const closed = popup.waitForEvent('close');
     await signInAtProvider(popup, 'ana');
-    await popup.waitForEvent('close');
+    await closed;
     await page.locator('#profile').waitFor();
     await expect.poll(() => page.getByText('Bienvenido, ANA QUISPE').count()).toBe(1);
     await page.getByRole('button', { name: 'Entrar' }).click();
@@ -123,8 +125,10 @@ describe('sign-in with a corporate account in a real browser', () => {
     await page.goto(`${server.url}/auth/login?lang=en`, { waitUntil: 'networkidle' });
     const button = page.getByRole('button', { name: 'Sign in with corporate account' });
     const [popup] = await Promise.all([page.waitForEvent('popup'), button.click()]);
+    // The popup closes itself as soon as its last page loads, which can be before the click resolves.
+    const closed = popup.waitForEvent('close');
     await signInAtProvider(popup, 'externo');
-    await popup.waitForEvent('close');
+    await closed;
     const alert = page.getByRole('alert');
     await expect
       .poll(() => alert.textContent())
