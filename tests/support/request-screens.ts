@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { addDays } from '../../src/shared/dates.js';
 import { pdf } from './accreditation.js';
@@ -109,18 +109,34 @@ export async function fillRequirements(page: Page, today: string) {
     } else if (type === 'F') {
       await typeDate(page, `item-${id}-label`, addDays(today, 300));
     } else if (type === 'L' || type === 'B') {
-      await page.locator(`#item-${id}`).click();
-      await page.getByRole('option').nth(1).click();
+      await pickFromMenu(page, page.locator(`#item-${id}`), (menu) => menu.getByRole('option').nth(1));
     } else {
       await page.locator(`#item-${id}`).fill(type === 'N' ? '12' : `VALOR ${id}`);
     }
   }
 }
 
+/**
+ * A select's menu as a person uses it: opened by `opener`, the option `option` picks within the
+ * menu now open, then closed. The next step waits until the menu is gone, as a person waits to
+ * see it close: an option of a menu still closing is never taken for one of the next.
+ */
+export async function pickFromMenu(
+  page: Page,
+  opener: Locator,
+  option: (menu: Locator) => Locator,
+): Promise<void> {
+  await opener.click();
+  const menu = page.getByRole('listbox');
+  await option(menu).click();
+  await expect.poll(() => menu.count()).toBe(0);
+}
+
 /** The authoriser sets a line's state (and observation) in the evaluation screen. */
 export async function setLine(page: Page, line: string, state: string, observation?: string) {
-  await page.locator(`[data-state-select="${line}"]`).locator('..').click();
-  await page.locator(`[data-option="${state}"]`).click();
+  await pickFromMenu(page, page.locator(`[data-state-select="${line}"]`).locator('..'), (menu) =>
+    menu.locator(`[data-option="${state}"]`),
+  );
   if (observation) await page.locator(`[data-observation="${line}"]`).fill(observation);
 }
 
@@ -137,10 +153,9 @@ export async function approveAll(page: Page, lang: Lang, today: string) {
         const input = page.locator(`#item-${id}`);
         const type = await page.locator(`.requirement-item[data-item="${id}"]`).getAttribute('data-type');
         if (type === 'F') await typeDate(page, `item-${id}-label`, today);
-        else if (type === 'L' || type === 'B') {
-          await input.click();
-          await page.getByRole('option').nth(1).click();
-        } else if (type !== 'file') await input.fill(type === 'N' ? '1' : 'CONFORME');
+        else if (type === 'L' || type === 'B')
+          await pickFromMenu(page, input, (menu) => menu.getByRole('option').nth(1));
+        else if (type !== 'file') await input.fill(type === 'N' ? '1' : 'CONFORME');
       }
       if (
         (await page.locator(`.requirement-item[data-item="${id}"]`).getAttribute('data-line-status')) !== 'A'
