@@ -3,7 +3,10 @@ import { DEMO_PASSWORD } from '../../src/server/demo/security.js';
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
 type Json = any;
 
-/** Calls a server's API and answers its `result`; any answer but a 2xx throws with the body. */
+/**
+ * Calls a server's API and answers its `result` (the whole body where it has none, as the REST
+ * resources answer); any answer but a 2xx throws with the body.
+ */
 export async function api(
   url: string,
   method: string,
@@ -22,22 +25,29 @@ export async function api(
   });
   const json = (await res.json()) as Json;
   if (!res.ok) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(json)}`);
-  return json.result;
+  return json && typeof json === 'object' && 'result' in json ? json.result : json;
 }
 
-/** The demo requester's session token in the south division, signed in through `url`. */
-export async function requester(url: string): Promise<string> {
+/**
+ * A demo user's session token, signed in through `url` with the demo password (and no code: a
+ * user whose setting sends one is not for this), in the division named `division` or the first.
+ */
+export async function sessionOf(url: string, username: string, division?: string): Promise<string> {
   const login = await api(url, 'POST', '/api/usuario/authenticate', undefined, {
-    username: 'SOLICITANTE',
+    username,
     password: DEMO_PASSWORD,
   });
-  const division = login.division.find((d: Json) => d.Division === 'UNIDAD MINERA SAN GABRIEL');
+  const chosen = division ? login.division.find((d: Json) => d.Division === division) : login.division[0];
   const session = await api(url, 'POST', '/api/usuario/refreshTokenbyperfil', login.accessToken, {
-    idPerfil: division.IdPerfil,
-    idDivision: division.IdDivision,
+    idPerfil: chosen.IdPerfil,
+    idDivision: chosen.IdDivision,
   });
   return session.accessToken;
 }
+
+/** The demo requester's session token in the south division, signed in through `url`. */
+export const requester = (url: string): Promise<string> =>
+  sessionOf(url, 'SOLICITANTE', 'UNIDAD MINERA SAN GABRIEL');
 
 /**
  * The demo contract CT-2026-001 and worker profile a requester's bulk upload uses through `url`,
