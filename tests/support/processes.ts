@@ -31,11 +31,16 @@ export async function api(
 /**
  * A demo user's session token, signed in through `url` with the demo password (and no code: a
  * user whose setting sends one is not for this), in the division named `division` or the first.
+ * Where the server asks for the sign-in challenge, it is solved as the console's widget does.
  */
 export async function sessionOf(url: string, username: string, division?: string): Promise<string> {
+  const challenge = await api(url, 'GET', `/api/auth/challenge?usuario=${encodeURIComponent(username)}`);
+  const tokenClient =
+    challenge.enabled === false ? undefined : await (await import('./challenge.js')).answer(challenge);
   const login = await api(url, 'POST', '/api/usuario/authenticate', undefined, {
     username,
     password: DEMO_PASSWORD,
+    tokenClient,
   });
   const chosen = division ? login.division.find((d: Json) => d.Division === division) : login.division[0];
   const session = await api(url, 'POST', '/api/usuario/refreshTokenbyperfil', login.accessToken, {

@@ -139,8 +139,11 @@ export default function SessionGuard() {
             bgcolor: 'primary.main',
           }}
         >
+          {/* No native validation: the challenge's checkbox is required and unticked while a new
+              answer is being solved, which would swallow the submit; unlock waits for the answer. */}
           <Stack
             component="form"
+            noValidate
             onSubmit={submit}
             spacing={2}
             sx={{ bgcolor: 'background.paper', p: 4, borderRadius: 2, width: 380 }}
