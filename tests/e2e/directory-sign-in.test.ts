@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../src/server/demo/security.js';
 import { launchBrowser } from '../support/browser.js';
 import { startProvider, type TestProvider } from '../support/oidc.js';
+import { api, sessionOf } from '../support/processes.js';
 import { type RunningServer, startRealServer } from '../support/server.js';
 
 describe('sign-in with a corporate account in a real browser', () => {
@@ -13,31 +14,9 @@ describe('sign-in with a corporate account in a real browser', () => {
   let division = '';
   const problems: string[] = [];
 
-  async function post(path: string, payload: object, token?: string) {
-    const res = await fetch(`${server.url}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify(payload),
-    });
-    return res.json() as Promise<{ result: Record<string, unknown> }>;
-  }
   async function adminApi(method: string, path: string, body?: object) {
-    if (!adminToken) {
-      const login = (await post('/api/usuario/authenticate', { username: 'ADMIN', password: DEMO_PASSWORD }))
-        .result;
-      const profile = (login.perfil as Array<{ IdPerfil: number }>)[0].IdPerfil;
-      adminToken = (
-        await post('/api/usuario/refreshTokenbyperfil', { idPerfil: profile }, login.accessToken as string)
-      ).result.accessToken as string;
-    }
-    const res = await fetch(`${server.url}${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    const answer = await res.json();
-    if (!res.ok) throw new Error(`${method} ${path}: ${JSON.stringify(answer)}`);
-    return answer;
+    adminToken ??= await sessionOf(server.url, 'ADMIN');
+    return api(server.url, method, path, adminToken, body);
   }
 
   async function newPage(): Promise<Page> {
@@ -61,7 +40,8 @@ describe('sign-in with a corporate account in a real browser', () => {
   }
 
   beforeAll(async () => {
-    server = await startRealServer({ LOG_LEVEL: 'info', SIGN_IN_CHALLENGE: 'off' });
+    // The challenge on, as by default: the corporate-account call carries its answer too.
+    server = await startRealServer({ LOG_LEVEL: 'info', SIGN_IN_CHALLENGE: 'on' });
     provider = await startProvider([`${server.url}/api/UsuarioAD/callback`]);
     provider.accounts.set('ana', { email: 'ana.quispe@minandes.com.pe', email_verified: true });
     provider.accounts.set('externo', { email: 'alguien@otra-empresa.com', email_verified: true });
@@ -110,8 +90,14 @@ describe('sign-in with a corporate account in a real browser', () => {
     await expect.poll(() => page.getByRole('status').textContent()).toContain('cuenta corporativa');
     // The popup closes itself as soon as its last page loads, which can be before the click resolves.
     const closed = popup.waitForEvent('close');
+    const call = page.waitForRequest((request) =>
+      request.url().endsWith('/api/UsuarioAD/authenticateAzureAD'),
+    );
     await signInAtProvider(popup, 'ana');
     await closed;
+    // The call carries the challenge's answer, solved by the page.
+    const { tokenClient } = (await call).postDataJSON() as { tokenClient: string };
+    expect(JSON.parse(Buffer.from(tokenClient, 'base64').toString()).solution.counter).toBeGreaterThan(0);
     await page.locator('#profile').waitFor();
     await expect.poll(() => page.getByText('Bienvenido, ANA QUISPE').count()).toBe(1);
     await page.getByRole('button', { name: 'Entrar' }).click();
