@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../src/server/demo/security.js';
 import { launchBrowser } from '../support/browser.js';
+import { watchedPage } from '../support/console.js';
 import { startProvider, type TestProvider } from '../support/oidc.js';
 import { api, sessionOf } from '../support/processes.js';
 import { type RunningServer, startRealServer } from '../support/server.js';
@@ -19,18 +20,13 @@ describe('sign-in with a corporate account in a real browser', () => {
     return api(server.url, method, path, adminToken, body);
   }
 
-  async function newPage(): Promise<Page> {
-    const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-    page.on('console', (message) => {
-      // The refusal this test provokes on purpose (a directory user the console does not know).
-      if (/Failed to load resource: the server responded with a status of 403/.test(message.text())) return;
-      if (message.type() === 'error' || message.type() === 'warning')
-        problems.push(`${message.type()}: ${message.text()}`);
+  // The refusal this test provokes on purpose (a directory user the console does not know).
+  const newPage = () =>
+    watchedPage(browser, problems, {
+      context: { viewport: { width: 1400, height: 900 } },
+      ignore: /Failed to load resource: the server responded with a status of 403/,
+      timeout: 15_000,
     });
-    return page;
-  }
 
   /** The user at the provider's login form in the popup, as a person would fill it. */
   async function signInAtProvider(popup: Page, login: string) {

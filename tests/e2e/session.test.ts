@@ -1,8 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../src/server/demo/security.js';
 import { launchBrowser } from '../support/browser.js';
-import { signInThroughConsole } from '../support/console.js';
+import { signInThroughConsole, watchedPage } from '../support/console.js';
 import { mailTo, startMailServer } from '../support/mail.js';
 import { type RunningServer, startRealServer } from '../support/server.js';
 
@@ -44,23 +44,13 @@ describe('sign-in, session and shell in a real browser', () => {
     return session.accessToken as string;
   }
 
-  async function newPage(): Promise<Page> {
-    const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-    page.on('console', (message) => {
-      // The refusals this test provokes on purpose (a wrong password, a refused new one) show as failed requests.
-      if (
-        /Failed to load resource: the server responded with a status of (400|401|403|404)/.test(
-          message.text(),
-        )
-      )
-        return;
-      if (message.type() === 'error' || message.type() === 'warning')
-        problems.push(`${message.type()}: ${message.text()}`);
+  // The refusals this test provokes on purpose (a wrong password, a refused new one) show as failed requests.
+  const newPage = () =>
+    watchedPage(browser, problems, {
+      context: { viewport: { width: 1400, height: 900 } },
+      ignore: /Failed to load resource: the server responded with a status of (400|401|403|404)/,
+      timeout: 15_000,
     });
-    return page;
-  }
 
   beforeAll(async () => {
     smtp = await startMailServer();

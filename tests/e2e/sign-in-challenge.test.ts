@@ -1,8 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../src/server/demo/security.js';
 import { launchBrowser, PHONE } from '../support/browser.js';
-import { signInThroughConsole } from '../support/console.js';
+import { signInThroughConsole, watchedPage } from '../support/console.js';
 import { api, sessionOf } from '../support/processes.js';
 import { type RunningServer, startRealServer } from '../support/server.js';
 
@@ -25,18 +25,14 @@ describe('the sign-in challenge in a real browser', () => {
     await server?.stop();
   });
 
-  async function newPage(options: object, language: 'es' | 'en'): Promise<Page> {
-    const context = await browser.newContext({ ...options, locale: language === 'es' ? 'es-PE' : 'en-GB' });
-    const page = await context.newPage();
-    page.setDefaultTimeout(30_000);
-    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-    page.on('console', (message) => {
-      // The wrong passwords this test types answer 401.
-      if (/Failed to load resource: the server responded with a status of 401/.test(message.text())) return;
-      if (message.type() === 'error') problems.push(`${message.type()}: ${message.text()}`);
+  // The wrong passwords this test types answer 401.
+  const newPage = (options: object, language: 'es' | 'en') =>
+    watchedPage(browser, problems, {
+      context: { ...options, locale: language === 'es' ? 'es-PE' : 'en-GB' },
+      ignore: /Failed to load resource: the server responded with a status of 401/,
+      warnings: false,
+      timeout: 30_000,
     });
-    return page;
-  }
 
   it('solves the challenge while the person types, and signs in with it (desktop, Spanish)', async () => {
     const page = await newPage({ viewport: { width: 1280, height: 800 } }, 'es');

@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../src/server/demo/security.js';
 import { launchBrowser } from '../support/browser.js';
+import { watchedPage } from '../support/console.js';
 import { type RunningServer, startRealServer } from '../support/server.js';
 import { type SmsCentre, smsTo, startSmsCentre } from '../support/sms.js';
 
@@ -32,18 +33,13 @@ describe('a verification code by SMS in a real browser', () => {
       .accessToken;
   }
 
-  async function newPage(): Promise<Page> {
-    const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-    page.on('console', (message) => {
-      // The refusal this test provokes on purpose shows as a failed request.
-      if (/Failed to load resource: the server responded with a status of 403/.test(message.text())) return;
-      if (message.type() === 'error' || message.type() === 'warning')
-        problems.push(`${message.type()}: ${message.text()}`);
+  // The refusal this test provokes on purpose shows as a failed request.
+  const newPage = () =>
+    watchedPage(browser, problems, {
+      context: { viewport: { width: 1400, height: 900 } },
+      ignore: /Failed to load resource: the server responded with a status of 403/,
+      timeout: 15_000,
     });
-    return page;
-  }
 
   async function submitPassword(page: Page) {
     await page.goto(`${server.url}/auth/login`, { waitUntil: 'networkidle' });

@@ -1,9 +1,9 @@
 import { Secret, TOTP } from 'otpauth';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../src/server/demo/security.js';
 import { launchBrowser, PHONE } from '../support/browser.js';
-import { signInThroughConsole } from '../support/console.js';
+import { signInThroughConsole, watchedPage } from '../support/console.js';
 import { api, sessionOf } from '../support/processes.js';
 import { type RunningServer, startRealServer } from '../support/server.js';
 
@@ -16,16 +16,8 @@ describe('a second factor by authenticator app in a real browser', () => {
   let browser: Browser;
   const problems: string[] = [];
 
-  async function newPage(device: object = { viewport: { width: 1400, height: 900 } }): Promise<Page> {
-    const page = await (await browser.newContext(device)).newPage();
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-    page.on('console', (message) => {
-      if (message.type() === 'error' || message.type() === 'warning')
-        problems.push(`${message.type()}: ${message.text()}`);
-    });
-    return page;
-  }
+  const newPage = (device: object = { viewport: { width: 1400, height: 900 } }) =>
+    watchedPage(browser, problems, { context: device, timeout: 15_000 });
 
   beforeAll(async () => {
     server = await startRealServer();

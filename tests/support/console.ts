@@ -31,9 +31,37 @@ export async function signInThroughConsole(
 }
 
 /**
+ * A new page of its own browser context whose uncaught errors and console errors (and warnings,
+ * unless `warnings` is false) are kept in `problems`, each after `label` (a test ends by expecting
+ * none). `ignore`: console texts that are expected (a refusal the test asks for).
+ */
+export async function watchedPage(
+  browser: Browser,
+  problems: string[],
+  options: {
+    context?: BrowserContextOptions;
+    ignore?: RegExp;
+    label?: string;
+    warnings?: boolean;
+    timeout?: number;
+  } = {},
+): Promise<Page> {
+  const page = await (await browser.newContext(options.context)).newPage();
+  page.setDefaultTimeout(options.timeout ?? 20_000);
+  const prefix = options.label ? `${options.label} ` : '';
+  const kinds = options.warnings === false ? ['error'] : ['error', 'warning'];
+  page.on('console', (message) => {
+    if (options.ignore?.test(message.text())) return;
+    if (kinds.includes(message.type())) problems.push(`${prefix}${message.type()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`${prefix}pageerror: ${error.message}`));
+  return page;
+}
+
+/**
  * A new page of its own browser context, signed in through the console as `username`, whose
- * console errors and warnings and uncaught errors are kept in `problems` (a test ends by
- * expecting none). `ignore`: console texts that are expected (a refusal the test asks for).
+ * console errors and warnings and uncaught errors are kept in `problems` (a test ends by expecting
+ * none). `ignore`: console texts that are expected (a refusal the test asks for).
  */
 export async function signedInPage(
   browser: Browser,
@@ -42,15 +70,11 @@ export async function signedInPage(
   problems: string[],
   options: { context?: BrowserContextOptions; division?: string; ignore?: RegExp } = {},
 ): Promise<Page> {
-  const context = await browser.newContext({ acceptDownloads: true, ...options.context });
-  const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
-  page.on('console', (message) => {
-    if (options.ignore?.test(message.text())) return;
-    if (message.type() === 'error' || message.type() === 'warning')
-      problems.push(`${username} ${message.type()}: ${message.text()}`);
+  const page = await watchedPage(browser, problems, {
+    context: { acceptDownloads: true, ...options.context },
+    ignore: options.ignore,
+    label: username,
   });
-  page.on('pageerror', (error) => problems.push(`${username} pageerror: ${error.message}`));
   await signInThroughConsole(page, base, username, { division: options.division });
   return page;
 }
