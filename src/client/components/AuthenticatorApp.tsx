@@ -55,7 +55,7 @@ export function AppEnrolmentForm(props: {
         <Typography variant="caption" color="text.secondary">
           {translate('totp.secret')}
         </Typography>
-        <Typography data-testid="totp-secret" sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
+        <Typography data-testid="totp-secret" sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}>
           {props.secret.replace(/(.{4})(?=.)/g, '$1 ')}
         </Typography>
       </Box>
