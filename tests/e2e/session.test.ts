@@ -4,6 +4,7 @@ import { DEMO_PASSWORD } from '../../src/server/demo/security.js';
 import { launchBrowser } from '../support/browser.js';
 import { signInThroughConsole, watchedPage } from '../support/console.js';
 import { mailTo, startMailServer } from '../support/mail.js';
+import { sessionOf } from '../support/processes.js';
 import { type RunningServer, startRealServer } from '../support/server.js';
 
 describe('sign-in, session and shell in a real browser', () => {
@@ -12,36 +13,16 @@ describe('sign-in, session and shell in a real browser', () => {
   let browser: Browser;
   const problems: string[] = [];
 
-  /** The administrator's API, for arranging what a test needs (settings, users). */
   /** The administrator's session for arranging, signed in once (sign-ins are throttled, 30 a minute). */
   let adminToken: string | undefined;
   async function adminApi(method: string, path: string, body?: object) {
-    adminToken ??= await adminSignIn();
+    adminToken ??= await sessionOf(server.url, 'ADMIN');
     const res = await fetch(`${server.url}${path}`, {
       method,
       headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
       body: body ? JSON.stringify(body) : undefined,
     });
     return res.json();
-  }
-
-  async function adminSignIn(): Promise<string> {
-    const post = (url: string, payload: object, token?: string) =>
-      fetch(`${server.url}${url}`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-        },
-        body: JSON.stringify(payload),
-      }).then((r) => r.json() as Promise<{ result: Record<string, unknown> }>);
-    const login = (await post('/api/usuario/authenticate', { username: 'ADMIN', password: DEMO_PASSWORD }))
-      .result;
-    const profile = (login.perfil as Array<{ IdPerfil: number }>)[0].IdPerfil;
-    const session = (
-      await post('/api/usuario/refreshTokenbyperfil', { idPerfil: profile }, login.accessToken as string)
-    ).result;
-    return session.accessToken as string;
   }
 
   // The refusals this test provokes on purpose (a wrong password, a refused new one) show as failed requests.

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../src/server/demo/security.js';
 import { launchBrowser } from '../support/browser.js';
 import { watchedPage } from '../support/console.js';
+import { sessionOf } from '../support/processes.js';
 import { type RunningServer, startRealServer } from '../support/server.js';
 import { type SmsCentre, smsTo, startSmsCentre } from '../support/sms.js';
 
@@ -14,24 +15,6 @@ describe('a verification code by SMS in a real browser', () => {
   let centre: SmsCentre;
   let browser: Browser;
   const problems: string[] = [];
-
-  async function post(path: string, payload: object, token?: string) {
-    const res = await fetch(`${server.url}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify(payload),
-    });
-    return res.json();
-  }
-
-  /** The administrator's session, for arranging the test through the API. */
-  async function adminToken(): Promise<string> {
-    const login = (await post('/api/usuario/authenticate', { username: 'ADMIN', password: DEMO_PASSWORD }))
-      .result;
-    const profile = login.perfil[0].IdPerfil as number;
-    return (await post('/api/usuario/refreshTokenbyperfil', { idPerfil: profile }, login.accessToken)).result
-      .accessToken;
-  }
 
   // The refusal this test provokes on purpose shows as a failed request.
   const newPage = () =>
@@ -53,7 +36,7 @@ describe('a verification code by SMS in a real browser', () => {
     server = await startRealServer({ SMPP_URL: centre.url, SMPP_SOURCE: 'MINANDES' });
     browser = await launchBrowser();
     // AUTORIZADOR gets a login setting that sends its code by phone (allowed: an SMS centre is set).
-    const token = await adminToken();
+    const token = await sessionOf(server.url, 'ADMIN');
     const setting = await fetch(`${server.url}/api/rest/login-setting`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
