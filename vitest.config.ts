@@ -39,6 +39,7 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 120_000,
           maxWorkers: 2,
+          isolate: false,
           sequence: { groupOrder: 1 },
           // A busy two-core machine can take more than the default second to answer a click.
           expect: { poll: { timeout: 10_000 } },

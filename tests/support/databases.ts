@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import { type Database, type DialectName, openDatabase } from '../../src/server/db/connection.js';
-import { adminQuery, postgresUrl } from './postgres.js';
-import { copyTemplateFolder, type TemplateKind } from './templates.js';
+import { adminQuery, createPostgresDatabase, postgresUrl } from './postgres.js';
+import { copyTemplateFolder, type TemplateKind } from './template-folders.js';
 
 export { POSTGRES_ADMIN_URL } from './postgres.js';
 
@@ -48,7 +48,7 @@ export async function createTestDatabase(dialect: DialectName, from?: TemplateKi
   const name = `acr_test_${process.pid}_${Date.now()}_${counter++}`;
   const template = from ? templates.postgres?.[from] : undefined;
   if (from && !template) throw new Error('PostgreSQL is not in this run: no template to copy');
-  await adminQuery(`create database ${name}${template ? ` template ${template}` : ''}`);
+  await createPostgresDatabase(name, template);
   const databaseUrl = postgresUrl(name);
   const database = openDatabase({ databaseUrl, dataDir, poolSize: 4 });
   return {

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { inject } from 'vitest';
-import { copyTemplateFolder } from './templates.js';
+import { copyTemplateFolder } from './template-folders.js';
 
 /** The product under test: this tree's build, or another's (E2E_ROOT), to see a test fail on it. */
 const ROOT = process.env.E2E_ROOT ?? resolve(import.meta.dirname, '../..');

@@ -8,7 +8,7 @@
  * file and kept files) copied, a PostgreSQL database created `TEMPLATE` the prepared one. A copy is
  * as fresh as a database prepared for the suite itself, at a fraction of the cost.
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -17,24 +17,10 @@ import { prepareDatabase } from '../../src/server/db/prepare.js';
 import { seedDemo } from '../../src/server/demo/seed.js';
 import { loadRegistry } from '../../src/server/registry.js';
 import { fileStoreFor } from '../../src/server/storage/files.js';
-import { adminQuery, postgresDialects, postgresUrl } from './postgres.js';
+import { adminQuery, createPostgresDatabase, postgresDialects, postgresUrl } from './postgres.js';
+import type { DatabaseTemplates, TemplateKind } from './template-folders.js';
 
-export type TemplateKind = 'demo' | 'bare';
-
-export interface DatabaseTemplates {
-  /** The dialects the database tests run on: SQLite, and PostgreSQL when it answers. */
-  dialects: DialectName[];
-  /** Per dialect and kind, the folder a suite's data folder starts as: kept files, and SQLite's database file. */
-  folders: Record<DialectName, Record<TemplateKind, string>>;
-  /** Per kind, the name of the prepared PostgreSQL database (when PostgreSQL is in the run). */
-  postgres?: Record<TemplateKind, string>;
-}
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    databaseTemplates: DatabaseTemplates;
-  }
-}
+export type { DatabaseTemplates, TemplateKind };
 
 /** The projects that use databases; a run of the unit tests alone makes none. */
 const USERS = new Set(['api', 'e2e']);
@@ -42,7 +28,7 @@ const USERS = new Set(['api', 'e2e']);
 async function makeTemplate(kind: TemplateKind, where: string, pgName?: string) {
   const registry = loadRegistry();
   mkdirSync(where, { recursive: true });
-  if (pgName) await adminQuery(`create database ${pgName}`);
+  if (pgName) await createPostgresDatabase(pgName);
   const database = openDatabase(
     pgName ? { databaseUrl: postgresUrl(pgName), dataDir: where, poolSize: 2 } : { dataDir: where },
   );
@@ -111,9 +97,4 @@ export default async function setup(project: TestProject): Promise<(() => Promis
       await adminQuery(`drop database if exists ${name} with (force)`).catch(() => {});
     rmSync(root, { recursive: true, force: true });
   };
-}
-
-/** Copies a template folder (kept files, and SQLite's database file) into `target`. */
-export function copyTemplateFolder(template: string, target: string): void {
-  cpSync(template, target, { recursive: true });
 }
