@@ -475,7 +475,7 @@ function toEntity(file: SchemaFile, schema: EntitySchema, ajv: ReturnType<typeof
     required: (schema.required ?? []).filter((f) => writable.includes(f)),
   };
   delete (inputSchema as Partial<EntitySchema>).$id;
-  return {
+  const entity: Omit<Entity, 'validate'> = {
     name: schema['x-resource'] ?? file.name,
     file: file.path,
     module: schema['x-module'],
@@ -532,6 +532,16 @@ function toEntity(file: SchemaFile, schema: EntitySchema, ajv: ReturnType<typeof
     documents: Object.entries(props)
       .filter(([, p]) => p['x-document'])
       .map(([field, p]) => ({ field, typeField: p['x-document']?.type ?? '' })),
-    validate: ajv.compile(inputSchema),
   };
+  // Compiled when first used: most entities a process builds are never validated by it (a test's
+  // app, the type generator), and compiling them all took a third of the server's start.
+  let validate: ValidateFunction | undefined;
+  Object.defineProperty(entity, 'validate', {
+    enumerable: true,
+    get: () => {
+      validate ??= ajv.compile(inputSchema);
+      return validate;
+    },
+  });
+  return entity as Entity;
 }

@@ -49,6 +49,11 @@ describe('entity schemas', () => {
     expect(order.indexOf('company')).toBeLessThan(order.indexOf('person'));
   });
 
+  it('compile, each, into the validator of its records', () => {
+    // A process compiles an entity's validator when it first validates one of its records.
+    for (const entity of buildRegistry(files).entities) expect(typeof entity.validate).toBe('function');
+  });
+
   it.each([
     ['an unknown x- keyword', (s: Loose) => (s['x-colour'] = 'red'), /x-colour/],
     ['an unknown module', (s: Loose) => (s['x-module'] = 'payroll'), /x-module/],
