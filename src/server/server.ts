@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { JSON_BODY_LIMIT_BYTES } from '../shared/constants.js';
 import app, { type AppOptions } from './app.js';
+import { compilersFactory } from './compilers.js';
 import { ApiError } from './errors.js';
 import { languageOf } from './i18n.js';
 import { errorBody } from './plugins/errors.js';
@@ -14,6 +15,7 @@ export async function buildServer({ logLevel, ...options }: ServerOptions): Prom
   const fastify = Fastify({
     logger: { level: logLevel ?? 'silent' },
     bodyLimit: JSON_BODY_LIMIT_BYTES,
+    schemaController: { compilersFactory },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // The router's own refusals (a malformed or overlong path) answer in the one error shape.
     frameworkErrors: (error, request, reply: FastifyReply) => {

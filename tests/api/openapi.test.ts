@@ -1,5 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileEverySchema } from '../../src/server/compilers.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
 type Schema = Record<string, unknown> & {
@@ -32,6 +33,10 @@ describe('the OpenAPI document', () => {
   });
   afterAll(async () => {
     await t?.close();
+  });
+
+  it('has calls whose request and answer schemas all compile (each is compiled at its first call)', () => {
+    expect(() => compileEverySchema()).not.toThrow();
   });
 
   it('is a valid OpenAPI 3 document', async () => {
