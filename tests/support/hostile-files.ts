@@ -10,8 +10,15 @@ interface ZipPart {
   data: Buffer;
 }
 
-/** A zip of `parts` (deflated), with `aliases`: more names in the directory for a part's data. */
-export function zipOf(parts: ZipPart[], aliases: Array<{ name: string; of: string }> = []): Buffer {
+/**
+ * A zip of `parts` (deflated at `level`, 9 unless told), with `aliases`: more names in the
+ * directory for a part's data.
+ */
+export function zipOf(
+  parts: ZipPart[],
+  aliases: Array<{ name: string; of: string }> = [],
+  level = 9,
+): Buffer {
   const locals: Buffer[] = [];
   const directory: Buffer[] = [];
   const written = new Map<string, { offset: number; crc: number; size: number; deflated: number }>();
@@ -30,10 +37,17 @@ export function zipOf(parts: ZipPart[], aliases: Array<{ name: string; of: strin
     head.writeUInt32LE(at.offset, 42);
     directory.push(head, nameBytes);
   };
+  // Parts that share their data (the same Buffer) are deflated once.
+  const packed = new Map<Buffer, { deflated: Buffer; crc: number }>();
   for (const part of parts) {
     const nameBytes = Buffer.from(part.name);
-    const deflated = deflateRawSync(part.data, { level: 9 });
-    const at = { offset, crc: crc32(part.data), size: part.data.length, deflated: deflated.length };
+    let pack = packed.get(part.data);
+    if (!pack) {
+      pack = { deflated: deflateRawSync(part.data, { level }), crc: crc32(part.data) };
+      packed.set(part.data, pack);
+    }
+    const { deflated } = pack;
+    const at = { offset, crc: pack.crc, size: part.data.length, deflated: deflated.length };
     const head = Buffer.alloc(30);
     head.writeUInt32LE(0x04034b50, 0);
     head.writeUInt16LE(20, 4);
@@ -85,6 +99,8 @@ export function widenedWorkbook(input: {
   values: (row: number) => Record<string, string>;
   extra: number;
   long: number;
+  /** How hard its parts are deflated (9 unless told: a sheet of millions of cells takes seconds at 9). */
+  level?: number;
 }): Buffer {
   const strings: string[] = ['X'.repeat(input.long)];
   const indexOf = new Map<string, number>();
@@ -118,26 +134,30 @@ export function widenedWorkbook(input: {
   }
   sheet.push('</sheetData></worksheet>');
   const stringsXml = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="${strings.length}" uniqueCount="${strings.length}">${strings.map((s) => `<si><t>${xmlText(s)}</t></si>`).join('')}</sst>`;
-  return zipOf([
-    {
-      name: '[Content_Types].xml',
-      data: Buffer.from(
-        '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/></Types>',
-      ),
-    },
-    {
-      name: 'xl/workbook.xml',
-      data: Buffer.from(
-        '<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Datos" sheetId="1" r:id="rId1"/></sheets></workbook>',
-      ),
-    },
-    {
-      name: 'xl/_rels/workbook.xml.rels',
-      data: Buffer.from(
-        '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/></Relationships>',
-      ),
-    },
-    { name: 'xl/sharedStrings.xml', data: Buffer.from(stringsXml) },
-    { name: 'xl/worksheets/sheet1.xml', data: Buffer.from(sheet.join('')) },
-  ]);
+  return zipOf(
+    [
+      {
+        name: '[Content_Types].xml',
+        data: Buffer.from(
+          '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/></Types>',
+        ),
+      },
+      {
+        name: 'xl/workbook.xml',
+        data: Buffer.from(
+          '<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Datos" sheetId="1" r:id="rId1"/></sheets></workbook>',
+        ),
+      },
+      {
+        name: 'xl/_rels/workbook.xml.rels',
+        data: Buffer.from(
+          '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/></Relationships>',
+        ),
+      },
+      { name: 'xl/sharedStrings.xml', data: Buffer.from(stringsXml) },
+      { name: 'xl/worksheets/sheet1.xml', data: Buffer.from(sheet.join('')) },
+    ],
+    [],
+    input.level ?? 9,
+  );
 }

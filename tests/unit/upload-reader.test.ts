@@ -11,17 +11,17 @@ import { widenedWorkbook, zipOf } from '../support/hostile-files.js';
 const ROWS = 30;
 const COLUMNS = ['Documento', 'Apellido', 'FechaInicio'];
 
-/** A workbook laid out as the template: keys and signature, headers, then the rows. */
-async function workbook(rows: number): Promise<Buffer> {
+/** A workbook laid out as the template: keys and signature, headers, then the rows (of crew `crew`). */
+async function workbook(rows: number, crew = 0): Promise<Buffer> {
   const book = new ExcelJS.Workbook();
   const sheet = book.addWorksheet('Carga');
-  sheet.addRow(['Documento', 'Apellido', 'FechaInicio', 'ACRBULK:7:3']);
+  sheet.addRow(['Documento', 'Apellido', 'FechaInicio', `ACRBULK:7:${3 + crew}`]);
   sheet.addRow(['Documento', 'Apellidos', 'Fecha de inicio']);
   for (let i = 0; i < rows; i++)
     sheet.addRow([
-      `4500${String(i).padStart(4, '0')}`,
-      `QUISPE ${i}`,
-      new Date(Date.UTC(2026, 10, 1 + (i % 28))),
+      `45${crew}0${String(i).padStart(4, '0')}`,
+      `QUISPE ${crew > 0 ? `${crew}-` : ''}${i}`,
+      new Date(Date.UTC(2026, 10, 1 + ((i + crew) % 28))),
     ]);
   book.addWorksheet('Listas').addRow(['Sí', 'No']);
   return Buffer.from(await book.xlsx.writeBuffer());
@@ -74,27 +74,37 @@ afterAll(async () => {
 
 describe('reading an uploaded workbook', () => {
   it('reads every row whatever the order of the zip’s entries, however many reads run at once', async () => {
-    const bytes = await workbook(ROWS);
-    const layouts = {
-      // As exceljs and Excel write it: the sheets before the shared strings, the workbook last.
-      workbookLast: await reordered(bytes, (n) => (n === 'xl/workbook.xml' ? 1 : 0)),
-      workbookFirst: await reordered(bytes, (n) => (n.includes('worksheets') ? 1 : 0)),
-    };
-    for (const [name, layout] of Object.entries(layouts)) {
-      const path = await save(`${name}.xlsx`, layout);
-      // Many reads at once, each opening its own entries: none may lose or mix up another's.
-      for (let round = 0; round < 10; round++) {
-        const reads = await Promise.all(Array.from({ length: 20 }, () => readSheet(path, 100, COLUMNS)));
-        for (const read of reads) {
-          expect(read.signature).toBe('ACRBULK:7:3');
-          expect(read.keys).toEqual(['Documento', 'Apellido', 'FechaInicio']);
-          expect(read.rows).toHaveLength(ROWS);
-          expect(read.rows[ROWS - 1]).toEqual({
-            row: ROWS + 2,
-            cells: { Documento: '45000029', Apellido: 'QUISPE 29', FechaInicio: '2026-11-02' },
-          });
-        }
-      }
+    // Three crews, each in both orders of its zip's entries: as exceljs and Excel write it (the
+    // sheets before the shared strings, the workbook last), and the workbook first.
+    const files: Array<{ path: string; crew: number }> = [];
+    for (const crew of [0, 1, 2]) {
+      const bytes = await workbook(ROWS, crew);
+      const layouts = {
+        workbookLast: await reordered(bytes, (n) => (n === 'xl/workbook.xml' ? 1 : 0)),
+        workbookFirst: await reordered(bytes, (n) => (n.includes('worksheets') ? 1 : 0)),
+      };
+      for (const [name, layout] of Object.entries(layouts))
+        files.push({ path: await save(`${name}-${crew}.xlsx`, layout), crew });
+    }
+    // All six read at once, each opening its own entries, their reads interleaved at every chunk:
+    // a read that lost rows or took another's would show another crew's signature or rows.
+    for (let round = 0; round < 2; round++) {
+      const reads = await Promise.all(files.map(({ path }) => readSheet(path, 100, COLUMNS)));
+      reads.forEach((read, i) => {
+        const crew = files[i].crew;
+        expect(read.signature).toBe(`ACRBULK:7:${3 + crew}`);
+        expect(read.keys).toEqual(['Documento', 'Apellido', 'FechaInicio']);
+        expect(read.rows).toHaveLength(ROWS);
+        expect(read.rows[0].cells.Documento).toBe(`45${crew}00000`);
+        expect(read.rows[ROWS - 1]).toEqual({
+          row: ROWS + 2,
+          cells: {
+            Documento: `45${crew}00029`,
+            Apellido: `QUISPE ${crew > 0 ? `${crew}-` : ''}29`,
+            FechaInicio: `2026-11-${String(2 + crew).padStart(2, '0')}`,
+          },
+        });
+      });
     }
   });
 
@@ -197,10 +207,9 @@ describe('reading an attachments zip', () => {
   });
 
   it('refuses a zip that would inflate to more than 32 times its size (and 256 MB)', async () => {
-    const parts = Array.from({ length: 40 }, (_, i) => ({
-      name: `${45_000_000 + i}.pdf`,
-      data: pdfOf(7 * 1024 * 1024),
-    }));
+    // Forty PDFs of the same bytes (deflated once by zipOf).
+    const data = pdfOf(7 * 1024 * 1024);
+    const parts = Array.from({ length: 40 }, (_, i) => ({ name: `${45_000_000 + i}.pdf`, data }));
     const path = await save('dense.zip', zipOf(parts));
     await expect(Attachments.open(path, slots)).rejects.toMatchObject({
       messageKey: 'bulk.errors.attachmentsTooLarge',
