@@ -18,6 +18,7 @@ export const theme: RaThemeOptions = {
   ...(baseTheme as RaThemeOptions),
   components: {
     ...defaultTheme.components,
+    ...baseTheme.components,
     MuiLinearProgress: { defaultProps: { 'aria-labelledby': LOADING_LABEL_ID } },
     MuiCircularProgress: { defaultProps: { 'aria-labelledby': LOADING_LABEL_ID } },
     MuiCheckbox: {

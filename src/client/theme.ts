@@ -2,9 +2,40 @@ import type { ThemeOptions } from '@mui/material/styles';
 import { BREAKPOINTS } from '../shared/constants.js';
 
 /**
+ * Whether the person has asked their system for less motion (an accessibility setting of every
+ * desktop and phone system, the CSS media feature prefers-reduced-motion), read when the page loads.
+ */
+export const prefersReducedMotion = (): boolean =>
+  typeof window !== 'undefined' &&
+  typeof window.matchMedia === 'function' &&
+  window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+/**
+ * For a person who asked for less motion: menus, dialogs, drawers and collapsing groups appear and
+ * go at once instead of sliding or fading, and a pressed button shows no ripple. MUI's transitions
+ * take their durations from the theme (`auto` ones from getAutoHeightDuration), so all are zero.
+ */
+export const stillTheme: ThemeOptions = {
+  transitions: {
+    create: () => 'none',
+    getAutoHeightDuration: () => 0,
+    duration: {
+      shortest: 0,
+      shorter: 0,
+      short: 0,
+      standard: 0,
+      complex: 0,
+      enteringScreen: 0,
+      leavingScreen: 0,
+    },
+  },
+  components: { MuiButtonBase: { defaultProps: { disableRipple: true } } },
+};
+
+/**
  * The product's colours and breakpoints, shared by the sign-in page and the console. Error and
  * warning colours are darker than MUI's so their text (and white text on them) stays readable
- * (WCAG AA contrast).
+ * (WCAG AA contrast). Motion as the person's system asks (stillTheme).
  */
 export const baseTheme: ThemeOptions = {
   palette: {
@@ -16,4 +47,5 @@ export const baseTheme: ThemeOptions = {
   },
   breakpoints: { values: { xs: 0, ...BREAKPOINTS } },
   typography: { fontFamily: 'Roboto, "Segoe UI", Helvetica, Arial, sans-serif' },
+  ...(prefersReducedMotion() ? stillTheme : {}),
 };
