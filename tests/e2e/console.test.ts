@@ -149,6 +149,38 @@ describe('console in a real browser', () => {
     await expect.poll(() => errorUnder(page, 'Decimales').textContent()).toContain('Must be at most 4');
   });
 
+  it('moves nothing for a person whose system asks for reduced motion, and ripples for the others', async () => {
+    // A pressed button's ripple, and the menu group's collapse: drawn only without the setting.
+    const motion = async (reducedMotion: 'reduce' | 'no-preference') => {
+      const storageState = await page.context().storageState();
+      const context = await browser.newContext({
+        viewport: { width: 1400, height: 900 },
+        reducedMotion,
+        storageState,
+      });
+      const other = await context.newPage();
+      await other.goto(`${server.url}/country?lang=es`);
+      const group = other.getByRole('navigation', { name: 'Administrador' }).getByRole('button', {
+        name: 'Administración',
+        exact: true,
+      });
+      await group.click();
+      await expect.poll(() => group.getAttribute('aria-expanded')).toBe('true');
+      // The ripple's layer is mounted by the first press, unless ripples are off.
+      const ripple = group.locator('.MuiTouchRipple-root');
+      if (reducedMotion === 'no-preference') await ripple.waitFor({ state: 'attached' });
+      const ripples = await ripple.count();
+      const collapse = other.locator('.MuiCollapse-root').first();
+      const transition = await collapse.evaluate((el) => getComputedStyle(el).transitionDuration);
+      await context.close();
+      return { ripples, transition };
+    };
+    expect(await motion('reduce')).toEqual({ ripples: 0, transition: '0s' });
+    const moving = await motion('no-preference');
+    expect(moving.ripples).toBeGreaterThan(0);
+    expect(moving.transition).not.toBe('0s');
+  });
+
   it('logged no errors or warnings in the browser console', () => {
     expect(problems).toEqual([]);
   });
