@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, siteDate } from '../../src/shared/dates.js';
 import { launchBrowser } from '../support/browser.js';
-import { signInThroughConsole } from '../support/console.js';
+import { signInBySession } from '../support/console.js';
 import { mobiliseWorker } from '../support/mobilisation.js';
 import { asUser } from '../support/request-screens.js';
 import { type RunningServer, startRealServer } from '../support/server.js';
@@ -49,7 +49,7 @@ describe('headcount and roll call in a real browser', () => {
 
   it('shows the requester its present and absent workers, and the popups list them', async () => {
     const page = await newPage();
-    await signInThroughConsole(page, server.url, 'SOLICITANTE', { division: SOUTH });
+    await signInBySession(page, server.url, 'SOLICITANTE', { division: SOUTH });
     await page.getByRole('tab', { name: 'Dotación' }).click();
     const tab = page.getByTestId('headcount-tab');
     await tab.waitFor();
@@ -87,7 +87,7 @@ describe('headcount and roll call in a real browser', () => {
   it('gives the security office the evacuation roll call of the division', async () => {
     // A browser far from the site: the times shown and exported are still the site's.
     const page = await newPage('Asia/Tokyo');
-    await signInThroughConsole(page, `${server.url}`, 'ADMIN', { division: SOUTH });
+    await signInBySession(page, `${server.url}`, 'ADMIN', { division: SOUTH });
     // From the side menu: Acceso › Gestión de accesos › Lista de evacuación.
     // One click each, as fast as the browser allows: the second group opens while the first is
     // still opening, and the link is clicked while both are.
@@ -162,11 +162,11 @@ describe('headcount and roll call in a real browser', () => {
 
   it('lets a worker accredited through the mobilisation flow through the gate, counts it present then absent, and denies it once its requirement expired or it is demobilised', async () => {
     const requester = await newPage();
-    await signInThroughConsole(requester, server.url, 'SOLICITANTE', { division: SOUTH });
+    await signInBySession(requester, server.url, 'SOLICITANTE', { division: SOUTH, at: null });
     const authoriser = await newPage();
-    await signInThroughConsole(authoriser, server.url, 'AUTORIZADOR', { division: SOUTH });
+    await signInBySession(authoriser, server.url, 'AUTORIZADOR', { division: SOUTH, at: null });
     const admin = await newPage();
-    await signInThroughConsole(admin, server.url, 'ADMIN', { division: SOUTH });
+    await signInBySession(admin, server.url, 'ADMIN', { division: SOUTH, at: null });
     const { api } = asUser(() => server.url);
     const today = siteDate('PE');
     const all = (resource: string) =>
@@ -297,7 +297,7 @@ describe('headcount and roll call in a real browser', () => {
   }, 120_000);
   it('reports the markings of a date range and a company, and exports what it shows', async () => {
     const page = await newPage();
-    await signInThroughConsole(page, server.url, 'ADMIN', { division: SOUTH });
+    await signInBySession(page, server.url, 'ADMIN', { division: SOUTH, at: null });
     const token = await page.evaluate(
       () => JSON.parse(localStorage.getItem('acreditacion.auth') ?? '{}').accessToken as string,
     );

@@ -4,7 +4,7 @@ import es from '../../locales/es.json' with { type: 'json' };
 import { addDays, siteDate } from '../../src/shared/dates.js';
 import { pdf } from '../support/accreditation.js';
 import { launchBrowser } from '../support/browser.js';
-import { signInThroughConsole } from '../support/console.js';
+import { sessionPage } from '../support/console.js';
 import { png } from '../support/png.js';
 import {
   approveAll,
@@ -40,8 +40,9 @@ describe('accreditation requests in a real browser', () => {
   const problems: string[] = [];
 
   const open = async (user: string) => {
-    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const page = await context.newPage();
+    const page = await sessionPage(browser, server.url, user, {
+      context: { viewport: { width: 1400, height: 900 } },
+    });
     page.setDefaultTimeout(20_000);
     page.on('console', (message) => {
       if (/Failed to load resource: the server responded with a status of (400|404|409)/.test(message.text()))
@@ -50,7 +51,6 @@ describe('accreditation requests in a real browser', () => {
         problems.push(`${user} ${message.type()}: ${message.text()}`);
     });
     page.on('pageerror', (error) => problems.push(`${user} pageerror: ${error.message}`));
-    await signInThroughConsole(page, server.url, user);
     return page;
   };
 

@@ -8,7 +8,7 @@ import es from '../../locales/es.json';
 import { addDays, siteDate } from '../../src/shared/dates.js';
 import { seriousAxeFindings } from '../support/axe.js';
 import { launchBrowser, PHONE } from '../support/browser.js';
-import { signInThroughConsole } from '../support/console.js';
+import { signInBySession } from '../support/console.js';
 import { asUser, typeDate } from '../support/request-screens.js';
 import { type RunningServer, startRealServer } from '../support/server.js';
 import { drawingProblems, screenshot } from '../support/shots.js';
@@ -104,7 +104,7 @@ describe('people management: a night worker’s month from the gate’s markings
     const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, locale: 'es-PE' });
     const page = await context.newPage();
     watch(page);
-    await signInThroughConsole(page, server.url, 'ADMIN', { division: SOUTH });
+    await signInBySession(page, server.url, 'ADMIN', { division: SOUTH, at: null });
     // The turnstile at the main gate (an attendance control point) sends what it recorded offline.
     const equipment = db
       .prepare('select IdEquipo from system_equipment where Descripcion = ?')
@@ -188,7 +188,7 @@ describe('people management: a night worker’s month from the gate’s markings
     const phone = await browser.newContext({ ...PHONE, locale: 'en-GB' });
     const small = await phone.newPage();
     watch(small);
-    await signInThroughConsole(small, server.url, 'ADMIN', { division: SOUTH });
+    await signInBySession(small, server.url, 'ADMIN', { division: SOUTH, at: null });
     const listed = await openMonth(small, 'en');
     await expect.poll(() => listed.getAttribute('data-status')).toBe('WORKED');
     expect(await listed.textContent()).toContain('Worked');
@@ -204,7 +204,7 @@ describe('people management: a night worker’s month from the gate’s markings
     const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, locale: 'es-PE' });
     const page = await context.newPage();
     watch(page);
-    await signInThroughConsole(page, server.url, 'ASISTENCIA', { division: SOUTH });
+    await signInBySession(page, server.url, 'ASISTENCIA', { division: SOUTH, at: null });
     const cell = await openMonth(page, 'es');
     const lateCell = page.locator(`[data-testid="attendance-calendar"] [data-day="${late}"]`);
     await expect.poll(() => cell.getAttribute('data-status')).toBe('WORKED');
@@ -285,7 +285,7 @@ describe('people management: a night worker’s month from the gate’s markings
     const phone = await browser.newContext({ ...PHONE, locale: 'en-GB' });
     const small = await phone.newPage();
     watch(small);
-    await signInThroughConsole(small, server.url, 'ASISTENCIA', { division: SOUTH });
+    await signInBySession(small, server.url, 'ASISTENCIA', { division: SOUTH, at: null });
     await go(small, '/asistencia/cierres', 'en');
     await small.getByTestId(`export-SEM-${week.desde}`).waitFor();
     expect(await drawingProblems(small, 'closing phone en', /attendance\./)).toEqual([]);
@@ -306,7 +306,7 @@ describe('people management: a night worker’s month from the gate’s markings
     page.on('response', (r) => {
       if (r.url().includes('/api/asistencia/')) calls.push(`${r.status()} ${r.url()}`);
     });
-    await signInThroughConsole(page, server.url, 'SOLICITANTE', { division: SOUTH });
+    await signInBySession(page, server.url, 'SOLICITANTE', { division: SOUTH, at: null });
     for (const route of ['/asistencia/personas', '/asistencia/periodo', '/asistencia/cierres']) {
       await go(page, route, 'es');
       await page.waitForURL(/\/sinpermiso$/);
@@ -321,7 +321,7 @@ describe('people management: a night worker’s month from the gate’s markings
     const admin = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     const adminPage = await admin.newPage();
     watch(adminPage);
-    await signInThroughConsole(adminPage, server.url, 'ADMIN', { division: SOUTH });
+    await signInBySession(adminPage, server.url, 'ADMIN', { division: SOUTH, at: null });
     await go(adminPage, '/asistencia/periodo', 'en');
     await adminPage.getByTestId('attendance-period-grid').waitFor();
     expect(await adminPage.getByTestId('attendance-period-legend').innerText()).toContain('Absent');

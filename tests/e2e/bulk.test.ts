@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, siteDate } from '../../src/shared/dates.js';
 import { launchBrowser } from '../support/browser.js';
 import { type CellInput, excelDate, fillData, openTemplate } from '../support/bulk.js';
-import { signInThroughConsole } from '../support/console.js';
+import { signInBySession } from '../support/console.js';
 import { type RunningServer, startRealServer } from '../support/server.js';
 
 const today = siteDate('PE');
@@ -34,7 +34,7 @@ describe('bulk requests in a real browser', () => {
     page = await context.newPage();
     page.setDefaultTimeout(30_000);
     page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-    await signInThroughConsole(page, server.url, 'SOLICITANTE');
+    await signInBySession(page, server.url, 'SOLICITANTE', { at: null });
   }, 120_000);
 
   afterAll(async () => {
@@ -239,7 +239,7 @@ describe('bulk requests in a real browser', () => {
     const mobile = await phone.newPage();
     mobile.setDefaultTimeout(30_000);
     mobile.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-    await signInThroughConsole(mobile, server.url, 'SOLICITANTE');
+    await signInBySession(mobile, server.url, 'SOLICITANTE', { at: null });
     await mobile.goto(`${server.url}/movilizacion/solicitante/masiva?lang=en`, { waitUntil: 'networkidle' });
     const pick = async (label: RegExp, option: RegExp) => {
       await mobile.getByRole('combobox', { name: label }).click();

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, siteDate } from '../../src/shared/dates.js';
 import { launchBrowser, PHONE } from '../support/browser.js';
-import { signInThroughConsole } from '../support/console.js';
+import { signInBySession } from '../support/console.js';
 import { asUser, typeDate } from '../support/request-screens.js';
 import { type RunningServer, startRealServer } from '../support/server.js';
 
@@ -41,7 +41,7 @@ describe('demobilisation in a real browser', () => {
     const page = await context.newPage();
     page.setDefaultTimeout(20_000);
     page.on('pageerror', (error) => problems.push(`${user} pageerror: ${error.message}`));
-    await signInThroughConsole(page, server.url, user, { division: SOUTH });
+    await signInBySession(page, server.url, user, { division: SOUTH, at: null });
     return page;
   };
   const { api, go } = asUser(() => server.url);
@@ -268,7 +268,7 @@ describe('demobilisation in a real browser', () => {
       const page = await context.newPage();
       page.setDefaultTimeout(20_000);
       page.on('pageerror', (error) => problems.push(`${user} pageerror: ${error.message}`));
-      await signInThroughConsole(page, server.url, user, { division: SOUTH });
+      await signInBySession(page, server.url, user, { division: SOUTH, at: null });
       return page;
     };
     const requesterPhone = await phone('SOLICITANTE');

@@ -7,7 +7,7 @@ import es from '../../locales/es.json';
 import { siteDate } from '../../src/shared/dates.js';
 import { seriousAxeFindings } from '../support/axe.js';
 import { launchBrowser, PHONE } from '../support/browser.js';
-import { signInThroughConsole } from '../support/console.js';
+import { signInBySession } from '../support/console.js';
 import { mobiliseWorker } from '../support/mobilisation.js';
 import { asUser, type Lang } from '../support/request-screens.js';
 import { type RunningServer, startRealServer } from '../support/server.js';
@@ -64,7 +64,7 @@ describe('dining halls in a real browser', () => {
       else if (message.type() === 'error' || message.type() === 'warning')
         problems.push(`${user} console ${message.type()}: ${message.text()}`);
     });
-    await signInThroughConsole(page, server.url, user, { division: SOUTH });
+    await signInBySession(page, server.url, user, { division: SOUTH, at: null });
     return page;
   };
   const list = (page: Page, resource: string, filter: object = {}) =>

@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from '../support/axe.js';
 import { launchBrowser } from '../support/browser.js';
-import { signInThroughConsole } from '../support/console.js';
+import { signInBySession } from '../support/console.js';
 import { png } from '../support/png.js';
 import { type RunningServer, startRealServer } from '../support/server.js';
 
@@ -35,7 +35,7 @@ describe('forms and lists in a real browser', () => {
         problems.push(`${message.type()}: ${message.text()}`);
     });
     page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-    await signInThroughConsole(page, server.url, 'ADMIN');
+    await signInBySession(page, server.url, 'ADMIN', { at: null });
   });
 
   afterAll(async () => {

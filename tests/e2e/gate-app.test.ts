@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BadgeClaims, claimsBytes, tokenOf } from '../../src/shared/badge-token.js';
 import { addDays, siteDate } from '../../src/shared/dates.js';
 import { launchBrowser, PHONE } from '../support/browser.js';
-import { signInThroughConsole } from '../support/console.js';
+import { signInBySession } from '../support/console.js';
 import { type RunningServer, startRealServer } from '../support/server.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
@@ -227,7 +227,7 @@ describe('the gate app decides offline and sends its markings when back online',
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     const page = await context.newPage();
     watch(page);
-    await signInThroughConsole(page, server.url, 'ADMIN', { division: SOUTH });
+    await signInBySession(page, server.url, 'ADMIN', { division: SOUTH, at: null });
     await page.goto(`${server.url}/equipment/${equipment}/show`);
     await page.locator('.device-key').click();
     await page.getByRole('button', { name: 'Mostrar código de enrolamiento' }).click();

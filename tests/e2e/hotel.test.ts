@@ -8,7 +8,7 @@ import es from '../../locales/es.json';
 import { addDays, siteDate } from '../../src/shared/dates.js';
 import { seriousAxeFindings } from '../support/axe.js';
 import { launchBrowser } from '../support/browser.js';
-import { signInThroughConsole } from '../support/console.js';
+import { signInBySession } from '../support/console.js';
 import { asUser, type Lang, typeDate } from '../support/request-screens.js';
 import { type RunningServer, startRealServer } from '../support/server.js';
 import { drawingProblems, screenshot } from '../support/shots.js';
@@ -52,7 +52,7 @@ describe('camp lodging in a real browser', () => {
       if (message.type() === 'error' || message.type() === 'warning')
         problems.push(`${user} console ${message.type()}: ${message.text()}`);
     });
-    await signInThroughConsole(page, server.url, user, { division: SOUTH });
+    await signInBySession(page, server.url, user, { division: SOUTH, at: null });
     return page;
   };
 

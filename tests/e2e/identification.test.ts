@@ -5,7 +5,7 @@ import es from '../../locales/es.json';
 import { seriousAxeFindings } from '../support/axe.js';
 import { pageAsPng, readCode } from '../support/badge-codes.js';
 import { launchBrowser, PHONE } from '../support/browser.js';
-import { signInThroughConsole } from '../support/console.js';
+import { signInBySession } from '../support/console.js';
 import { asUser, type Lang } from '../support/request-screens.js';
 import { type RunningServer, startRealServer } from '../support/server.js';
 
@@ -33,7 +33,7 @@ describe('identification management in a real browser', () => {
       if (message.type() === 'error' || message.type() === 'warning')
         problems.push(`${user} console ${message.type()}: ${message.text()}`);
     });
-    await signInThroughConsole(page, server.url, user, { division: SOUTH });
+    await signInBySession(page, server.url, user, { division: SOUTH, at: null });
     return page;
   };
 

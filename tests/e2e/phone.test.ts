@@ -5,7 +5,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, PHONE } from '../support/browser.js';
-import { signInThroughConsole } from '../support/console.js';
+import { signInBySession } from '../support/console.js';
 import { asUser } from '../support/request-screens.js';
 import { type RunningServer, startRealServer } from '../support/server.js';
 
@@ -22,7 +22,7 @@ describe('a phone in a real browser', () => {
     const page = await context.newPage();
     page.setDefaultTimeout(20_000);
     page.on('pageerror', (error) => problems.push(`${user} pageerror: ${error.message}`));
-    await signInThroughConsole(page, server.url, user, { division: SOUTH });
+    await signInBySession(page, server.url, user, { division: SOUTH, at: null });
     return page;
   };
   /** The element a tap at the middle of the locator's box reaches: it, or what covers it. */

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../locales/en.json' with { type: 'json' };
 import es from '../../locales/es.json' with { type: 'json' };
 import { launchBrowser, PHONE } from '../support/browser.js';
-import { signInThroughConsole } from '../support/console.js';
+import { signInBySession } from '../support/console.js';
 import { mailText, startMailServer } from '../support/mail.js';
 import { asUser, setLine } from '../support/request-screens.js';
 import { type RunningServer, startRealServer } from '../support/server.js';
@@ -34,7 +34,8 @@ describe('refusals in a real browser', () => {
     page.setDefaultTimeout(20_000);
     page.on('pageerror', (error) => problems.push(`${user} pageerror: ${error.message}`));
     const before = smtp.mails.length;
-    await signInThroughConsole(page, server.url, user, {
+    await signInBySession(page, server.url, user, {
+      at: null,
       division: SOUTH,
       code: async () => {
         await expect.poll(() => smtp.mails.length, { timeout: 20_000 }).toBeGreaterThan(before);

@@ -131,7 +131,8 @@ describe('every screen as every demo user', () => {
             parts.every((part) => document.title.includes(part)) ||
             document.querySelector('[data-testid="error-page"], [class*="RaError-"]'),
           expected.title,
-          { timeout: 10_000 },
+          // Looked at ten times a second: polled at every frame, the wait made the page draw them.
+          { timeout: 10_000, polling: 100 },
         )
         .catch(() => undefined);
       await settled();

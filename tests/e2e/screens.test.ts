@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../locales/en.json';
 import type { ResourceMeta } from '../../src/shared/schema/types.js';
 import { launchBrowser } from '../support/browser.js';
-import { signInThroughConsole } from '../support/console.js';
+import { signInBySession } from '../support/console.js';
 import { kindSample } from '../support/screen-kinds.js';
 import { type RunningServer, startRealServer } from '../support/server.js';
 
@@ -40,7 +40,7 @@ describe('configuration screens in a real browser', () => {
     page = await context.newPage();
     page.setDefaultTimeout(15_000);
     watch(page);
-    await signInThroughConsole(page, server.url, 'ADMIN');
+    await signInBySession(page, server.url, 'ADMIN', { at: null });
   });
 
   afterAll(async () => {
@@ -216,7 +216,7 @@ describe('configuration screens in a real browser', () => {
 
     const elsewhere = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
     watch(elsewhere);
-    await signInThroughConsole(elsewhere, server.url, 'ADMIN');
+    await signInBySession(elsewhere, server.url, 'ADMIN', { at: null });
     await elsewhere.goto(`${server.url}/person`, { waitUntil: 'networkidle' });
     await elsewhere.getByRole('button', { name: 'Agregar filtro' }).click();
     await elsewhere.getByRole('menuitem', { name: 'Solo trabajadores' }).click();

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../locales/en.json';
 import es from '../../locales/es.json';
 import { launchBrowser, PHONE } from '../support/browser.js';
-import { signInThroughConsole } from '../support/console.js';
+import { signInBySession } from '../support/console.js';
 import { mailTo, startMailServer } from '../support/mail.js';
 import { asUser, type Lang } from '../support/request-screens.js';
 import { type RunningServer, startRealServer } from '../support/server.js';
@@ -62,7 +62,8 @@ describe('the security page’s Data tab', () => {
     page.on('pageerror', (error) => problems.push(`${user} pageerror: ${error.message}`));
     const sent = () => smtp.mails.filter((m) => m.to === MAIL[user]).length;
     const before = sent();
-    await signInThroughConsole(page, server.url, user, {
+    await signInBySession(page, server.url, user, {
+      at: null,
       code: async () => {
         await expect.poll(sent, { timeout: 10_000 }).toBeGreaterThan(before);
         return /código de verificación es (\d{4})/.exec(await mailTo(smtp.mails, MAIL[user]))?.[1] ?? '';
