@@ -1,9 +1,14 @@
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Plugin } from 'vite';
 
 const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|txt|map)$/;
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
+
 /** Smaller files gain nothing worth a second request header. */
 const MIN_BYTES = 1024;
 
@@ -24,22 +29,25 @@ export function precompress(): Plugin {
     configResolved(config) {
       outDir = resolve(config.root, config.build.outDir);
     },
-    closeBundle() {
-      for (const path of files(outDir)) {
-        if (!COMPRESSIBLE.test(path)) continue;
-        const content = readFileSync(path);
-        if (content.length < MIN_BYTES) continue;
-        writeFileSync(`${path}.gz`, gzipSync(content, { level: 9 }));
-        writeFileSync(
-          `${path}.br`,
-          brotliCompressSync(content, {
-            params: {
-              [constants.BROTLI_PARAM_QUALITY]: 11,
-              [constants.BROTLI_PARAM_SIZE_HINT]: content.length,
-            },
-          }),
-        );
-      }
+    // Compressed on the thread pool, all files at once: the strongest brotli takes seconds a file.
+    async closeBundle() {
+      const pending = [...files(outDir)].filter((path) => COMPRESSIBLE.test(path));
+      await Promise.all(
+        pending.map(async (path) => {
+          const content = await readFile(path);
+          if (content.length < MIN_BYTES) return;
+          await writeFile(`${path}.gz`, await gzipAsync(content, { level: 9 }));
+          await writeFile(
+            `${path}.br`,
+            await brotliAsync(content, {
+              params: {
+                [constants.BROTLI_PARAM_QUALITY]: 11,
+                [constants.BROTLI_PARAM_SIZE_HINT]: content.length,
+              },
+            }),
+          );
+        }),
+      );
     },
   };
 }
