@@ -5,6 +5,7 @@ import type { CrudService } from '../../../crud/service.js';
 import type { Row } from '../../../crud/types.js';
 import type { Database, Db } from '../../../db/connection.js';
 import { ApiError } from '../../../errors.js';
+import { crashPoint } from '../../../jobs/crash.js';
 import { LeaseLost, type Leases } from '../../../jobs/leases.js';
 import type { Registry } from '../../../registry.js';
 import type { FileStore } from '../../../storage/files.js';
@@ -651,6 +652,7 @@ export class BulkService {
           .where('Estado', '=', 'P')
           .execute();
       });
+      crashPoint('bulk.check');
     });
   }
 
@@ -681,6 +683,7 @@ export class BulkService {
             .set({ IdSolicitud: made.IdSolicitud as number })
             .where('IdFila', '=', row.IdFila)
             .execute();
+          crashPoint('bulk.process');
         });
       } catch (error) {
         if (error instanceof LeaseLost) throw error;
