@@ -80,7 +80,7 @@ describe('sign-in with a corporate account in a real browser', () => {
 
   it('signs in through the corporate-account popup, then the profile step', async () => {
     const page = await newPage();
-    await page.goto(`${server.url}/auth/login`, { waitUntil: 'networkidle' });
+    await page.goto(`${server.url}/auth/login`);
     const button = page.getByRole('button', { name: 'Iniciar sesión con cuenta corporativa' });
     const [popup] = await Promise.all([page.waitForEvent('popup'), button.click()]);
     await expect.poll(() => page.getByRole('status').textContent()).toContain('cuenta corporativa');
@@ -104,7 +104,7 @@ describe('sign-in with a corporate account in a real browser', () => {
 
   it('leaves a directory user the console does not know signed out, with the reason, in English too', async () => {
     const page = await newPage();
-    await page.goto(`${server.url}/auth/login?lang=en`, { waitUntil: 'networkidle' });
+    await page.goto(`${server.url}/auth/login?lang=en`);
     const button = page.getByRole('button', { name: 'Sign in with corporate account' });
     const [popup] = await Promise.all([page.waitForEvent('popup'), button.click()]);
     // The popup closes itself as soon as its last page loads, which can be before the click resolves.
@@ -124,7 +124,7 @@ describe('sign-in with a corporate account in a real browser', () => {
 
   it('says so when the popup is closed before the sign-in ends, and the password sign-in refuses the user', async () => {
     const page = await newPage();
-    await page.goto(`${server.url}/auth/login`, { waitUntil: 'networkidle' });
+    await page.goto(`${server.url}/auth/login`);
     const button = page.getByRole('button', { name: 'Iniciar sesión con cuenta corporativa' });
     const [popup] = await Promise.all([page.waitForEvent('popup'), button.click()]);
     await popup.locator('input[name="login"]').waitFor();

@@ -134,7 +134,8 @@ export async function signInThroughConsole(
   username: string,
   options: { password?: string; division?: string; code?: () => Promise<string> } = {},
 ): Promise<void> {
-  await page.goto(`${base}/auth/login`, { waitUntil: 'networkidle' });
+  // The fields wait for themselves; the challenge's answer is solved while the person types.
+  await page.goto(`${base}/auth/login`);
   await page.locator('#username').fill(username);
   await page.locator('#password').fill(options.password ?? DEMO_PASSWORD);
   await page.getByRole('button', { name: /^(Ingresar|Sign in)$/ }).click();
