@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { SESSION } from '../../shared/constants.js';
 import type { Usuario } from '../../shared/generated/entities.js';
 import { DEFAULT_POLICY, type PasswordPolicy, type SecurityLevel } from '../../shared/password-policy.js';
@@ -231,6 +232,33 @@ export class Accounts {
       .insertInto(AUTH_TABLES.state)
       .values({ IdUsuario: userId, ...state })
       .onConflict((oc) => oc.column('IdUsuario').doUpdateSet(state))
+      .execute();
+  }
+
+  /**
+   * Counts one more failure (of the password or of a code) in one statement and answers the new
+   * count: tries that arrive together each see their own number, so the setting's limit holds
+   * whatever the concurrency.
+   */
+  async countFailure(userId: string, column: 'IntentosFallidos' | 'IntentosCodigo'): Promise<number> {
+    const t = AUTH_TABLES.state;
+    const row = (await this.db
+      .insertInto(t)
+      .values({ IdUsuario: userId, IntentosFallidos: 0, IntentosCodigo: 0, [column]: 1 })
+      .onConflict((oc) =>
+        oc.column('IdUsuario').doUpdateSet({ [column]: sql`${sql.ref(`${t}.${column}`)} + 1` }),
+      )
+      .returning(column)
+      .executeTakeFirstOrThrow()) as Record<string, number>;
+    return Number(row[column]);
+  }
+
+  /** Forgets a user's failures of one kind (a right password, a right code). */
+  async clearFailures(userId: string, column: 'IntentosFallidos' | 'IntentosCodigo'): Promise<void> {
+    await this.db
+      .updateTable(AUTH_TABLES.state)
+      .set({ [column]: 0 })
+      .where('IdUsuario', '=', userId)
       .execute();
   }
 

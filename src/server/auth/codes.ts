@@ -1,4 +1,5 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
 import { AUTH_TABLES } from './tables.js';
 
@@ -89,20 +90,28 @@ export class Codes {
     const expected = Buffer.from(row.Hash);
     const given = Buffer.from(this.hash(userId, purpose, String(code)));
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
-      const tries = row.Intentos + 1;
-      await this.db
+      // One statement counts the try and spends the code at the limit: wrong tries sent together
+      // each get their own number, never more than the code allows.
+      const counted = (await this.db
         .updateTable(AUTH_TABLES.code)
-        .set(tries >= CODE_ATTEMPTS ? { Intentos: tries, UsadoEn: this.now() } : { Intentos: tries })
+        .set({
+          Intentos: sql`${sql.ref('Intentos')} + 1`,
+          UsadoEn: sql`case when ${sql.ref('Intentos')} + 1 >= ${CODE_ATTEMPTS} then ${this.now()} else ${sql.ref('UsadoEn')} end`,
+        })
         .where('Id', '=', row.Id)
-        .execute();
-      return tries >= CODE_ATTEMPTS ? 'exhausted' : 'invalid';
+        .where('UsadoEn', 'is', null)
+        .returning('Intentos')
+        .executeTakeFirst()) as { Intentos: number } | undefined;
+      return counted && Number(counted.Intentos) < CODE_ATTEMPTS ? 'invalid' : 'exhausted';
     }
-    if (consume)
-      await this.db
-        .updateTable(AUTH_TABLES.code)
-        .set({ UsadoEn: this.now() })
-        .where('Id', '=', row.Id)
-        .execute();
-    return 'ok';
+    if (!consume) return 'ok';
+    // A right code is spent once: of two uses sent together, only the first is accepted.
+    const spent = await this.db
+      .updateTable(AUTH_TABLES.code)
+      .set({ UsadoEn: this.now() })
+      .where('Id', '=', row.Id)
+      .where('UsadoEn', 'is', null)
+      .executeTakeFirst();
+    return Number(spent.numUpdatedRows) === 1 ? 'ok' : 'missing';
   }
 }

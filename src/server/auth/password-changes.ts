@@ -168,23 +168,29 @@ export class Passwords {
       await this.signIn.sendCode(user, setting, 'recovery', user.Correo);
       return { enviado: true, ...policy };
     }
-    if (!user || !setting) throw new ApiError('CODE_INVALID', { messageKey: 'login.messages.codeInvalid' });
+    // The code first: until it is right, every answer is the same whoever the user and whatever
+    // the password, and a wrong code counts toward the lock as the sign-in's codes do.
+    if (!user || !setting) {
+      await this.attempts.failed(username, address);
+      throw new ApiError('CODE_INVALID', {
+        messageKey: 'login.messages.codeInvalid',
+        params: { codigo: '08', minutos: 0 },
+      });
+    }
+    const checked = await this.ctx.codes.check(user.IdUsuario, 'recovery', code, { consume: false });
+    if (checked !== 'ok') await this.attempts.codeFailed(user, setting, checked, address);
+    await this.ctx.accounts.clearFailures(user.IdUsuario, 'IntentosCodigo');
     const newPassword =
       input.NuevaContrasenia === undefined || input.NuevaContrasenia === null
         ? ''
         : String(input.NuevaContrasenia);
-    if (!newPassword) {
-      if ((await this.ctx.codes.check(user.IdUsuario, 'recovery', code, { consume: false })) !== 'ok') {
-        throw new ApiError('CODE_INVALID', { messageKey: 'login.messages.codeInvalid' });
-      }
-      return { valido: true, ...policy };
-    }
+    if (!newPassword) return { valido: true, ...policy };
     await this.checkNewPassword(user, setting, newPassword);
     if (await this.reused(user.IdUsuario, newPassword))
       return { id: 2, mensaje: 'password.mustDiffer', ...policy };
-    if ((await this.ctx.codes.check(user.IdUsuario, 'recovery', code)) !== 'ok') {
-      throw new ApiError('CODE_INVALID', { messageKey: 'login.messages.codeInvalid' });
-    }
+    // Spent now: of two uses of one code sent together, one sets the password.
+    const spent = await this.ctx.codes.check(user.IdUsuario, 'recovery', code);
+    if (spent !== 'ok') await this.attempts.codeFailed(user, setting, spent, address);
     await this.setPassword(user, setting, newPassword);
     await this.attempts.clearLocks(user.IdUsuario);
     await this.ctx.sessions.revokeUser(user.IdUsuario, 'recovery');

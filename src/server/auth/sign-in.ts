@@ -79,10 +79,7 @@ export class SignIn {
 
   /** A right code of a second factor: the code failures are forgotten and the sign-in goes on. */
   private async codeAccepted(user: UserRow, setting: LoginSetting, double: boolean): Promise<LoginResponse> {
-    await this.ctx.accounts.saveState(user.IdUsuario, {
-      ...(await this.ctx.accounts.state(user.IdUsuario)),
-      IntentosCodigo: 0,
-    });
+    await this.ctx.accounts.clearFailures(user.IdUsuario, 'IntentosCodigo');
     return this.afterFactors(user, setting, double);
   }
 
