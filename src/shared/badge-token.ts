@@ -138,3 +138,18 @@ export async function verifyToken(
   );
   return genuine ? { ok: true, claims: parsed.claims } : { ok: false, problem: 'TOKEN_FORGED' };
 }
+
+/**
+ * A credential as a presented token bounds it: the badge holds no later than its own Hasta, though
+ * the credential's row (renewed, or not yet closed) may run longer. Every reader of a token (the
+ * server's verification and meals, the gate app's and meal reader's offline decisions) decides on
+ * this.
+ */
+export function boundedByToken<C extends { FechaFin?: string | null }>(
+  credential: C | undefined,
+  Hasta: string | undefined,
+): C | undefined {
+  if (!credential || !Hasta) return credential;
+  const end = credential.FechaFin ? String(credential.FechaFin).slice(0, 10) : undefined;
+  return end !== undefined && end <= Hasta ? credential : { ...credential, FechaFin: Hasta };
+}

@@ -163,7 +163,9 @@ export interface Diner {
 }
 
 /** What a dining reader read: a card's number (a badge's token is read back to its number first) or a document. */
-export type MealPresented = { kind: 'credential'; Numero: string } | { kind: 'document'; Documento: string };
+export type MealPresented =
+  /** Hasta: the last day of the badge's token that presented the card, which bounds it. */
+  { kind: 'credential'; Numero: string; Hasta?: string } | { kind: 'document'; Documento: string };
 
 /** The dining room's configuration the decision reads (loaded once and reused between meals). */
 export interface DiningSite {

@@ -219,6 +219,10 @@ describe.each(DIALECTS)('dining halls on %s', (dialect) => {
     const forged = `${token.slice(0, -4)}AAAA`;
     const refused = await decidir({ Credencial: forged });
     expect(refused.body.result).toMatchObject({ allow: false, reason: 'TOKEN_FORGED' });
+    // A genuine token past its own last day, though its card's row still runs: refused.
+    const past = { ...claims, Hasta: addDays(today, -1) };
+    const lapsed = await decidir({ Credencial: tokenOf(past, sign(null, claimsBytes(past), keys.signer)) });
+    expect(lapsed.body.result).toMatchObject({ allow: false, reason: 'CREDENTIAL_EXPIRED' });
   });
 
   it('refuses, and stores with its reason: unknown, not in a group, demobilised, suspended, room full', async () => {

@@ -265,6 +265,9 @@ describe.each(DIALECTS)('identification management on %s', (dialect) => {
     expect(genuine.body.result.holder.Documento).toBe(documento);
     const atDoor = await verify({ token, IdPuerta: ENTRY_DOOR });
     expect(atDoor.body.result.allow).toBe(true);
+    // A genuine token past its own last day, while its credential's row is still active: refused.
+    const lapsed = await verify({ token: await badges.token({ ...claims, Hasta: '2020-01-31' }) });
+    expect(lapsed.body.result).toMatchObject({ genuine: true, allow: false, reason: 'CREDENTIAL_EXPIRED' });
 
     const [prefix, , signature] = token.split('.');
     const altered = Buffer.from(

@@ -1,4 +1,5 @@
 import type { Accreditation, Credential } from '../../../shared/access/decision.js';
+import { boundedByToken } from '../../../shared/badge-token.js';
 import { timeZoneOf } from '../../../shared/dates.js';
 import type {
   CostAssignment,
@@ -239,7 +240,8 @@ export async function loadDiner(
     presented.kind === 'person'
       ? { personId: presented.IdPersona }
       : await findPresented(db, clientId, presented);
-  const { credential, personId } = found as { credential?: Credential; personId?: number };
+  const { credential: stored, personId } = found as { credential?: Credential; personId?: number };
+  const credential = boundedByToken(stored, presented.kind === 'credential' ? presented.Hasta : undefined);
   if (personId == null) return { credential };
   const [person, accreditations, categories] = await Promise.all([
     db

@@ -115,7 +115,7 @@ export default async function diningRoutes(fastify: FastifyInstance): Promise<vo
     const checked = await verifyToken(presented.Numero, await publicKey());
     if (!checked.ok) return { presented, refusedToken: checked.problem };
     if (checked.claims.IdCliente !== room.IdCliente) return { presented, refusedToken: 'TOKEN_OTHER_CLIENT' };
-    return { presented: { kind: 'credential', Numero: checked.claims.Numero } };
+    return { presented: { kind: 'credential', Numero: checked.claims.Numero, Hasta: checked.claims.Hasta } };
   };
 
   const load = (room: LoadedRoom, presented: MealPresented): Promise<MealLoaded> =>

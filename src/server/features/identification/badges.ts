@@ -1,7 +1,13 @@
 import { sign } from 'node:crypto';
 import { sql } from 'kysely';
 import { type Decision, type Door, decide } from '../../../shared/access/decision.js';
-import { type BadgeClaims, claimsBytes, tokenOf, verifyToken } from '../../../shared/badge-token.js';
+import {
+  type BadgeClaims,
+  boundedByToken,
+  claimsBytes,
+  tokenOf,
+  verifyToken,
+} from '../../../shared/badge-token.js';
 import type { Language } from '../../../shared/constants.js';
 import { siteDate, timeZoneOf } from '../../../shared/dates.js';
 import { writeAudit } from '../../crud/audit.js';
@@ -275,11 +281,12 @@ export class Badges {
     const claims = checked.claims;
     if (claims.IdCliente !== clientId) return refused('TOKEN_OTHER_CLIENT', true);
     const presented = { kind: 'credential', Numero: claims.Numero } as const;
-    const [{ credential, holder }, site, doors] = await Promise.all([
+    const [{ credential: stored, holder }, site, doors] = await Promise.all([
       loadHolder(this.db, clientId, divisionId, presented),
       loadSite(this.db, clientId, divisionId),
       this.doors(clientId, divisionId, doorId),
     ]);
+    const credential = boundedByToken(stored, claims.Hasta);
     const at = new Date(this.now());
     const decisions: Decision[] = doors.map(({ door, timeZone }) =>
       decide({ door, direction: 'E', at, timeZone, presented, credential, holder, site }),
