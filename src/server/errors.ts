@@ -7,6 +7,17 @@ export interface ApiErrorOptions {
   detail?: string;
   /** A more precise message than the code's own (the sign-in outcomes 00 to 12, for instance). */
   messageKey?: string;
+  /**
+   * A refused write worth keeping in the audit trail (a grant beyond the caller's rights): written
+   * by the error handler once the write's transaction is undone, as operation R.
+   */
+  audit?: RefusedWrite;
+}
+
+export interface RefusedWrite {
+  resource: string;
+  id: string;
+  attempted: Record<string, unknown>;
 }
 
 /** An error the API answers with its own status, code and message; anything else is a 500. */
@@ -16,6 +27,7 @@ export class ApiError extends Error {
   readonly params?: MessageParams;
   readonly fields?: Record<string, FieldProblem>;
   readonly messageKey?: string;
+  readonly audit?: RefusedWrite;
 
   constructor(code: ErrorCode, options: ApiErrorOptions = {}) {
     super(options.detail ?? code);
@@ -24,6 +36,7 @@ export class ApiError extends Error {
     this.params = options.params;
     this.fields = options.fields;
     this.messageKey = options.messageKey;
+    this.audit = options.audit;
   }
 }
 

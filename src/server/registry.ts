@@ -80,6 +80,8 @@ export interface Entity {
   writable: string[];
   /** Properties upper-cased before validation. */
   upper: string[];
+  /** Properties lower-cased before validation. */
+  lower: string[];
   computed: Array<{ field: string; yearsSince: string }>;
   /** Write-only properties (x-widget password): never sent back; left empty on update, kept. */
   secrets: string[];
@@ -379,6 +381,8 @@ function checkConsistency(file: SchemaFile, schema: EntitySchema): string[] {
     if (prop.readOnly && schema.required?.includes(name))
       problems.push(`${name}: read-only, so not required`);
     if (prop['x-upper'] && prop.type !== 'string') problems.push(`${name}: x-upper on a non-string`);
+    if (prop['x-lower'] && (prop.type !== 'string' || prop['x-upper']))
+      problems.push(`${name}: x-lower on a non-string or with x-upper`);
     const typeField = prop['x-document']?.type;
     if (typeField && props[typeField]?.['x-ref']?.resource !== 'document-type')
       problems.push(`${name}: x-document type ${typeField} must reference document-type`);
@@ -518,6 +522,7 @@ function toEntity(file: SchemaFile, schema: EntitySchema, ajv: ReturnType<typeof
       })),
     writable,
     upper: Object.keys(props).filter((f) => props[f]['x-upper']),
+    lower: Object.keys(props).filter((f) => props[f]['x-lower']),
     secrets: Object.keys(props).filter((f) => props[f]['x-widget'] === 'password'),
     images: Object.keys(props).filter((f) => props[f]['x-widget'] === 'image'),
     computed: Object.entries(props)

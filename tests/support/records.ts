@@ -121,9 +121,10 @@ export class RecordMaker {
   }
 }
 
-/** The value a record read back should hold for what was sent: trimmed, upper-cased where the schema says. */
+/** The value a record read back should hold for what was sent: trimmed, upper- or lower-cased where the schema says. */
 export function expectedValue(prop: PropertySchema, sent: unknown): unknown {
   if (typeof sent !== 'string') return sent;
   const trimmed = sent.trim();
+  if (prop['x-lower']) return trimmed.toLowerCase();
   return prop['x-upper'] ? trimmed.toLocaleUpperCase('es') : trimmed;
 }

@@ -225,9 +225,13 @@ export class DirectorySignIn {
     return this.signIn.proven(user, await this.ctx.accounts.setting(user));
   }
 
-  /** The client's one user whose e-mail (or user name) the directory gives; nobody is made here. */
+  /**
+   * The client's one user whose e-mail (or user name) the directory gives; nobody is made here.
+   * Among several, only a flagged, active one is the directory's: what another user typed as
+   * their e-mail (an inactive user may keep an active one's) never stands in its way.
+   */
   private async userNamed(clientId: number, identity: string): Promise<UserRow> {
-    const users = (await this.ctx.db
+    const found = (await this.ctx.db
       .selectFrom(this.ctx.registry.require('user').table)
       .selectAll()
       .where('IdCliente', '=', clientId)
@@ -237,9 +241,11 @@ export class DirectorySignIn {
           eb('IdUsuario', '=', identity.toLocaleUpperCase('es')),
         ]),
       )
-      .limit(2)
+      .limit(20)
       .execute()) as UserRow[];
-    if (users.length !== 1) throw directoryRefusal('noUser');
+    const flagged = found.filter((u) => u.ValidarDirectorio === 'S' && u.Activo === 'S');
+    const users = found.length === 1 ? found : flagged;
+    if (users.length !== 1) throw directoryRefusal(found.length ? 'notFlagged' : 'noUser');
     if (users[0].ValidarDirectorio !== 'S') throw directoryRefusal('notFlagged');
     return users[0];
   }

@@ -15,7 +15,8 @@ export async function writeAudit(
   db: Db,
   registry: Registry,
   entity: Entity,
-  operation: 'C' | 'U' | 'D',
+  /** Created, updated, deleted, or R: a write refused for going beyond the caller's rights. */
+  operation: 'C' | 'U' | 'D' | 'R',
   principal: Principal,
   id: unknown,
   before: Row | undefined,

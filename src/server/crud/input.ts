@@ -28,6 +28,9 @@ export function prepare(entity: Entity, body: unknown): Row {
   for (const field of entity.upper) {
     if (typeof data[field] === 'string') data[field] = (data[field] as string).toLocaleUpperCase('es');
   }
+  for (const field of entity.lower) {
+    if (typeof data[field] === 'string') data[field] = (data[field] as string).toLowerCase();
+  }
   // A document may come as the user reads it (12.345.678-5): it is kept bare (123456785).
   for (const { field } of entity.documents) {
     if (typeof data[field] !== 'string') continue;

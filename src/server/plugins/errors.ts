@@ -2,8 +2,9 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import type { Language } from '../../shared/constants.js';
 import { type ApiErrorBody, type FieldError, type MessageParams, messageKeyOf } from '../../shared/errors.js';
+import { writeAudit } from '../crud/audit.js';
 import { brokenUniqueWhen, databaseUnavailable, uniqueWhenRefusal } from '../db/errors.js';
-import { ApiError } from '../errors.js';
+import { ApiError, type RefusedWrite } from '../errors.js';
 import { languageOf, resourceName, t } from '../i18n.js';
 
 /** Parameters that name resources are shown by their translated names. */
@@ -106,12 +107,32 @@ export function toApiError(error: unknown): ApiError | undefined {
   return undefined;
 }
 
+/** A refused write kept in the audit trail, outside the transaction its refusal undid. */
+async function auditRefusal(fastify: FastifyInstance, request: FastifyRequest, refused: RefusedWrite) {
+  const entity = fastify.registry?.get(refused.resource);
+  if (!entity || !request.principal) return;
+  try {
+    await writeAudit(
+      fastify.database.db,
+      fastify.registry,
+      entity,
+      'R',
+      request.principal,
+      refused.id,
+      undefined,
+      refused.attempted,
+    );
+  } catch (error) {
+    request.log.error({ err: error }, 'refused write not audited');
+  }
+}
+
 async function errors(fastify: FastifyInstance): Promise<void> {
   fastify.decorateRequest('language', 'es');
   fastify.addHook('onRequest', async (request) => {
     request.language = languageOf(request.headers['accept-language']);
   });
-  fastify.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+  fastify.setErrorHandler(async (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     // A row a partial unique index refused (two writers raced past the service's own check).
     const rule = fastify.registry ? brokenUniqueWhen(fastify.registry, error) : undefined;
     const known = rule ? uniqueWhenRefusal(rule) : toApiError(error);
@@ -121,6 +142,7 @@ async function errors(fastify: FastifyInstance): Promise<void> {
       request.log.warn({ err: error }, 'database unavailable');
       reply.header('retry-after', String(RETRY_AFTER_SECONDS));
     }
+    if (apiError.audit) await auditRefusal(fastify, request, apiError.audit);
     return reply.status(apiError.status).send(errorBody(apiError, request.language));
   });
 }

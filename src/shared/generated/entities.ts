@@ -290,7 +290,7 @@ export interface ConfiguracionLogeo {
 }
 
 /**
- * A user of the console (spec section 3 User). IdUsuario is the sign-in name (at most 20, upper case). Its password lives apart and is never shown: a new user receives a temporary one by e-mail and must change it. Bloqueado set back to N unlocks a user; PrimeraClaveCambiada set to N forces a change at the next sign-in. Contratista users need a company on their profiles.
+ * A user of the console (spec section 3 User). IdUsuario is the sign-in name (at most 20, upper case). Its password lives apart and is never shown: a new user receives a temporary one by e-mail and must change it. Bloqueado set back to N unlocks a user; PrimeraClaveCambiada set to N forces a change at the next sign-in. Contratista users need a company on their profiles. An e-mail names one active user of a client (kept in lower case, x-lower). Only a super-administrator sets or changes SuperAdministrador; only an administrator sets Administrador; nobody writes a user who holds more than they do.
  */
 export interface Usuario {
   IdUsuario: string;
@@ -406,14 +406,14 @@ export interface BandejaSalida {
 }
 
 /**
- * The audit trail: every create, update and delete of any record, written by the server in the same transaction as the change. Who (IdUsuario), when (Fecha), which record (Recurso, IdRegistro), what (Operacion; Campos lists the fields an update changed) and the values before and after (Antes, Despues, as JSON). Read-only; each record's show page lists its own history.
+ * The audit trail: every create, update and delete of any record, written by the server in the same transaction as the change. Who (IdUsuario), when (Fecha), which record (Recurso, IdRegistro), what (Operacion, R for a write refused as beyond its author's rights, kept with what was attempted in Despues; Campos lists the fields an update changed) and the values before and after (Antes, Despues, as JSON). Read-only; each record's show page lists its own history.
  */
 export interface Auditoria {
   IdAuditoria?: number;
   IdCliente?: number;
   Fecha: string;
   IdUsuario: string;
-  Operacion: 'C' | 'U' | 'D';
+  Operacion: 'C' | 'U' | 'D' | 'R';
   Recurso: string;
   IdRegistro: string;
   Campos?: string;

@@ -76,6 +76,8 @@ export interface PropertySchema {
   'x-ref'?: RefSpec;
   'x-enum'?: string;
   'x-upper'?: true;
+  /** Lower-cased before validation and save (e-mail addresses, compared without case). */
+  'x-lower'?: true;
   'x-pattern'?: PatternName;
   'x-widget'?: WidgetHint;
   'x-computed'?: { yearsSince: string };
@@ -164,6 +166,7 @@ export const X_KEYWORDS = [
   'x-ref',
   'x-enum',
   'x-upper',
+  'x-lower',
   'x-pattern',
   'x-widget',
   'x-computed',

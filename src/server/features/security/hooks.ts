@@ -6,6 +6,7 @@ import { AUTH_TABLES } from '../../auth/tables.js';
 import type { HookMap } from '../../crud/types.js';
 import { ApiError } from '../../errors.js';
 import type { Registry } from '../../registry.js';
+import { emailHolder, emailTaken, UserRights } from './rights.js';
 
 const ALPHABETS = ['ABCDEFGHJKLMNPQRSTUVWXYZ', 'abcdefghijkmnpqrstuvwxyz', '23456789', '#$%&*+-=?@'];
 
@@ -25,6 +26,20 @@ export function temporaryPassword(): string {
 export function securityHooks(registry: Registry, notifier: Notifier): HookMap {
   return {
     user: {
+      // Nobody hands on a flag they lack or writes a user who holds more than they do; an e-mail
+      // names one active user of a client (kept in lower case, as addresses are compared).
+      async beforeWrite({ db, data, existing, principal }) {
+        await new UserRights(db, registry, principal).checkUser(data, existing);
+        const clientId = data.IdCliente ?? existing?.IdCliente ?? principal.clientId;
+        if (
+          (data.Activo ?? 'S') === 'S' &&
+          (await emailHolder(db, registry, clientId, data.Correo, data.IdUsuario ?? existing?.IdUsuario))
+        )
+          throw emailTaken();
+      },
+      async beforeDelete({ db, existing, principal }) {
+        await new UserRights(db, registry, principal).checkUser(existing, existing);
+      },
       // A new user gets a temporary password by e-mail and must change it at the first sign-in.
       async afterWrite({ db, row, operation }) {
         const userId = String(row.IdUsuario);
@@ -63,8 +78,10 @@ export function securityHooks(registry: Registry, notifier: Notifier): HookMap {
       },
     },
     'user-profile': {
-      // Spec section 5: a contractor user needs an associated company.
-      async beforeWrite({ db, data }) {
+      // Only a profile the caller holds, to a user the caller covers; and spec section 5: a
+      // contractor user needs an associated company.
+      async beforeWrite({ db, data, existing, principal }) {
+        await new UserRights(db, registry, principal).checkAssignment(data, existing);
         if (data.IdCompania !== undefined) return;
         const user = (await db
           .selectFrom(registry.require('user').table)
@@ -76,6 +93,12 @@ export function securityHooks(registry: Registry, notifier: Notifier): HookMap {
             fields: { IdCompania: { messageKey: 'validation.contractorCompany' } },
           });
         }
+      },
+      async beforeDelete({ db, existing, principal }) {
+        await new UserRights(db, registry, principal).checkAssignment(
+          { IdUsuario: existing.IdUsuario },
+          existing,
+        );
       },
     },
     menu: {

@@ -17,6 +17,7 @@ import type { Db } from '../../db/connection.js';
 import { ApiError } from '../../errors.js';
 import type { Principal } from '../../principal.js';
 import { field, objectOf, resultResponses } from '../../routes/responses.js';
+import { beyondRights, emailHolder, UserRights } from './rights.js';
 
 type Body = Record<string, unknown>;
 
@@ -136,6 +137,8 @@ export default async function ownRecordRoutes(fastify: FastifyInstance): Promise
         .transaction()
         .execute(async (trx) => {
           const existing = await target(trx, principal, input.IdUsuario);
+          if (!(await new UserRights(trx, registry, principal).mayManage(String(existing.IdUsuario))))
+            throw beyondRights('holdsMore', USERS, existing.IdUsuario, input);
           const settings = await settingsOf(trx, principal);
           const sent = OWN_RECORD_FIELDS.filter((f) => f !== 'IdUsuario' && Object.hasOwn(input, f));
           // The record as it would be, checked against the user schema as a whole.
@@ -154,6 +157,12 @@ export default async function ownRecordRoutes(fastify: FastifyInstance): Promise
               problems[s.Campo] ??= { messageKey: 'validation.required' };
           if (existing.IdUsuario === principal.userId && existing.Activo === 'S' && data.Activo === 'N')
             problems.Activo ??= { messageKey: 'security.ownInactive' };
+          if (
+            data.Activo !== 'N' &&
+            changed(existing.Correo, data.Correo) &&
+            (await emailHolder(trx, registry, existing.IdCliente, data.Correo, existing.IdUsuario))
+          )
+            problems.Correo ??= { messageKey: 'security.emailTaken' };
           if (Object.keys(problems).length) throw invalid(problems);
           await checkReferences(trx, principal, existing, data, problems);
           if (Object.keys(problems).length) throw invalid(problems);
@@ -255,9 +264,9 @@ export default async function ownRecordRoutes(fastify: FastifyInstance): Promise
       const before = await record(userId);
       if (!before || before.IdCliente !== client(principal))
         throw new ApiError('NOT_FOUND', { messageKey: 'security.unknownUser', params: { user: userId } });
-      // Nobody but a super-administrator sets a super-administrator's password.
-      if (before.SuperAdministrador === 'S' && (await record(principal.userId))?.SuperAdministrador !== 'S')
-        throw new ApiError('FORBIDDEN');
+      // Nobody sets the password of a user who holds more than they do.
+      if (!(await new UserRights(db(), registry, principal).mayManage(userId)))
+        throw beyondRights('holdsMore', USERS, userId, { IdUsuario: userId, Clave: '********' });
       const accounts = new Accounts(db(), registry);
       const user = (await accounts.user(userId)) as UserRow;
       const passwords = fastify.auth.passwords;

@@ -5,6 +5,7 @@ import type { ApiRecord, RecordId, Row } from '../../crud/types.js';
 import { ApiError } from '../../errors.js';
 import type { Entity } from '../../registry.js';
 import { field, objectOf, resultResponses } from '../../routes/responses.js';
+import { UserRights } from './rights.js';
 
 type Body = Record<string, unknown>;
 
@@ -141,7 +142,10 @@ export default async function registerRoutes(fastify: FastifyInstance): Promise<
           fields: { Correo: { messageKey: 'validation.required' } },
         });
 
-      // The assignments are checked before anything is written, so a refused one sends no e-mail.
+      // The rights and the assignments are checked before anything is written, so a refused
+      // registration sends no e-mail (the writes check the rights again in their transaction).
+      const rights = new UserRights(fastify.database.db, fastify.registry, principal);
+      await rights.checkUser(user);
       const prepared: Row[] = [];
       const seen = new Set<string>();
       for (const [index, raw] of assignments.entries()) {
@@ -174,6 +178,7 @@ export default async function registerRoutes(fastify: FastifyInstance): Promise<
           references,
           principal,
         );
+        await rights.checkAssignment(data);
         prepared[index] = data;
       }
 
