@@ -373,7 +373,12 @@ describe.each(DIALECTS)('directory sign-in over OpenID Connect on %s', (dialect)
     const taken = await api({
       method: 'POST',
       url: '/api/rest/user',
-      payload: { IdUsuario: 'ANACOPIA', Nombre: 'ANA', Apellido: 'COPIA', Correo: 'Ana.Quispe@minandes.com.pe' },
+      payload: {
+        IdUsuario: 'ANACOPIA',
+        Nombre: 'ANA',
+        Apellido: 'COPIA',
+        Correo: 'Ana.Quispe@minandes.com.pe',
+      },
     });
     expect(taken.status).toBe(409);
     expect(taken.body.errors.Correo.messageKey).toBe('security.emailTaken');
