@@ -161,6 +161,21 @@ describe.each(DIALECTS)('Excel export on %s', (dialect) => {
     expect(names).toContain('SERVICIOS MINEROS DEL PACÍFICO S.A.C.');
     for (const row of rows.slice(1)) expect(Number(row[3])).toBeGreaterThanOrEqual(Number(row[2]));
 
+    // What a user typed as the title, the headers and the file name is neutralised and cleaned too.
+    const hostile = await api('POST', '/api/acreditacionsolicitud/exportarExcelCompaniaResumen', {
+      Titulo: '=HYPERLINK("http://x.example","clic")',
+      NombreArchivo: '../../tmp/=resumen',
+      Cabeceras: '=1+1|@SUMA(A1)|-2|+3',
+      Columnas: 'Documento|CompaniaContratista|PENDIENTES|Total',
+    });
+    expect(hostile.status, JSON.stringify(hostile.body)).toBe(200);
+    expect(hostile.body.result.fileName).toMatch(/^tmp-=resumen \d{8}\.xlsx$/);
+    const hostileBook = await workbook(Buffer.from(hostile.body.result.fileBase64, 'base64'));
+    expect(hostileBook.title).toBe(`'=HYPERLINK("http://x.example","clic")`);
+    const heading = (hostileBook.getWorksheet('data') as ExcelJS.Worksheet).getRow(1);
+    expect(heading.values).toEqual([undefined, "'=1+1", "'@SUMA(A1)", "'-2", "'+3"]);
+    heading.eachCell((cell) => expect(cell.type).toBe(ExcelJS.ValueType.String));
+
     const unknown = await api('POST', '/api/acreditacionsolicitud/exportarExcelCompaniaResumen', {
       Columnas: 'Documento|Nada',
     });

@@ -67,6 +67,25 @@ export function neutralise(value: string): string {
   return FORMULA_START.test(value) ? `'${value}` : value;
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are no part of a name
+const NAME_UNSAFE = /[\u0000-\u001f\u007f:*?"<>|]/g;
+
+/**
+ * A file name that may carry what a user typed, as a download may carry it: no folder (a slash of
+ * either kind becomes a dash), no ".." part, no character a file system refuses, no dots or spaces
+ * at its ends, at most `max` characters; `fallback` when nothing is left.
+ */
+export function safeFileName(name: string, fallback: string, max = 100): string {
+  const clean = name
+    .replace(/[\\/]+/g, '-')
+    .replace(/\.{2,}/g, '.')
+    .replace(NAME_UNSAFE, '')
+    .replace(/^[.\s-]+|[.\s]+$/g, '')
+    .slice(0, max)
+    .trim();
+  return clean || fallback;
+}
+
 const HEADER_STYLE: Partial<ExcelJS.Style> = {
   font: { bold: true, color: { argb: 'FFFFFFFF' } },
   fill: { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FF0D3B66' } },
@@ -135,12 +154,13 @@ export async function writeWorkbook(
     useSharedStrings: false,
     zip: { zlib: { level: 1 } },
   });
-  if (title) workbook.title = title;
+  // A title and headers may carry what a user typed: neutralised as the cells are.
+  if (title) workbook.title = neutralise(title);
   const sheet = workbook.addWorksheet(sheetName, { views: [{ state: 'frozen', ySplit: 1 }] });
   sheet.columns = columns.map((c, i) => ({ key: String(i), width: c.width }));
   const last = columnLetters(Math.max(columns.length - 1, 0));
   sheet.autoFilter = `A1:${last}1`;
-  const header = sheet.addRow(columns.map((c) => c.header));
+  const header = sheet.addRow(columns.map((c) => neutralise(c.header)));
   header.eachCell((cell) => {
     cell.style = HEADER_STYLE;
   });
@@ -453,12 +473,13 @@ export async function workbookBase64(
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** An .xlsx answer's headers: its type, and its file name (`ascii` for old clients, `name` in full). */
-export function xlsxReply(reply: FastifyReply, ascii: string, name: string): FastifyReply {
+export function xlsxReply(reply: FastifyReply, ascii: string, typed: string): FastifyReply {
+  const name = safeFileName(typed, 'export.xlsx', 150);
   return reply
     .type(XLSX)
     .header(
       'content-disposition',
-      `attachment; filename="${ascii.replace(/[^\w.-]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+      `attachment; filename="${safeFileName(ascii, 'export.xlsx', 150).replace(/[^\w.-]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`,
     );
 }
 

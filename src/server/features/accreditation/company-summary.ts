@@ -8,7 +8,7 @@ import { resourceName, t } from '../../i18n.js';
 import type { Principal } from '../../principal.js';
 import { requireGrant } from '../../routes/guards.js';
 import { field, INT32, resultResponses } from '../../routes/responses.js';
-import { type ExportColumn, neutralise, workbookBase64 } from '../../services/excel.js';
+import { type ExportColumn, neutralise, safeFileName, workbookBase64 } from '../../services/excel.js';
 
 const result = (description: string) => resultResponses(description, [400, 401, 403]);
 
@@ -289,10 +289,8 @@ export default async function companySummaryRoutes(fastify: FastifyInstance): Pr
       }));
       const fileBase64 = await workbookBase64(columns, rows, body.Titulo);
       const stamp = new Date().toISOString().slice(0, 10).replaceAll('-', '');
-      const base = (body.NombreArchivo || resourceName(language, 'company', true)).replace(
-        /[\\/:*?"<>|]/g,
-        '',
-      );
+      const fallback = resourceName(language, 'company', true);
+      const base = safeFileName(body.NombreArchivo || fallback, fallback);
       return {
         result: { fileBase64, fileName: `${base} ${stamp}.xlsx` },
       };
