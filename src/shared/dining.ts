@@ -256,6 +256,27 @@ export function sittingAt(services: DiningService[], at: Date, timeZone: string)
   return undefined;
 }
 
+/**
+ * The day whose sittings a room is serving at an instant: the open sitting's (a night's that
+ * began before midnight is the day it began), else the room's date. The management screen shows
+ * this day, so after midnight the night's sitting still open is the one it counts.
+ */
+export function serviceDay(services: DiningService[], at: Date, timeZone: string): string {
+  return sittingAt(services, at, timeZone)?.day ?? localTime(at, timeZone).date;
+}
+
+/**
+ * The day of a service's latest sitting to have begun by an instant: a sitting that crosses
+ * midnight belongs to the day it began, so from midnight until it begins again it is yesterday's
+ * (a meal by hand entered at 01:00 for the night's sitting goes into the one being served).
+ */
+export function latestSittingDay(service: DiningService, at: Date, timeZone: string): string {
+  const local = localTime(at, timeZone);
+  const start = minutesOf(service.HoraInicio);
+  const crosses = endMinutesOf(service.HoraFin) <= start;
+  return crosses && local.minute < start ? addDays(local.date, -1) : local.date;
+}
+
 /** The sitting a supervisor names: an active service of the room on a service day. */
 export function manualSitting(
   services: DiningService[],

@@ -671,5 +671,32 @@ describe.each(DIALECTS)('dining halls on %s', (dialect) => {
     });
     const [row] = await rows({ IdConsumo: night.body.result.IdConsumo });
     expect(row).toMatchObject({ Fecha: today, Hora: '00:40:00', ImporteTotal: 980 });
+
+    // The management screen still counts the night's sitting, on the day it opened (the supervisor
+    // signs in again: the clock has gone past the morning's session).
+    tokens.dining = (await signIn(t.app, 'COMEDOR', { division: SOUTH })).accessToken;
+    const live = await as('dining', 'GET', `/api/comedor/gestion?IdComedor=${room}`);
+    expect(live.status, JSON.stringify(live.body)).toBe(200);
+    expect(live.body.result.fecha).toBe(today);
+    const nightNow = live.body.result.servicios.find((x: Json) => x.Descripcion === 'REFRIGERIO NOCTURNO');
+    expect(nightNow).toMatchObject({ abierto: true, servidos: 1 });
+    // A meal by hand for the night goes into that sitting: who ate is not served again.
+    const nightService = nightNow.IdServicio;
+    const again = await as('dining', 'POST', '/api/comedor/consumos', {
+      IdComedor: room,
+      IdServicio: nightService,
+      Documento: docs[7],
+      Observacion: 'lector sin energía',
+    });
+    expect(again.status, JSON.stringify(again.body)).toBe(409);
+    expect(again.body.messageKey).toBe('dining.reasons.ALREADY_SERVED');
+    const byHand = await as('dining', 'POST', '/api/comedor/consumos', {
+      IdComedor: room,
+      IdServicio: nightService,
+      Documento: docs[8],
+      Observacion: 'lector sin energía',
+    });
+    expect(byHand.status, JSON.stringify(byHand.body)).toBe(200);
+    expect((await rows({ IdConsumo: byHand.body.result.IdConsumo }))[0]).toMatchObject({ Fecha: today });
   });
 });

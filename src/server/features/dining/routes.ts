@@ -1,7 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { verifyToken } from '../../../shared/badge-token.js';
 import { addDays, siteDate } from '../../../shared/dates.js';
-import { capacityOf, type MealDecision, type MealPresented, sittingAt } from '../../../shared/dining.js';
+import {
+  capacityOf,
+  latestSittingDay,
+  type MealDecision,
+  type MealPresented,
+  serviceDay,
+  sittingAt,
+} from '../../../shared/dining.js';
 import { writeAudit } from '../../crud/audit.js';
 import { ttlCache } from '../../db/ttl-cache.js';
 import { ApiError } from '../../errors.js';
@@ -473,8 +480,8 @@ export default async function diningRoutes(fastify: FastifyInstance): Promise<vo
     async (request) => {
       const office = await officeOf(request, DINING_ROUTES.management);
       const room = await roomOf(office, Number(request.query.IdComedor));
-      const day = request.query.Fecha ?? today(office);
       const site = await loadDiningSite(db, tables, room.IdComedor);
+      const day = request.query.Fecha ?? serviceDay(site.services, new Date(now()), room.timeZone);
       const { byService, ultimos } = await roomDay(db, tables, office, room.IdComedor, day, request.language);
       const open = sittingAt(site.services, new Date(now()), room.timeZone);
       const capacity = capacityOf(site) ?? null;
@@ -541,7 +548,10 @@ export default async function diningRoutes(fastify: FastifyInstance): Promise<vo
       const office = await officeOf(request, DINING_ROUTES.management);
       const body = request.body;
       const room = await roomOf(office, body.IdComedor);
-      const day = body.Fecha ?? today(office);
+      const site = await loadDiningSite(db, tables, room.IdComedor);
+      const service = site.services.find((s) => s.IdServicio === body.IdServicio);
+      if (!service) throw new ApiError('NOT_FOUND', { messageKey: 'dining.serviceUnknown' });
+      const day = body.Fecha ?? latestSittingDay(service, new Date(now()), room.timeZone);
       if (day > today(office) || day < addDays(today(office), -7))
         throw new ApiError('VALIDATION_FAILED', { fields: { Fecha: { messageKey: 'dining.manualDay' } } });
       if ((body.IdPersona === undefined) === (body.Documento === undefined))
@@ -557,9 +567,6 @@ export default async function diningRoutes(fastify: FastifyInstance): Promise<vo
         presented ?? { kind: 'person', IdPersona: Number(body.IdPersona) },
       );
       if (!loaded.diner) throw new ApiError('NOT_FOUND', { messageKey: 'dining.personUnknown' });
-      const site = await loadDiningSite(db, tables, room.IdComedor);
-      if (!site.services.some((s) => s.IdServicio === body.IdServicio))
-        throw new ApiError('NOT_FOUND', { messageKey: 'dining.serviceUnknown' });
       const p: MealPresentation = {
         room,
         presented: presented ?? { kind: 'document', Documento: loaded.card?.Documento ?? '' },
