@@ -137,7 +137,17 @@ export interface GridStay {
   Compania: string | null;
   /** The person's accreditation in the division is suspended (an expired mandatory requirement). */
   Suspendida: boolean;
+  /**
+   * Checked in and still there after the departure day: the bed is theirs until they check out,
+   * so the grid counts it held through `Hasta`, the day after the site's today.
+   */
+  Excedida?: boolean;
+  Hasta?: string;
 }
+
+/** Whether a stay holds its bed on a night (an overstay: until it checks out). */
+export const holdsNight = (s: GridStay, night: string): boolean =>
+  s.FechaInicio <= night && night < (s.Hasta ?? s.FechaFin);
 
 export interface AvailabilityGrid {
   desde: string;
@@ -148,16 +158,18 @@ export interface AvailabilityGrid {
 }
 
 /** What a cell of the grid shows: the bed's state that night. */
-export type CellState = 'free' | 'reserved' | 'occupied' | 'half' | 'out';
+export type CellState = 'free' | 'reserved' | 'occupied' | 'overstay' | 'half' | 'out';
 
 /**
  * The state of a bed on a night from the stays on it: out of service, free, one hot-bed half held
- * (the other free), or held whole — occupied when someone is checked in, else reserved.
+ * (the other free), or held whole — occupied when someone is checked in, else reserved; a night a
+ * guest still checked in holds past their departure day is an overstay, never free.
  */
 export function cellState(bed: GridBed, stays: readonly GridStay[], night: string): CellState {
   if (!bed.EnServicio) return 'out';
-  const on = stays.filter((s) => s.FechaInicio <= night && night < s.FechaFin);
+  const on = stays.filter((s) => holdsNight(s, night));
   if (!on.length) return 'free';
+  if (on.some((s) => s.Excedida && night >= s.FechaFin)) return 'overstay';
   const halves = new Set(on.flatMap((s) => halvesOf(s.Turno, bed.Exclusiva)));
   if (halves.size < 2) return 'half';
   return on.some((s) => s.Estado === 'I') ? 'occupied' : 'reserved';
@@ -210,4 +222,28 @@ export interface ProposalLine {
   Habitacion: string | null;
   /** Why the person was not placed, in the user's language. */
   Motivo: string | null;
+}
+
+/**
+ * Why placement found no bed for a person: when no bed in service of their room type is in a
+ * block that houses them (a room type only the men's block has, for a woman), the refusal says
+ * so and names the room types that do have such beds; otherwise every fitting bed is taken.
+ */
+export function noBedReason(
+  beds: readonly (PlacementBed & { TipoHabitacion: string; EnServicio: boolean })[],
+  person: Pick<PlacementPerson, 'Sexo' | 'IdTipoHabitacion'>,
+  name: string,
+  typeName?: string,
+): { messageKey: string; params: Record<string, string> } {
+  const housing = beds.filter((b) => b.EnServicio && blockHouses(b.Genero, person.Sexo));
+  const type = person.IdTipoHabitacion;
+  if (type === null || person.Sexo === null || housing.some((b) => b.IdTipoHabitacion === type))
+    return { messageKey: 'hotel.refusals.noBed', params: { name } };
+  const others = [...new Set(housing.map((b) => b.TipoHabitacion))].sort((a, b) => a.localeCompare(b));
+  const typeText = typeName ?? beds.find((b) => b.IdTipoHabitacion === type)?.TipoHabitacion ?? String(type);
+  const sex = person.Sexo === 'F' ? 'F' : 'M';
+  return {
+    messageKey: `hotel.refusals.${others.length ? 'noBedOfType' : 'noBlockFor'}${sex}`,
+    params: { name, type: typeText, others: others.join(', ') },
+  };
 }

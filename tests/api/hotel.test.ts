@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { releaseLapsed } from '../../src/server/features/hotel/releases.js';
 import { addDays, siteDate } from '../../src/shared/dates.js';
+import { cellState } from '../../src/shared/hotel.js';
 import { call, signIn, startTestApp, type TestApp } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
 import { accreditCrew } from '../support/lodging.js';
@@ -566,6 +567,119 @@ describe.each(DIALECTS)('camp lodging on %s', (dialect) => {
     });
     expect(excel.status, JSON.stringify(excel.body)).toBe(200);
     expect(Buffer.from(excel.body.result.fileBase64, 'base64').subarray(0, 2).toString()).toBe('PK');
+  });
+
+  it('says why a woman finds no bed when her profile’s room type is only in the men’s block', async () => {
+    const women = await accreditCrew(db(), {
+      company: 'SERMIPAC',
+      division: 1,
+      count: 2,
+      prefix: `HW${dialect[0].toUpperCase()}`,
+      today,
+      sex: 'F',
+    });
+    const single = await reserve('hotel', {
+      IdPersona: women.people[0],
+      FechaInicio: addDays(today, 3),
+      FechaFin: addDays(today, 5),
+    });
+    expect(single.status, JSON.stringify(single.body)).toBe(409);
+    expect(single.body.messageKey).toBe('hotel.refusals.noBedOfTypeF');
+    expect(single.body.params.type).toBe('CUÁDRUPLE');
+    expect(single.body.params.others.length).toBeGreaterThan(0);
+    expect(single.body.message).toContain('No women’s block'.replace('’', "'"));
+    // The crew's proposal says the same, in Spanish, naming the room types that have women's beds.
+    const proposal = await call(t.app, {
+      method: 'POST',
+      url: `${BASE}/reserva-masiva/propuesta`,
+      token: tokens.hotel,
+      headers: { 'accept-language': 'es' },
+      payload: {
+        IdCampamento: camp,
+        IdContrato: women.contract,
+        FechaInicio: addDays(today, 3),
+        FechaFin: addDays(today, 5),
+      },
+    });
+    expect(proposal.status, JSON.stringify(proposal.body)).toBe(200);
+    const line = proposal.body.result.find((l: Json) => l.IdPersona === women.people[1]);
+    expect(line.Motivo).toContain('en un pabellón para mujeres');
+    expect(line.Motivo).toContain(single.body.params.others);
+    // With a room type the women's block has, she is housed.
+    const typed = await reserve('hotel', {
+      IdPersona: women.people[0],
+      FechaInicio: addDays(today, 3),
+      FechaFin: addDays(today, 5),
+      IdTipoHabitacion: await db()
+        .selectFrom('hotel_room_type')
+        .select('IdTipoHabitacion')
+        .where('Descripcion', '=', single.body.params.others.split(', ')[0])
+        .executeTakeFirstOrThrow()
+        .then((r: Json) => r.IdTipoHabitacion),
+    });
+    expect(typed.status, JSON.stringify(typed.body)).toBe(200);
+  });
+
+  it('keeps an overstaying guest’s bed: not free on the grid, counted occupied, refused to others by the database', async () => {
+    const board = await as('hotel', 'GET', `${BASE}/tablero`);
+    const over = board.body.result.excedidos.find((l: Json) => l.Motivo === 'R' && l.FechaFin < today);
+    expect(over, JSON.stringify(board.body.result.excedidos)).toBeDefined();
+    const stay = await reservation(over.IdReserva);
+    const grid = await as(
+      'hotel',
+      'GET',
+      `${BASE}/disponibilidad?desde=${today}&dias=3&IdCampamento=${camp}`,
+    );
+    const bed = grid.body.result.camas.find((b: Json) => b.IdCama === Number(stay.IdCama));
+    const on = grid.body.result.estadias.filter((s: Json) => s.IdCama === bed.IdCama);
+    expect(on.find((s: Json) => s.IdReserva === over.IdReserva)).toMatchObject({ Excedida: true });
+    expect(cellState(bed, on, today)).toBe('overstay');
+    expect(cellState(bed, on, addDays(today, 1))).not.toBe('overstay');
+    const [figures] = (await as('hotel', 'GET', `${BASE}/tablero`)).body.result.campamentos;
+    expect(figures.camas).toBe(
+      figures.ocupadas + figures.reservadas + figures.libres + figures.fueraServicio,
+    );
+    // A reservation of that bed tonight is refused, and tonight is held in the guest's name.
+    const taken = await reserve('hotel', {
+      IdPersona: crew.people[40],
+      IdCama: bed.IdCama,
+      FechaInicio: today,
+      FechaFin: addDays(today, 1),
+    });
+    expect(taken.status, JSON.stringify(taken.body)).toBe(409);
+    expect(taken.body.messageKey).toBe('hotel.refusals.overlap');
+    const held = (await db()
+      .selectFrom('hotel_bed_night')
+      .selectAll()
+      .where('IdReserva', '=', over.IdReserva)
+      .where('Fecha', '=', today)
+      .execute()) as Json[];
+    expect(held.length).toBeGreaterThan(0);
+    await expect(
+      db()
+        .insertInto('hotel_bed_night')
+        .values({
+          IdCliente: held[0].IdCliente,
+          IdCama: held[0].IdCama,
+          Fecha: today,
+          Mitad: held[0].Mitad,
+          IdReserva: stay.IdReserva,
+          IdPersona: crew.people[41],
+          IdUsuarioCreacion: 'PRUEBA',
+          FechaCreacion: new Date().toISOString(),
+        })
+        .execute(),
+    ).rejects.toThrow(/unique|UNIQUE/);
+    // Checked out, the bed is free again tonight.
+    const out = await as('hotel', 'POST', `${BASE}/reservas/${over.IdReserva}/salida`);
+    expect(out.status, JSON.stringify(out.body)).toBe(200);
+    const again = await reserve('hotel', {
+      IdPersona: crew.people[40],
+      IdCama: bed.IdCama,
+      FechaInicio: today,
+      FechaFin: addDays(today, 1),
+    });
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
   });
 
   it('releases the reservations nobody checked in in time, by the camp’s days to release', async () => {

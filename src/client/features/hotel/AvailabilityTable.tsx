@@ -1,7 +1,7 @@
 import { Box } from '@mui/material';
 import { type MouseEvent, memo, type ReactElement, useMemo } from 'react';
 import { useLocale, useTranslate } from 'react-admin';
-import { cellState, type GridBed, type GridStay } from '../../../shared/hotel.js';
+import { cellState, type GridBed, type GridStay, holdsNight } from '../../../shared/hotel.js';
 import { formatDate } from '../../format.js';
 import { CELL_LOOK, SUSPENDED_BORDER } from './cells.js';
 
@@ -81,10 +81,7 @@ export const AvailabilityTable = memo(function AvailabilityTable({
         </th>
         {nights.map((night) => {
           const state = cellState(bed, own, night);
-          const on =
-            state === 'free' || state === 'out'
-              ? []
-              : own.filter((s) => s.FechaInicio <= night && night < s.FechaFin);
+          const on = state === 'free' || state === 'out' ? [] : own.filter((s) => holdsNight(s, night));
           const suspended = on.some((s) => s.Suspendida);
           const who = on.map((s) => `${s.Persona} (${s.Documento})`).join(', ');
           const text = [

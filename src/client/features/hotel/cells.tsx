@@ -2,7 +2,7 @@ import { Box, Stack, Typography } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import type { CellState } from '../../../shared/hotel.js';
 
-export const CELL_STATES: readonly CellState[] = ['free', 'reserved', 'occupied', 'half', 'out'];
+export const CELL_STATES: readonly CellState[] = ['free', 'reserved', 'occupied', 'overstay', 'half', 'out'];
 
 /**
  * How each state of a bed's night looks: a colour, and for the states a colour alone would not
@@ -12,6 +12,11 @@ export const CELL_LOOK: Record<CellState, { background: string; border: string }
   free: { background: '#e8f5e9', border: '#66bb6a' },
   reserved: { background: '#ffcc80', border: '#ef6c00' },
   occupied: { background: '#1565c0', border: '#0d47a1' },
+  // Held past the departure day by a guest not checked out: striped, so not only its colour tells.
+  overstay: {
+    background: 'repeating-linear-gradient(135deg, #6a1b9a 0 4px, #1565c0 4px 8px)',
+    border: '#4a148c',
+  },
   half: { background: 'linear-gradient(135deg, #1565c0 0 50%, #e8f5e9 50% 100%)', border: '#0d47a1' },
   out: {
     background: 'repeating-linear-gradient(45deg, #bdbdbd 0 3px, #eeeeee 3px 6px)',

@@ -1,4 +1,10 @@
-import type { GridBed, Half, PlacementBed } from '../../../shared/hotel.js';
+import {
+  type GridBed,
+  type Half,
+  halvesOf,
+  type LodgingTurn,
+  type PlacementBed,
+} from '../../../shared/hotel.js';
 import type { Db } from '../../db/connection.js';
 import type { Registry } from '../../registry.js';
 
@@ -150,4 +156,64 @@ export async function heldNights(
     .where('n.Fecha', '<', to)
     .execute()) as Array<{ IdCama: number; Fecha: unknown; Mitad: Half }>;
   return new Set(rows.map((r) => `${Number(r.IdCama)}|${String(r.Fecha).slice(0, 10)}|${r.Mitad}`));
+}
+
+/**
+ * A guest still checked in after their departure day keeps the bed: tonight's night of each such
+ * stay in the camps is held in its name (the bed-night's unique keys then refuse anyone else on
+ * that bed tonight, whoever writes at the same time). Written before any placement reads the
+ * held nights; a night already held by someone else stays theirs. Checking out frees it.
+ */
+export async function holdOverstays(
+  db: Db,
+  registry: Registry,
+  clientId: number,
+  camps: readonly number[],
+  today: string,
+  at: string,
+): Promise<void> {
+  if (!camps.length) return;
+  const table = (name: string) => registry.require(name).table;
+  const stays = (await db
+    .selectFrom(`${table('reservation')} as s`)
+    .innerJoin(`${table('bed')} as b`, 'b.IdCama', 's.IdCama')
+    .select(['s.IdReserva', 's.IdCama', 's.IdPersona', 's.Turno', 'b.Exclusiva'])
+    .where('s.IdCliente', '=', clientId)
+    .where('s.IdCampamento', 'in', [...camps])
+    .where('s.Estado', '=', 'I')
+    .where('s.FechaFin', '<=', today)
+    .execute()) as Row[];
+  if (!stays.length) return;
+  const rows = stays.flatMap((s) =>
+    halvesOf(s.Turno as LodgingTurn, s.Exclusiva === 'S').map((half) => ({
+      IdCliente: clientId,
+      IdCama: Number(s.IdCama),
+      Fecha: today,
+      Mitad: half,
+      IdReserva: Number(s.IdReserva),
+      IdPersona: Number(s.IdPersona),
+      IdUsuarioCreacion: 'SISTEMA',
+      FechaCreacion: at,
+    })),
+  );
+  await db
+    .insertInto(table('bed-night'))
+    .values(rows)
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}
+
+/** A room type's name, for the messages that name it. */
+export async function roomTypeName(
+  db: Db,
+  registry: Registry,
+  id: number | null,
+): Promise<string | undefined> {
+  if (id === null) return undefined;
+  const row = (await db
+    .selectFrom(registry.require('room-type').table)
+    .select('Descripcion')
+    .where('IdTipoHabitacion', '=', id)
+    .executeTakeFirst()) as { Descripcion: string } | undefined;
+  return row?.Descripcion;
 }

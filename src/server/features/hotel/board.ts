@@ -87,10 +87,17 @@ export class LodgingBoard {
     to: string,
     filter: { IdModuloHotel?: number; IdTipoHabitacion?: number } = {},
   ): Promise<GridStay[]> {
+    const today = (await this.siteNow(office)).date;
+    // A guest checked in past the departure day holds the bed until checking out (an overstay).
     let query = stayRows(this.db, this.registry, office.clientId, camps, true)
       .where('s.Estado', 'in', ['R', 'I'])
       .where('s.FechaInicio', '<', to)
-      .where('s.FechaFin', '>', from);
+      .where((eb) =>
+        eb.or([
+          eb('s.FechaFin', '>', from),
+          eb.and([eb('s.Estado', '=', 'I'), eb('s.FechaFin', '<=', today)]),
+        ]),
+      );
     if (filter.IdModuloHotel !== undefined || filter.IdTipoHabitacion !== undefined)
       query = query
         .innerJoin(`${this.table('bed')} as b`, 'b.IdCama', 's.IdCama')
@@ -101,11 +108,22 @@ export class LodgingBoard {
     const rows = (await query.orderBy('s.FechaInicio').execute()) as Row[];
     const suspended = await this.accredited(office, ['S']);
     // Built directly: a grid reads thousands of stays.
-    return rows.map((r) => ({
+    const overstay = addDays(today, 1);
+    return rows.flatMap((r) => {
+      const end = String(r.FechaFin).slice(0, 10);
+      const over = r.Estado === 'I' && end <= today;
+      if (over && !(from < overstay)) return [];
+      return [this.gridStay(r, end, suspended, over ? overstay : undefined)];
+    });
+  }
+
+  private gridStay(r: Row, end: string, suspended: Set<number>, overstay?: string): GridStay {
+    return {
+      ...(overstay ? { Excedida: true, Hasta: overstay } : {}),
       IdReserva: Number(r.IdReserva),
       IdCama: Number(r.IdCama),
       FechaInicio: String(r.FechaInicio).slice(0, 10),
-      FechaFin: String(r.FechaFin).slice(0, 10),
+      FechaFin: end,
       Turno: r.Turno as GridStay['Turno'],
       Estado: r.Estado as GridStay['Estado'],
       IdPersona: Number(r.IdPersona),
@@ -113,7 +131,7 @@ export class LodgingBoard {
       Documento: String(r.Documento),
       Compania: (r.Compania as string | null) ?? null,
       Suspendida: suspended.has(Number(r.IdPersona)),
-    }));
+    };
   }
 
   /**

@@ -5,6 +5,7 @@ import {
   type LodgingTurn,
   MASS_MAX_PEOPLE,
   nightsOf,
+  noBedReason,
   type PlacementPerson,
   type ProposalLine,
   placePeople,
@@ -14,7 +15,7 @@ import type { Db } from '../../db/connection.js';
 import { ApiError } from '../../errors.js';
 import { t } from '../../i18n.js';
 import type { Registry } from '../../registry.js';
-import { campBeds, heldNights } from './beds.js';
+import { campBeds, heldNights, holdOverstays, roomTypeName } from './beds.js';
 import { inChunks, isRefusal, type Lodger, lodgers } from './eligibility.js';
 import type { CampOffice } from './office.js';
 import type { Placed, Stays } from './stays.js';
@@ -151,6 +152,8 @@ export class MassReservation {
     const beds = (await campBeds(this.db, this.registry, office.clientId, [camp.IdCampamento])).filter(
       (b) => b.EnServicio,
     );
+    const at = new Date().toISOString();
+    await holdOverstays(this.db, this.registry, office.clientId, [camp.IdCampamento], today, at);
     const taken = await heldNights(this.db, this.registry, office.clientId, [camp.IdCampamento], from, to);
     const turn = query.Turno ?? 'C';
     const eligible = [...grounds.values()].filter(
@@ -167,6 +170,16 @@ export class MassReservation {
     }));
     const placed = placePeople(beds, people, nightsOf(from, to), taken);
     const bedOf = new Map(beds.map((b) => [b.IdCama, b]));
+    const personOf = new Map(people.map((p) => [p.IdPersona, p]));
+    const typeNames = new Map<number | null, string | undefined>();
+    for (const p of people)
+      if (!typeNames.has(p.IdTipoHabitacion))
+        typeNames.set(p.IdTipoHabitacion, await roomTypeName(this.db, this.registry, p.IdTipoHabitacion));
+    const noBed = (id: number, name: string) => {
+      const person = personOf.get(id) as PlacementPerson;
+      const why = noBedReason(beds, person, name, typeNames.get(person.IdTipoHabitacion));
+      return t(language, why.messageKey, why.params);
+    };
     const names = await this.names(ids);
     const lines: ProposalLine[] = [];
     for (const id of ids) {
@@ -190,7 +203,7 @@ export class MassReservation {
               })
             : bed
               ? null
-              : t(language, 'hotel.refusals.noBed', { name: base.Persona });
+              : noBed(id, base.Persona);
       lines.push({
         ...base,
         IdCama: bed && !reason ? bed.IdCama : null,
@@ -278,6 +291,14 @@ export class MassReservation {
       const grounds = await lodgers(trx, this.registry, office, camp, people, from, to);
       const beds = new Map(
         (await campBeds(trx, this.registry, office.clientId, [camp.IdCampamento])).map((b) => [b.IdCama, b]),
+      );
+      await holdOverstays(
+        trx,
+        this.registry,
+        office.clientId,
+        [camp.IdCampamento],
+        today,
+        new Date().toISOString(),
       );
       const taken = await heldNights(trx, this.registry, office.clientId, [camp.IdCampamento], from, to);
       const lodged = await this.alreadyLodged(office, people, from, to, trx);

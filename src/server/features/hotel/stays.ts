@@ -3,6 +3,7 @@ import {
   halvesOf,
   type LodgingTurn,
   nightsOf,
+  noBedReason,
   type PlacementPerson,
   placePeople,
   type ReservationState,
@@ -13,7 +14,7 @@ import { uniqueViolation } from '../../db/errors.js';
 import { ApiError } from '../../errors.js';
 import type { Registry } from '../../registry.js';
 import { divisionToday } from '../../site.js';
-import { type CampBed, campBeds, heldNights } from './beds.js';
+import { type CampBed, campBeds, heldNights, holdOverstays, roomTypeName } from './beds.js';
 import { type Camp, isRefusal, type Lodger, lodgers, type Refusal } from './eligibility.js';
 import { type CampOffice, requireCamp } from './office.js';
 
@@ -122,6 +123,8 @@ export class Stays {
     walkIn = false,
   ): Promise<Placed[]> {
     const camp = await this.camp(office, campId, db);
+    const at = new Date(this.now()).toISOString();
+    await holdOverstays(db, this.registry, office.clientId, [campId], today, at);
     const beds = await campBeds(db, this.registry, office.clientId, [campId]);
     const byId = new Map(beds.map((b) => [b.IdCama, b]));
     const out: Placed[] = [];
@@ -168,7 +171,10 @@ export class Stays {
           taken,
         ).get(found.IdPersona);
         bed = chosen === undefined ? undefined : byId.get(chosen);
-        if (!bed) throw refuse('noBed', { name: found.Persona });
+        if (!bed) {
+          const why = noBedReason(beds, person, found.Persona, await roomTypeName(db, this.registry, type));
+          throw new ApiError('CONFLICT', why);
+        }
       }
       out.push({ lodger: found, bed, turn, from, to, observation: booking.Observacion });
     }
