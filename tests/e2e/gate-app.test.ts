@@ -9,6 +9,7 @@ import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BadgeClaims, claimsBytes, tokenOf } from '../../src/shared/badge-token.js';
 import { addDays, siteDate } from '../../src/shared/dates.js';
+import { seriousAxeFindings } from '../support/axe.js';
 import { launchBrowser, PHONE } from '../support/browser.js';
 import { signInBySession } from '../support/console.js';
 import { type RunningServer, startRealServer } from '../support/server.js';
@@ -291,6 +292,8 @@ describe('the gate app decides offline and sends its markings when back online',
     expect(await verdict.textContent()).toContain('PUEDE PASAR');
     expect(await verdict.textContent()).toContain('Acceso permitido');
     expect(await verdict.textContent()).toContain('Entrada');
+    // Both verdicts read at WCAG AA contrast, whatever the light at a gate.
+    expect(await seriousAxeFindings(page)).toEqual([]);
     await page.screenshot({ path: `${SHOTS}/allowed-es.png` });
 
     await verdict.and(page.locator('[data-allow="false"]')).waitFor();
@@ -298,6 +301,7 @@ describe('the gate app decides offline and sends its markings when back online',
     expect(await verdict.textContent()).toContain(gone.name);
     expect(await verdict.textContent()).toContain(`La credencial ${gone.card} está inactiva`);
     expect(await verdict.textContent()).toContain('NO PASA');
+    expect(await seriousAxeFindings(page)).toEqual([]);
     await page.screenshot({ path: `${SHOTS}/denied-es.png` });
     await page.getByRole('button', { name: 'Detener cámara' }).click();
 

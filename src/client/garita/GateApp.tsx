@@ -384,7 +384,13 @@ export default function GateApp() {
   };
 
   const languageButton = (
-    <button type="button" className="lang" onClick={switchLanguage} aria-label={t('gateApp.otherLanguage')}>
+    // Its name starts with what it shows (EN or ES), so a voice command of what one sees reaches it.
+    <button
+      type="button"
+      className="lang"
+      onClick={switchLanguage}
+      aria-label={`${language === 'es' ? 'EN' : 'ES'} · ${t('gateApp.otherLanguage')}`}
+    >
       {language === 'es' ? 'EN' : 'ES'}
     </button>
   );
