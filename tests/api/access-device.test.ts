@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATE_DECISION_BUDGET_MS } from '../../src/server/config.js';
 import { decisionWriterOf } from '../../src/server/features/access/gate.js';
 import { buildServer } from '../../src/server/server.js';
-import { addDays, siteDate } from '../../src/shared/dates.js';
+import { addDays, siteDate, zoneOffset } from '../../src/shared/dates.js';
 import { admitRoundTheClock } from '../support/access.js';
 import { call, signIn, startTestApp, type TestApp } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
@@ -808,8 +808,19 @@ describe.each(DIALECTS)('gate device calls on %s', (dialect) => {
       const inCamp = (await roll('?IdZona=2')).body.result as Json[];
       expect(inCamp.find((r) => r.IdPersona === personId)).toMatchObject({ Zona: 'CAMPAMENTO SAN GABRIEL' });
       expect(has((await roll('?IdZona=1')).body.result)).toBe(true);
+      const limaStamp = () => {
+        const now = Date.now();
+        return new Date(now + zoneOffset('America/Lima', now))
+          .toISOString()
+          .slice(0, 16)
+          .replace(/[-:T]/g, '');
+      };
+      const before = limaStamp();
       const file = await roll('?formato=xlsx');
       expect(Buffer.from(file.body.result.fileBase64, 'base64').subarray(0, 2).toString()).toBe('PK');
+      // Named by the site's time (Lima), not UTC's.
+      const stamp = /(\d{12})\.xlsx$/.exec(file.body.result.fileName)?.[1];
+      expect([before, limaStamp()]).toContain(stamp);
       expect((await roll('?IdZona=7')).status).toBe(400); // the other division's zone
       const requester = (await signIn(t.app, 'SOLICITANTE', { division: SOUTH })).accessToken;
       const theirs = (await roll('', requester)).body.result as Json[];

@@ -112,6 +112,9 @@ describe('requirement update in a real browser', () => {
 
     // The authoriser sees it on its requirement update screen and evaluates it.
     await go(authoriser, '/requisito/autorizador/persona');
+    // Its row names the requirement it renews.
+    const row = authoriser.getByTestId(`renewal-request-${id}`);
+    await expect.poll(() => row.locator('[data-column="requirement"]').textContent()).toBe('SCTR SALUD');
     await authoriser.getByRole('link', { name: String(id).padStart(8, '0') }).click();
     await authoriser.locator('[data-testid="evaluation"][data-status="P"]').waitFor();
     await approveAll(authoriser, 'es', today);

@@ -96,6 +96,8 @@ export interface RequestRow {
   EstadoAprobacion: RequestStatus;
   CompaniaContratista: string | null;
   NumeroContrato: string | null;
+  /** A requirement update's requirement (the one it renews). */
+  Requisito?: string | null;
 }
 
 export interface Page<T> {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { stayText } from '../../../shared/dates.js';
+import { stayText, zoneOffset } from '../../../shared/dates.js';
 import { t } from '../../i18n.js';
 import { field, INT32, resultResponses } from '../../routes/responses.js';
 import { type ExportColumn, workbookBase64 } from '../../services/excel.js';
@@ -118,15 +118,17 @@ export default async function headcountRoutes(fastify: FastifyInstance): Promise
         },
       ];
       const title = t(language, 'headcount.rollCall');
-      const stamp = new Date().toISOString().slice(0, 16).replace(/[-:T]/g, '');
+      const zone = await divisionTimeZone(
+        fastify.database.db,
+        fastify.registry,
+        request.principal.divisionId,
+      );
+      // The site's date and time, as its clocks read them, not UTC's.
+      const now = fastify.auth.now();
+      const stamp = new Date(now + zoneOffset(zone, now)).toISOString().slice(0, 16).replace(/[-:T]/g, '');
       return {
         result: {
-          fileBase64: await workbookBase64(
-            columns,
-            rows,
-            title,
-            await divisionTimeZone(fastify.database.db, fastify.registry, request.principal.divisionId),
-          ),
+          fileBase64: await workbookBase64(columns, rows, title, zone),
           fileName: `${title} ${stamp}.xlsx`,
         },
       };

@@ -28,6 +28,7 @@ export const REQUEST_COLUMNS = [
   'CompaniaContratista',
   'NumeroContrato',
   'SolicitudCompleta',
+  'Requisito',
 ] as const;
 
 const SORTABLE: Record<string, string> = {
@@ -138,6 +139,8 @@ export class RequestLists {
       .leftJoin(`${t('accreditation-profile')} as ap`, 'ap.IdPerfilAcreditacion', 'r.IdPerfilAcreditacion')
       .leftJoin(`${t('company')} as c`, 'c.IdCompania', 'r.IdCompania')
       .leftJoin(`${t('contract')} as k`, 'k.IdContrato', 'r.IdContrato')
+      // A requirement update's requirement (the one it renews).
+      .leftJoin(`${t('requirement')} as rq`, 'rq.IdRequisito', 'r.IdRequisitoRenovado')
       .where('r.IdCliente', '=', principal.clientId as number)
       .where('r.IdDivision', '=', principal.divisionId as number)
       .where('r.IdEntidad', 'in', who.entities)
@@ -180,6 +183,7 @@ export class RequestLists {
       'c.Compania as CompaniaContratista',
       'k.NumeroContrato',
       'r.SolicitudCompleta',
+      'rq.Requisito',
     ] as const;
   }
 

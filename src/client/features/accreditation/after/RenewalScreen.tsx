@@ -160,6 +160,7 @@ export default function RenewalScreen({ side }: { side: 'solicitante' | 'autoriz
             date={(row) => row.FechaSolicitud}
             link={(row) => screenPath(side, entity, row.IdSolicitud, 'A')}
             testId="renewal-request"
+            requirement
             picked={requester ? undefined : picked}
             onToggle={(id) => setPicked((list) => toggled(list, id))}
           />

@@ -91,6 +91,7 @@ export function RequestTable({
   picked,
   onToggle,
   action,
+  requirement = false,
 }: {
   rows: RequestRow[];
   label: string;
@@ -104,9 +105,11 @@ export function RequestTable({
   picked?: number[];
   onToggle?(id: number): void;
   action?(row: RequestRow): ReactNode;
+  /** Shows the requirement each request renews (the renewal lists). */
+  requirement?: boolean;
 }) {
   const translate = useTranslate();
-  const columns = 4 + (picked ? 1 : 0) + (action ? 1 : 0);
+  const columns = 4 + (picked ? 1 : 0) + (action ? 1 : 0) + (requirement ? 1 : 0);
   return (
     // A table wider than a phone scrolls in its own box, which the keyboard reaches too.
     <Box sx={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={label}>
@@ -116,6 +119,7 @@ export function RequestTable({
             {picked && <TableCell padding="checkbox" />}
             <TableCell>{translate('accreditation.columns.NumeroSolicitud')}</TableCell>
             <TableCell>{holderLabel ?? translate('demobilisation.holder')}</TableCell>
+            {requirement && <TableCell>{translate('renewal.requirement')}</TableCell>}
             <TableCell>{endLabel}</TableCell>
             <TableCell>{translate('accreditation.columns.EstadoAprobacion')}</TableCell>
             {action && <TableCell />}
@@ -143,6 +147,7 @@ export function RequestTable({
                 {link ? <Link to={link(row)}>{row.NumeroSolicitud}</Link> : row.NumeroSolicitud}
               </TableCell>
               <TableCell>{holderName(row)}</TableCell>
+              {requirement && <TableCell data-column="requirement">{row.Requisito ?? ''}</TableCell>}
               <TableCell>{formatDate(date(row))}</TableCell>
               <TableCell>
                 <StatusChip status={row.EstadoAprobacion as RequestStatus} />
