@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, siteDate } from '../../src/shared/dates.js';
 import { upload } from '../support/accreditation.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { anotherClientAdmin, call, startTestApp, type TestApp } from '../support/app.js';
 import { attendanceFixture, lima, mondayBefore } from '../support/attendance.js';
 import { DIALECTS } from '../support/databases.js';
 
@@ -228,6 +228,56 @@ describe.each(DIALECTS)('attendance justifications, period and closing on %s', (
     // No period screen in their menus.
     for (const who of ['requester', 'authoriser'])
       expect((await f.as(who, 'GET', `/api/asistencia/periodo?desde=${D}&hasta=${D}`)).status).toBe(403);
+  });
+
+  it('keeps each client’s people to itself: another client’s division or company names nothing', async () => {
+    const menu = (await db()
+      .selectFrom(t.registry.require('menu').table)
+      .select('IdMenu')
+      .where('Ruta', '=', '/asistencia/periodo')
+      .executeTakeFirstOrThrow()) as Json;
+    const other = await anotherClientAdmin(t, [menu.IdMenu]);
+    const theirs = (await db()
+      .selectFrom(t.registry.require('division').table)
+      .select(['IdDivision', 'IdCliente'])
+      .where('Division', '=', 'FAENA ESCONDIDA SUR')
+      .executeTakeFirstOrThrow()) as Json;
+    // A company of the other client's (a copy of SERMIPAC's record under it).
+    const { IdCompania: _id, ...sermipac } = (await db()
+      .selectFrom('administration_company')
+      .selectAll()
+      .where('IdCompania', '=', companies.SERMIPAC)
+      .executeTakeFirstOrThrow()) as Json;
+    const theirCompany = {
+      id: Number(
+        (
+          (await db()
+            .insertInto('administration_company')
+            .values({ ...sermipac, IdCliente: theirs.IdCliente, Alias: 'CNORTE', Documento: '20999999991' })
+            .returning('IdCompania')
+            .executeTakeFirstOrThrow()) as Json
+        ).IdCompania,
+      ),
+    };
+    const period = `desde=${D}&hasta=${addDays(D, 1)}`;
+    // This client's supervisor naming the other client's division or company: not found, nobody shown.
+    for (const filter of [`IdDivision=${theirs.IdDivision}`, `IdCompania=${theirCompany.id}`]) {
+      const asked = await f.as('admin', 'GET', `/api/asistencia/periodo?${period}&${filter}`);
+      expect(asked.status, filter).toBe(404);
+      expect(asked.body.personas).toBeUndefined();
+    }
+    // The other client's supervisor finds none of this client's people, with or without this client's ids.
+    const mine = await call(t.app, { method: 'GET', url: `/api/asistencia/periodo?${period}`, token: other });
+    expect(mine.status, JSON.stringify(mine.body)).toBe(200);
+    expect(mine.body.result).toMatchObject({ total: 0, personas: [] });
+    for (const filter of ['IdDivision=1', `IdCompania=${companies.SERMIPAC}`]) {
+      const asked = await call(t.app, {
+        method: 'GET',
+        url: `/api/asistencia/periodo?${period}&${filter}`,
+        token: other,
+      });
+      expect(asked.status, filter).toBe(404);
+    }
   });
 
   it('closes a payroll period once: its days frozen, exported with the payroll codes, later markings flagged', async () => {

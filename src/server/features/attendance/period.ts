@@ -72,6 +72,28 @@ export async function requireCompanyConfig(
   if (!config) throw new ApiError('BUSINESS_RULE', { messageKey: 'rules.companyAttendanceConfig' });
 }
 
+/**
+ * A period's filters checked against the office's client: a division or company of another client
+ * names nothing here (404), so no answer depends on another client's records; then the company's
+ * attendance configuration.
+ */
+async function checkFilters(db: Db, tables: AttendanceTables, office: AttendanceOffice, q: PeriodQuery) {
+  const own = async (table: string, key: string, id: number | undefined, resource: string) => {
+    if (id === undefined) return;
+    const found = await db
+      .selectFrom(table)
+      .select(key)
+      .where(key, '=', id)
+      .where('IdCliente', '=', office.clientId)
+      .executeTakeFirst();
+    if (!found) throw new ApiError('NOT_FOUND', { params: { resource, id } });
+  };
+  await own(tables.division, 'IdDivision', q.IdDivision, 'division');
+  await own(tables.company, 'IdCompania', q.IdCompania, 'company');
+  const company = office.companyId ?? q.IdCompania;
+  if (company !== undefined) await requireCompanyConfig(db, tables, office.clientId, company);
+}
+
 /** The people of a period's grid (the office's, filtered), in name order. */
 function peopleOf(db: Db, tables: AttendanceTables, office: AttendanceOffice, q: PeriodQuery) {
   const company = office.companyId ?? q.IdCompania;
@@ -100,6 +122,7 @@ function peopleOf(db: Db, tables: AttendanceTables, office: AttendanceOffice, q:
           .selectFrom(`${tables.accreditation} as a`)
           .select('a.IdPersona')
           .whereRef('a.IdPersona', '=', 'p.IdPersona')
+          .where('a.IdCliente', '=', office.clientId)
           .where('a.IdDivision', '=', division),
       ),
     );
@@ -109,8 +132,7 @@ function peopleOf(db: Db, tables: AttendanceTables, office: AttendanceOffice, q:
 
 /** A period's grid: a page of people with their days and totals, and how many people in all. */
 export async function periodGrid(db: Db, tables: AttendanceTables, office: AttendanceOffice, q: PeriodQuery) {
-  const company = office.companyId ?? q.IdCompania;
-  if (company !== undefined) await requireCompanyConfig(db, tables, office.clientId, company);
+  await checkFilters(db, tables, office, q);
   const page = Math.max(1, q.pagina ?? 1);
   const [count, people] = await Promise.all([
     peopleOf(db, tables, office, q)
@@ -188,8 +210,7 @@ export async function* periodBatches(
   office: AttendanceOffice,
   q: PeriodQuery,
 ): AsyncGenerator<Array<Row & { dias: Row[]; totales: PeriodTotals }>> {
-  const company = office.companyId ?? q.IdCompania;
-  if (company !== undefined) await requireCompanyConfig(db, tables, office.clientId, company);
+  await checkFilters(db, tables, office, q);
   // In key order, a page after the last: the export reads every person once whatever is written meanwhile.
   let after = 0;
   for (;;) {
