@@ -95,7 +95,7 @@ class UploadReader extends ExcelJS.stream.xlsx.WorkbookReader {
 const PART_LIMIT = 4 * 1024 * 1024;
 
 /**
- * What reading one uploaded workbook may cost, whatever the file claims (README, "Bulk
+ * What reading one uploaded workbook may cost, whatever the file claims (docs/accreditation.md, "Bulk
  * uploads"). Only the parts the reader needs are inflated, each once and within its own bound:
  * the sheet is read as a stream and never held (room for `maxRows` rows of 8 KB, 64 MB at
  * least); the shared strings are held while reading (2 KB a row, 8 MB at least); the rest 4 MB
