@@ -5,7 +5,7 @@ import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Attachments } from '../../src/server/features/accreditation/bulk/attachments.js';
-import { readSheet } from '../../src/server/features/accreditation/bulk/upload-reader.js';
+import { readSheet } from '../../src/server/services/upload-reader.js';
 import { widenedWorkbook, zipOf } from '../support/hostile-files.js';
 
 const ROWS = 30;

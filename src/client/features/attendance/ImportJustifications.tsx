@@ -14,7 +14,7 @@ import { useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
 import { Pick } from '../../components/fields.js';
 import { Refusal } from '../../components/Refusal.js';
-import { activeCompanies } from '../accreditation/api.js';
+import { activeCompanies } from '../../session/records.js';
 import { attendanceApi } from './api.js';
 import { JustificationPick } from './JustificationPick.js';
 

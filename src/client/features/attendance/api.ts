@@ -5,7 +5,7 @@ export type { PeriodTotals };
 import type { PersonChoice } from '../../components/PersonPicker.js';
 import { downloadFile } from '../../files.js';
 import { ApiRequestError, apiCall, apiFetch, queryString } from '../../session/http.js';
-import { restList } from '../accreditation/api.js';
+import { restList } from '../../session/records.js';
 
 const BASE = '/api/asistencia';
 

@@ -1,7 +1,7 @@
 import type { MealReason } from '../../../shared/dining.js';
 import { downloadFile } from '../../files.js';
 import { apiCall, queryString } from '../../session/http.js';
-import { activeCompanies, restList } from '../accreditation/api.js';
+import { activeCompanies, restList } from '../../session/records.js';
 
 type YesNo = 'S' | 'N';
 
@@ -125,7 +125,7 @@ export interface Report {
   porDia: Array<{ Fecha: string; IdServicio: number; Servicio: string; consumos: number }>;
 }
 
-export type { CompanyChoice } from '../accreditation/api.js';
+export type { CompanyChoice } from '../../session/records.js';
 
 const BASE = '/api/comedor';
 

@@ -6,7 +6,7 @@ import type {
   ReservationState,
 } from '../../../shared/hotel.js';
 import { apiCall, queryString as query } from '../../session/http.js';
-import { restList } from '../accreditation/api.js';
+import { restList } from '../../session/records.js';
 
 export interface CampModule {
   IdModuloHotel: number;

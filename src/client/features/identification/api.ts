@@ -1,6 +1,6 @@
 import type { HolderRow } from '../../../shared/identification.js';
 import { apiCall } from '../../session/http.js';
-import { restList } from '../accreditation/api.js';
+import { restList } from '../../session/records.js';
 
 /** The active records of a catalogue the screen chooses from (its generic list call). */
 const active = <T>(resource: string, filter: Record<string, string> = {}) =>

@@ -8,10 +8,11 @@ import { ApiError } from '../../errors.js';
 import { checkInput } from '../../plugins/input.js';
 import type { Principal } from '../../principal.js';
 import type { Registry } from '../../registry.js';
+import { UPLOAD_LIMIT_BYTES } from '../../services/upload-limit.js';
 import { numericParameter, parameter } from './parameters.js';
 
-/** The most any upload may carry, whatever the parameters say; larger is a 413 before it is read. */
-export const UPLOAD_LIMIT_BYTES = 25 * 1024 * 1024;
+export { UPLOAD_LIMIT_BYTES };
+
 const MB = 1024 * 1024;
 
 export interface Upload {

@@ -8,7 +8,7 @@ import { ApiError } from '../../errors.js';
 import { t } from '../../i18n.js';
 import type { Principal } from '../../principal.js';
 import type { Registry } from '../../registry.js';
-import { type CellValue, readSheet } from '../accreditation/bulk/upload-reader.js';
+import { type CellValue, readSheet } from '../../services/upload-reader.js';
 import type { AttendanceTables } from './compute.js';
 import type { AttendanceOffice } from './office.js';
 

@@ -4,7 +4,8 @@
  */
 import { ENTITY_ROUTE, type EntityCode, HOLDER_COLUMN } from '../../../../shared/accreditation.js';
 import { apiCall, queryString as query } from '../../../session/http.js';
-import { type DashboardAnswer, type Page, type RequestRow, restList } from '../api.js';
+import { restList } from '../../../session/records.js';
+import type { DashboardAnswer, Page, RequestRow } from '../api.js';
 
 const DEMOBILISATION = '/api/acreditaciondesmovilizacion';
 const RENEWAL = '/api/acreditacionrequisitosolicitud';

@@ -12,8 +12,9 @@ import { downloadFile } from '../../../files.js';
 import { formatDate, formatDateTime } from '../../../format.js';
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
 import { apiCall, queryString } from '../../../session/http.js';
+import { activeCompanies, restList } from '../../../session/records.js';
 import { session } from '../../../session/store.js';
-import { activeCompanies, type RequestRow, restList } from '../api.js';
+import type { RequestRow } from '../api.js';
 import { StatusChip } from '../status.js';
 
 /** The three queries of /consultas: mobilisations, demobilisations, the current status. */

@@ -11,8 +11,15 @@ import { stat } from 'node:fs/promises';
 import { fileKindOf } from '../../../../shared/accreditation.js';
 import type { FieldProblem } from '../../../../shared/validation.js';
 import { ApiError } from '../../../errors.js';
+import {
+  entryBytes,
+  headOf,
+  isZip,
+  type ZipEntry,
+  type ZipRefusals,
+  zipEntries,
+} from '../../../services/zip.js';
 import type { ProfileDef } from '../catalogue.js';
-import { entryBytes, headOf, isZip, type ZipEntry, type ZipRefusals, zipEntries } from './zip.js';
 
 /** The most the entries of an attachments zip may add up to once inflated. */
 export const ATTACHMENTS_INFLATED_LIMIT = 4 * 1024 * 1024 * 1024 - 1;

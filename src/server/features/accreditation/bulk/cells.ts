@@ -6,9 +6,9 @@ import type { Db } from '../../../db/connection.js';
 import { ApiError } from '../../../errors.js';
 import { t } from '../../../i18n.js';
 import type { Registry } from '../../../registry.js';
+import type { CellValue } from '../../../services/upload-reader.js';
 import type { BulkColumn } from './columns.js';
 import type { Counts } from './service.js';
-import type { CellValue } from './upload-reader.js';
 
 /** A row's problems by cell (its column's key), or '*' for the row. */
 export type RowErrors = Record<string, FieldProblem>;

@@ -15,12 +15,12 @@ import { poll } from '../../../jobs/poller.js';
 import { workingPrincipal } from '../../../principal.js';
 import { field, INT32, objectOf, resultResponses } from '../../../routes/responses.js';
 import { type ExportColumn, neutralise, workbookBase64 } from '../../../services/excel.js';
+import { byteLimit } from '../../../services/zip.js';
 import { idOf } from '../engine/input.js';
 import { servicesOf } from '../kind-routes.js';
 import { requesterOf } from '../roles.js';
 import { UPLOAD_LIMIT_BYTES } from '../uploads.js';
 import { BulkService } from './service.js';
-import { byteLimit } from './zip.js';
 
 const result = (description: string) => resultResponses(description, [400, 401, 403, 404, 409]);
 const tags = ['accreditation'];

@@ -8,6 +8,7 @@ import { ApiError } from '../../../errors.js';
 import { crashPoint } from '../../../jobs/crash.js';
 import { LeaseLost, type Leases } from '../../../jobs/leases.js';
 import type { Registry } from '../../../registry.js';
+import { readSheet } from '../../../services/upload-reader.js';
 import type { FileStore } from '../../../storage/files.js';
 import { loadProfile } from '../catalogue.js';
 import { holderIdentity, type KeptFile } from '../engine/input.js';
@@ -19,7 +20,6 @@ import { Attachments, attachmentSlots } from './attachments.js';
 import { errorsOf, type RowErrors, toBody, uploadCounts, worded } from './cells.js';
 import { asVisit, identityKey } from './columns.js';
 import { BulkSheets } from './sheets.js';
-import { readSheet } from './upload-reader.js';
 import { signature } from './workbook.js';
 
 /** The most rows one upload takes, unless the environment's BULK_MAX_ROWS says otherwise. */

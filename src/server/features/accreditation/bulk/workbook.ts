@@ -5,6 +5,7 @@
 import ExcelJS from 'exceljs';
 import type { Language } from '../../../../shared/constants.js';
 import { t } from '../../../i18n.js';
+import { FIRST_ROW } from '../../../services/upload-reader.js';
 import type { BulkColumn } from './columns.js';
 
 /**
@@ -13,8 +14,6 @@ import type { BulkColumn } from './columns.js';
  */
 export const signature = (contract: number, profile: number, requirement?: number | null) =>
   `ACRBULK:${contract}:${profile}${requirement ? `:R${requirement}` : ''}`;
-/** The first data row (row 1: the hidden keys; row 2: the headers). */
-export const FIRST_ROW = 3;
 
 function letters(index: number): string {
   let out = '';

@@ -11,9 +11,11 @@
  */
 import type { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { ApiError } from '../../../errors.js';
-import { FIRST_ROW } from './workbook.js';
+import { ApiError } from '../errors.js';
 import { entryStream, headOf, isZip, type ZipEntry, type ZipRefusals, zipEntries } from './zip.js';
+
+/** The first row of data in an uploaded workbook (row 1: the hidden keys or a title; row 2: the headers). */
+export const FIRST_ROW = 3;
 
 const refuse = (messageKey: string, params?: Record<string, string | number>) =>
   new ApiError('VALIDATION_FAILED', { messageKey, params, fields: { file: { messageKey, params } } });

@@ -7,7 +7,7 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { pipeline, Readable, Transform } from 'node:stream';
 import { createInflateRaw } from 'node:zlib';
-import { ApiError } from '../../../errors.js';
+import { ApiError } from '../errors.js';
 
 export interface ZipEntry {
   name: string;
