@@ -43,21 +43,53 @@ export type HookMap = Record<string, EntityHooks>;
 
 /**
  * Merges the hooks the features contribute, refusing at start-up a name the registry does not
- * know (a misspelt key would silently disable a business rule) or an entity two features claim.
+ * know (a misspelt key would silently disable a business rule). Several features may hook one
+ * entity: their hooks run in the features' order, each before the next (a claim: the first that
+ * names a record), inside the same write and transaction, so any of them refusing undoes it all.
  */
 export function mergeHooks(registry: Registry, ...maps: Array<{ owner: string; hooks: HookMap }>): HookMap {
-  const merged: HookMap = {};
-  const owners = new Map<string, string>();
+  const byName = new Map<string, EntityHooks[]>();
   const problems: string[] = [];
   for (const { owner, hooks } of maps) {
     for (const [name, hook] of Object.entries(hooks)) {
       if (!registry.get(name)) problems.push(`${owner}: hooks for unknown resource ${name}`);
-      else if (owners.has(name))
-        problems.push(`${owner}: hooks for ${name}, which ${owners.get(name)} has already`);
-      owners.set(name, owner);
-      merged[name] = hook;
+      byName.set(name, [...(byName.get(name) ?? []), hook]);
     }
   }
   if (problems.length) throw new Error(`Entity hooks:\n  ${problems.join('\n  ')}`);
-  return merged;
+  return Object.fromEntries(
+    [...byName].map(([name, list]) => [name, list.length === 1 ? list[0] : composeHooks(list)]),
+  );
+}
+
+/** One entity's hooks from several features': each kind of hook runs every feature's, in order. */
+export function composeHooks(list: readonly EntityHooks[]): EntityHooks {
+  const all = <K extends keyof EntityHooks>(kind: K) =>
+    list.flatMap((hooks) => (hooks[kind] ? [hooks[kind] as NonNullable<EntityHooks[K]>] : []));
+  const sequence =
+    <C>(hooks: Array<(ctx: C) => Promise<void>>) =>
+    async (ctx: C) => {
+      for (const hook of hooks) await hook(ctx);
+    };
+  const claims = all('claim');
+  const committed = all('committed');
+  return {
+    ...(claims.length && {
+      async claim(ctx) {
+        for (const claim of claims) {
+          const id = await claim(ctx);
+          if (id !== undefined) return id;
+        }
+        return undefined;
+      },
+    }),
+    ...(all('beforeWrite').length && { beforeWrite: sequence(all('beforeWrite')) }),
+    ...(all('afterWrite').length && { afterWrite: sequence(all('afterWrite')) }),
+    ...(all('beforeDelete').length && { beforeDelete: sequence(all('beforeDelete')) }),
+    ...(committed.length && {
+      committed() {
+        for (const hook of committed) hook();
+      },
+    }),
+  };
 }
