@@ -17,7 +17,7 @@ import { GATE_DECISION_BUDGET_MS } from './config.js';
 import { CrudService } from './crud/service.js';
 import type { Database } from './db/connection.js';
 import { ApiError } from './errors.js';
-import { FEATURES, featureHooks } from './features/index.js';
+import { FEATURES, featureHooks, featureListeners } from './features/index.js';
 import { Signal } from './jobs/signal.js';
 import auth from './plugins/auth.js';
 import client from './plugins/client.js';
@@ -123,10 +123,9 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   fastify.decorate('database', database);
   fastify.decorate('registry', registry);
   const markingsWritten = new Signal();
-  fastify.decorate(
-    'crud',
-    new CrudService(database, registry, featureHooks({ registry, notifier, now, markingsWritten })),
-  );
+  const featureContext = { registry, notifier, now, markingsWritten };
+  fastify.decorate('crud', new CrudService(database, registry, featureHooks(featureContext)));
+  fastify.decorate('events', featureListeners(featureContext));
   fastify.decorate('auth', authService);
   fastify.decorate('signingKeys', keys);
   fastify.decorate(

@@ -5,6 +5,7 @@ import type { GrantsCache } from './auth/permissions.js';
 import type { AuthService } from './auth/service.js';
 import type { CrudService } from './crud/service.js';
 import type { Database } from './db/connection.js';
+import type { AccreditationEvents } from './events.js';
 import type { Signal } from './jobs/signal.js';
 import type { Principal } from './principal.js';
 import type { Registry } from './registry.js';
@@ -27,6 +28,8 @@ declare module 'fastify' {
     gateDecisionBudgetMs: number;
     /** Fired once new markings have committed (attendance recomputes the days they touch). */
     markingsWritten: Signal;
+    /** The features' listeners of accreditation events (a demobilisation's effects). */
+    events: AccreditationEvents;
   }
   interface FastifyRequest {
     /** Who is calling; set by plugins/auth.ts on every protected /api route. */

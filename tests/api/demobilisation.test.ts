@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/server/errors.js';
 import { addDays, siteDate } from '../../src/shared/dates.js';
 import { pdf, upload } from '../support/accreditation.js';
 import { call, signIn, startTestApp, type TestApp } from '../support/app.js';
@@ -441,6 +442,25 @@ describe.each(DIALECTS)('demobilisation on %s', (dialect) => {
       (a: Json) => a.IdAcreditacion === row.IdAcreditacion,
     );
     expect(kept.Estado).toBe('A');
+    // A listener that refuses undoes the whole decision with its own message: nothing half done.
+    const stop = t.app.events.add('test', {
+      ended: async () => {
+        throw new ApiError('CONFLICT', { messageKey: 'dining.reasons.ROOM_FULL' });
+      },
+    });
+    const refused = await as('authoriser', 'POST', `${BASE}/actualizarautorizador`, {
+      IdSolicitud: id,
+      Accion: 'APROBAR',
+    });
+    stop();
+    expect([refused.status, refused.body.messageKey]).toEqual([409, 'dining.reasons.ROOM_FULL']);
+    expect(
+      (await rest('admin', 'accreditation', { IdVehiculo: row.IdVehiculo })).find(
+        (a: Json) => a.IdAcreditacion === row.IdAcreditacion,
+      ).Estado,
+    ).toBe('A');
+    expect(await active('credential', 'IdCredencial', { IdVehiculo: row.IdVehiculo })).toEqual(cards);
+    expect(await active('vehicle-access', 'IdAccesoVehiculo', { IdVehiculo: row.IdVehiculo })).toEqual(held);
     const approved = await as('authoriser', 'POST', `${BASE}/actualizarautorizador`, {
       IdSolicitud: id,
       Accion: 'APROBAR',

@@ -1,4 +1,5 @@
 import { mergeHooks } from '../crud/types.js';
+import { AccreditationEvents } from '../events.js';
 import { access } from './access/index.js';
 import { accreditation } from './accreditation/index.js';
 import { administration } from './administration/index.js';
@@ -24,6 +25,13 @@ export const FEATURES: Feature[] = [
   dining,
   accreditation,
 ];
+
+/** The areas' listeners of accreditation events, in the areas' order. */
+export function featureListeners(ctx: FeatureContext, features: Feature[] = FEATURES): AccreditationEvents {
+  return new AccreditationEvents(
+    features.flatMap((f) => (f.listens ? [{ owner: f.name, listen: f.listens(ctx) }] : [])),
+  );
+}
 
 /** The areas' entity hooks, merged and checked against the registry (an unknown name fails at start-up). */
 export function featureHooks(ctx: FeatureContext, features: Feature[] = FEATURES) {

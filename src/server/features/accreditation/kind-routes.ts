@@ -25,8 +25,14 @@ const tags = ['accreditation'];
 export function servicesOf(fastify: FastifyInstance) {
   const { database, registry, crud } = fastify;
   const notices = new Notices(database.db, registry, fastify.notifier, fastify.log);
-  const services = requestServices(database, registry, crud, fastify.files, notices, () =>
-    fastify.auth.now(),
+  const services = requestServices(
+    database,
+    registry,
+    crud,
+    fastify.files,
+    notices,
+    () => fastify.auth.now(),
+    fastify.events,
   );
   return {
     ...services,

@@ -1,5 +1,6 @@
 import type { Feature } from '../feature.js';
 import { diningHooks } from './hooks.js';
+import { diningListeners } from './listeners.js';
 import diningReportRoutes from './report-routes.js';
 import diningRoutes from './routes.js';
 
@@ -7,6 +8,7 @@ import diningRoutes from './routes.js';
 export const dining: Feature = {
   name: 'dining',
   hooks: () => diningHooks(),
+  listens: ({ registry }) => diningListeners(registry),
   routes: async (api) => {
     await api.register(diningRoutes);
     await api.register(diningReportRoutes);

@@ -1,11 +1,13 @@
 import type { Feature } from '../feature.js';
 import { hotelHooks } from './hooks.js';
+import { hotelListeners } from './listeners.js';
 import hotelRoutes from './routes.js';
 
 /** Hotel and camp lodging: its configuration screens, and reservations, stays and their board. */
 export const hotel: Feature = {
   name: 'hotel',
   hooks: ({ registry }) => hotelHooks(registry),
+  listens: ({ registry, now }) => hotelListeners(registry, now),
   routes: hotelRoutes,
   // The mass reservation's contracts (the screens' other choices come through the lodging calls).
   grants: [{ routePrefix: '/hotel/reserva-masiva', read: ['contract'] }],

@@ -12,6 +12,7 @@ import type { Row } from '../../../crud/types.js';
 import type { Database, Db } from '../../../db/connection.js';
 import { settlingRace } from '../../../db/errors.js';
 import { ApiError } from '../../../errors.js';
+import { AccreditationEvents } from '../../../events.js';
 import type { Principal } from '../../../principal.js';
 import type { Registry } from '../../../registry.js';
 import { divisionToday } from '../../../site.js';
@@ -92,6 +93,8 @@ export class RequestEngine {
     readonly files: FileStore,
     readonly notices: Notices,
     readonly now: () => number = Date.now,
+    /** The features that release their rows when an accreditation ends. */
+    readonly events: AccreditationEvents = new AccreditationEvents(),
   ) {}
 
   table(name: string): string {

@@ -2,8 +2,7 @@ import { writeAudit } from '../../../crud/audit.js';
 import type { Row } from '../../../crud/types.js';
 import type { Db } from '../../../db/connection.js';
 import { ApiError } from '../../../errors.js';
-import { divisionToday } from '../../../site.js';
-import { endStays } from '../../hotel/releases.js';
+import { nameOf } from '../../../services/holder-rows.js';
 import type { ApprovalContext } from './effects.js';
 import type { RequestEngine, Revoked } from './engine.js';
 
@@ -42,11 +41,11 @@ export async function accreditationOf(
 
 /**
  * What an approved demobilisation (D) ends, in its transaction: the accreditation (state T,
- * ending on the demobilisation's date), and what hangs on it: the holder's person or vehicle access
- * assignments in the division (unless another accreditation there stays active), and for a
- * holder with no other active accreditation of the client, the active credential (a person's
- * badge, a vehicle's card) and a worker's dining cost categories, and its stays in the division's
- * camps. Each revoked row is recorded.
+ * ending on the demobilisation's date); then the areas whose rows hang on it release them, told by
+ * the `ended` event in the same transaction (access: the holder's access assignments in the
+ * division; identification: the credential; dining: a worker's cost categories; lodging: the
+ * worker's stays in the division's camps; each as its listener decides). Each revoked row is
+ * recorded in the revocation log and the audit trail.
  */
 export async function end(
   engine: RequestEngine,
@@ -108,21 +107,10 @@ export async function end(
     .set(ended)
     .where('IdAcreditacion', '=', accreditation.IdAcreditacion)
     .execute();
-  /** A referenced record's name (an access profile's, a cost category's), as its label says. */
-  const nameOf = async (resource: string, id: unknown, field: string): Promise<string | null> => {
-    if (id === null || id === undefined) return null;
-    const entity = engine.registry.require(resource);
-    const found = (await trx
-      .selectFrom(entity.table)
-      .select(field)
-      .where(entity.primaryKey, '=', id as number)
-      .executeTakeFirst()) as Row | undefined;
-    return found?.[field] === undefined || found[field] === null ? null : String(found[field]);
-  };
   await record(
     'accreditation',
     accreditation.IdAcreditacion,
-    await nameOf('contract', accreditation.IdContrato, 'NumeroContrato'),
+    await nameOf(trx, engine.registry, 'contract', accreditation.IdContrato, 'NumeroContrato'),
     accreditation as never,
     {
       ...accreditation,
@@ -130,8 +118,7 @@ export async function end(
     } as never,
   );
 
-  const worker = accreditation.IdPersona !== null;
-  const column = worker ? 'IdPersona' : 'IdVehiculo';
+  const column = accreditation.IdPersona !== null ? 'IdPersona' : 'IdVehiculo';
   const holder = (accreditation.IdPersona ?? accreditation.IdVehiculo) as number;
   const others = (await trx
     .selectFrom(engine.table('accreditation'))
@@ -141,81 +128,16 @@ export async function end(
     .where('Estado', 'in', ['A', 'S'])
     .where('IdAcreditacion', '<>', accreditation.IdAcreditacion)
     .execute()) as Array<{ IdAcreditacion: number; IdDivision: number }>;
-  /**
-   * Deactivates the active rows of one resource, ending their period on the date when it is
-   * later; each is recorded under the name `name` gives it.
-   */
-  const deactivate = async (
-    resource: string,
-    key: string,
-    scope: [string, number],
-    name: (row: Row) => Promise<string | null>,
-    extra: Row = {},
-  ) => {
-    const entity = engine.registry.require(resource);
-    const rows = (await trx
-      .selectFrom(entity.table)
-      .selectAll()
-      .where(column, '=', holder)
-      .where(scope[0], '=', scope[1])
-      .where('Activo', '=', 'S')
-      .orderBy(key)
-      .execute()) as Row[];
-    for (const row of rows) {
-      const change: Row = {
-        Activo: 'N',
-        ...extra,
-        IdUsuarioModificacion: principal.userId,
-        FechaModificacion: now,
-      };
-      if (typeof row.FechaFin === 'string' && row.FechaFin > date && String(row.FechaInicio) <= date)
-        change.FechaFin = date;
-      await trx.updateTable(entity.table).set(change).where(key, '=', row[key]).execute();
-      await record(resource, row[key] as number, await name(row), row, { ...row, ...change });
-    }
-  };
-  if (!others.some((o) => o.IdDivision === accreditation.IdDivision))
-    await deactivate(
-      worker ? 'person-access' : 'vehicle-access',
-      worker ? 'IdAccesoPersona' : 'IdAccesoVehiculo',
-      ['IdDivision', accreditation.IdDivision],
-      (row) => nameOf('access-profile', row.IdPerfilAcceso, 'Descripcion'),
-    );
-  if (!others.length) {
-    const reasons = (await trx
-      .selectFrom(engine.table('identification-reason'))
-      .select(['IdMotivo', 'Descripcion'])
-      .where('IdCliente', '=', accreditation.IdCliente)
-      .where('Tipo', '=', 'I')
-      .where('Activo', '=', 'S')
-      .orderBy('IdMotivo')
-      .execute()) as Array<{ IdMotivo: number; Descripcion: string }>;
-    const cessation = reasons.find((r) => /CESE|DESMOVILIZ/.test(r.Descripcion)) ?? reasons[0];
-    const client: [string, number] = ['IdCliente', accreditation.IdCliente];
-    await deactivate(
-      'credential',
-      'IdCredencial',
-      client,
-      async (row) => (row.Numero === null || row.Numero === undefined ? null : String(row.Numero)),
-      cessation ? { IdMotivoInactivacion: cessation.IdMotivo } : {},
-    );
-    if (worker)
-      await deactivate('person-cost-category', 'IdCategoriaCostoPersona', client, (row) =>
-        nameOf('cost-category', row.IdCategoriaCosto, 'Descripcion'),
-      );
-  }
-  if (worker && !others.some((o) => o.IdDivision === accreditation.IdDivision)) {
-    // The person's stays in the division's camps: checked out, what was still to come released.
-    const stays = await endStays(trx, engine.registry, {
-      clientId: accreditation.IdCliente,
-      divisionId: accreditation.IdDivision,
-      personId: holder,
-      userId: principal.userId,
-      today: await divisionToday(trx, engine.registry, accreditation.IdDivision, engine.now()),
-      at: now,
-    });
-    for (const stay of stays) await record('reservation', stay.IdReserva, stay.Descripcion);
-  }
+  // What hangs on it is each area's own: they release it in this transaction, and it is recorded here.
+  const released = await engine.events.ended(trx, {
+    accreditation,
+    date,
+    lastInDivision: !others.some((o) => o.IdDivision === accreditation.IdDivision),
+    lastOfClient: !others.length,
+    principal,
+    at: now,
+  });
+  for (const r of released) await record(r.resource, r.id, r.description, r.before, r.after);
   return revoked;
 }
 

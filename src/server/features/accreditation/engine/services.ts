@@ -1,5 +1,6 @@
 import type { CrudService } from '../../../crud/service.js';
 import type { Database } from '../../../db/connection.js';
+import type { AccreditationEvents } from '../../../events.js';
 import type { Registry } from '../../../registry.js';
 import type { FileStore } from '../../../storage/files.js';
 import { AccreditedChanges } from '../kinds/accredited.js';
@@ -25,8 +26,9 @@ export function requestServices(
   files: FileStore,
   notices: Notices,
   now: () => number = Date.now,
+  events?: AccreditationEvents,
 ): RequestServices {
-  const engine = new RequestEngine(database, registry, crud, files, notices, now);
+  const engine = new RequestEngine(database, registry, crud, files, notices, now, events);
   return {
     engine,
     decisions: new Decisions(engine),
