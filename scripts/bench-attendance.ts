@@ -22,7 +22,6 @@ import { parseArgs } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Database, DialectName } from '../src/server/db/connection.js';
-import { prepareDatabase } from '../src/server/db/prepare.js';
 import { seedDemo } from '../src/server/demo/seed.js';
 import { DeviceKeys } from '../src/server/features/access/device-keys.js';
 import {
@@ -32,6 +31,7 @@ import {
   loadClientSetup,
 } from '../src/server/features/attendance/compute.js';
 import { ATTENDANCE_DAY_JOB } from '../src/server/features/attendance/worker.js';
+import { prepareDatabase } from '../src/server/prepare.js';
 import { buildServer } from '../src/server/server.js';
 import { addDays, siteDate } from '../src/shared/dates.js';
 import { eachDialect, registry } from './bench/setup.js';

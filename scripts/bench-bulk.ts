@@ -13,9 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import ExcelJS from 'exceljs';
-import { prepareDatabase } from '../src/server/db/prepare.js';
 import { DEMO_PASSWORD } from '../src/server/demo/security.js';
 import { seedDemo } from '../src/server/demo/seed.js';
+import { prepareDatabase } from '../src/server/prepare.js';
 import { addDays, siteDate } from '../src/shared/dates.js';
 import { eachDialect, registry, startServer } from './bench/setup.js';
 

@@ -14,12 +14,12 @@
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import type { Database } from '../src/server/db/connection.js';
-import { prepareDatabase } from '../src/server/db/prepare.js';
 import { seedDemo } from '../src/server/demo/seed.js';
 import { LodgingBoard } from '../src/server/features/hotel/board.js';
 import { MassReservation } from '../src/server/features/hotel/mass.js';
 import type { CampOffice } from '../src/server/features/hotel/office.js';
 import { Stays } from '../src/server/features/hotel/stays.js';
+import { prepareDatabase } from '../src/server/prepare.js';
 import { addDays, siteDate } from '../src/shared/dates.js';
 import { eachDialect, registry } from './bench/setup.js';
 

@@ -15,8 +15,8 @@ import { parseArgs } from 'node:util';
 import SqliteDatabase from 'better-sqlite3';
 import { CrudService } from '../src/server/crud/service.js';
 import { openDatabase, SQLITE_FILE } from '../src/server/db/connection.js';
-import { prepareDatabase } from '../src/server/db/prepare.js';
 import { SYSTEM_PRINCIPAL } from '../src/server/plugins/auth.js';
+import { prepareDatabase } from '../src/server/prepare.js';
 import { loadRegistry } from '../src/server/registry.js';
 
 const { values: args } = parseArgs({ options: { n: { type: 'string', default: '3000' } } });

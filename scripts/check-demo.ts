@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../src/server/db/connection.js';
-import { prepareDatabase } from '../src/server/db/prepare.js';
 import { seedDemo } from '../src/server/demo/seed.js';
+import { prepareDatabase } from '../src/server/prepare.js';
 import { loadRegistry } from '../src/server/registry.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'acr-demo-'));

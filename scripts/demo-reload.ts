@@ -1,8 +1,8 @@
 /** Empties every entity table and loads the demo data set again (`npm run demo:reload`). */
 import { readConfig } from '../src/server/config.js';
 import { openDatabase } from '../src/server/db/connection.js';
-import { prepareDatabase } from '../src/server/db/prepare.js';
 import { seedDemo } from '../src/server/demo/seed.js';
+import { prepareDatabase } from '../src/server/prepare.js';
 import { loadRegistry } from '../src/server/registry.js';
 
 const config = readConfig();

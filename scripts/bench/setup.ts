@@ -7,10 +7,10 @@ import { join, resolve } from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { type Database, type DialectName, openDatabase } from '../../src/server/db/connection.js';
-import { prepareDatabase } from '../../src/server/db/prepare.js';
 import { generatePeople } from '../../src/server/demo/people.js';
 import { DEMO_PASSWORD } from '../../src/server/demo/security.js';
 import { seedDemo } from '../../src/server/demo/seed.js';
+import { prepareDatabase } from '../../src/server/prepare.js';
 import { loadRegistry } from '../../src/server/registry.js';
 import { buildServer } from '../build-server.js';
 

@@ -5,9 +5,9 @@
 import cluster from 'node:cluster';
 import { readConfig } from './config.js';
 import { openDatabase } from './db/connection.js';
-import { prepareDatabase } from './db/prepare.js';
 import { isEmpty, seedDemo } from './demo/seed.js';
 import { CLIENT_DIR } from './paths.js';
+import { prepareDatabase } from './prepare.js';
 import { loadRegistry } from './registry.js';
 import { buildServer } from './server.js';
 import { fileStoreFor } from './storage/files.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prepareDatabase } from '../../src/server/db/prepare.js';
 import { DEMO_PEOPLE, isEmpty, seedDemo } from '../../src/server/demo/seed.js';
+import { prepareDatabase } from '../../src/server/prepare.js';
 import { loadRegistry } from '../../src/server/registry.js';
 import { rucCheckDigit, rutCheckDigit } from '../../src/shared/check-digits.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/databases.js';

@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brokenUniqueWhen } from '../../src/server/db/errors.js';
 import { runMigrations } from '../../src/server/db/migrate.js';
-import { prepareDatabase } from '../../src/server/db/prepare.js';
 import { syncSchema } from '../../src/server/db/sync.js';
+import { prepareDatabase } from '../../src/server/prepare.js';
 import { buildRegistry, loadRegistry, readSchemaFiles, type SchemaFile } from '../../src/server/registry.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/databases.js';
 

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Notifier } from '../auth/notifier.js';
 import type { RouteGrant } from '../auth/permissions.js';
 import type { HookMap } from '../crud/types.js';
+import type { TableMaker } from '../db/prepare.js';
 import type { AccreditationListeners } from '../events.js';
 import type { Signal } from '../jobs/signal.js';
 import type { Registry } from '../registry.js';
@@ -26,6 +27,8 @@ export interface Feature {
   routes?: FastifyPluginAsync;
   /** What the area's workflow screens read besides their own calls (granted with the screen's route). */
   grants?: RouteGrant[];
+  /** The area's own tables that are not an entity's (made if missing when the database is prepared). */
+  tables?: TableMaker;
   /** What the area does when an accreditation changes (its rows that hang on it), in that transaction. */
   listens?(ctx: FeatureContext): AccreditationListeners;
 }

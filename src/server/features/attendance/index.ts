@@ -2,6 +2,7 @@ import type { Feature } from '../feature.js';
 import { justificationHooks } from './justifications.js';
 import attendanceRoutes from './routes.js';
 import { scheduleHooks } from './schedules.js';
+import { ensureAttendanceTables } from './tables.js';
 
 /**
  * Attendance: the daily results computed from the gates' markings, people's days and justifications,
@@ -14,4 +15,5 @@ export const attendance: Feature = {
     ...scheduleHooks(registry),
   }),
   routes: attendanceRoutes,
+  tables: ensureAttendanceTables,
 };
