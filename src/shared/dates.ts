@@ -115,3 +115,11 @@ export function siteDateTime(countryId: string | null | undefined, instant: numb
 /** A stay on site in minutes, as "12 h 04 min" (on the screens and in the exports). */
 export const stayText = (minutes: number): string =>
   `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;
+
+/** The instant a site's wall clock shows `minute` on `date` (yyyy-mm-dd). */
+export function instantAt(date: string, minute: number, timeZone: string): number {
+  const wall = Date.parse(`${date}T00:00:00Z`) + minute * 60_000;
+  // The zone's offset where that wall time falls (read again there, for a change of offset between).
+  const first = wall - zoneOffset(timeZone, wall);
+  return wall - zoneOffset(timeZone, first);
+}

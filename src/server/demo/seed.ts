@@ -13,7 +13,6 @@ import type { Principal } from '../principal.js';
 import { loadLocations } from '../reference/locations.js';
 import type { Entity, Registry } from '../registry.js';
 import { type FileStore, fileStoreFor } from '../storage/files.js';
-import { demoPlans, seedDemoAttendance } from './attendance.js';
 import {
   BLOOD_TYPES,
   CIVIL_STATUSES,
@@ -22,11 +21,7 @@ import {
   COUNTRIES,
   DOCUMENT_TYPES,
 } from './data.js';
-import { seedDemoDining } from './dining.js';
-import { seedDemoLodging } from './lodging.js';
-import { seedDemoMarkings } from './markings.js';
 import { generatePeople } from './people.js';
-import { seedDemoRequests } from './requests.js';
 import {
   DEMO_CLIENT,
   DEMO_CONTRACTS,
@@ -263,15 +258,10 @@ export async function seedDemo(
     }
     await staffDemoPeople(trx, registry, clientId);
     const files = options.files ?? fileStoreFor(database, mkdtempSync(join(tmpdir(), 'acr-demo-files-')));
-    Object.assign(report, await seedDemoRequests(trx, database.dialect, registry, files, clientId));
-    const now = Date.now();
-    Object.assign(
-      report,
-      await seedDemoMarkings(trx, clientId, now, await demoPlans(trx, registry, clientId, now)),
-    );
-    Object.assign(report, await seedDemoAttendance(trx, registry, clientId, now));
-    Object.assign(report, await seedDemoLodging(trx, registry, clientId));
-    Object.assign(report, await seedDemoDining(trx, registry, clientId));
+    // Each feature's own demo data, in their order (the requests and accreditations first).
+    const demos = FEATURES.flatMap((f) => (f.demo ? [f.demo] : [])).sort((a, b) => a.order - b.order);
+    const ctx = { trx, dialect: database.dialect, registry, files, clientId, now: Date.now() };
+    for (const demo of demos) Object.assign(report, await demo.seed(ctx));
     return report;
   });
 }

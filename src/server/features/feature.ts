@@ -2,10 +2,12 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Notifier } from '../auth/notifier.js';
 import type { RouteGrant } from '../auth/permissions.js';
 import type { HookMap } from '../crud/types.js';
+import type { Db, DialectName } from '../db/connection.js';
 import type { TableMaker } from '../db/prepare.js';
 import type { AccreditationListeners } from '../events.js';
 import type { Signal } from '../jobs/signal.js';
 import type { Registry } from '../registry.js';
+import type { FileStore } from '../storage/files.js';
 
 /** What a feature's entity hooks may use. */
 export interface FeatureContext {
@@ -15,6 +17,26 @@ export interface FeatureContext {
   now: () => number;
   /** Fired once markings (or what a day's result reads) are written: attendance recomputes at once. */
   markingsWritten?: Signal;
+}
+
+/** What a feature's demo data is made with: the seed's transaction, on the demo client. */
+export interface DemoContext {
+  trx: Db;
+  dialect: DialectName;
+  registry: Registry;
+  files: FileStore;
+  clientId: number;
+  /** The instant the demo is made at (its markings, stays and meals lead up to it). */
+  now: number;
+}
+
+/**
+ * A feature's demo data, made after the reference data and the people: `order` places it among the
+ * others (accreditation's requests and accreditations come first: the rest hang on them).
+ */
+export interface FeatureDemo {
+  order: number;
+  seed(ctx: DemoContext): Promise<Record<string, number>>;
 }
 
 /**
@@ -27,6 +49,8 @@ export interface Feature {
   routes?: FastifyPluginAsync;
   /** What the area's workflow screens read besides their own calls (granted with the screen's route). */
   grants?: RouteGrant[];
+  /** The area's demo data (a few realistic records of its own), made on the first start. */
+  demo?: FeatureDemo;
   /** The area's own tables that are not an entity's (made if missing when the database is prepared). */
   tables?: TableMaker;
   /** What the area does when an accreditation changes (its rows that hang on it), in that transaction. */

@@ -2,6 +2,7 @@ import type { Feature } from '../feature.js';
 import bulkRoutes from './bulk/routes.js';
 import companySummaryRoutes from './company-summary.js';
 import contractRoutes from './contract-routes.js';
+import { seedDemoRequests } from './demo.js';
 import demobilisationRoutes from './demobilisation-routes.js';
 import expirySchedule from './expiry-schedule.js';
 import fileSweep from './file-sweep.js';
@@ -12,6 +13,11 @@ import requestRoutes from './request-routes.js';
 
 /** Accreditation: the requests of contractors and their evaluation (spec sections 2 to 7). */
 export const accreditation: Feature = {
+  demo: {
+    order: 10,
+    seed: ({ trx, dialect, registry, files, clientId }) =>
+      seedDemoRequests(trx, dialect, registry, files, clientId),
+  },
   name: 'accreditation',
   // The request forms' selects and labels.
   grants: [

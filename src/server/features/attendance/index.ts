@@ -1,4 +1,6 @@
 import type { Feature } from '../feature.js';
+import { demoPlans, seedDemoAttendance } from './demo.js';
+import { seedDemoMarkings } from './demo-markings.js';
 import { justificationHooks } from './justifications.js';
 import attendanceRoutes from './routes.js';
 import { scheduleHooks } from './schedules.js';
@@ -16,4 +18,12 @@ export const attendance: Feature = {
   }),
   routes: attendanceRoutes,
   tables: ensureAttendanceTables,
+  // A month of markings at the gates as the demo's workers' schedules plan them, then their days.
+  demo: {
+    order: 20,
+    seed: async ({ trx, registry, clientId, now }) => ({
+      ...(await seedDemoMarkings(trx, clientId, now, await demoPlans(trx, registry, clientId, now))),
+      ...(await seedDemoAttendance(trx, registry, clientId, now)),
+    }),
+  },
 };

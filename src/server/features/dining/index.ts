@@ -1,4 +1,5 @@
 import type { Feature } from '../feature.js';
+import { seedDemoDining } from './demo.js';
 import { diningHooks } from './hooks.js';
 import { diningListeners } from './listeners.js';
 import diningReportRoutes from './report-routes.js';
@@ -11,6 +12,10 @@ export const dining: Feature = {
   hooks: () => diningHooks(),
   listens: ({ registry }) => diningListeners(registry),
   tables: ensureDiningTables,
+  demo: {
+    order: 40,
+    seed: ({ trx, registry, clientId, now }) => seedDemoDining(trx, registry, clientId, now),
+  },
   routes: async (api) => {
     await api.register(diningRoutes);
     await api.register(diningReportRoutes);

@@ -1,4 +1,5 @@
 import type { Feature } from '../feature.js';
+import { seedDemoLodging } from './demo.js';
 import { hotelHooks } from './hooks.js';
 import { hotelListeners } from './listeners.js';
 import hotelRoutes from './routes.js';
@@ -8,6 +9,10 @@ export const hotel: Feature = {
   name: 'hotel',
   hooks: ({ registry }) => hotelHooks(registry),
   listens: ({ registry, now }) => hotelListeners(registry, now),
+  demo: {
+    order: 30,
+    seed: ({ trx, registry, clientId, now }) => seedDemoLodging(trx, registry, clientId, now),
+  },
   routes: hotelRoutes,
   // The mass reservation's contracts (the screens' other choices come through the lodging calls).
   grants: [{ routePrefix: '/hotel/reserva-masiva', read: ['contract'] }],

@@ -1,11 +1,10 @@
-import { minutesOf } from '../../shared/access/decision.js';
-import { addDays, siteDate, timeZoneOf } from '../../shared/dates.js';
-import type { MealPresented } from '../../shared/dining.js';
-import type { Db } from '../db/connection.js';
-import { diningTables, loadDiner, loadDiningSite, loadRoom } from '../features/dining/loader.js';
-import { type MealLoaded, recordMeal } from '../features/dining/meals.js';
-import type { Registry } from '../registry.js';
-import { instantAt } from './markings.js';
+import { minutesOf } from '../../../shared/access/decision.js';
+import { addDays, instantAt, siteDate, timeZoneOf } from '../../../shared/dates.js';
+import type { MealPresented } from '../../../shared/dining.js';
+import type { Db } from '../../db/connection.js';
+import type { Registry } from '../../registry.js';
+import { diningTables, loadDiner, loadDiningSite, loadRoom } from './loader.js';
+import { type MealLoaded, recordMeal } from './meals.js';
 
 /**
  * A week of meals at the dining rooms that have a reader, decided by the readers' own rules: the

@@ -1,15 +1,9 @@
-import { addDays } from '../../shared/dates.js';
-import type { Db } from '../db/connection.js';
-import {
-  attendanceTables,
-  computePeriod,
-  loadClientSetup,
-  planReader,
-  trackedPeople,
-} from '../features/attendance/compute.js';
-import { ATTENDANCE_TABLES } from '../features/attendance/tables.js';
-import type { Registry } from '../registry.js';
-import { ROSTER_DAYS } from './markings.js';
+import { addDays } from '../../../shared/dates.js';
+import type { Db } from '../../db/connection.js';
+import type { Registry } from '../../registry.js';
+import { attendanceTables, computePeriod, loadClientSetup, planReader, trackedPeople } from './compute.js';
+import { ROSTER_DAYS } from './demo-markings.js';
+import { ATTENDANCE_TABLES } from './tables.js';
 
 type Row = Record<string, unknown>;
 
@@ -26,7 +20,12 @@ export async function demoPlans(trx: Db, registry: Registry, clientId: number, n
  * markings, then the first absence justified by a medical rest and a late entry by a medical
  * appointment (the other absences stay unjustified), those days computed again.
  */
-export async function seedDemoAttendance(trx: Db, registry: Registry, clientId: number, now: number) {
+export async function seedDemoAttendance(
+  trx: Db,
+  registry: Registry,
+  clientId: number,
+  now: number,
+): Promise<Record<string, number>> {
   const tables = attendanceTables(registry);
   const setup = await loadClientSetup(trx, tables, clientId, now);
   const from = addDays(setup.today, -ROSTER_DAYS);

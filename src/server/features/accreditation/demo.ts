@@ -4,17 +4,17 @@
  * expiry dates and PDF files), its history, and for the approved ones the accreditation and the
  * requirement values they grant. Deterministic, like the rest of the demo.
  */
-import type { EntityCode } from '../../shared/accreditation.js';
-import { addDays } from '../../shared/dates.js';
-import type { Db, DialectName } from '../db/connection.js';
-import { loadProfile, type ProfileDef } from '../features/accreditation/catalogue.js';
-import { recount } from '../features/accreditation/counts.js';
-import { recountAttention } from '../features/accreditation/engine/attention.js';
-import { expectedLines, type Line } from '../features/accreditation/lines.js';
-import type { Registry } from '../registry.js';
-import { textPdf } from '../services/pdf.js';
-import type { FileStore } from '../storage/files.js';
-import { random } from './people.js';
+import type { EntityCode } from '../../../shared/accreditation.js';
+import { addDays } from '../../../shared/dates.js';
+import type { Db, DialectName } from '../../db/connection.js';
+import { random } from '../../demo/people.js';
+import type { Registry } from '../../registry.js';
+import { textPdf } from '../../services/pdf.js';
+import type { FileStore } from '../../storage/files.js';
+import { loadProfile, type ProfileDef } from './catalogue.js';
+import { recount } from './counts.js';
+import { recountAttention } from './engine/attention.js';
+import { expectedLines, type Line } from './lines.js';
 
 type Row = Record<string, unknown>;
 const DAY = 86_400_000;

@@ -1,23 +1,15 @@
-import { localTime, markingClock } from '../../shared/access/decision.js';
-import type { Plan } from '../../shared/attendance.js';
-import { timeZoneOf } from '../../shared/dates.js';
-import type { Db } from '../db/connection.js';
-import { ACCESS_TABLES } from '../features/access/tables.js';
-import { t } from '../i18n.js';
+import { localTime, markingClock } from '../../../shared/access/decision.js';
+import type { Plan } from '../../../shared/attendance.js';
+import { instantAt, timeZoneOf } from '../../../shared/dates.js';
+import type { Db } from '../../db/connection.js';
+import { t } from '../../i18n.js';
+import { ACCESS_TABLES } from '../access/tables.js';
 
 const DAY = 86_400_000;
 /** How many days back a rostered worker's markings go. */
 export const ROSTER_DAYS = 35;
 /** Days back of a rostered worker's absence (plus their index modulo 3). */
 export const ABSENCE_BACK = 9;
-
-/** The instant a site's wall clock shows `minute` on `date` (yyyy-mm-dd). */
-export function instantAt(date: string, minute: number, timeZone: string): number {
-  const guess = Date.parse(`${date}T00:00:00Z`) + minute * 60_000;
-  const local = localTime(new Date(guess), timeZone);
-  const shown = Date.parse(`${local.date}T00:00:00Z`) + local.minute * 60_000;
-  return guess - (shown - guess);
-}
 
 interface Gate {
   division: number;

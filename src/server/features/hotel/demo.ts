@@ -4,14 +4,14 @@
  * demo's accredited workers — some checked in (a pair sharing a hot bed by day and night turns,
  * one overstaying), some arriving today and tomorrow. Deterministic, like the rest of the demo.
  */
-import { addDays, siteDate } from '../../shared/dates.js';
-import { type LodgingTurn, nightsOf, placePeople } from '../../shared/hotel.js';
-import type { Db } from '../db/connection.js';
-import { campBeds } from '../features/hotel/beds.js';
-import { isRefusal, type Lodger, lodgers } from '../features/hotel/eligibility.js';
-import type { CampOffice } from '../features/hotel/office.js';
-import { type Placed, Stays } from '../features/hotel/stays.js';
-import type { Registry } from '../registry.js';
+import { addDays, siteDate } from '../../../shared/dates.js';
+import { type LodgingTurn, nightsOf, placePeople } from '../../../shared/hotel.js';
+import type { Db } from '../../db/connection.js';
+import type { Registry } from '../../registry.js';
+import { campBeds } from './beds.js';
+import { isRefusal, type Lodger, lodgers } from './eligibility.js';
+import type { CampOffice } from './office.js';
+import { type Placed, Stays } from './stays.js';
 
 type Row = Record<string, unknown>;
 
