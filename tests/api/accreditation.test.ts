@@ -217,6 +217,13 @@ describe.each(DIALECTS)('mobilisation requests on %s', (dialect) => {
       })
     ).body;
     expect(accreditations).toHaveLength(1);
+    // Its event, written with it: granted by this request.
+    const granted = (await t.db.database.db
+      .selectFrom(t.registry.require('accreditation-event').table)
+      .selectAll()
+      .where('IdAcreditacion', '=', accreditations[0].IdAcreditacion)
+      .execute()) as Json[];
+    expect(granted.map((e) => [e.Tipo, JSON.parse(e.Datos).IdSolicitud])).toEqual([['granted', id]]);
     // The request's photo is now the worker's.
     const person = (
       await call(t.app, { url: `/api/rest/person/${record.IdPersona}`, token: tokens.requester })

@@ -19,6 +19,16 @@ describe.each(DIALECTS)('contract extension and change on %s', (dialect) => {
 
   const as = (who: string, method: 'GET' | 'POST', url: string, payload?: object) =>
     call(t.app, { method, url, token: tokens[who], payload });
+  /** An accreditation's events in order, each with its details. */
+  const events = async (id: number) =>
+    (
+      (await t.db.database.db
+        .selectFrom(t.registry.require('accreditation-event').table)
+        .selectAll()
+        .where('IdAcreditacion', '=', id)
+        .orderBy('IdEvento')
+        .execute()) as Json[]
+    ).map((e) => ({ Tipo: e.Tipo, ...JSON.parse(e.Datos) }));
   const accreditation = async (id: number) =>
     (await t.db.database.db
       .selectFrom(t.registry.require('accreditation').table)
@@ -112,6 +122,7 @@ describe.each(DIALECTS)('contract extension and change on %s', (dialect) => {
     expect(approved.status, JSON.stringify(approved.body)).toBe(200);
     expect(approved.body.result.EstadoAprobacion).toBe('A');
     expect((await accreditation(row.IdAcreditacion)).FechaFin).toBe(end);
+    expect((await events(row.IdAcreditacion)).at(-1)).toMatchObject({ Tipo: 'extended', FechaFin: end });
     const read = await as('requester', 'GET', `${BASE}/obtener?Tipo=E&IdSolicitud=${id}`);
     expect(read.body.result.historial.map((h: Json) => h.Evento)).toEqual(['CREATE', 'SEND', 'APPROVE']);
     const listed = (await as('requester', 'GET', `${BASE}/filtrar?Tipo=E`)).body.result.data as Json[];
@@ -173,6 +184,11 @@ describe.each(DIALECTS)('contract extension and change on %s', (dialect) => {
     const moved = await accreditation(row.IdAcreditacion);
     expect(moved.IdContrato).toBe(other.IdContrato);
     expect(moved.FechaFin).toBe(addDays(today, 40));
+    expect((await events(row.IdAcreditacion)).at(-1)).toMatchObject({
+      Tipo: 'moved',
+      IdContratoAnterior: row.IdContrato,
+      IdContrato: other.IdContrato,
+    });
     const again = await as('authoriser', 'POST', `${BASE}/actualizarautorizadormasivo`, {
       Tipo: 'C',
       Solicitudes: [id],

@@ -479,6 +479,15 @@ describe.each(DIALECTS)('demobilisation on %s', (dialect) => {
     );
     expect(stored.Activo).toBe('N');
     expect(await active('vehicle-access', 'IdAccesoVehiculo', { IdVehiculo: row.IdVehiculo })).toEqual([]);
+    // The accreditation's events: ended once, by the approval that went through, with what it released.
+    const ended = (await t.db.database.db
+      .selectFrom(t.registry.require('accreditation-event').table)
+      .selectAll()
+      .where('IdAcreditacion', '=', row.IdAcreditacion)
+      .where('Tipo', '=', 'ended')
+      .execute()) as Json[];
+    expect(ended).toHaveLength(1);
+    expect(JSON.parse(ended[0].Datos)).toMatchObject({ IdSolicitud: id, liberados: held.length + 1 });
   });
 
   it('refuses a missing observation, an empty selection, a date past the accreditation and another company’s row, naming the rows', async () => {

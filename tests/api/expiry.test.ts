@@ -137,6 +137,14 @@ describe.each(DIALECTS)('the daily expiry job on %s', (dialect) => {
     const next = await job('uno').runOnce();
     expect(next.reinstated).toBeGreaterThan(0);
     expect(await state(item.IdAcreditacion)).toBe('A');
+    // Each change is an event of the accreditation, written with it (the outbox).
+    const events = (await db()
+      .selectFrom(table('accreditation-event'))
+      .select('Tipo')
+      .where('IdAcreditacion', '=', item.IdAcreditacion)
+      .orderBy('IdEvento')
+      .execute()) as Json[];
+    expect(events.map((e) => e.Tipo).slice(-2)).toEqual(['suspended', 'reinstated']);
   });
 
   it('two runners at once: each client is processed by one of them and each notice is sent once', async () => {

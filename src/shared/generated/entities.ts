@@ -1939,6 +1939,18 @@ export interface Revocacion {
 }
 
 /**
+ * What happened to an accreditation, one row per event, written in the transaction that made it happen (the outbox other systems are told from): granted (a request approved made or renewed it), ended (a demobilisation), suspended (an expired mandatory requirement), reinstated (none left), moved (to another contract) and extended (its end moved). Datos holds the event's details as JSON (dates, contract, what it released).
+ */
+export interface EventoAcreditacion {
+  IdEvento?: number;
+  IdCliente?: number;
+  IdAcreditacion: number;
+  Tipo: 'granted' | 'ended' | 'suspended' | 'reinstated' | 'moved' | 'extended';
+  Datos?: string;
+  Fecha: string;
+}
+
+/**
  * One expiry notice the daily job sent: a kept requirement value (IdRequisitoAcreditado) with the expiry it was sent for and the threshold crossed (Umbral: the days before expiry of the requirement type's DiasNotificarVencimiento, or 0 once expired). Unique per item, expiry and threshold, so a notice is sent once even when two server processes run the job.
  */
 export interface AvisoVencimiento {
@@ -2153,6 +2165,7 @@ export interface ResourceTypes {
   'accredited-requirement': RequisitoAcreditado;
   'request-count': SolicitudConteo;
   revocation: Revocacion;
+  'accreditation-event': EventoAcreditacion;
   'expiry-notice': AvisoVencimiento;
   'request-attention': SolicitudAtencion;
   'job-lease': ArriendoTrabajo;

@@ -5,6 +5,7 @@ import type { Database, Db } from '../../db/connection.js';
 import { holderName, Leases } from '../../jobs/leases.js';
 import type { Registry } from '../../registry.js';
 import { escalateOverdue } from './corrections.js';
+import { recordEvent } from './events.js';
 import { activeUsers } from './notices.js';
 
 /** The column a kept requirement value names its holder by: a worker, a vehicle or a company (E). */
@@ -52,15 +53,28 @@ export async function reinstate(
   today: string,
 ): Promise<void> {
   if (await expiredMandatory(db, registry, column, holder, client, today)) return;
-  await db
-    .updateTable(registry.require('accreditation').table)
-    .set({ Estado: 'A' })
+  const table = registry.require('accreditation').table;
+  const suspended = (await db
+    .selectFrom(table)
+    .select('IdAcreditacion')
     .where(column, '=', holder)
     .where('IdCliente', '=', client)
     .where('Estado', '=', 'S')
     // Every accreditation of a company's people names the company too: its own is the E one.
     .$if(column === 'IdCompania', (qb) => qb.where('IdEntidad', '=', 'E'))
-    .execute();
+    .execute()) as Array<{ IdAcreditacion: number }>;
+  if (!suspended.length) return;
+  const ids = suspended.map((r) => Number(r.IdAcreditacion));
+  await db.updateTable(table).set({ Estado: 'A' }).where('IdAcreditacion', 'in', ids).execute();
+  for (const id of ids)
+    await recordEvent(db, registry, {
+      IdCliente: client,
+      IdAcreditacion: id,
+      Tipo: 'reinstated',
+      Datos: { renovacion: true },
+      at: new Date().toISOString(),
+      userId: 'SISTEMA',
+    });
 }
 
 /**
@@ -274,6 +288,13 @@ export class ExpiryJob {
           .set({ Estado: should, IdUsuarioModificacion: 'SISTEMA', FechaModificacion: at })
           .where('IdAcreditacion', '=', row.IdAcreditacion as number)
           .execute();
+        await recordEvent(trx, this.registry, {
+          IdCliente: client,
+          IdAcreditacion: Number(row.IdAcreditacion),
+          Tipo: should === 'S' ? 'suspended' : 'reinstated',
+          at,
+          userId: 'SISTEMA',
+        });
         if (should === 'S') suspended++;
         else reinstated++;
       }

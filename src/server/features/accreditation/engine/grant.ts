@@ -5,6 +5,7 @@ import type { Row } from '../../../crud/types.js';
 import type { Db } from '../../../db/connection.js';
 import type { Principal } from '../../../principal.js';
 import { dataById } from '../catalogue.js';
+import { recordEvent } from '../events.js';
 import { reinstate } from '../expiry.js';
 import type { ApprovalContext } from './effects.js';
 import type { RequestEngine, Stored, Visitor } from './engine.js';
@@ -127,6 +128,7 @@ async function accredit(
     IdSolicitud: request.IdSolicitud,
     FechaAprobacion: now,
   };
+  let id = existing?.IdAcreditacion;
   if (existing)
     await trx
       .updateTable(table)
@@ -134,20 +136,31 @@ async function accredit(
       .where('IdAcreditacion', '=', existing.IdAcreditacion)
       .execute();
   else
-    await trx
-      .insertInto(table)
-      .values({
-        ...values,
-        IdCliente: request.IdCliente,
-        IdDivision: request.IdDivision,
-        IdCompania: request.IdCompania,
-        IdEntidad: request.IdEntidad,
-        [column]: value,
-        IdContrato: company ? null : request.IdContrato,
-        IdUsuarioCreacion: principal.userId,
-        FechaCreacion: now,
-      })
-      .execute();
+    id = (
+      (await trx
+        .insertInto(table)
+        .values({
+          ...values,
+          IdCliente: request.IdCliente,
+          IdDivision: request.IdDivision,
+          IdCompania: request.IdCompania,
+          IdEntidad: request.IdEntidad,
+          [column]: value,
+          IdContrato: company ? null : request.IdContrato,
+          IdUsuarioCreacion: principal.userId,
+          FechaCreacion: now,
+        })
+        .returning('IdAcreditacion')
+        .executeTakeFirstOrThrow()) as { IdAcreditacion: number }
+    ).IdAcreditacion;
+  await recordEvent(trx, engine.registry, {
+    IdCliente: request.IdCliente,
+    IdAcreditacion: Number(id),
+    Tipo: 'granted',
+    Datos: { IdSolicitud: request.IdSolicitud, FechaInicio: request.FechaInicio, FechaFin: request.FechaFin },
+    at: now,
+    userId: principal.userId,
+  });
 }
 
 /**

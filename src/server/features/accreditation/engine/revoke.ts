@@ -3,6 +3,7 @@ import type { Row } from '../../../crud/types.js';
 import type { Db } from '../../../db/connection.js';
 import { ApiError } from '../../../errors.js';
 import { nameOf } from '../../../services/holder-rows.js';
+import { recordEvent } from '../events.js';
 import type { ApprovalContext } from './effects.js';
 import type { RequestEngine, Revoked } from './engine.js';
 
@@ -138,6 +139,14 @@ export async function end(
     at: now,
   });
   for (const r of released) await record(r.resource, r.id, r.description, r.before, r.after);
+  await recordEvent(trx, engine.registry, {
+    IdCliente: accreditation.IdCliente,
+    IdAcreditacion: accreditation.IdAcreditacion,
+    Tipo: 'ended',
+    Datos: { IdSolicitud: request.IdSolicitud, FechaFin: ended.FechaFin, liberados: released.length },
+    at: now,
+    userId: principal.userId,
+  });
   return revoked;
 }
 
@@ -188,5 +197,17 @@ export async function move(
     accreditation as never,
     { ...accreditation, ...change } as never,
   );
+  await recordEvent(trx, engine.registry, {
+    IdCliente: accreditation.IdCliente,
+    IdAcreditacion: accreditation.IdAcreditacion,
+    Tipo: request.TipoSolicitud === 'C' ? 'moved' : 'extended',
+    Datos: {
+      IdSolicitud: request.IdSolicitud,
+      FechaFin: request.FechaFin,
+      ...(request.TipoSolicitud === 'C' ? { IdContratoAnterior: from, IdContrato: request.IdContrato } : {}),
+    },
+    at: now,
+    userId: principal.userId,
+  });
   return [];
 }
