@@ -682,20 +682,17 @@ describe.each(DIALECTS)('dining halls on %s', (dialect) => {
     expect(nightNow).toMatchObject({ abierto: true, servidos: 1 });
     // A meal by hand for the night goes into that sitting: who ate is not served again.
     const nightService = nightNow.IdServicio;
-    const again = await as('dining', 'POST', '/api/comedor/consumos', {
-      IdComedor: room,
-      IdServicio: nightService,
-      Documento: docs[7],
-      Observacion: 'lector sin energía',
-    });
+    const nightByHand = (Documento: string) =>
+      as('dining', 'POST', '/api/comedor/consumos', {
+        IdComedor: room,
+        IdServicio: nightService,
+        Documento,
+        Observacion: 'lector sin energía',
+      });
+    const again = await nightByHand(docs[7]);
     expect(again.status, JSON.stringify(again.body)).toBe(409);
     expect(again.body.messageKey).toBe('dining.reasons.ALREADY_SERVED');
-    const byHand = await as('dining', 'POST', '/api/comedor/consumos', {
-      IdComedor: room,
-      IdServicio: nightService,
-      Documento: docs[8],
-      Observacion: 'lector sin energía',
-    });
+    const byHand = await nightByHand(docs[8]);
     expect(byHand.status, JSON.stringify(byHand.body)).toBe(200);
     expect((await rows({ IdConsumo: byHand.body.result.IdConsumo }))[0]).toMatchObject({ Fecha: today });
   });

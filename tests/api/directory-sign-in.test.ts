@@ -370,29 +370,16 @@ describe.each(DIALECTS)('directory sign-in over OpenID Connect on %s', (dialect)
 
   it('signs the flagged user in though another user typed the same e-mail', async () => {
     // An inactive user may keep an e-mail an active one has; an active one may not (security.emailTaken).
-    const taken = await api({
-      method: 'POST',
-      url: '/api/rest/user',
-      payload: {
-        IdUsuario: 'ANACOPIA',
-        Nombre: 'ANA',
-        Apellido: 'COPIA',
-        Correo: 'Ana.Quispe@minandes.com.pe',
-      },
-    });
+    const copyOfAna = (fields: object) =>
+      api({
+        method: 'POST',
+        url: '/api/rest/user',
+        payload: { IdUsuario: 'ANACOPIA', Nombre: 'ANA', Apellido: 'COPIA', ...fields },
+      });
+    const taken = await copyOfAna({ Correo: 'Ana.Quispe@minandes.com.pe' });
     expect(taken.status).toBe(409);
     expect(taken.body.errors.Correo.messageKey).toBe('security.emailTaken');
-    const copy = await api({
-      method: 'POST',
-      url: '/api/rest/user',
-      payload: {
-        IdUsuario: 'ANACOPIA',
-        Nombre: 'ANA',
-        Apellido: 'COPIA',
-        Correo: 'ana.quispe@minandes.com.pe',
-        Activo: 'N',
-      },
-    });
+    const copy = await copyOfAna({ Correo: 'ana.quispe@minandes.com.pe', Activo: 'N' });
     expect(copy.status, JSON.stringify(copy.body)).toBe(201);
     const login = await spend((await popup('ana')).ticket);
     expect(login.status, JSON.stringify(login.body)).toBe(200);

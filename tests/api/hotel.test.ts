@@ -640,12 +640,13 @@ describe.each(DIALECTS)('camp lodging on %s', (dialect) => {
       figures.ocupadas + figures.reservadas + figures.libres + figures.fueraServicio,
     );
     // A reservation of that bed tonight is refused, and tonight is held in the guest's name.
-    const taken = await reserve('hotel', {
+    const tonight = {
       IdPersona: crew.people[40],
       IdCama: bed.IdCama,
       FechaInicio: today,
       FechaFin: addDays(today, 1),
-    });
+    };
+    const taken = await reserve('hotel', tonight);
     expect(taken.status, JSON.stringify(taken.body)).toBe(409);
     expect(taken.body.messageKey).toBe('hotel.refusals.overlap');
     const held = (await db()
@@ -673,12 +674,7 @@ describe.each(DIALECTS)('camp lodging on %s', (dialect) => {
     // Checked out, the bed is free again tonight.
     const out = await as('hotel', 'POST', `${BASE}/reservas/${over.IdReserva}/salida`);
     expect(out.status, JSON.stringify(out.body)).toBe(200);
-    const again = await reserve('hotel', {
-      IdPersona: crew.people[40],
-      IdCama: bed.IdCama,
-      FechaInicio: today,
-      FechaFin: addDays(today, 1),
-    });
+    const again = await reserve('hotel', tonight);
     expect(again.status, JSON.stringify(again.body)).toBe(200);
   });
 
