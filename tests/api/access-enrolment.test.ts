@@ -1,7 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siteDate } from '../../src/shared/dates.js';
-import { anotherClientAdmin, call, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { anotherClientAdmin, call, menuIdOf, signIn, startTestApp, type TestApp } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
@@ -136,12 +136,7 @@ describe.each(DIALECTS)('gate app enrolment on %s', (dialect) => {
     expect((await make(7)).status).toBe(404);
 
     // An administrator of another client, with the equipment screen, cannot reach this equipment.
-    const menu = (await t.db.database.db
-      .selectFrom('security_menu')
-      .select('IdMenu')
-      .where('Ruta', '=', '/equipment')
-      .executeTakeFirstOrThrow()) as Json;
-    const chile = await anotherClientAdmin(t, [menu.IdMenu]);
+    const chile = await anotherClientAdmin(t, [await menuIdOf(t, '/equipment')]);
     expect((await make(EQUIPMENT, chile)).status).toBe(404);
     expect(
       (await t.db.database.db.selectFrom('access_enrolment_code').select('IdUsuario').execute()).every(

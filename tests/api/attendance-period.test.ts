@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, siteDate } from '../../src/shared/dates.js';
 import { upload } from '../support/accreditation.js';
-import { anotherClientAdmin, call, startTestApp, type TestApp } from '../support/app.js';
+import { anotherClientAdmin, call, menuIdOf, startTestApp, type TestApp } from '../support/app.js';
 import { attendanceFixture, lima, mondayBefore } from '../support/attendance.js';
 import { DIALECTS } from '../support/databases.js';
 
@@ -231,12 +231,7 @@ describe.each(DIALECTS)('attendance justifications, period and closing on %s', (
   });
 
   it('keeps each client’s people to itself: another client’s division or company names nothing', async () => {
-    const menu = (await db()
-      .selectFrom(t.registry.require('menu').table)
-      .select('IdMenu')
-      .where('Ruta', '=', '/asistencia/periodo')
-      .executeTakeFirstOrThrow()) as Json;
-    const other = await anotherClientAdmin(t, [menu.IdMenu]);
+    const other = await anotherClientAdmin(t, [await menuIdOf(t, '/asistencia/periodo')]);
     const theirs = (await db()
       .selectFrom(t.registry.require('division').table)
       .select(['IdDivision', 'IdCliente'])

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attendanceTables } from '../../src/server/features/attendance/compute.js';
 import { drainMarkedDays } from '../../src/server/features/attendance/worker.js';
 import { addDays, siteDate } from '../../src/shared/dates.js';
-import { anotherClientAdmin, call, startTestApp, type TestApp } from '../support/app.js';
+import { anotherClientAdmin, call, menuIdOf, startTestApp, type TestApp } from '../support/app.js';
 import { attendanceFixture, figures, lima, mondayBefore } from '../support/attendance.js';
 import { DIALECTS } from '../support/databases.js';
 
@@ -287,12 +287,7 @@ describe.each(DIALECTS)('attendance on %s', (dialect) => {
       expect((await as(who, 'POST', '/api/asistencia/calcular', { desde: D, hasta: D })).status).toBe(403);
     }
     // Another client's administrator finds nobody of this client.
-    const menu = (await db()
-      .selectFrom(t.registry.require('menu').table)
-      .select('IdMenu')
-      .where('Ruta', '=', '/asistencia/personas')
-      .executeTakeFirstOrThrow()) as Json;
-    const other = await anotherClientAdmin(t, [menu.IdMenu]);
+    const other = await anotherClientAdmin(t, [await menuIdOf(t, '/asistencia/personas')]);
     expect(
       (
         await call(t.app, {

@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, listUrl, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { call, listUrl, menuIdOf, signIn, startTestApp, type TestApp } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
@@ -142,11 +142,7 @@ describe.each(DIALECTS)('the marking report on %s', (dialect) => {
     // The demo's requester does not reach the report; a profile that grants it, read-only:
     const refused = await call(t.app, { url: listUrl('marking'), token: tokens.requester });
     expect(refused.status).toBe(403);
-    const menu = (await db()
-      .selectFrom(table('menu'))
-      .select('IdMenu')
-      .where('Ruta', '=', '/marking')
-      .executeTakeFirstOrThrow()) as Json;
+    const menu = { IdMenu: await menuIdOf(t, '/marking') };
     const profile = (await db()
       .selectFrom(table('user-profile'))
       .select(['IdPerfil', 'IdCliente'])

@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../src/server/demo/security.js';
 import { SYSTEM_PRINCIPAL } from '../../src/server/plugins/auth.js';
 import type { Principal } from '../../src/server/principal.js';
-import { type CallOptions, call, listUrl, signIn, startTestApp, type TestApp } from '../support/app.js';
+import {
+  type CallOptions,
+  call,
+  listUrl,
+  menuIdOf,
+  signIn,
+  startTestApp,
+  type TestApp,
+} from '../support/app.js';
 import { authenticate } from '../support/auth.js';
 import { DIALECTS } from '../support/databases.js';
 
@@ -70,14 +78,9 @@ describe.each(DIALECTS)('who may grant what to users on %s', (dialect) => {
   async function makeProfile(Perfil: string, routes: string[]): Promise<number> {
     const profile = await t.app.crud.create(t.registry.require('profile'), { Perfil }, atClient);
     for (const route of routes) {
-      const item = (await t.app.database.db
-        .selectFrom(t.registry.require('menu').table)
-        .select('IdMenu')
-        .where('Ruta', '=', route)
-        .executeTakeFirstOrThrow()) as { IdMenu: string };
       await t.app.crud.create(
         t.registry.require('menu-profile'),
-        { IdPerfil: profile.id, IdMenu: item.IdMenu },
+        { IdPerfil: profile.id, IdMenu: await menuIdOf(t, route) },
         atClient,
       );
     }

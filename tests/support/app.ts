@@ -161,6 +161,16 @@ export function listUrl(
   return `/api/rest/${resource}${qs ? `?${qs}` : ''}`;
 }
 
+/** The menu item whose screen is at `route` (an entity's `/<resource>`, or a feature's path). */
+export async function menuIdOf(t: TestApp, route: string): Promise<string> {
+  const item = (await t.app.database.db
+    .selectFrom(t.registry.require('menu').table)
+    .select('IdMenu')
+    .where('Ruta', '=', route)
+    .executeTakeFirstOrThrow()) as { IdMenu: string };
+  return item.IdMenu;
+}
+
 /**
  * A second client (Chile) with a division and its own administrator, ADMINCHILE, whose profile
  * reaches the menus given; answers ADMINCHILE's access token. For the tests that keep clients apart.
