@@ -51,6 +51,8 @@ export async function reinstate(
   holder: number,
   client: number,
   today: string,
+  /** The instant of the renewal's approval, as stored. */
+  at: string,
 ): Promise<void> {
   if (await expiredMandatory(db, registry, column, holder, client, today)) return;
   const table = registry.require('accreditation').table;
@@ -72,7 +74,7 @@ export async function reinstate(
       IdAcreditacion: id,
       Tipo: 'reinstated',
       Datos: { renovacion: true },
-      at: new Date().toISOString(),
+      at,
       userId: 'SISTEMA',
     });
 }

@@ -68,7 +68,8 @@ export class LodgingBoard {
     const camps = this.camps(office, query.IdCampamento);
     const to = addDays(query.desde, days);
     const beds = await keptCampBeds(this.db, this.registry, office.clientId, camps, query);
-    const stays = await this.staysOn(office, camps, query.desde, to, query);
+    const today = (await this.siteNow(office)).date;
+    const stays = await this.staysOn(office, camps, today, query.desde, to, query);
     return {
       desde: query.desde,
       hasta: to,
@@ -83,11 +84,12 @@ export class LodgingBoard {
   private async staysOn(
     office: CampOffice,
     camps: number[],
+    /** The site's today: a stay checked in past its departure day holds its bed through it. */
+    today: string,
     from: string,
     to: string,
     filter: { IdModuloHotel?: number; IdTipoHabitacion?: number } = {},
   ): Promise<GridStay[]> {
-    const today = (await this.siteNow(office)).date;
     // A guest checked in past the departure day holds the bed until checking out (an overstay).
     let query = stayRows(this.db, this.registry, office.clientId, camps, true)
       .where('s.Estado', 'in', ['R', 'I'])
@@ -168,7 +170,7 @@ export class LodgingBoard {
     const tomorrow = addDays(today, 1);
     const camps = [...office.camps];
     const beds = await campBeds(this.db, this.registry, office.clientId, camps);
-    const tonight = await this.staysOn(office, camps, today, tomorrow);
+    const tonight = await this.staysOn(office, camps, today, today, tomorrow);
     const bedCamp = new Map(beds.map((b) => [b.IdCama, b]));
     const figures = new Map<number, CampToday>();
     for (const b of beds) {

@@ -152,8 +152,7 @@ export class MassReservation {
     const beds = (await campBeds(this.db, this.registry, office.clientId, [camp.IdCampamento])).filter(
       (b) => b.EnServicio,
     );
-    const at = new Date().toISOString();
-    await holdOverstays(this.db, this.registry, office.clientId, [camp.IdCampamento], today, at);
+    await holdOverstays(this.db, this.registry, office.clientId, [camp.IdCampamento], today, this.stays.at());
     const taken = await heldNights(this.db, this.registry, office.clientId, [camp.IdCampamento], from, to);
     const turn = query.Turno ?? 'C';
     const eligible = [...grounds.values()].filter(
@@ -292,14 +291,7 @@ export class MassReservation {
       const beds = new Map(
         (await campBeds(trx, this.registry, office.clientId, [camp.IdCampamento])).map((b) => [b.IdCama, b]),
       );
-      await holdOverstays(
-        trx,
-        this.registry,
-        office.clientId,
-        [camp.IdCampamento],
-        today,
-        new Date().toISOString(),
-      );
+      await holdOverstays(trx, this.registry, office.clientId, [camp.IdCampamento], today, this.stays.at());
       const taken = await heldNights(trx, this.registry, office.clientId, [camp.IdCampamento], from, to);
       const lodged = await this.alreadyLodged(office, people, from, to, trx);
       const nights = nightsOf(from, to);

@@ -75,6 +75,11 @@ export class Stays {
   }
 
   /** A camp of the office's, active, as lodging reads it. */
+  /** The server's instant now, as stored. */
+  at(): string {
+    return new Date(this.now()).toISOString();
+  }
+
   async camp(office: CampOffice, id: number, db: Db = this.db): Promise<Camp> {
     requireCamp(office, id);
     const camp = (await db

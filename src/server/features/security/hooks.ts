@@ -30,11 +30,12 @@ export function securityHooks(registry: Registry, notifier: Notifier): HookMap {
       // names one active user of a client (kept in lower case, as addresses are compared).
       async beforeWrite({ db, data, existing, principal }) {
         await new UserRights(db, registry, principal).checkUser(data, existing);
+        // Asked only when the address, or whether the user is active, changes.
+        const active = (data.Activo ?? 'S') === 'S';
+        const changes = !existing || existing.Correo !== data.Correo || existing.Activo !== 'S';
         const clientId = data.IdCliente ?? existing?.IdCliente ?? principal.clientId;
-        if (
-          (data.Activo ?? 'S') === 'S' &&
-          (await emailHolder(db, registry, clientId, data.Correo, data.IdUsuario ?? existing?.IdUsuario))
-        )
+        const userId = data.IdUsuario ?? existing?.IdUsuario;
+        if (active && changes && (await emailHolder(db, registry, clientId, data.Correo, userId)))
           throw emailTaken();
       },
       async beforeDelete({ db, existing, principal }) {

@@ -226,7 +226,7 @@ export async function grant(
         })
         .execute();
     }
-    if (renewal) await reinstate(trx, engine.registry, column, value, request.IdCliente, today);
+    if (renewal) await reinstate(trx, engine.registry, column, value, request.IdCliente, today, now);
   }
   return [];
 }
