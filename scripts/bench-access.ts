@@ -20,10 +20,10 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Database, DialectName } from '../src/server/db/connection.js';
 import { seedDemo } from '../src/server/demo/seed.js';
-import { DeviceKeys } from '../src/server/features/access/device-keys.js';
-import { ACCESS_TABLES } from '../src/server/features/access/tables.js';
 import { prepareDatabase } from '../src/server/prepare.js';
 import { buildServer } from '../src/server/server.js';
+import { DeviceKeys } from '../src/server/services/site/device-keys.js';
+import { ACCESS_TABLES } from '../src/server/services/site/tables.js';
 import { report, request, timed } from './bench/measure.js';
 import { eachDialect, registry } from './bench/setup.js';
 

@@ -23,7 +23,6 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Database, DialectName } from '../src/server/db/connection.js';
 import { seedDemo } from '../src/server/demo/seed.js';
-import { DeviceKeys } from '../src/server/features/access/device-keys.js';
 import {
   attendanceTables,
   computePeriod,
@@ -33,6 +32,7 @@ import {
 import { ATTENDANCE_DAY_JOB } from '../src/server/features/attendance/worker.js';
 import { prepareDatabase } from '../src/server/prepare.js';
 import { buildServer } from '../src/server/server.js';
+import { DeviceKeys } from '../src/server/services/site/device-keys.js';
 import { addDays, siteDate } from '../src/shared/dates.js';
 import { eachDialect, registry } from './bench/setup.js';
 

@@ -13,7 +13,7 @@ import { BrowserRouter, Navigate, Route, useLocation } from 'react-router-dom';
 import { TOAST_MS } from '../shared/constants.js';
 import type { ProfileType } from '../shared/session.js';
 import { theme } from './consoleTheme.js';
-import { dashboardFor, FEATURE_ROUTES, RECORD_ACTIONS } from './features/index.js';
+import { dashboardFor, FEATURE_ROUTES, RECORD_ACTIONS, SLOTS } from './features/index.js';
 import Layout from './layout/Layout.js';
 import Dashboard from './pages/Dashboard.js';
 import { ErrorVariantPage, NoPermissionPage, NotFoundPage } from './pages/ErrorPages.js';
@@ -62,7 +62,7 @@ const CatchAll = () => (
  * The console: the shell's routes of spec section 2 (login, logout, dashboard, security page,
  * error pages) and one resource per entity the profile reaches, each with the access it has.
  */
-const EXTENSIONS = { recordActions: RECORD_ACTIONS };
+const EXTENSIONS = { recordActions: RECORD_ACTIONS, slots: SLOTS };
 
 /**
  * A feature's screen only for a profile whose menu holds it (its route, or a record under it): typed

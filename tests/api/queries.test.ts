@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCESS_TABLES } from '../../src/server/features/access/tables.js';
+import { ACCESS_TABLES } from '../../src/server/services/site/tables.js';
 import { addDays, siteDate } from '../../src/shared/dates.js';
 import { call, startTestApp, type TestApp, tokensOf } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';

@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import type { ProfileType } from '../../shared/session.js';
+import type { Slots } from '../providers/extensions.js';
 import { access } from './access/index.js';
 import { accreditation } from './accreditation/index.js';
 import { attendance } from './attendance/index.js';
@@ -25,6 +26,9 @@ export const RECORD_ACTIONS: Record<string, ComponentType> = Object.assign(
   {},
   ...FEATURES.map((f) => f.recordActions ?? {}),
 );
+
+/** What the features show in named places of each other's screens. */
+export const SLOTS: Partial<Slots> = Object.assign({}, ...FEATURES.map((f) => f.slots ?? {}));
 
 /** The dashboard of a profile type, when a feature gives it one. */
 export function dashboardFor(type: ProfileType | undefined): ComponentType | undefined {

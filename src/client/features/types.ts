@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import type { ProfileType } from '../../shared/session.js';
+import type { Slots } from '../providers/extensions.js';
 
 /** A screen of a feature at its route (react-router path, inside the console's shell). */
 export interface FeatureRoute {
@@ -15,11 +16,13 @@ export interface FeatureRoute {
 
 /**
  * What a feature area adds to the console: its screens at their routes, the dashboard of the
- * profile types it serves, and actions on the generic screens of some resources.
+ * profile types it serves, actions on the generic screens of some resources, and the parts it shows
+ * in named places of other features' screens.
  */
 export interface ClientFeature {
   name: string;
   routes?: FeatureRoute[];
   dashboards?: Partial<Record<ProfileType, ComponentType>>;
   recordActions?: Record<string, ComponentType>;
+  slots?: Partial<Slots>;
 }

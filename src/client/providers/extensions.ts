@@ -1,16 +1,32 @@
 import { type ComponentType, createContext, useContext } from 'react';
+import type { EntityCode } from '../../shared/accreditation.js';
 
 /**
- * What the feature areas add to the generic screens, given by the console at its root so the
- * generic screens never import a feature: actions on some resources' show and edit screens.
+ * The named places where one feature shows a part of another's screen, with the props each place
+ * hands over: the place belongs to the screen that shows it, the part to the feature that fills it.
+ */
+export interface Slots {
+  /** The requester dashboard's headcount tab: its own people on site, by kind (access). */
+  requesterHeadcount: ComponentType<{ kinds: Exclude<EntityCode, 'E'>[] }>;
+}
+
+/**
+ * What the feature areas add to the screens of others, given by the console at its root so no
+ * screen imports a feature: actions on some resources' show and edit screens, and the slots.
  */
 export interface Extensions {
   recordActions: Record<string, ComponentType>;
+  slots: Partial<Slots>;
 }
 
-export const ExtensionsContext = createContext<Extensions>({ recordActions: {} });
+export const ExtensionsContext = createContext<Extensions>({ recordActions: {}, slots: {} });
 
 /** The extra actions of a resource's record screens, if a feature gives it some. */
 export function useRecordActions(resource: string): ComponentType | undefined {
   return useContext(ExtensionsContext).recordActions[resource];
+}
+
+/** What a feature shows in a named place of another's screen, if one fills it. */
+export function useSlot<K extends keyof Slots>(name: K): Slots[K] | undefined {
+  return useContext(ExtensionsContext).slots[name];
 }

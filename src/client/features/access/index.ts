@@ -2,6 +2,7 @@ import { lazy } from 'react';
 import type { ClientFeature } from '../types.js';
 import EffectiveAccessButton from './effective/EffectiveAccessButton.js';
 import DeviceKeyButton from './equipment/DeviceKeyButton.js';
+import HeadcountTab from './headcount/HeadcountTab.js';
 import CopyDayButton from './schedule/CopyDayButton.js';
 
 const RollCallPage = lazy(() => import('./headcount/RollCallPage.js'));
@@ -10,7 +11,8 @@ const RequirementReportPage = lazy(() => import('./requirements/RequirementRepor
 /**
  * Site access: the schedule's copy of a day's intervals to other days; the equipment's device key;
  * the evacuation roll call; the requirement report (who is blocked by an expired requirement); a
- * person's or vehicle's effective access on its access assignment.
+ * person's or vehicle's effective access on its access assignment; the requester dashboard's
+ * headcount tab.
  */
 export const access: ClientFeature = {
   name: 'access',
@@ -24,4 +26,5 @@ export const access: ClientFeature = {
     'person-access': EffectiveAccessButton,
     'vehicle-access': EffectiveAccessButton,
   },
+  slots: { requesterHeadcount: HeadcountTab },
 };

@@ -6,9 +6,11 @@ import { ApiError } from '../../errors.js';
 import { t } from '../../i18n.js';
 import { requireGrant } from '../../routes/guards.js';
 import { field, INT32, objectOf, resultResponses } from '../../routes/responses.js';
-import { allowList, signingKeys } from './allow-list.js';
-import { correctedTime, deviceAuth, withinBudget } from './device-call.js';
-import { DeviceKeys } from './device-keys.js';
+import { correctedTime, deviceAuth, withinBudget } from '../../services/site/device-call.js';
+import { DeviceKeys } from '../../services/site/device-keys.js';
+import type { loadSite } from '../../services/site/loader.js';
+import { signingKeys } from '../../services/site/signing-keys.js';
+import { allowList } from './allow-list.js';
 import { Enrolment } from './enrolment.js';
 import {
   decideAndRecord,
@@ -19,7 +21,6 @@ import {
   recordBatch,
   siteCache,
 } from './gate.js';
-import type { loadSite } from './loader.js';
 
 const gzipAsync = promisify(gzip);
 

@@ -4,7 +4,7 @@ import { timeZoneOf } from '../../../shared/dates.js';
 import { ApiError } from '../../errors.js';
 import { t } from '../../i18n.js';
 import { field, objectOf, resultResponses } from '../../routes/responses.js';
-import { loadHolder, loadSite } from './loader.js';
+import { loadHolder, loadSite } from '../../services/site/loader.js';
 
 /**
  * A worker's or vehicle's effective access (spec section 2, person and vehicle access management):

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../../db/connection.js';
-import type { DeviceKeys } from './device-keys.js';
-import { ACCESS_TABLES } from './tables.js';
+import type { DeviceKeys } from '../../services/site/device-keys.js';
+import { ACCESS_TABLES } from '../../services/site/tables.js';
 
 /** How long an enrolment code may be exchanged. */
 export const ENROLMENT_TTL_MS = 10 * 60_000;

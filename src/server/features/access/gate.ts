@@ -14,9 +14,16 @@ import type { Db } from '../../db/connection.js';
 import { GroupCommit } from '../../db/group-commit.js';
 import { ttlCache } from '../../db/ttl-cache.js';
 import { t } from '../../i18n.js';
-import type { Device } from './device-keys.js';
-import { type Loaded, type LoadedDoor, loadDoors, loadHolder, loadHolders, loadSite } from './loader.js';
-import { ACCESS_TABLES, noteMarkedDays } from './tables.js';
+import type { Device } from '../../services/site/device-keys.js';
+import {
+  type Loaded,
+  type LoadedDoor,
+  loadDoors,
+  loadHolder,
+  loadHolders,
+  loadSite,
+} from '../../services/site/loader.js';
+import { ACCESS_TABLES, noteMarkedDays } from '../../services/site/tables.js';
 
 /** One presentation at a door, as a device reports it. */
 export interface Presentation {

@@ -6,8 +6,8 @@ import { ApiError, badQuery } from '../../errors.js';
 import { t } from '../../i18n.js';
 import { queryJson } from '../../plugins/input.js';
 import type { Principal } from '../../principal.js';
-import { requesterOf } from '../accreditation/roles.js';
-import { ACCESS_TABLES } from './tables.js';
+import { requesterOf } from '../../services/requester.js';
+import { ACCESS_TABLES } from '../../services/site/tables.js';
 
 export type HeadcountEntity = 'T' | 'V' | 'P';
 export type HeadcountMode = 'C' | 'O' | 'N';

@@ -2,7 +2,7 @@ import type { HookMap } from '../../crud/types.js';
 import { ApiError } from '../../errors.js';
 import type { Signal } from '../../jobs/signal.js';
 import type { Registry } from '../../registry.js';
-import { noteMarkedDays } from './tables.js';
+import { noteMarkedDays } from '../../services/site/tables.js';
 
 /** Rules of the access screens beyond the schemas (spec section 8). */
 export function accessHooks(registry: Registry, markingsWritten?: Signal): HookMap {

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CONTRACT_HOLDERS } from '../../../shared/accreditation.js';
 import { field, objectOf } from '../../routes/responses.js';
+import { requesterOf } from '../../services/requester.js';
 import { id, kindCalls, result, servicesOf } from './kind-routes.js';
-import { requesterOf, viewerOf } from './roles.js';
+import { viewerOf } from './roles.js';
 
 type Query = Record<string, unknown>;
 const ids = { type: 'array', items: id, maxItems: 500 };

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { field, objectOf, resultResponses } from '../../routes/responses.js';
+import { requesterOf } from '../../services/requester.js';
 import { Dashboards, type RequestKind } from './dashboards.js';
 import { periodOf } from './period.js';
-import { authoriserOf, requesterOf } from './roles.js';
+import { authoriserOf } from './roles.js';
 
 /** The dashboards' period of spec section 7: months back, or a year and some of its months. */
 export const PERIOD = {

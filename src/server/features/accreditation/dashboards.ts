@@ -11,10 +11,11 @@ import type { Db } from '../../db/connection.js';
 import { t } from '../../i18n.js';
 import type { Principal } from '../../principal.js';
 import type { Registry } from '../../registry.js';
+import type { Requester } from '../../services/requester.js';
 import { divisionToday } from '../../site.js';
 import { monthsOf } from './counts.js';
 import type { Span } from './period.js';
-import type { Authoriser, Requester } from './roles.js';
+import type { Authoriser } from './roles.js';
 
 /** A request type (TipoSolicitud): M mobilisation, D demobilisation, A requirement update. */
 export type RequestKind = 'M' | 'D' | 'A';

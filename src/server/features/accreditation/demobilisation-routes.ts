@@ -3,9 +3,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CONTRACT_HOLDERS, holdsContract } from '../../../shared/accreditation.js';
 import { ApiError } from '../../errors.js';
 import { field, objectOf } from '../../routes/responses.js';
+import { requesterOf } from '../../services/requester.js';
 import { id, kindCalls, result, servicesOf } from './kind-routes.js';
 import { entityParam } from './lists.js';
-import { requesterOf, viewerOf } from './roles.js';
+import { viewerOf } from './roles.js';
 import { acceptMultipart, checkPdf, UPLOAD_LIMIT_BYTES, uploadedFiles } from './uploads.js';
 
 type Query = Record<string, unknown>;

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ENTITY_CODES, type EntityCode } from '../../../shared/accreditation.js';
 import { ApiError } from '../../errors.js';
 import { field, INT32, objectOf, resultResponses } from '../../routes/responses.js';
+import { requesterOf } from '../../services/requester.js';
 import { divisionTimeZone } from '../../site.js';
 import { dashboardRoutes, PERIOD } from './dashboard-routes.js';
 import { LINE_KINDS } from './engine/effects.js';
@@ -12,7 +13,7 @@ import { sendRequestsWorkbook } from './export.js';
 import { entityParam, REQUEST_COLUMNS, RequestLists, requestQuery } from './lists.js';
 import { Notices } from './notices.js';
 import { periodOf } from './period.js';
-import { authoriserOf, requesterOf, viewerOf } from './roles.js';
+import { authoriserOf, viewerOf } from './roles.js';
 import { RequestViews } from './views.js';
 
 type Query = Record<string, unknown>;

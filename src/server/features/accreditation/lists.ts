@@ -7,9 +7,10 @@ import type { Database } from '../../db/connection.js';
 import { badQuery } from '../../errors.js';
 import { queryJson } from '../../plugins/input.js';
 import type { Registry } from '../../registry.js';
+import type { Requester } from '../../services/requester.js';
 import { monthsOf } from './counts.js';
 import type { Span } from './period.js';
-import type { Authoriser, Requester } from './roles.js';
+import type { Authoriser } from './roles.js';
 
 /** The request row of spec section 3 (IdSolicitud, Nombres, Documento, dates, profile, status), and a few more. */
 export const REQUEST_COLUMNS = [

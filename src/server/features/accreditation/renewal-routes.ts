@@ -3,10 +3,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HOLDER_COLUMN } from '../../../shared/accreditation.js';
 import { ApiError } from '../../errors.js';
 import { field, objectOf } from '../../routes/responses.js';
+import { requesterOf } from '../../services/requester.js';
 import { idOf } from './engine/input.js';
 import { id, kindCalls, result, servicesOf } from './kind-routes.js';
 import { RENEWED_KINDS, type RenewedKind } from './kinds/renewal.js';
-import { requesterOf, viewerOf } from './roles.js';
+import { viewerOf } from './roles.js';
 import { acceptMultipart, checkPdf, UPLOAD_LIMIT_BYTES, uploadedFiles } from './uploads.js';
 
 /** The most files one renewal may carry: one for each datum of the requirement renewed. */

@@ -3,10 +3,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ENTITY_CODES } from '../../../shared/accreditation.js';
 import { ApiError } from '../../errors.js';
 import { field, INT32, objectOf } from '../../routes/responses.js';
+import { requesterOf } from '../../services/requester.js';
 import { parseDetail } from './engine/input.js';
 import { id, kindCalls, result, servicesOf } from './kind-routes.js';
 import { contractParts } from './kinds/contract-terms.js';
-import { approverRows, authoriserOf, requesterOf, viewerOf } from './roles.js';
+import { approverRows, authoriserOf, viewerOf } from './roles.js';
 import { checkPdf, checkPhoto, readUpload, UPLOAD_LIMIT_BYTES } from './uploads.js';
 
 type Query = Record<string, unknown>;

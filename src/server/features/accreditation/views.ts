@@ -23,9 +23,10 @@ import type { Row } from '../../crud/types.js';
 import type { Db } from '../../db/connection.js';
 import { ApiError } from '../../errors.js';
 import type { Registry } from '../../registry.js';
+import type { Requester } from '../../services/requester.js';
 import type { RequestServices } from './engine/services.js';
 import { type Line, lineFacts } from './lines.js';
-import type { Authoriser, Requester } from './roles.js';
+import type { Authoriser } from './roles.js';
 
 const STATUSES: LineStatus[] = ['P', 'A', 'R', 'O'];
 

@@ -15,7 +15,7 @@ import {
 import { addDays, siteDate, timeZoneOf } from '../../../shared/dates.js';
 import type { Db } from '../../db/connection.js';
 import type { Registry } from '../../registry.js';
-import { ACCESS_TABLES } from '../access/tables.js';
+import { ACCESS_TABLES } from '../../services/site/tables.js';
 import { ATTENDANCE_TABLES } from './tables.js';
 
 type Row = Record<string, unknown>;

@@ -3,7 +3,7 @@ import type { Plan } from '../../../shared/attendance.js';
 import { instantAt, timeZoneOf } from '../../../shared/dates.js';
 import type { Db } from '../../db/connection.js';
 import { t } from '../../i18n.js';
-import { ACCESS_TABLES } from '../access/tables.js';
+import { ACCESS_TABLES } from '../../services/site/tables.js';
 
 const DAY = 86_400_000;
 /** How many days back a rostered worker's markings go. */

@@ -4,7 +4,7 @@ import type { Db } from '../../db/connection.js';
 import { ApiError } from '../../errors.js';
 import type { Signal } from '../../jobs/signal.js';
 import type { Registry } from '../../registry.js';
-import { noteMarkedDays } from '../access/tables.js';
+import { noteMarkedDays } from '../../services/site/tables.js';
 import { type AttendanceTables, attendanceTables, clientSite } from './compute.js';
 import { ATTENDANCE_TABLES } from './tables.js';
 

@@ -3,7 +3,7 @@ import { addDays } from '../../../shared/dates.js';
 import { containsPattern, likeEscaped } from '../../crud/filters.js';
 import { ApiError } from '../../errors.js';
 import { field, objectOf, resultResponses } from '../../routes/responses.js';
-import { ACCESS_TABLES } from '../access/tables.js';
+import { ACCESS_TABLES } from '../../services/site/tables.js';
 import { attendanceTables, clientSite, computePeriod, lanesOf, loadClientSetup } from './compute.js';
 import { type AttendanceOffice, attendanceOffice } from './office.js';
 import periodRoutes from './period-routes.js';

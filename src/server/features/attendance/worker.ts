@@ -4,7 +4,7 @@ import { addDays, siteDate } from '../../../shared/dates.js';
 import type { Db } from '../../db/connection.js';
 import { Leases } from '../../jobs/leases.js';
 import { poll } from '../../jobs/poller.js';
-import { ACCESS_TABLES } from '../access/tables.js';
+import { ACCESS_TABLES } from '../../services/site/tables.js';
 import {
   type AttendanceTables,
   attendanceTables,

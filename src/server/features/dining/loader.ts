@@ -14,7 +14,7 @@ import type {
 import type { Db } from '../../db/connection.js';
 import { ttlCache } from '../../db/ttl-cache.js';
 import type { Registry } from '../../registry.js';
-import { findPresented } from '../access/loader.js';
+import { findPresented } from '../../services/site/loader.js';
 
 /** The entity tables the dining calls read and write. */
 export function diningTables(registry: Registry) {

@@ -14,9 +14,9 @@ import { ttlCache } from '../../db/ttl-cache.js';
 import { ApiError } from '../../errors.js';
 import { t } from '../../i18n.js';
 import { field, objectOf, resultResponses } from '../../routes/responses.js';
-import { signingKeys } from '../access/allow-list.js';
-import { correctedTime, deviceAuth, withinBudget } from '../access/device-call.js';
-import { type Device, DeviceKeys } from '../access/device-keys.js';
+import { correctedTime, deviceAuth, withinBudget } from '../../services/site/device-call.js';
+import { type Device, DeviceKeys } from '../../services/site/device-keys.js';
+import { signingKeys } from '../../services/site/signing-keys.js';
 import {
   DINING_SITE_CACHE_MS,
   type DiningTables,

@@ -15,8 +15,8 @@ import type { Db } from '../../db/connection.js';
 import { ApiError } from '../../errors.js';
 import { t } from '../../i18n.js';
 import type { Registry } from '../../registry.js';
-import { signingKeys } from '../access/allow-list.js';
-import { loadDoor, loadHolder, loadSite } from '../access/loader.js';
+import { loadDoor, loadHolder, loadSite } from '../../services/site/loader.js';
+import { signingKeys } from '../../services/site/signing-keys.js';
 import { type BadgeCard, type BadgeLayout, badgePdf } from './badge.js';
 import type { Office } from './credentials.js';
 

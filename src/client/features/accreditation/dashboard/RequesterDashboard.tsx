@@ -20,8 +20,8 @@ import { useLocale, useTranslate } from 'react-admin';
 import { useLocation } from 'react-router-dom';
 import { ENTITY_CODES, type EntityCode, typeConcerns } from '../../../../shared/accreditation.js';
 import { DASHBOARD } from '../../../../shared/constants.js';
+import { useSlot } from '../../../providers/extensions.js';
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
-import HeadcountTab from '../../access/headcount/HeadcountTab.js';
 import { afterApi } from '../after/api.js';
 import { accreditationApi, overdueOf, rowsOf } from '../api.js';
 import { DashboardTabs, kindPath } from './DashboardTabs.js';
@@ -49,6 +49,7 @@ const TABS = [
  */
 export default function RequesterDashboard() {
   const translate = useTranslate();
+  const Headcount = useSlot('requesterHeadcount');
   useConsoleTitle(translate('app.menu.home'));
   const locale = useLocale();
   const state = (useLocation().state ?? {}) as Record<string, string>;
@@ -145,8 +146,8 @@ export default function RequesterDashboard() {
       {permissions.isSuccess && !shown.length && (
         <Alert severity="info">{translate('accreditation.dashboard.nothingToSee')}</Alert>
       )}
-      {TABS[tab].key === 'headcount' && shown.length > 0 && (
-        <HeadcountTab kinds={shown.filter((e) => e !== 'E')} />
+      {TABS[tab].key === 'headcount' && shown.length > 0 && Headcount && (
+        <Headcount kinds={shown.filter((e) => e !== 'E')} />
       )}
       <Stack direction="row" useFlexGap flexWrap="wrap" spacing={2}>
         {TABS[tab].key !== 'headcount' &&

@@ -8,7 +8,6 @@ import { t } from '../../../i18n.js';
 import type { Registry } from '../../../registry.js';
 import type { CellValue } from '../../../services/upload-reader.js';
 import type { BulkColumn } from './columns.js';
-import type { Counts } from './service.js';
 
 /** A row's problems by cell (its column's key), or '*' for the row. */
 export type RowErrors = Record<string, FieldProblem>;
@@ -92,6 +91,16 @@ export function worded(row: Row, language: Language): Row {
       Object.entries(errors).map(([key, p]) => [key, t(language, p.messageKey, p.params)]),
     ),
   };
+}
+
+export interface Counts {
+  loaded: number;
+  /** Rows the dry run has not checked yet. */
+  toCheck: number;
+  observed: number;
+  processed: number;
+  successful: number;
+  toProcess: number;
 }
 
 /** Section 4's counts of an upload. */

@@ -15,10 +15,10 @@ import { poll } from '../../../jobs/poller.js';
 import { workingPrincipal } from '../../../principal.js';
 import { field, INT32, objectOf, resultResponses } from '../../../routes/responses.js';
 import { type ExportColumn, neutralise, workbookBase64 } from '../../../services/excel.js';
+import { requesterOf } from '../../../services/requester.js';
 import { byteLimit } from '../../../services/zip.js';
 import { idOf } from '../engine/input.js';
 import { servicesOf } from '../kind-routes.js';
-import { requesterOf } from '../roles.js';
 import { UPLOAD_LIMIT_BYTES } from '../uploads.js';
 import { BulkService } from './service.js';
 

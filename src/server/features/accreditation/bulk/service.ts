@@ -8,6 +8,7 @@ import { ApiError } from '../../../errors.js';
 import { crashPoint } from '../../../jobs/crash.js';
 import { LeaseLost, type Leases } from '../../../jobs/leases.js';
 import type { Registry } from '../../../registry.js';
+import type { Requester } from '../../../services/requester.js';
 import { readSheet } from '../../../services/upload-reader.js';
 import type { FileStore } from '../../../storage/files.js';
 import { loadProfile } from '../catalogue.js';
@@ -15,7 +16,6 @@ import { holderIdentity, type KeptFile } from '../engine/input.js';
 import type { Mobilisations } from '../kinds/mobilisation.js';
 import type { Renewals } from '../kinds/renewal.js';
 import { numericParameter } from '../parameters.js';
-import type { Requester } from '../roles.js';
 import { Attachments, attachmentSlots } from './attachments.js';
 import { errorsOf, type RowErrors, toBody, uploadCounts, worded } from './cells.js';
 import { asVisit, identityKey } from './columns.js';
@@ -49,16 +49,6 @@ export interface Upload {
   IdUsuario: string;
   /** The uploader's session profile: whose grants its jobs run with. */
   IdPerfil: number | null;
-}
-
-export interface Counts {
-  loaded: number;
-  /** Rows the dry run has not checked yet. */
-  toCheck: number;
-  observed: number;
-  processed: number;
-  successful: number;
-  toProcess: number;
 }
 
 /**

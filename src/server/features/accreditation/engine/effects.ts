@@ -1,18 +1,8 @@
 import type { Db } from '../../../db/connection.js';
-import type { Principal } from '../../../principal.js';
-import type { ProfileDef } from '../catalogue.js';
-import type { Line } from '../lines.js';
-import type { RequestEngine, RequestKind, Revoked, Stored } from './engine.js';
+import type { ApprovalContext } from './approval.js';
+import type { RequestEngine, RequestKind, Revoked } from './engine.js';
 import { grant } from './grant.js';
 import { end, move } from './revoke.js';
-
-/** What an approval's effect works from: the request as approved, its profile and lines (none for a kind without lines). */
-export interface ApprovalContext {
-  request: Stored;
-  profile: ProfileDef | null;
-  lines: Line[];
-  principal: Principal;
-}
 
 /** What approving a request of each kind does, in the approval's transaction; answers what it revoked. */
 export const APPROVAL_EFFECTS: Record<

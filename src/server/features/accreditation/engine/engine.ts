@@ -15,6 +15,7 @@ import { ApiError } from '../../../errors.js';
 import { AccreditationEvents } from '../../../events.js';
 import type { Principal } from '../../../principal.js';
 import type { Registry } from '../../../registry.js';
+import type { Requester } from '../../../services/requester.js';
 import { divisionToday } from '../../../site.js';
 import type { FileStore } from '../../../storage/files.js';
 import { requireTransition } from '../../../workflow.js';
@@ -22,7 +23,7 @@ import { loadProfile, type ProfileDef } from '../catalogue.js';
 import { moveCount } from '../counts.js';
 import type { Line } from '../lines.js';
 import type { Notices } from '../notices.js';
-import type { Authoriser, Requester } from '../roles.js';
+import type { Authoriser } from '../roles.js';
 import { type Attention, countAttention } from './attention.js';
 import { idOf, rowsStopped } from './input.js';
 

@@ -7,7 +7,7 @@ import type { Principal } from '../../../principal.js';
 import { dataById } from '../catalogue.js';
 import { recordEvent } from '../events.js';
 import { reinstate } from '../expiry.js';
-import type { ApprovalContext } from './effects.js';
+import type { ApprovalContext } from './approval.js';
 import type { RequestEngine, Stored, Visitor } from './engine.js';
 
 /** Whom an approval accredits: the holder's column and id, and for a visit's visitor its line. */

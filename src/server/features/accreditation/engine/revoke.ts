@@ -4,7 +4,7 @@ import type { Db } from '../../../db/connection.js';
 import { ApiError } from '../../../errors.js';
 import { nameOf } from '../../../services/holder-rows.js';
 import { recordEvent } from '../events.js';
-import type { ApprovalContext } from './effects.js';
+import type { ApprovalContext } from './approval.js';
 import type { RequestEngine, Revoked } from './engine.js';
 
 /** An accreditation row as stored. */

@@ -4,10 +4,11 @@ import type { FieldProblem } from '../../../../shared/validation.js';
 import type { Row } from '../../../crud/types.js';
 import type { Db } from '../../../db/connection.js';
 import { ApiError } from '../../../errors.js';
+import type { Requester } from '../../../services/requester.js';
 import type { RequestEngine, Stored } from '../engine/engine.js';
 import { type Body, idList, idOf, rowsStopped, upper } from '../engine/input.js';
 import { type AccreditationRow, accreditationOf } from '../engine/revoke.js';
-import type { Authoriser, Requester } from '../roles.js';
+import type { Authoriser } from '../roles.js';
 import { Endowment } from './endowment.js';
 
 /** The kinds filed for accredited holders, one request per accreditation selected. */

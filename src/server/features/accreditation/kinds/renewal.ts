@@ -2,11 +2,11 @@ import { HOLDER_COLUMN, typeConcerns } from '../../../../shared/accreditation.js
 import type { Row } from '../../../crud/types.js';
 import type { Db } from '../../../db/connection.js';
 import { ApiError } from '../../../errors.js';
+import type { Requester } from '../../../services/requester.js';
 import { loadProfile } from '../catalogue.js';
 import type { RequestEngine } from '../engine/engine.js';
 import { type Body, idOf, type KeptFile, parseDetail, upper } from '../engine/input.js';
 import { saveLines } from '../engine/save-lines.js';
-import type { Requester } from '../roles.js';
 
 /** The kinds whose kept requirements a renewal renews (those typeConcerns('A') names): workers, vehicles and companies. */
 export const RENEWED_KINDS = ['T', 'V', 'E'] as const;

@@ -6,10 +6,11 @@ import { ApiError } from '../../../errors.js';
 import { t } from '../../../i18n.js';
 import { field, INT32, objectOf, resultResponses } from '../../../routes/responses.js';
 import { columnMaker, type ExportColumn, sendWorkbook, writeWorkbook } from '../../../services/excel.js';
+import type { Requester } from '../../../services/requester.js';
 import { divisionTimeZone, divisionToday } from '../../../site.js';
 import { requestColumns } from '../export.js';
 import { RequestLists, requestQuery } from '../lists.js';
-import { type Authoriser, type Requester, screenScope } from '../roles.js';
+import { type Authoriser, screenScope } from '../roles.js';
 import { type StatusFilters, StatusQuery } from './status.js';
 
 type Query = Record<string, unknown>;

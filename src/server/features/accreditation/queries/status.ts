@@ -3,7 +3,7 @@ import { containsPattern, likeEscaped } from '../../../crud/filters.js';
 import type { Row } from '../../../crud/types.js';
 import type { Database } from '../../../db/connection.js';
 import type { Registry } from '../../../registry.js';
-import { ACCESS_TABLES } from '../../access/tables.js';
+import { ACCESS_TABLES } from '../../../services/site/tables.js';
 import type { ScreenScope } from '../roles.js';
 
 /** Who runs a query: the client's division, or one contractor company of it. */
