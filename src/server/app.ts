@@ -31,6 +31,8 @@ import jwksRoutes from './routes/jwks.js';
 import lookupRoutes from './routes/lookups.js';
 import metaRoutes from './routes/meta.js';
 import restRoutes from './routes/rest.js';
+import type { Transport } from './services/https-post.js';
+import { Sealer } from './services/sealer.js';
 import { type FileStore, fileStoreFor } from './storage/files.js';
 
 export interface AuthConfig {
@@ -70,6 +72,16 @@ export interface AppOptions {
   auth?: AuthConfig;
   /** How long a gate's decision may take before the gate is told to deny (200 ms by default). */
   gateDecisionBudgetMs?: number;
+  webhooks?: WebhookOptions;
+}
+
+export interface WebhookOptions {
+  /** Certificate authorities trusted for endpoints besides the system's, PEM (WEBHOOK_CA_FILE). */
+  ca?: string;
+  /** Deliver in the background, every JOB_POLL_SECONDS (on unless false: a test runs rounds itself). */
+  background?: boolean;
+  /** How a delivery is sent (HTTPS by default). */
+  transport?: Transport;
 }
 
 /**
@@ -139,6 +151,9 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   fastify.decorate('notifier', notifier);
   fastify.decorate('gateDecisionBudgetMs', opts.gateDecisionBudgetMs ?? GATE_DECISION_BUDGET_MS);
   fastify.decorate('markingsWritten', markingsWritten);
+  fastify.decorate('sealer', new Sealer(secret));
+  fastify.decorate('webhookOptions', opts.webhooks ?? {});
+  fastify.decorate('jobs', new Map());
   fastify.decorate('files', opts.files ?? fileStoreFor(database, mkdtempSync(join(tmpdir(), 'acr-files-'))));
 
   await fastify.register(headers);

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { smppUrlProblem, smsSourceValid } from './auth/sms.js';
 
@@ -43,6 +44,8 @@ export interface Config {
   smppSource?: string;
   /** A gate's decision budget (GATE_DECISION_BUDGET_MS, 200 by default): past it the gate is told to deny. */
   gateDecisionBudgetMs: number;
+  /** Certificate authorities (PEM) webhook endpoints may be signed by besides the system's (WEBHOOK_CA_FILE). */
+  webhookCa?: string;
 }
 
 function wholeNumber(
@@ -93,5 +96,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smppUrl,
     smppSource,
     gateDecisionBudgetMs: budget,
+    webhookCa: env.WEBHOOK_CA_FILE ? readFileSync(env.WEBHOOK_CA_FILE, 'utf8') : undefined,
   };
 }

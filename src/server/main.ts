@@ -46,6 +46,7 @@ async function serve(): Promise<void> {
     clientDir: config.production ? CLIENT_DIR : undefined,
     files: fileStoreFor(database, config.filesDir),
     gateDecisionBudgetMs: config.gateDecisionBudgetMs,
+    webhooks: { ca: config.webhookCa },
     auth: {
       secret: config.authSecret,
       keyPolicy: { rotateAfterDays: config.signingKeyDays },

@@ -1,4 +1,5 @@
 import type { Language } from '../shared/constants.js';
+import type { WebhookOptions } from './app.js';
 import type { SigningKeys } from './auth/keys.js';
 import type { Notifier } from './auth/notifier.js';
 import type { GrantsCache } from './auth/permissions.js';
@@ -9,6 +10,7 @@ import type { AccreditationEvents } from './events.js';
 import type { Signal } from './jobs/signal.js';
 import type { Principal } from './principal.js';
 import type { Registry } from './registry.js';
+import type { Sealer } from './services/sealer.js';
 import type { FileStore } from './storage/files.js';
 
 declare module 'fastify' {
@@ -30,6 +32,12 @@ declare module 'fastify' {
     markingsWritten: Signal;
     /** The features' listeners of accreditation events (a demobilisation's effects). */
     events: AccreditationEvents;
+    /** Keeps the secrets the server reads again encrypted (a webhook endpoint's). */
+    sealer: Sealer;
+    /** How webhooks are delivered (AppOptions.webhooks). */
+    webhookOptions: WebhookOptions;
+    /** The features' background jobs by name (they run on their own; a test runs a round itself). */
+    jobs: Map<string, { round(): Promise<unknown> }>;
   }
   interface FastifyRequest {
     /** Who is calling; set by plugins/auth.ts on every protected /api route. */

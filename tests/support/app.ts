@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import type { AuthConfig } from '../../src/server/app.js';
+import type { AuthConfig, WebhookOptions } from '../../src/server/app.js';
 import type { Mail } from '../../src/server/auth/notifier.js';
 import type { DialectName } from '../../src/server/db/connection.js';
 import { DEMO_PASSWORD } from '../../src/server/demo/security.js';
@@ -25,7 +25,12 @@ export const mailboxes = new WeakMap<FastifyInstance, Mail[]>();
 /** A ready application on a database of its own in the given dialect, with the demo data unless told not to. */
 export async function startTestApp(
   dialect: DialectName,
-  options: { demo?: boolean; auth?: AuthConfig; gateDecisionBudgetMs?: number } = {},
+  options: {
+    demo?: boolean;
+    auth?: AuthConfig;
+    gateDecisionBudgetMs?: number;
+    webhooks?: WebhookOptions;
+  } = {},
 ): Promise<TestApp> {
   const registry = loadRegistry();
   // A copy of the run's prepared database, seeded unless told not to (templates.ts).
@@ -39,6 +44,8 @@ export async function startTestApp(
     // The sign-in challenge only where a suite asks for it (sign-in-challenge.test.ts).
     auth: { challenge: false, ...options.auth, deliver: (m) => mail.push(m) },
     gateDecisionBudgetMs: options.gateDecisionBudgetMs,
+    // Webhooks are delivered when a test runs a round, not in the background.
+    webhooks: { background: false, ...options.webhooks },
   });
   mailboxes.set(app, mail);
   return {

@@ -28,9 +28,11 @@ function importsOf(file: string, known: Set<string>): string[] {
     const spec = m[1] ?? m[2];
     if (!spec.startsWith('.')) return [];
     const target = relative(ROOT, resolve(ROOT, dirname(file), spec));
-    const found = [target.replace(/\.js$/, '.ts'), target.replace(/\.js$/, '.tsx'), `${target}/index.ts`].find(
-      (t) => known.has(t),
-    );
+    const found = [
+      target.replace(/\.js$/, '.ts'),
+      target.replace(/\.js$/, '.tsx'),
+      `${target}/index.ts`,
+    ].find((t) => known.has(t));
     return found ? [found] : [];
   });
 }
@@ -64,9 +66,7 @@ describe('the imports between the rooms of the code', () => {
   });
 
   it('never lead from below the features into one: only the features’ own index names them', () => {
-    const upward = edges.filter(
-      ({ from, to }) => featureOf(to) && !featureOf(from) && !isContract(from),
-    );
+    const upward = edges.filter(({ from, to }) => featureOf(to) && !featureOf(from) && !isContract(from));
     expect(upward).toEqual([]);
   });
 

@@ -8,6 +8,7 @@ import { dining } from './dining/index.js';
 import { hotel } from './hotel/index.js';
 import { identification } from './identification/index.js';
 import type { ClientFeature, FeatureRoute } from './types.js';
+import { webhooks } from './webhooks/index.js';
 
 /** The console's feature areas, each with its screens; the generic screens serve the rest. */
 export const FEATURES: readonly ClientFeature[] = [
@@ -17,6 +18,7 @@ export const FEATURES: readonly ClientFeature[] = [
   identification,
   hotel,
   dining,
+  webhooks,
 ];
 
 export const FEATURE_ROUTES: FeatureRoute[] = FEATURES.flatMap((f) => f.routes ?? []);

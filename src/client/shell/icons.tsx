@@ -27,6 +27,7 @@ import PlaceIcon from '@mui/icons-material/Place';
 import RestaurantIcon from '@mui/icons-material/Restaurant';
 import SettingsIcon from '@mui/icons-material/Settings';
 import VerifiedUserIcon from '@mui/icons-material/VerifiedUser';
+import WebhookIcon from '@mui/icons-material/Webhook';
 import type { ComponentType } from 'react';
 
 /** The icons a menu item may name in its Icono field; anything else shows a label. */
@@ -60,6 +61,7 @@ const ICONS: Record<string, ComponentType<{ fontSize?: 'small' | 'medium' }>> = 
   Restaurant: RestaurantIcon,
   Settings: SettingsIcon,
   VerifiedUser: VerifiedUserIcon,
+  Webhook: WebhookIcon,
 };
 
 export function MenuIcon({ name, small }: { name: string | null; small?: boolean }) {

@@ -1,13 +1,7 @@
-import {
-  createCipheriv,
-  createDecipheriv,
-  createHmac,
-  randomBytes,
-  randomInt,
-  timingSafeEqual,
-} from 'node:crypto';
+import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import type { Db } from '../db/connection.js';
+import { Sealer } from '../services/sealer.js';
 import { AUTH_TABLES } from './tables.js';
 
 /** RFC 6238 as authenticator apps expect it: SHA-1, six digits, thirty seconds. */
@@ -45,7 +39,7 @@ const normalRecovery = (code: string) => code.toUpperCase().replace(/[^A-Z0-9]/g
  * hashes, each usable once; and the short windows in which a sign-in may give its code or enrol.
  */
 export class Authenticator {
-  private readonly cipherKey: Buffer;
+  private readonly sealer: Sealer;
   private readonly hashKey: Buffer;
 
   constructor(
@@ -53,29 +47,16 @@ export class Authenticator {
     secret: Uint8Array,
     private readonly now: () => number = Date.now,
   ) {
-    this.cipherKey = createHmac('sha256', secret).update('totp:cipher').digest();
+    this.sealer = new Sealer(secret);
     this.hashKey = createHmac('sha256', secret).update('totp:hash').digest();
   }
 
   private encrypt(userId: string, plain: string): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.cipherKey, iv);
-    cipher.setAAD(Buffer.from(userId));
-    const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-    return [iv, cipher.getAuthTag(), body].map((b) => b.toString('base64url')).join('.');
+    return this.sealer.seal('totp', userId, plain);
   }
 
   private decrypt(userId: string, sealed: string): string | undefined {
-    try {
-      const [iv, tag, body] = sealed.split('.').map((p) => Buffer.from(p, 'base64url'));
-      const decipher = createDecipheriv('aes-256-gcm', this.cipherKey, iv);
-      decipher.setAAD(Buffer.from(userId));
-      decipher.setAuthTag(tag);
-      return Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
-    } catch {
-      // Sealed with another server secret, or altered: no secret at all.
-      return undefined;
-    }
+    return this.sealer.open('totp', userId, sealed);
   }
 
   private hash(userId: string, kind: string, value: string): string {

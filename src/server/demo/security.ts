@@ -174,6 +174,7 @@ const GROUP_ICONS: Record<string, string> = {
   approvals: 'HowToReg',
   queries: 'ManageSearch',
   reports: 'Insights',
+  integration: 'Webhook',
 };
 
 /** Two digits per menu level: 1 → "01". */

@@ -10,6 +10,7 @@ import { hotel } from './hotel/index.js';
 import { identification } from './identification/index.js';
 import { security } from './security/index.js';
 import { system } from './system/index.js';
+import { webhooks } from './webhooks/index.js';
 
 export type { Feature, FeatureContext } from './feature.js';
 
@@ -24,6 +25,7 @@ export const FEATURES: Feature[] = [
   hotel,
   dining,
   accreditation,
+  webhooks,
 ];
 
 /** The areas' listeners of accreditation events, in the areas' order. */

@@ -256,6 +256,45 @@ export interface RutaRepositorio {
 }
 
 /**
+ * An HTTPS address of another system (payroll, the site's access control, a contractor's ERP) that is told what happens to the client's accreditations: the events it wants, each one a POST of JSON signed with HMAC-SHA256 of the timestamp and the body under the endpoint's secret (header X-Acreditacion-Firma: t=<seconds>,v1=<hex>). The secret is made by the server and shown once, when it is made ('New secret' on the record's screen); no answer carries it after that, and it is kept encrypted. An endpoint receives the events from its first secret on (Desde), none before; one made inactive receives nothing more.
+ */
+export interface DestinoWebhook {
+  IdDestino?: number;
+  IdCliente?: number;
+  Descripcion: string;
+  Url: string;
+  Secreto?: string;
+  Desde?: string;
+  Otorgada?: 'S' | 'N';
+  Terminada?: 'S' | 'N';
+  Suspendida?: 'S' | 'N';
+  Reactivada?: 'S' | 'N';
+  Trasladada?: 'S' | 'N';
+  Ampliada?: 'S' | 'N';
+  Activo: 'S' | 'N';
+}
+
+/**
+ * One accreditation event on its way to one endpoint (System > Webhook deliveries): made once per endpoint and event (unique), sent in the events' order per accreditation, retried with a growing wait (30 s, 1 min, 2 min … up to an hour between tries) for 24 hours from the event, then failed. Estado: P pending, E delivered (the endpoint answered 2xx), F failed; the last answer's status and first characters are kept. A failed or delivered one can be sent again ('Resend'), which makes it pending with a new 24 hours. Written only by the server.
+ */
+export interface EntregaWebhook {
+  IdEntrega?: number;
+  IdCliente?: number;
+  IdDestino: number;
+  IdEvento: number;
+  IdAcreditacion: number;
+  Evento: 'granted' | 'ended' | 'suspended' | 'reinstated' | 'moved' | 'extended';
+  Estado: 'P' | 'E' | 'F';
+  Intentos: number;
+  FechaEvento: string;
+  ProximoIntento?: string;
+  VenceReintento?: string;
+  UltimoCodigo?: number;
+  UltimaRespuesta?: string;
+  FechaEntrega?: string;
+}
+
+/**
  * A characteristic of a profile (spec section 3): authoriser, requester or administrator. The profile type is derived from them: authoriser first, then requester, then administrator.
  */
 export interface PerfilCaracteristica {
@@ -2061,6 +2100,8 @@ export interface ResourceTypes {
   'maintenance-type': TipoMantenimiento;
   parameter: Parametro;
   'repository-path': RutaRepositorio;
+  'webhook-endpoint': DestinoWebhook;
+  'webhook-delivery': EntregaWebhook;
   'profile-characteristic': PerfilCaracteristica;
   'login-setting': ConfiguracionLogeo;
   user: Usuario;
