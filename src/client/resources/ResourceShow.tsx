@@ -19,11 +19,23 @@ import { fieldFor } from './fields.js';
 import History from './History.js';
 import { ScreenTitle } from './ScreenTitle.js';
 
-const ShowActions = ({ canWrite, resource }: { canWrite: boolean; resource: string }) => {
+/**
+ * The record's buttons: a feature's extra actions for whoever may change the record, or, on records
+ * the server alone writes (a webhook delivery), for whoever reads them: the action then asks itself.
+ */
+const ShowActions = ({
+  canWrite,
+  resource,
+  serverWritten,
+}: {
+  canWrite: boolean;
+  resource: string;
+  serverWritten: boolean;
+}) => {
   const Extra = useRecordActions(resource);
   return (
     <TopToolbar sx={{ flexWrap: 'wrap' }}>
-      {canWrite && Extra && <Extra />}
+      {(canWrite || serverWritten) && Extra && <Extra />}
       <ListButton />
       {canWrite && <EditButton />}
       {canWrite && <DeleteButton mutationMode="pessimistic" />}
@@ -61,7 +73,15 @@ export default function ResourceShow() {
   const { schema, access } = meta;
   const translate = useTranslate();
   return (
-    <Show actions={<ShowActions canWrite={access === 'write'} resource={meta.name} />}>
+    <Show
+      actions={
+        <ShowActions
+          canWrite={access === 'write'}
+          resource={meta.name}
+          serverWritten={meta.schema['x-readOnly'] === true}
+        />
+      }
+    >
       <ScreenTitle kind="show" />
       {sectionsOf(meta).map((section) => (
         <Box
