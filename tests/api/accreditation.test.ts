@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ExpiryJob } from '../../src/server/features/accreditation/expiry.js';
 import { addDays, siteDate } from '../../src/shared/dates.js';
 import { catalogue, pdf, png, upload, valuesFor } from '../support/accreditation.js';
-import { call, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { call, signIn } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
+import { world } from '../support/world.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
 type Json = any;
@@ -12,16 +13,31 @@ const NORTH = 'PROYECTO CORDILLERA NORTE';
 const BASE = '/api/acreditacionsolicitud';
 
 describe.each(DIALECTS)('mobilisation requests on %s', (dialect) => {
-  let t: TestApp;
+  const w = world(dialect, {
+    users: {
+      admin: 'ADMIN',
+      requester: 'SOLICITANTE',
+      requesterNorth: { user: 'SOLICITANTE', division: NORTH },
+      authoriser: 'AUTORIZADOR',
+    },
+    division: SOUTH,
+    ready: async () => {
+      cat = await catalogue(w.app, tokens.admin);
+      const contracts = await cat.list('contract');
+      contract = contracts.find((c: Json) => c.NumeroContrato === 'CT-2026-001').IdContrato;
+      northContract = (
+        await call(w.app, { url: '/api/rest/contract', token: tokens.requesterNorth })
+      ).body.find((c: Json) => c.NumeroContrato === 'CT-2026-006').IdContrato;
+    },
+  });
   let cat: Awaited<ReturnType<typeof catalogue>>;
-  const tokens: Record<string, string> = {};
+  const { tokens } = w;
   let contract: number;
   let northContract: number;
   const today = siteDate('PE');
   const expiry = addDays(today, 200).replaceAll('-', '');
 
-  const as = (who: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
-    call(t.app, { method, url, token: tokens[who], payload });
+  const { as } = w;
   const detail = async (id: number, who = 'requester') =>
     (
       await as(
@@ -58,7 +74,7 @@ describe.each(DIALECTS)('mobilisation requests on %s', (dialect) => {
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
     for (const item of mine.filter((i: Json) => i.AdjuntarArchivo === 'S' && i.TipoRequisito === 'S')) {
       const res = await upload(
-        t.app,
+        w.app,
         tokens.requester,
         `${BASE}/UploadSolicitanteArchivo`,
         {
@@ -90,23 +106,6 @@ describe.each(DIALECTS)('mobilisation requests on %s', (dialect) => {
     });
   };
 
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    tokens.admin = (await signIn(t.app, 'ADMIN', { division: SOUTH })).accessToken;
-    tokens.requester = (await signIn(t.app, 'SOLICITANTE', { division: SOUTH })).accessToken;
-    tokens.requesterNorth = (await signIn(t.app, 'SOLICITANTE', { division: NORTH })).accessToken;
-    tokens.authoriser = (await signIn(t.app, 'AUTORIZADOR', { division: SOUTH })).accessToken;
-    cat = await catalogue(t.app, tokens.admin);
-    const contracts = await cat.list('contract');
-    contract = contracts.find((c: Json) => c.NumeroContrato === 'CT-2026-001').IdContrato;
-    northContract = (
-      await call(t.app, { url: '/api/rest/contract', token: tokens.requesterNorth })
-    ).body.find((c: Json) => c.NumeroContrato === 'CT-2026-006').IdContrato;
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
-
   it('walks a worker’s mobilisation: made, completed, sent, observed, corrected, approved; the worker is accredited', async () => {
     const created = await as('requester', 'POST', `${BASE}/crearsolicitante`, worker('70112233'));
     expect(created.status, JSON.stringify(created.body)).toBe(200);
@@ -123,7 +122,7 @@ describe.each(DIALECTS)('mobilisation requests on %s', (dialect) => {
 
     await complete(id);
     const photo = await upload(
-      t.app,
+      w.app,
       tokens.requester,
       `${BASE}/crearsolicitantefoto`,
       { IdSolicitud: id },
@@ -134,7 +133,7 @@ describe.each(DIALECTS)('mobilisation requests on %s', (dialect) => {
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
     expect(sent.body.result.EstadoAprobacion).toBe('P');
     expect(
-      t.mail.some((m) => m.userId === 'AUTORIZADOR' && m.subject.includes(String(id).padStart(8, '0'))),
+      w.t.mail.some((m) => m.userId === 'AUTORIZADOR' && m.subject.includes(String(id).padStart(8, '0'))),
     ).toBe(true);
 
     // Sent: no longer the requester's to change or delete.
@@ -179,12 +178,12 @@ describe.each(DIALECTS)('mobilisation requests on %s', (dialect) => {
     });
     expect(observed.status, JSON.stringify(observed.body)).toBe(200);
     expect(observed.body.result.EstadoAprobacion).toBe('O');
-    expect(t.mail.some((m) => m.userId === 'SOLICITANTE' && /observada/.test(m.text))).toBe(true);
+    expect(w.t.mail.some((m) => m.userId === 'SOLICITANTE' && /observada/.test(m.text))).toBe(true);
 
     // Still observed: not sent again until corrected; a new file corrects it.
     expect((await as('requester', 'POST', `${BASE}/cerrarsolicitud`, { IdSolicitud: id })).status).toBe(409);
     const corrected = await upload(
-      t.app,
+      w.app,
       tokens.requester,
       `${BASE}/UploadSolicitanteArchivo`,
       { IdSolicitud: id, IdDatoEvaluar: sctr.IdDatoEvaluar },
@@ -211,22 +210,22 @@ describe.each(DIALECTS)('mobilisation requests on %s', (dialect) => {
       'APPROVE',
     ]);
     const accreditations = (
-      await call(t.app, {
+      await call(w.app, {
         url: `/api/rest/accreditation?filter=${encodeURIComponent(JSON.stringify({ IdPersona: record.IdPersona }))}`,
         token: tokens.requester,
       })
     ).body;
     expect(accreditations).toHaveLength(1);
     // Its event, written with it: granted by this request.
-    const granted = (await t.db.database.db
-      .selectFrom(t.registry.require('accreditation-event').table)
+    const granted = (await w.t.db.database.db
+      .selectFrom(w.registry.require('accreditation-event').table)
       .selectAll()
       .where('IdAcreditacion', '=', accreditations[0].IdAcreditacion)
       .execute()) as Json[];
     expect(granted.map((e) => [e.Tipo, JSON.parse(e.Datos).IdSolicitud])).toEqual([['granted', id]]);
     // The request's photo is now the worker's.
     const person = (
-      await call(t.app, { url: `/api/rest/person/${record.IdPersona}`, token: tokens.requester })
+      await call(w.app, { url: `/api/rest/person/${record.IdPersona}`, token: tokens.requester })
     ).body;
     expect(person.Foto).toBe(`data:image/png;base64,${png(150, 160).toString('base64')}`);
     expect(accreditations[0]).toMatchObject({
@@ -249,13 +248,13 @@ describe.each(DIALECTS)('mobilisation requests on %s', (dialect) => {
   });
 
   it('gives an observed line its type’s correction deadline; a lapsed one is flagged on both dashboards and escalated once', async () => {
-    const db = t.db.database.db;
-    const table = (name: string) => t.registry.require(name).table;
+    const db = w.t.db.database.db;
+    const { table } = w;
     const created = await as('requester', 'POST', `${BASE}/crearsolicitante`, worker('70445566'));
     const id = created.body.result.IdSolicitud as number;
     await complete(id);
     await upload(
-      t.app,
+      w.app,
       tokens.requester,
       `${BASE}/crearsolicitantefoto`,
       { IdSolicitud: id },
@@ -317,12 +316,12 @@ describe.each(DIALECTS)('mobilisation requests on %s', (dialect) => {
     // The daily job tells the next approvers (here the only order: AUTORIZADOR) once.
     const number = String(id).padStart(8, '0');
     const escalations = () =>
-      t.mail.filter((m) => m.subject.includes(`Correction overdue: request ${number}`));
+      w.t.mail.filter((m) => m.subject.includes(`Correction overdue: request ${number}`));
     const run = (day: number) =>
       new ExpiryJob(
-        t.db.database,
-        t.registry,
-        t.app.notifier,
+        w.t.db.database,
+        w.registry,
+        w.app.notifier,
         () => Date.now() + day * 86_400_000,
         `r${day}`,
       ).runOnce();
@@ -334,7 +333,7 @@ describe.each(DIALECTS)('mobilisation requests on %s', (dialect) => {
 
     // Corrected: no longer flagged.
     const corrected = await upload(
-      t.app,
+      w.app,
       tokens.requester,
       `${BASE}/UploadSolicitanteArchivo`,
       { IdSolicitud: id, IdDatoEvaluar: sctr.IdDatoEvaluar },
@@ -349,8 +348,8 @@ describe.each(DIALECTS)('mobilisation requests on %s', (dialect) => {
       (await as('requester', 'GET', `${BASE}/obtenersolicitud?IdSolicitud=${id}`)).body.result
         .IdPersona as number;
     const keptOf = async (person: number | Promise<number>) =>
-      (await t.db.database.db
-        .selectFrom(t.registry.require('accredited-requirement').table)
+      (await w.t.db.database.db
+        .selectFrom(w.registry.require('accredited-requirement').table)
         .select(['IdDatoEvaluar', 'Valor', 'FechaVencimiento', 'IdSolicitud'])
         .where('IdPersona', '=', await person)
         .execute()) as Json[];
@@ -359,7 +358,7 @@ describe.each(DIALECTS)('mobilisation requests on %s', (dialect) => {
       .IdSolicitud as number;
     await complete(south);
     await upload(
-      t.app,
+      w.app,
       tokens.requester,
       `${BASE}/crearsolicitantefoto`,
       { IdSolicitud: south },
@@ -410,7 +409,7 @@ describe.each(DIALECTS)('mobilisation requests on %s', (dialect) => {
       expect(
         (
           await upload(
-            t.app,
+            w.app,
             tokens.requesterNorth,
             `${BASE}/UploadSolicitanteArchivo`,
             { IdSolicitud: north, IdDatoEvaluar: item.IdDatoEvaluar },
@@ -419,7 +418,7 @@ describe.each(DIALECTS)('mobilisation requests on %s', (dialect) => {
         ).status,
       ).toBe(200);
     await upload(
-      t.app,
+      w.app,
       tokens.requesterNorth,
       `${BASE}/crearsolicitantefoto`,
       { IdSolicitud: north },
@@ -436,7 +435,7 @@ describe.each(DIALECTS)('mobilisation requests on %s', (dialect) => {
 
     // Approved in the north: the carried values stay kept as the south proved them.
     const keptBefore = await keptOf(southPerson(south));
-    tokens.authoriserNorth = (await signIn(t.app, 'AUTORIZADOR', { division: NORTH })).accessToken;
+    tokens.authoriserNorth = (await signIn(w.app, 'AUTORIZADOR', { division: NORTH })).accessToken;
     const [requesterLines, authoriserLines] = (
       await as(
         'authoriserNorth',
@@ -545,7 +544,7 @@ describe.each(DIALECTS)('mobilisation requests on %s', (dialect) => {
     const file = items.find((i: Json) => i.AdjuntarArchivo === 'S');
     const exe = Buffer.concat([Buffer.from('MZ\x90\x00\x03'), Buffer.alloc(200)]);
     const renamed = await upload(
-      t.app,
+      w.app,
       tokens.requester,
       `${BASE}/UploadSolicitanteArchivo`,
       { IdSolicitud: id, IdDatoEvaluar: file.IdDatoEvaluar },
@@ -553,14 +552,14 @@ describe.each(DIALECTS)('mobilisation requests on %s', (dialect) => {
     );
     expect(renamed.status).toBe(400);
     expect(renamed.body.messageKey).toBe('accreditation.files.notPdf');
-    const none = await upload(t.app, tokens.requester, `${BASE}/UploadSolicitanteArchivo`, {
+    const none = await upload(w.app, tokens.requester, `${BASE}/UploadSolicitanteArchivo`, {
       IdSolicitud: id,
       IdDatoEvaluar: file.IdDatoEvaluar,
     });
     expect(none.body.messageKey).toBe('ACCREDITATION.REQUEST.NOTFILE');
     const big = Buffer.concat([pdf(), Buffer.alloc(11 * 1024 * 1024)]);
     const tooBig = await upload(
-      t.app,
+      w.app,
       tokens.requester,
       `${BASE}/UploadSolicitanteArchivo`,
       { IdSolicitud: id, IdDatoEvaluar: file.IdDatoEvaluar },
@@ -570,7 +569,7 @@ describe.each(DIALECTS)('mobilisation requests on %s', (dialect) => {
     expect(tooBig.body.messageKey).toBe('accreditation.files.tooLarge');
     const photo = (bytes: Buffer) =>
       upload(
-        t.app,
+        w.app,
         tokens.requester,
         `${BASE}/crearsolicitantefoto`,
         { IdSolicitud: id },
@@ -855,7 +854,7 @@ describe.each(DIALECTS)('mobilisation requests on %s', (dialect) => {
     expect(values.status, JSON.stringify(values.body)).toBe(200);
     for (const item of visitItems.filter((i: Json) => i.AdjuntarArchivo === 'S' && i.TipoRequisito === 'S')) {
       const res = await upload(
-        t.app,
+        w.app,
         tokens.requester,
         '/api/acreditacionvisitapersonadetalle/actualizararchivo',
         { IdSolicitud: pid, IdVisitaPersona: visitorId, IdDatoEvaluar: item.IdDatoEvaluar },
@@ -876,7 +875,7 @@ describe.each(DIALECTS)('mobilisation requests on %s', (dialect) => {
       Detalle: [{ IdDetalle: line.IdSecuencial, EstadoAprobacion: 'O', Observacion: 'Documento vencido' }],
     });
     const fixed = await upload(
-      t.app,
+      w.app,
       tokens.requester,
       '/api/acreditacionvisitapersonadetalle/actualizarobservado',
       { IdSolicitud: pid, IdVisitaPersona: visitorId, IdDatoEvaluar: line.IdDatoEvaluar },
@@ -951,9 +950,9 @@ describe.each(DIALECTS)('mobilisation requests on %s', (dialect) => {
       ...ids.slice(0, 2).map((id) => as('requester', 'POST', `${BASE}/cerrarsolicitud`, { IdSolicitud: id })),
       as('requester', 'DELETE', `${BASE}/eliminar?IdSolicitud=${ids[3]}`),
     ]);
-    const db = t.db.database.db;
+    const db = w.t.db.database.db;
     const counters = (await db
-      .selectFrom(t.registry.require('request-count').table)
+      .selectFrom(w.registry.require('request-count').table)
       .select([
         'IdDivision',
         'IdCompania',
@@ -966,7 +965,7 @@ describe.each(DIALECTS)('mobilisation requests on %s', (dialect) => {
       .where('Cantidad', '>', 0)
       .execute()) as Json[];
     const requests = (await db
-      .selectFrom(t.registry.require('request').table)
+      .selectFrom(w.registry.require('request').table)
       .select([
         'IdDivision',
         'IdCompania',

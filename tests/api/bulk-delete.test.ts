@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { requestNumber } from '../../src/shared/accreditation.js';
 import { addDays, siteDate } from '../../src/shared/dates.js';
 import { catalogue } from '../support/accreditation.js';
-import { call, startTestApp, type TestApp, tokensOf } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
+import { world } from '../support/world.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
 type Json = any;
@@ -17,14 +17,25 @@ const BASE = '/api/acreditacionsolicitud';
  * see, is kept and named with its reason; a selection of which nothing may go is refused whole.
  */
 describe.each(DIALECTS)('bulk delete of requests on %s', (dialect) => {
-  let t: TestApp;
   let cat: Awaited<ReturnType<typeof catalogue>>;
-  const tokens: Record<string, string> = {};
   const today = siteDate('PE');
   let contract: number;
-
-  const as = (who: string, method: 'GET' | 'POST', url: string, payload?: object) =>
-    call(t.app, { method, url, token: tokens[who], payload });
+  const w = world(dialect, {
+    users: {
+      admin: 'ADMIN',
+      requester: 'SOLICITANTE',
+      requesterNorth: { user: 'SOLICITANTE', division: NORTH },
+      authoriser: 'AUTORIZADOR',
+    },
+    division: SOUTH,
+    ready: async () => {
+      cat = await catalogue(w.app, w.tokens.admin);
+      contract = (await cat.list('contract')).find(
+        (c: Json) => c.NumeroContrato === 'CT-2026-001',
+      ).IdContrato;
+    },
+  });
+  const { as } = w;
   const worker = (document: string) => ({
     IdEntidad: 'T',
     IdContrato: contract,
@@ -41,42 +52,10 @@ describe.each(DIALECTS)('bulk delete of requests on %s', (dialect) => {
     IdPaisResidencia: 'PE',
     TelefonoMovil: '987000111',
   });
-  const table = (name: string) => t.registry.require(name).table;
-  const count = async (name: string, id: number) =>
-    Number(
-      (
-        (await t.db.database.db
-          .selectFrom(table(name))
-          .select((eb) => eb.fn.countAll().as('n'))
-          .where('IdSolicitud', '=', id)
-          .executeTakeFirstOrThrow()) as { n: number | string }
-      ).n,
-    );
+  const count = (name: string, id: number) => w.count(name, { IdSolicitud: id });
   const listed = async (status: string) =>
     (await as('requester', 'GET', `${BASE}/filtrar?take=1&IdEntidad=T&EstadoAprobacion=${status}`)).body
       .result.data[0];
-
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    Object.assign(
-      tokens,
-      await tokensOf(
-        t.app,
-        {
-          admin: 'ADMIN',
-          requester: 'SOLICITANTE',
-          requesterNorth: { user: 'SOLICITANTE', division: NORTH },
-          authoriser: 'AUTORIZADOR',
-        },
-        SOUTH,
-      ),
-    );
-    cat = await catalogue(t.app, tokens.admin);
-    contract = (await cat.list('contract')).find((c: Json) => c.NumeroContrato === 'CT-2026-001').IdContrato;
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
 
   it('deletes the incomplete ones with their lines and history, keeps a sent and an answered one and names them', async () => {
     const made: number[] = [];

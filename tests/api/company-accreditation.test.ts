@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ExpiryJob } from '../../src/server/features/accreditation/expiry.js';
 import { addDays, siteDate } from '../../src/shared/dates.js';
 import { catalogue, pdf, sendRenewal, upload, valuesFor } from '../support/accreditation.js';
-import { call, startTestApp, type TestApp, tokensOf } from '../support/app.js';
+import { call } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
+import { world } from '../support/world.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
 type Json = any;
@@ -19,9 +20,31 @@ const BASE = '/api/acreditacionsolicitud';
  * EMPRESAACREDITADA makes a worker's or vehicle's request wait for it.
  */
 describe.each(DIALECTS)('company accreditation on %s', (dialect) => {
-  let t: TestApp;
+  const w = world(dialect, {
+    users: {
+      admin: 'ADMIN',
+      requester: { user: 'SOLICITANTE', division: NORTH },
+      authoriser: { user: 'AUTORIZADOR', division: NORTH },
+      authoriserSouth: 'AUTORIZADOR',
+      supervisor: 'SUPERVISOR',
+    },
+    division: SOUTH,
+    ready: async () => {
+      cat = await catalogue(w.app, tokens.admin);
+      companyProfile = (await cat.list('accreditation-profile')).find(
+        (p: Json) => p.Descripcion === 'EMPRESA CONTRATISTA',
+      ).IdPerfilAcreditacion;
+      // The north's contracts, as its requester sees them.
+      const contracts = (
+        await as('requester', 'GET', `/api/rest/contract?range=${encodeURIComponent('[0,99]')}`)
+      ).body;
+      const contract = contracts.find((c: Json) => c.NumeroContrato === 'CT-2026-006');
+      northContract = contract.IdContrato;
+      sermipac = contract.IdCompaniaContratista;
+      north = contract.IdDivision;
+    },
+  });
   let cat: Awaited<ReturnType<typeof catalogue>>;
-  const tokens: Record<string, string> = {};
   const today = siteDate('PE');
   let companyProfile: number;
   let northContract: number;
@@ -29,19 +52,8 @@ describe.each(DIALECTS)('company accreditation on %s', (dialect) => {
   let north: number;
   let requestId: number;
 
-  const as = (who: string, method: 'GET' | 'POST', url: string, payload?: object) =>
-    call(t.app, { method, url, token: tokens[who], payload });
-  const db = () => t.db.database.db;
-  const table = (name: string) => t.registry.require(name).table;
-  const count = async (name: string) =>
-    Number(
-      (
-        (await db()
-          .selectFrom(table(name))
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()) as { n: number | string }
-      ).n,
-    );
+  const { as, tokens, db, table } = w;
+  const count = (name: string) => w.count(name);
   const setting = (value: 'S' | 'N') =>
     db()
       .updateTable(table('parameter'))
@@ -79,39 +91,6 @@ describe.each(DIALECTS)('company accreditation on %s', (dialect) => {
       .where('IdCompania', '=', sermipac)
       .where('IdDivision', '=', north)
       .execute() as Promise<Json[]>;
-
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    Object.assign(
-      tokens,
-      await tokensOf(
-        t.app,
-        {
-          admin: 'ADMIN',
-          requester: { user: 'SOLICITANTE', division: NORTH },
-          authoriser: { user: 'AUTORIZADOR', division: NORTH },
-          authoriserSouth: 'AUTORIZADOR',
-          supervisor: 'SUPERVISOR',
-        },
-        SOUTH,
-      ),
-    );
-    cat = await catalogue(t.app, tokens.admin);
-    companyProfile = (await cat.list('accreditation-profile')).find(
-      (p: Json) => p.Descripcion === 'EMPRESA CONTRATISTA',
-    ).IdPerfilAcreditacion;
-    // The north's contracts, as its requester sees them.
-    const contracts = (
-      await as('requester', 'GET', `/api/rest/contract?range=${encodeURIComponent('[0,99]')}`)
-    ).body;
-    const contract = contracts.find((c: Json) => c.NumeroContrato === 'CT-2026-006');
-    northContract = contract.IdContrato;
-    sermipac = contract.IdCompaniaContratista;
-    north = contract.IdDivision;
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
 
   it('seeds companies in every status, and the suspended one with its lapsed policy', async () => {
     const requests = (await db()
@@ -195,7 +174,7 @@ describe.each(DIALECTS)('company accreditation on %s', (dialect) => {
     await setting('N');
     const filed = await as('requester', 'POST', `${BASE}/crearsolicitante`, worker('71234590'));
     expect(filed.status, JSON.stringify(filed.body)).toBe(200);
-    const removed = await call(t.app, {
+    const removed = await call(w.app, {
       method: 'DELETE',
       url: `${BASE}/eliminar?IdSolicitud=${filed.body.result.IdSolicitud}`,
       token: tokens.requester,
@@ -228,7 +207,7 @@ describe.each(DIALECTS)('company accreditation on %s', (dialect) => {
     expect(files.length).toBe(3);
     for (const item of files) {
       const res = await upload(
-        t.app,
+        w.app,
         tokens.requester,
         `${BASE}/UploadSolicitanteArchivo`,
         { IdSolicitud: requestId, IdDatoEvaluar: item.IdDatoEvaluar },
@@ -288,7 +267,7 @@ describe.each(DIALECTS)('company accreditation on %s', (dialect) => {
 
     // The requester corrects the observed policy with a new file and sends it again.
     const fixed = await upload(
-      t.app,
+      w.app,
       tokens.requester,
       `${BASE}/UploadSolicitanteArchivo`,
       { IdSolicitud: requestId, IdDatoEvaluar: policy.IdDatoEvaluar },
@@ -358,9 +337,9 @@ describe.each(DIALECTS)('company accreditation on %s', (dialect) => {
       ).length;
     const before = await suspendedWorkers();
     await new ExpiryJob(
-      t.db.database,
-      t.registry,
-      t.app.notifier,
+      w.t.db.database,
+      w.registry,
+      w.app.notifier,
       () => Date.now(),
       'company-test',
     ).runOnce();
@@ -415,7 +394,7 @@ describe.each(DIALECTS)('company accreditation on %s', (dialect) => {
     });
     expect(twice.status).toBe(409);
     const renewedTo = addDays(today, 400);
-    await sendRenewal(t.app, tokens.requester, id, renewedTo);
+    await sendRenewal(w.app, tokens.requester, id, renewedTo);
     const read = await as('authoriser', 'GET', `${RENEWAL}/obtener?IdSolicitud=${id}`);
     expect(read.status, JSON.stringify(read.body)).toBe(200);
     const [items] = read.body.result.detalle;

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addDays, siteDate } from '../../src/shared/dates.js';
 import { copyContract } from '../support/accreditation.js';
-import { call, signIn, startTestApp, type TestApp } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
+import { world } from '../support/world.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
 type Json = any;
@@ -11,58 +11,56 @@ const NORTH = 'PROYECTO CORDILLERA NORTE';
 const BASE = '/api/acreditacioncontrato';
 
 describe.each(DIALECTS)('contract extension and change on %s', (dialect) => {
-  let t: TestApp;
-  const tokens: Record<string, string> = {};
+  const w = world(dialect, {
+    users: {
+      requester: 'SOLICITANTE',
+      requesterNorth: { user: 'SOLICITANTE', division: NORTH },
+      authoriser: 'AUTORIZADOR',
+      authoriserNorth: { user: 'AUTORIZADOR', division: NORTH },
+    },
+    division: SOUTH,
+    ready: async () => {
+      rows = (
+        await as('requester', 'POST', '/api/acreditaciondesmovilizacion/filtrarNuevoSolicitante', {
+          IdEntidad: 'T',
+        })
+      ).body.result.filter((r: Json) => r.Estado === 'A');
+      contracts = (await as('requester', 'GET', '/api/rest/contract?range=[0,999]')).body as Json[];
+      expect(rows.length).toBeGreaterThanOrEqual(2);
+      // Accreditations that end in a month, on contracts that last longer.
+      for (const row of rows.slice(0, 2)) {
+        const contract = contracts.find((c) => c.IdContrato === row.IdContrato);
+        expect(contract.FechaFin > addDays(today, 60)).toBe(true);
+        await w.t.db.database.db
+          .updateTable(w.registry.require('accreditation').table)
+          .set({ FechaFin: addDays(today, 30) })
+          .where('IdAcreditacion', '=', row.IdAcreditacion)
+          .execute();
+      }
+    },
+  });
+
   const today = siteDate('PE');
   let rows: Json[] = [];
   let contracts: Json[] = [];
 
-  const as = (who: string, method: 'GET' | 'POST', url: string, payload?: object) =>
-    call(t.app, { method, url, token: tokens[who], payload });
+  const { as } = w;
   /** An accreditation's events in order, each with its details. */
   const events = async (id: number) =>
     (
-      (await t.db.database.db
-        .selectFrom(t.registry.require('accreditation-event').table)
+      (await w.t.db.database.db
+        .selectFrom(w.registry.require('accreditation-event').table)
         .selectAll()
         .where('IdAcreditacion', '=', id)
         .orderBy('IdEvento')
         .execute()) as Json[]
     ).map((e) => ({ Tipo: e.Tipo, ...JSON.parse(e.Datos) }));
   const accreditation = async (id: number) =>
-    (await t.db.database.db
-      .selectFrom(t.registry.require('accreditation').table)
+    (await w.t.db.database.db
+      .selectFrom(w.registry.require('accreditation').table)
       .selectAll()
       .where('IdAcreditacion', '=', id)
       .executeTakeFirstOrThrow()) as Json;
-
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    tokens.requester = (await signIn(t.app, 'SOLICITANTE', { division: SOUTH })).accessToken;
-    tokens.requesterNorth = (await signIn(t.app, 'SOLICITANTE', { division: NORTH })).accessToken;
-    tokens.authoriser = (await signIn(t.app, 'AUTORIZADOR', { division: SOUTH })).accessToken;
-    tokens.authoriserNorth = (await signIn(t.app, 'AUTORIZADOR', { division: NORTH })).accessToken;
-    rows = (
-      await as('requester', 'POST', '/api/acreditaciondesmovilizacion/filtrarNuevoSolicitante', {
-        IdEntidad: 'T',
-      })
-    ).body.result.filter((r: Json) => r.Estado === 'A');
-    contracts = (await as('requester', 'GET', '/api/rest/contract?range=[0,999]')).body as Json[];
-    expect(rows.length).toBeGreaterThanOrEqual(2);
-    // Accreditations that end in a month, on contracts that last longer.
-    for (const row of rows.slice(0, 2)) {
-      const contract = contracts.find((c) => c.IdContrato === row.IdContrato);
-      expect(contract.FechaFin > addDays(today, 60)).toBe(true);
-      await t.db.database.db
-        .updateTable(t.registry.require('accreditation').table)
-        .set({ FechaFin: addDays(today, 30) })
-        .where('IdAcreditacion', '=', row.IdAcreditacion)
-        .execute();
-    }
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
 
   it('extends an accreditation within its contract; refuses an earlier end, one past the contract and a second open one', async () => {
     const row = rows[0];
@@ -138,7 +136,7 @@ describe.each(DIALECTS)('contract extension and change on %s', (dialect) => {
   it('moves an accreditation to another contract of the company; refuses the same contract and another division’s row', async () => {
     const row = rows[1];
     // A second contract of the company in the division (a copy of the worker's, numbered apart).
-    await copyContract(t.db.database.db, t.registry, row.IdContrato, '-B');
+    await copyContract(w.t.db.database.db, w.registry, row.IdContrato, '-B');
     contracts = (await as('requester', 'GET', '/api/rest/contract?range=[0,999]')).body as Json[];
     const other = contracts.find(
       (c) =>

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { requestNumber } from '../../src/shared/accreditation.js';
 import { addDays, siteDate } from '../../src/shared/dates.js';
 import { catalogue } from '../support/accreditation.js';
-import { call, startTestApp, type TestApp, tokensOf } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
+import { world } from '../support/world.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
 type Json = any;
@@ -18,9 +18,20 @@ const BASE = '/api/acreditacionsolicitud';
  * every outcome of a request on their contract.
  */
 describe.each(DIALECTS)('a contract’s parts on %s', (dialect) => {
-  let t: TestApp;
+  const w = world(dialect, {
+    users: { admin: 'ADMIN', requester: 'SOLICITANTE', authoriser: 'AUTORIZADOR' },
+    division: SOUTH,
+    ready: async () => {
+      cat = await catalogue(w.app, tokens.admin);
+      const contracts = await cat.list('contract');
+      contract = contracts.find((c: Json) => c.NumeroContrato === 'CT-2026-001').IdContrato;
+      otherContract = contracts.find((c: Json) => c.NumeroContrato === 'CT-2026-002').IdContrato;
+      for (const u of await cat.list('organisational-unit')) unit[u.Codigo] = u.IdUnidadOrganizativa;
+      for (const c of await cat.list('cost-centre')) centre[c.Codigo] = c.IdCentroCosto;
+      for (const c of await cat.list('company')) company[c.Alias] = c.IdCompania;
+    },
+  });
   let cat: Awaited<ReturnType<typeof catalogue>>;
-  const tokens: Record<string, string> = {};
   const today = siteDate('PE');
   let contract: number;
   let otherContract: number;
@@ -29,19 +40,8 @@ describe.each(DIALECTS)('a contract’s parts on %s', (dialect) => {
   const centre: Record<string, number> = {};
   const company: Record<string, number> = {};
 
-  const as = (who: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
-    call(t.app, { method, url, token: tokens[who], payload });
-  const db = () => t.db.database.db;
-  const table = (name: string) => t.registry.require(name).table;
-  const count = async (name: string) =>
-    Number(
-      (
-        (await db()
-          .selectFrom(table(name))
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()) as { n: number | string }
-      ).n,
-    );
+  const { as, tokens, db, table } = w;
+  const count = (name: string) => w.count(name);
   const worker = (extra: object = {}) => ({
     IdEntidad: 'T',
     IdContrato: contract,
@@ -60,24 +60,6 @@ describe.each(DIALECTS)('a contract’s parts on %s', (dialect) => {
     ...extra,
   });
   const file = (extra: object = {}) => as('requester', 'POST', `${BASE}/crearsolicitante`, worker(extra));
-
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    Object.assign(
-      tokens,
-      await tokensOf(t.app, { admin: 'ADMIN', requester: 'SOLICITANTE', authoriser: 'AUTORIZADOR' }, SOUTH),
-    );
-    cat = await catalogue(t.app, tokens.admin);
-    const contracts = await cat.list('contract');
-    contract = contracts.find((c: Json) => c.NumeroContrato === 'CT-2026-001').IdContrato;
-    otherContract = contracts.find((c: Json) => c.NumeroContrato === 'CT-2026-002').IdContrato;
-    for (const u of await cat.list('organisational-unit')) unit[u.Codigo] = u.IdUnidadOrganizativa;
-    for (const c of await cat.list('cost-centre')) centre[c.Codigo] = c.IdCentroCosto;
-    for (const c of await cat.list('company')) company[c.Alias] = c.IdCompania;
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
 
   it('keeps the demo contract’s operators, units, cost centres, subcontractors and services for its request’s context', async () => {
     const info = await as('requester', 'GET', `${BASE}/contratocontratistainfo?IdContrato=${contract}`);

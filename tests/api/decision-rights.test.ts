@@ -7,11 +7,11 @@
  *   or returns none of them; AUTORIZADOR (an approver of every requirement type) decides each; an
  *   approver of the second turn decides nothing while the first turn's lines are open.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addDays, siteDate } from '../../src/shared/dates.js';
 import { copyContract, pdf, png, sendRenewal, upload } from '../support/accreditation.js';
-import { call, signIn, startTestApp, type TestApp } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
+import { world } from '../support/world.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
 type Json = any;
@@ -66,16 +66,133 @@ const CALLS: Array<{ name: string; kind: Kind; url: string; body: (id: number, a
   ];
 
 describe.each(DIALECTS)('decision rights on %s', (dialect) => {
-  let t: TestApp;
-  const tokens: Record<string, string> = {};
+  const w = world(dialect, {
+    users: {
+      requester: 'SOLICITANTE',
+      authoriser: 'AUTORIZADOR',
+      supervisor: 'SUPERVISOR',
+    },
+    division: SOUTH,
+    ready: async () => {
+      south = (
+        (await db()
+          .selectFrom(table('division'))
+          .select('IdDivision')
+          .where('Division', '=', SOUTH)
+          .executeTakeFirstOrThrow()) as Json
+      ).IdDivision;
+      // A mobilisation of a worker the demo left pending.
+      pending.M = await pendingMobilisation(south);
+
+      const rows = (
+        await as('requester', 'POST', `${DEMOBILISATIONS}/filtrarNuevoSolicitante`, { IdEntidad: 'T' })
+      ).body.result.filter((r: Json) => r.Estado === 'A') as Json[];
+      const sctrOf = async (person: number) =>
+        (
+          (await as('requester', 'GET', `${RENEWALS}/requisitosacreditados?IdEntidad=T&IdPersona=${person}`))
+            .body.result as Json[]
+        ).find((r) => r.Requisito === 'SCTR SALUD');
+      let renewed: Json | undefined;
+      for (const row of rows)
+        if (await sctrOf(row.IdPersona)) {
+          renewed = row;
+          break;
+        }
+      expect(renewed).toBeDefined();
+      // Three more accredited workers of the company: new people, accredited as the first one is.
+      const full = (await db()
+        .selectFrom(table('accreditation'))
+        .selectAll()
+        .where('IdAcreditacion', '=', rows[0].IdAcreditacion)
+        .executeTakeFirstOrThrow()) as Json;
+      const dni = (
+        (await as('requester', 'GET', '/api/rest/document-type?range=[0,999]')).body as Json[]
+      ).find((d) => d.Alias === 'DNI' && d.IdPais === 'PE');
+      const others: Json[] = [];
+      for (const letter of 'ABC') {
+        const person = await as('requester', 'POST', '/api/rest/person', {
+          IdTipoDocumento: dni.IdTipoDocumento,
+          Documento: `7290000${'ABC'.indexOf(letter)}`,
+          Apellido: 'Huaman Quispe',
+          Nombre: `Operario ${letter}`,
+          IdCompania: full.IdCompania,
+          Sexo: 'M',
+          FechaNacimiento: '1990-05-04',
+          IdPaisNacimiento: 'PE',
+          IdPaisResidencia: 'PE',
+          TelefonoMovil: '987654322',
+          Condicion: 'T',
+          Visita: 'N',
+        });
+        expect(person.status, JSON.stringify(person.body)).toBe(201);
+        const { IdAcreditacion: _, ...copy } = full;
+        await db()
+          .insertInto(table('accreditation'))
+          .values({ ...copy, IdPersona: person.body.IdPersona, Estado: 'A' })
+          .execute();
+        others.push(
+          (await db()
+            .selectFrom(table('accreditation'))
+            .selectAll()
+            .where('IdPersona', '=', person.body.IdPersona)
+            .executeTakeFirstOrThrow()) as Json,
+        );
+      }
+      const [demobilised, extended, moved] = others;
+
+      // A renewal of an SCTR, filled, attached and sent.
+      const sctr = await sctrOf(renewed.IdPersona);
+      const made = await as('requester', 'POST', `${RENEWALS}/crear`, {
+        IdEntidad: 'T',
+        IdPersona: renewed.IdPersona,
+        IdRequisito: sctr.IdRequisito,
+      });
+      expect(made.status, JSON.stringify(made.body)).toBe(200);
+      pending.A = made.body.result.IdSolicitud;
+      await sendRenewal(w.app, tokens.requester, pending.A, addDays(today, 200));
+
+      // A demobilisation.
+      const demobilisation = await as('requester', 'POST', `${DEMOBILISATIONS}/crear`, {
+        IdEntidad: 'T',
+        Acreditaciones: [demobilised.IdAcreditacion],
+        Observacion: 'Fin de la obra',
+      });
+      expect(demobilisation.status, JSON.stringify(demobilisation.body)).toBe(200);
+      pending.D = demobilisation.body.result.Solicitudes[0].IdSolicitud;
+
+      // An extension of an accreditation that ends in a month.
+      await db()
+        .updateTable(table('accreditation'))
+        .set({ FechaFin: addDays(today, 30) })
+        .where('IdAcreditacion', 'in', [extended.IdAcreditacion, moved.IdAcreditacion])
+        .execute();
+      const extension = await as('requester', 'POST', `${CONTRACTS}/ampliar`, {
+        Acreditaciones: [extended.IdAcreditacion],
+        FechaFin: addDays(today, 45),
+      });
+      expect(extension.status, JSON.stringify(extension.body)).toBe(200);
+      pending.E = extension.body.result.Solicitudes[0].IdSolicitud;
+
+      // A change to a second contract of the company (a copy of the worker's, numbered apart).
+      const other = await copyContract(db(), w.registry, moved.IdContrato, '-R');
+      const change = await as('requester', 'POST', `${CONTRACTS}/cambiar`, {
+        Acreditaciones: [moved.IdAcreditacion],
+        IdContrato: other,
+        FechaFin: addDays(today, 40),
+      });
+      expect(change.status, JSON.stringify(change.body)).toBe(200);
+      pending.C = change.body.result.Solicitudes[0].IdSolicitud;
+      for (const id of Object.values(pending)) expect(await stateOf(id)).toBe('P');
+    },
+  });
+  const { tokens } = w;
   const today = siteDate('PE');
   /** A pending request of each kind. */
   const pending = {} as Record<Kind, number>;
 
-  const as = (who: string, method: 'GET' | 'POST', url: string, payload?: object) =>
-    call(t.app, { method, url, token: tokens[who], payload });
-  const table = (name: string) => t.registry.require(name).table;
-  const db = () => t.db.database.db;
+  const { as } = w;
+  const { table } = w;
+  const { db } = w;
   const stateOf = async (id: number) =>
     (
       (await db()
@@ -103,126 +220,6 @@ describe.each(DIALECTS)('decision rights on %s', (dialect) => {
         .orderBy('IdSolicitud')
         .executeTakeFirstOrThrow()) as Json
     ).IdSolicitud as number;
-
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    tokens.requester = (await signIn(t.app, 'SOLICITANTE', { division: SOUTH })).accessToken;
-    tokens.authoriser = (await signIn(t.app, 'AUTORIZADOR', { division: SOUTH })).accessToken;
-    tokens.supervisor = (await signIn(t.app, 'SUPERVISOR', { division: SOUTH })).accessToken;
-
-    south = (
-      (await db()
-        .selectFrom(table('division'))
-        .select('IdDivision')
-        .where('Division', '=', SOUTH)
-        .executeTakeFirstOrThrow()) as Json
-    ).IdDivision;
-    // A mobilisation of a worker the demo left pending.
-    pending.M = await pendingMobilisation(south);
-
-    const rows = (
-      await as('requester', 'POST', `${DEMOBILISATIONS}/filtrarNuevoSolicitante`, { IdEntidad: 'T' })
-    ).body.result.filter((r: Json) => r.Estado === 'A') as Json[];
-    const sctrOf = async (person: number) =>
-      (
-        (await as('requester', 'GET', `${RENEWALS}/requisitosacreditados?IdEntidad=T&IdPersona=${person}`))
-          .body.result as Json[]
-      ).find((r) => r.Requisito === 'SCTR SALUD');
-    let renewed: Json | undefined;
-    for (const row of rows)
-      if (await sctrOf(row.IdPersona)) {
-        renewed = row;
-        break;
-      }
-    expect(renewed).toBeDefined();
-    // Three more accredited workers of the company: new people, accredited as the first one is.
-    const full = (await db()
-      .selectFrom(table('accreditation'))
-      .selectAll()
-      .where('IdAcreditacion', '=', rows[0].IdAcreditacion)
-      .executeTakeFirstOrThrow()) as Json;
-    const dni = ((await as('requester', 'GET', '/api/rest/document-type?range=[0,999]')).body as Json[]).find(
-      (d) => d.Alias === 'DNI' && d.IdPais === 'PE',
-    );
-    const others: Json[] = [];
-    for (const letter of 'ABC') {
-      const person = await as('requester', 'POST', '/api/rest/person', {
-        IdTipoDocumento: dni.IdTipoDocumento,
-        Documento: `7290000${'ABC'.indexOf(letter)}`,
-        Apellido: 'Huaman Quispe',
-        Nombre: `Operario ${letter}`,
-        IdCompania: full.IdCompania,
-        Sexo: 'M',
-        FechaNacimiento: '1990-05-04',
-        IdPaisNacimiento: 'PE',
-        IdPaisResidencia: 'PE',
-        TelefonoMovil: '987654322',
-        Condicion: 'T',
-        Visita: 'N',
-      });
-      expect(person.status, JSON.stringify(person.body)).toBe(201);
-      const { IdAcreditacion: _, ...copy } = full;
-      await db()
-        .insertInto(table('accreditation'))
-        .values({ ...copy, IdPersona: person.body.IdPersona, Estado: 'A' })
-        .execute();
-      others.push(
-        (await db()
-          .selectFrom(table('accreditation'))
-          .selectAll()
-          .where('IdPersona', '=', person.body.IdPersona)
-          .executeTakeFirstOrThrow()) as Json,
-      );
-    }
-    const [demobilised, extended, moved] = others;
-
-    // A renewal of an SCTR, filled, attached and sent.
-    const sctr = await sctrOf(renewed.IdPersona);
-    const made = await as('requester', 'POST', `${RENEWALS}/crear`, {
-      IdEntidad: 'T',
-      IdPersona: renewed.IdPersona,
-      IdRequisito: sctr.IdRequisito,
-    });
-    expect(made.status, JSON.stringify(made.body)).toBe(200);
-    pending.A = made.body.result.IdSolicitud;
-    await sendRenewal(t.app, tokens.requester, pending.A, addDays(today, 200));
-
-    // A demobilisation.
-    const demobilisation = await as('requester', 'POST', `${DEMOBILISATIONS}/crear`, {
-      IdEntidad: 'T',
-      Acreditaciones: [demobilised.IdAcreditacion],
-      Observacion: 'Fin de la obra',
-    });
-    expect(demobilisation.status, JSON.stringify(demobilisation.body)).toBe(200);
-    pending.D = demobilisation.body.result.Solicitudes[0].IdSolicitud;
-
-    // An extension of an accreditation that ends in a month.
-    await db()
-      .updateTable(table('accreditation'))
-      .set({ FechaFin: addDays(today, 30) })
-      .where('IdAcreditacion', 'in', [extended.IdAcreditacion, moved.IdAcreditacion])
-      .execute();
-    const extension = await as('requester', 'POST', `${CONTRACTS}/ampliar`, {
-      Acreditaciones: [extended.IdAcreditacion],
-      FechaFin: addDays(today, 45),
-    });
-    expect(extension.status, JSON.stringify(extension.body)).toBe(200);
-    pending.E = extension.body.result.Solicitudes[0].IdSolicitud;
-
-    // A change to a second contract of the company (a copy of the worker's, numbered apart).
-    const other = await copyContract(db(), t.registry, moved.IdContrato, '-R');
-    const change = await as('requester', 'POST', `${CONTRACTS}/cambiar`, {
-      Acreditaciones: [moved.IdAcreditacion],
-      IdContrato: other,
-      FechaFin: addDays(today, 40),
-    });
-    expect(change.status, JSON.stringify(change.body)).toBe(200);
-    pending.C = change.body.result.Solicitudes[0].IdSolicitud;
-    for (const id of Object.values(pending)) expect(await stateOf(id)).toBe('P');
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
 
   it('each decision call decides only its own kind: any other is not found, and stays pending', async () => {
     for (const decision of CALLS)
@@ -336,7 +333,7 @@ describe.each(DIALECTS)('decision rights on %s', (dialect) => {
         kinds: ['D', 'E', 'C'],
         run: (id) =>
           upload(
-            t.app,
+            w.app,
             tokens.requester,
             `${REQUESTS}/UploadSolicitanteArchivo`,
             { IdSolicitud: id, IdDatoEvaluar: 1 },
@@ -348,7 +345,7 @@ describe.each(DIALECTS)('decision rights on %s', (dialect) => {
         kinds: ['A', 'D', 'E', 'C'],
         run: (id) =>
           upload(
-            t.app,
+            w.app,
             tokens.requester,
             `${REQUESTS}/crearsolicitantefoto`,
             { IdSolicitud: id },

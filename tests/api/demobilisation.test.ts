@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/server/errors.js';
 import { addDays, siteDate } from '../../src/shared/dates.js';
 import { pdf, upload } from '../support/accreditation.js';
-import { call, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { call } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
+import { world } from '../support/world.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
 type Json = any;
@@ -12,21 +13,32 @@ const NORTH = 'PROYECTO CORDILLERA NORTE';
 const BASE = '/api/acreditaciondesmovilizacion';
 
 describe.each(DIALECTS)('demobilisation on %s', (dialect) => {
-  let t: TestApp;
-  const tokens: Record<string, string> = {};
+  const w = world(dialect, {
+    users: {
+      admin: 'ADMIN',
+      requester: 'SOLICITANTE',
+      requesterNorth: { user: 'SOLICITANTE', division: NORTH },
+      authoriser: 'AUTORIZADOR',
+      authoriserNorth: { user: 'AUTORIZADOR', division: NORTH },
+    },
+    division: SOUTH,
+    ready: async () => {
+      await accreditMore(8);
+    },
+  });
+  const { tokens } = w;
   const today = siteDate('PE');
 
-  const as = (who: string, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
-    call(t.app, { method, url, token: tokens[who], payload });
+  const { as } = w;
   const rest = async (who: string, resource: string, filter: object = {}) =>
     (
-      await call(t.app, {
+      await call(w.app, {
         url: `/api/rest/${resource}?range=${encodeURIComponent('[0,999]')}&filter=${encodeURIComponent(JSON.stringify(filter))}`,
         token: tokens[who],
       })
     ).body as Json[];
   const make = async (resource: string, record: object) => {
-    const res = await call(t.app, {
+    const res = await call(w.app, {
       method: 'POST',
       url: `/api/rest/${resource}`,
       token: tokens.admin,
@@ -93,7 +105,7 @@ describe.each(DIALECTS)('demobilisation on %s', (dialect) => {
     ])
       for (const id of await active(resource, key, { IdPersona: person })) out.push(`${resource}:${id}`);
     // The demo may lodge the worker in a camp: a stay checked in or to come ends with the accreditation.
-    const stays = (await t.db.database.db
+    const stays = (await w.t.db.database.db
       .selectFrom('hotel_reservation')
       .select('IdReserva')
       .where('IdPersona', '=', person)
@@ -108,8 +120,8 @@ describe.each(DIALECTS)('demobilisation on %s', (dialect) => {
    * with no accreditation, accredited on the contract and request of an existing one.
    */
   const accreditMore = async (count: number) => {
-    const db = t.db.database.db;
-    const table = t.registry.require('accreditation').table;
+    const db = w.t.db.database.db;
+    const table = w.registry.require('accreditation').table;
     const [template] = (await candidates('T')).filter((r) => r.Estado === 'A');
     const full = (await db
       .selectFrom(table)
@@ -124,7 +136,7 @@ describe.each(DIALECTS)('demobilisation on %s', (dialect) => {
     );
     const people: Json[] = [];
     for (let i = 0; i < count; i++) {
-      const res = await call(t.app, {
+      const res = await call(w.app, {
         method: 'POST',
         url: '/api/rest/person',
         token: tokens.requester,
@@ -156,19 +168,6 @@ describe.each(DIALECTS)('demobilisation on %s', (dialect) => {
     }
   };
 
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    tokens.admin = (await signIn(t.app, 'ADMIN', { division: SOUTH })).accessToken;
-    tokens.requester = (await signIn(t.app, 'SOLICITANTE', { division: SOUTH })).accessToken;
-    tokens.requesterNorth = (await signIn(t.app, 'SOLICITANTE', { division: NORTH })).accessToken;
-    tokens.authoriser = (await signIn(t.app, 'AUTORIZADOR', { division: SOUTH })).accessToken;
-    tokens.authoriserNorth = (await signIn(t.app, 'AUTORIZADOR', { division: NORTH })).accessToken;
-    await accreditMore(8);
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
-
   it('demobilises two workers at once; approving them ends each accreditation and revokes what hung on it, in one transaction', async () => {
     const rows = (await candidates('T')).filter((r) => r.Estado === 'A');
     expect(rows.length).toBeGreaterThanOrEqual(2);
@@ -192,7 +191,7 @@ describe.each(DIALECTS)('demobilisation on %s', (dialect) => {
     expect(made.status, JSON.stringify(made.body)).toBe(200);
     const requests = made.body.result.Solicitudes as Json[];
     expect(requests.map((r) => r.EstadoAprobacion)).toEqual(['P', 'P']);
-    expect(t.mail.some((m) => m.userId === 'AUTORIZADOR' && /por evaluar/.test(m.subject))).toBe(true);
+    expect(w.t.mail.some((m) => m.userId === 'AUTORIZADOR' && /por evaluar/.test(m.subject))).toBe(true);
 
     // The counters moved: the requester's and the authoriser's demobilisation dashboards.
     const after = (await as('requester', 'GET', `${BASE}/dashboard?CantMeses=1`)).body.result;
@@ -285,7 +284,7 @@ describe.each(DIALECTS)('demobilisation on %s', (dialect) => {
     expect(read.body.result.revocados).toHaveLength(1 + gear[a.IdPersona].length);
     expect(read.body.result.acreditacion.Estado).toBe('T');
     expect(read.body.result.historial.map((h: Json) => h.Evento)).toEqual(['CREATE', 'SEND', 'APPROVE']);
-    expect(t.mail.some((m) => m.userId === 'SOLICITANTE' && /aprobada/.test(m.text))).toBe(true);
+    expect(w.t.mail.some((m) => m.userId === 'SOLICITANTE' && /aprobada/.test(m.text))).toBe(true);
     // Answered: neither evaluated again nor deleted.
     const again = await as('authoriser', 'POST', `${BASE}/actualizarautorizador`, {
       IdSolicitud: requests[0].IdSolicitud,
@@ -311,10 +310,10 @@ describe.each(DIALECTS)('demobilisation on %s', (dialect) => {
       headers: { 'content-type': 'multipart/form-data; boundary=----acrcut' },
     };
     for (const url of calls) {
-      const res = await call(t.app, { method: 'POST', url, token: tokens.authoriser, ...cut });
+      const res = await call(w.app, { method: 'POST', url, token: tokens.authoriser, ...cut });
       expect(res.status, `${url}: ${JSON.stringify(res.body)}`).toBe(403);
       // The requester may make the call: its body is read, and a body cut short is a 400.
-      const bad = await call(t.app, { method: 'POST', url, token: tokens.requester, ...cut });
+      const bad = await call(w.app, { method: 'POST', url, token: tokens.requester, ...cut });
       expect(bad.status, `${url}: ${JSON.stringify(bad.body)}`).toBe(400);
     }
     // A requester's demobilisation carries one letter: a second file is refused, nothing made.
@@ -322,7 +321,7 @@ describe.each(DIALECTS)('demobilisation on %s', (dialect) => {
     const before = (await as('requester', 'POST', `${BASE}/FiltrarSolicitante`, { take: 1000 })).body.result
       .totalCount;
     const two = await upload(
-      t.app,
+      w.app,
       tokens.requester,
       `${BASE}/crear`,
       { IdEntidad: 'T', IdAcreditacion: row.IdAcreditacion, Observacion: 'Fin de contrato' },
@@ -347,7 +346,7 @@ describe.each(DIALECTS)('demobilisation on %s', (dialect) => {
     };
     const before = (await as('requester', 'POST', `${BASE}/FiltrarSolicitante`, { take: 1000 })).body.result
       .totalCount;
-    const exe = await upload(t.app, tokens.requester, `${BASE}/crear`, fields, {
+    const exe = await upload(w.app, tokens.requester, `${BASE}/crear`, fields, {
       name: 'carta.pdf',
       bytes: Buffer.from('MZ\x90\x00 not a pdf'),
       type: 'application/pdf',
@@ -359,7 +358,7 @@ describe.each(DIALECTS)('demobilisation on %s', (dialect) => {
     ).toBe(before);
 
     const letter = pdf('CARTA DE CESE');
-    const made = await upload(t.app, tokens.requester, `${BASE}/crear`, fields, {
+    const made = await upload(w.app, tokens.requester, `${BASE}/crear`, fields, {
       name: 'carta-cese.pdf',
       bytes: letter,
       type: 'application/pdf',
@@ -443,7 +442,7 @@ describe.each(DIALECTS)('demobilisation on %s', (dialect) => {
     );
     expect(kept.Estado).toBe('A');
     // A listener that refuses undoes the whole decision with its own message: nothing half done.
-    const stop = t.app.events.add('test', {
+    const stop = w.app.events.add('test', {
       ended: async () => {
         throw new ApiError('CONFLICT', { messageKey: 'dining.reasons.ROOM_FULL' });
       },
@@ -480,8 +479,8 @@ describe.each(DIALECTS)('demobilisation on %s', (dialect) => {
     expect(stored.Activo).toBe('N');
     expect(await active('vehicle-access', 'IdAccesoVehiculo', { IdVehiculo: row.IdVehiculo })).toEqual([]);
     // The accreditation's events: ended once, by the approval that went through, with what it released.
-    const ended = (await t.db.database.db
-      .selectFrom(t.registry.require('accreditation-event').table)
+    const ended = (await w.t.db.database.db
+      .selectFrom(w.registry.require('accreditation-event').table)
       .selectAll()
       .where('IdAcreditacion', '=', row.IdAcreditacion)
       .where('Tipo', '=', 'ended')
@@ -512,7 +511,7 @@ describe.each(DIALECTS)('demobilisation on %s', (dialect) => {
     });
     expect(past.status).toBe(400);
     // Another division's (or company's) accreditation is not the requester's: all or nothing.
-    const north = await call(t.app, {
+    const north = await call(w.app, {
       method: 'POST',
       url: `${BASE}/filtrarNuevoSolicitante`,
       token: tokens.requesterNorth,

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addDays, siteDate } from '../../src/shared/dates.js';
 import { catalogue, copyContract, peopleOnContract } from '../support/accreditation.js';
-import { call, startTestApp, type TestApp, tokensOf } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
+import { world } from '../support/world.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
 type Json = any;
@@ -18,18 +18,24 @@ const BASE = '/api/acreditacionsolicitud';
  * for the last place: one passes.
  */
 describe.each(DIALECTS)('the endowment cap on %s', (dialect) => {
-  let t: TestApp;
+  const w = world(dialect, {
+    users: { admin: 'ADMIN', requester: 'SOLICITANTE' },
+    division: SOUTH,
+    ready: async () => {
+      cat = await catalogue(w.app, tokens.admin);
+      contract = (await cat.list('contract')).find(
+        (c: Json) => c.NumeroContrato === 'CT-2026-001',
+      ).IdContrato;
+      units = (await cat.list('organisational-unit')).map((u: Json) => u.IdUnidadOrganizativa).slice(0, 2);
+    },
+  });
   let cat: Awaited<ReturnType<typeof catalogue>>;
-  const tokens: Record<string, string> = {};
   const today = siteDate('PE');
   let contract: number;
   let units: number[];
   let serial = 0;
 
-  const as = (who: string, method: 'GET' | 'POST', url: string, payload?: object) =>
-    call(t.app, { method, url, token: tokens[who], payload });
-  const db = () => t.db.database.db;
-  const table = (name: string) => t.registry.require(name).table;
+  const { as, tokens, db, table } = w;
   const requests = async () =>
     Number(
       (
@@ -39,7 +45,7 @@ describe.each(DIALECTS)('the endowment cap on %s', (dialect) => {
           .executeTakeFirstOrThrow()) as { n: number | string }
       ).n,
     );
-  const held = (unit?: number) => peopleOnContract(db(), t.registry, contract, today, unit);
+  const held = (unit?: number) => peopleOnContract(db(), w.registry, contract, today, unit);
   const cap = (values: { TipoDotacion?: string; Dotacion?: number }) =>
     db().updateTable(table('contract')).set(values).where('IdContrato', '=', contract).execute();
   const setting = (value: string) =>
@@ -66,17 +72,6 @@ describe.each(DIALECTS)('the endowment cap on %s', (dialect) => {
     TelefonoMovil: '987555666',
   });
   const file = (unit?: number) => as('requester', 'POST', `${BASE}/crearsolicitante`, worker(unit));
-
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    Object.assign(tokens, await tokensOf(t.app, { admin: 'ADMIN', requester: 'SOLICITANTE' }, SOUTH));
-    cat = await catalogue(t.app, tokens.admin);
-    contract = (await cat.list('contract')).find((c: Json) => c.NumeroContrato === 'CT-2026-001').IdContrato;
-    units = (await cat.list('organisational-unit')).map((u: Json) => u.IdUnidadOrganizativa).slice(0, 2);
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
 
   it('refuses a worker over the contract’s endowment with the spec’s message, writing nothing', async () => {
     await cap({ TipoDotacion: 'C', Dotacion: (await held()) + 1 });
@@ -160,7 +155,7 @@ describe.each(DIALECTS)('the endowment cap on %s', (dialect) => {
 
   it('refuses a contract change that breaks the new contract’s cap', async () => {
     await cap({ TipoDotacion: 'N' });
-    const target = await copyContract(db(), t.registry, contract, '-B');
+    const target = await copyContract(db(), w.registry, contract, '-B');
     await db()
       .updateTable(table('contract'))
       .set({ TipoDotacion: 'C', Dotacion: 0 })

@@ -1,9 +1,10 @@
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ACCESS_TABLES } from '../../src/server/services/site/tables.js';
 import { addDays, siteDate } from '../../src/shared/dates.js';
-import { call, startTestApp, type TestApp, tokensOf } from '../support/app.js';
+import { call } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
+import { world } from '../support/world.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
 type Json = any;
@@ -28,22 +29,29 @@ async function sheetOf(bytes: Buffer): Promise<unknown[][]> {
  * division, a profile without the screens nothing.
  */
 describe.each(DIALECTS)('queries on %s', (dialect) => {
-  let t: TestApp;
-  const tokens: Record<string, string> = {};
+  const w = world(dialect, {
+    users: {
+      admin: 'ADMIN',
+      requester: 'SOLICITANTE',
+      requesterNorth: { user: 'SOLICITANTE', division: NORTH },
+      authoriser: 'AUTORIZADOR',
+      dining: 'COMEDOR',
+    },
+    division: SOUTH,
+  });
   const today = siteDate('PE');
   let company: number;
 
-  const get = (who: string, url: string) => call(t.app, { url, token: tokens[who] });
+  const get = (who: string, url: string) => call(w.app, { url, token: tokens[who] });
   const excel = async (who: string, url: string, query: Record<string, string>) => {
-    const response = await t.app.inject({
+    const response = await w.app.inject({
       method: 'GET',
       url: `${url}?${new URLSearchParams(query)}`,
       headers: { authorization: `Bearer ${tokens[who]}`, 'accept-language': 'es' },
     });
     return { status: response.statusCode, type: response.headers['content-type'], body: response.rawPayload };
   };
-  const table = (name: string) => t.registry.require(name).table;
-  const db = () => t.db.database.db;
+  const { table, db, tokens } = w;
   /** The south division's id, as stored. */
   const south = async () =>
     (
@@ -53,27 +61,6 @@ describe.each(DIALECTS)('queries on %s', (dialect) => {
         .where('Division', '=', SOUTH)
         .executeTakeFirstOrThrow()) as { IdDivision: number }
     ).IdDivision;
-
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    Object.assign(
-      tokens,
-      await tokensOf(
-        t.app,
-        {
-          admin: 'ADMIN',
-          requester: 'SOLICITANTE',
-          requesterNorth: { user: 'SOLICITANTE', division: NORTH },
-          authoriser: 'AUTORIZADOR',
-          dining: 'COMEDOR',
-        },
-        SOUTH,
-      ),
-    );
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
 
   it('lists mobilisations and demobilisations by role: the requester its company’s, the client its division’s, without drafts', async () => {
     const all = (await get('admin', '/api/consulta/solicitudes?Tipo=M&take=1000')).body.result;

@@ -1,0 +1,96 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
+import type { AuthConfig, WebhookOptions } from '../../src/server/app.js';
+import type { DialectName, Db } from '../../src/server/db/connection.js';
+import type { Registry } from '../../src/server/registry.js';
+import { type CallOptions, call, startTestApp, type TestApp, tokensOf } from './app.js';
+
+/** Who the world signs in: a name the test uses, the demo user, and (when not the default) the division. */
+export type Users = Record<string, string | { user: string; division: string }>;
+
+export interface WorldOptions {
+  /** The roles signed in before the tests, by the names the tests call them. */
+  users?: Users;
+  /** The division the users choose a profile in (the first they have when not given). */
+  division?: string;
+  demo?: boolean;
+  auth?: AuthConfig;
+  webhooks?: WebhookOptions;
+  gateDecisionBudgetMs?: number;
+  /** More set-up once the app is up and the users signed in (the catalogue a file reads, its contract). */
+  ready?: (world: World) => Promise<void>;
+}
+
+/**
+ * One API test file's world, as fastify/demo's test helper gives it: the app on a copy of the
+ * run's database in a dialect, its users signed in, and the calls a test makes with them. Made
+ * by `world(dialect, options)` inside the file's describe: it starts before the file's tests and
+ * stops after them.
+ */
+export interface World {
+  readonly t: TestApp;
+  readonly app: FastifyInstance;
+  readonly registry: Registry;
+  /** The signed-in users' access tokens by name (a test may sign more in and add them). */
+  readonly tokens: Record<string, string>;
+  /** A call as one of the signed-in users (JSON in and out, English messages unless asked otherwise). */
+  as(
+    who: string,
+    method: CallOptions['method'],
+    url: string,
+    payload?: object,
+    options?: Omit<CallOptions, 'method' | 'url' | 'payload'>,
+  ): ReturnType<typeof call>;
+  db(): Db;
+  /** The table of an entity. */
+  table(resource: string): string;
+  /** How many records an entity holds, of those matching `where` (equality on each column). */
+  count(resource: string, where?: Record<string, unknown>): Promise<number>;
+}
+
+export function world(dialect: DialectName, options: WorldOptions = {}): World {
+  let t: TestApp | undefined;
+  const tokens: Record<string, string> = {};
+  const started = () => {
+    if (!t) throw new Error('the world is used before its beforeAll ran');
+    return t;
+  };
+  const self: World = {
+    get t() {
+      return started();
+    },
+    get app() {
+      return started().app;
+    },
+    get registry() {
+      return started().registry;
+    },
+    tokens,
+    as: (who, method, url, payload, extra = {}) => {
+      const token = tokens[who];
+      if (token === undefined) throw new Error(`no one signed in as ${who}`);
+      return call(started().app, { ...extra, method, url, token, payload });
+    },
+    db: () => started().db.database.db,
+    table: (resource) => started().registry.require(resource).table,
+    count: async (resource, where = {}) => {
+      let query = self.db().selectFrom(self.table(resource)).select((eb) => eb.fn.countAll().as('n'));
+      for (const [column, value] of Object.entries(where)) query = query.where(column, '=', value);
+      return Number(((await query.executeTakeFirstOrThrow()) as { n: number | string }).n);
+    },
+  };
+  beforeAll(async () => {
+    t = await startTestApp(dialect, {
+      demo: options.demo,
+      auth: options.auth,
+      webhooks: options.webhooks,
+      gateDecisionBudgetMs: options.gateDecisionBudgetMs,
+    });
+    Object.assign(tokens, await tokensOf(t.app, options.users ?? {}, options.division ?? ''));
+    await options.ready?.(self);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  return self;
+}
