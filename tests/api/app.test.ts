@@ -1,26 +1,21 @@
 import { sql } from 'kysely';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MODULES } from '../../src/shared/modules.js';
-import { type CallOptions, call, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { type CallOptions, call } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
+import { world } from '../support/world.js';
 
 describe.each(DIALECTS)('application on %s', (dialect) => {
-  let t: TestApp;
-  let admin: string;
-  const api = (options: CallOptions) => call(t.app, { token: admin, ...options });
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    admin = (await signIn(t.app, 'ADMIN')).accessToken;
+  const w = world(dialect, {
+    users: { admin: 'ADMIN' },
   });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const api = (options: CallOptions) => call(w.app, { token: w.tokens.admin, ...options });
 
   // PostgreSQL only: SQLite has no connections to lose.
   if (dialect === 'postgres')
     it('survives the database ending its connections, idle or busy, and goes on answering', async () => {
-      const { databaseUrl } = t.db.location;
+      const { databaseUrl } = w.t.db.location;
       const terminate = async () => {
         const other = new pg.Client({ connectionString: databaseUrl });
         await other.connect();
@@ -34,7 +29,7 @@ describe.each(DIALECTS)('application on %s', (dialect) => {
       await terminate();
       await new Promise((resolve) => setTimeout(resolve, 200));
       // A connection in the middle of a query: the query fails, the process does not.
-      const busy = sql`select pg_sleep(5)`.execute(t.app.database.db).then(
+      const busy = sql`select pg_sleep(5)`.execute(w.app.database.db).then(
         () => 'finished',
         (error: Error) => error.message,
       );
@@ -61,7 +56,7 @@ describe.each(DIALECTS)('application on %s', (dialect) => {
     const names = res.body.resources.map((r: { name: string }) => r.name);
     // Every screen's resource, and the hidden ones a screen reads (the people's employments).
     expect(names).toEqual(
-      t.registry.entities.filter((e) => !e.hidden || e.name === 'person-employment').map((e) => e.name),
+      w.registry.entities.filter((e) => !e.hidden || e.name === 'person-employment').map((e) => e.name),
     );
     const person = res.body.resources.find((r: { name: string }) => r.name === 'person');
     expect(person).toMatchObject({ module: 'administration', primaryKey: 'IdPersona', perPage: 20 });
@@ -73,7 +68,7 @@ describe.each(DIALECTS)('application on %s', (dialect) => {
     const doc = await api({ method: 'GET', url: '/api/docs/json' });
     expect(doc.status).toBe(200);
     expect(doc.body.openapi).toMatch(/^3\./);
-    for (const entity of t.registry.entities) {
+    for (const entity of w.registry.entities) {
       const collection = Object.keys(doc.body.paths[`/api/rest/${entity.name}`]);
       const item = Object.keys(doc.body.paths[`/api/rest/${entity.name}/{id}`]);
       if (entity.readOnly || entity.workflow) {
@@ -90,7 +85,7 @@ describe.each(DIALECTS)('application on %s', (dialect) => {
     const body = doc.body.paths['/api/rest/country'].post.requestBody.content['application/json'].schema;
     expect(body.required).toEqual(['IdPais', 'Pais', 'Activo']);
     expect(body.properties.Pais.maxLength).toBe(60);
-    const page = await t.app.inject({ method: 'GET', url: '/api/docs/' });
+    const page = await w.app.inject({ method: 'GET', url: '/api/docs/' });
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toContain('text/html');
   });

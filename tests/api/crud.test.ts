@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CallOptions, call, listUrl, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { describe, expect, it } from 'vitest';
+import { type CallOptions, call, listUrl } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
+import { world } from '../support/world.js';
 
 describe.each(DIALECTS)('generic CRUD on %s', (dialect) => {
-  let t: TestApp;
-  let admin: string;
-  const api = (options: CallOptions) => call(t.app, { token: admin, ...options });
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    admin = (await signIn(t.app, 'ADMIN')).accessToken;
+  const w = world(dialect, {
+    users: { admin: 'ADMIN' },
   });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const api = (options: CallOptions) => call(w.app, { token: w.tokens.admin, ...options });
 
   it('creates a record, upper-cases what the schema says, sets the audit columns and answers 201', async () => {
     const res = await api({
