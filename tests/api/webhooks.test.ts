@@ -1,15 +1,32 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { recordEvent } from '../../src/server/features/accreditation/events.js';
 import { type RoundResult, WebhookRelay } from '../../src/server/features/webhooks/relay.js';
 import { httpsTransport } from '../../src/server/services/https-post.js';
-import { call, callerAs, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { call, callerAs, signIn } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
 import { Receiver, selfSigned, signedBy } from '../support/webhooks.js';
+import { world } from '../support/world.js';
 
 const tls = selfSigned();
 
 describe.each(DIALECTS)('webhooks on %s', (dialect) => {
-  let t: TestApp;
+  const w = world(dialect, {
+    auth: { now: () => clock },
+    webhooks: { ca: tls.cert },
+    ready: async () => {
+      await receiver.start();
+      admin = callerAs(() => w.app, 'ADMIN');
+      const rows = (await w
+        .db()
+        .selectFrom(w.table('accreditation'))
+        .select(['IdAcreditacion', 'IdCliente'])
+        .orderBy('IdAcreditacion')
+        .limit(3)
+        .execute()) as Array<{ IdAcreditacion: number; IdCliente: number }>;
+      client = Number(rows[0].IdCliente);
+      accreditations = rows.map((r) => Number(r.IdAcreditacion));
+    },
+  });
   // The test's own clock, far from the machine's: nothing may hang on the two agreeing.
   let clock = Date.parse('2026-06-01T12:00:00Z');
   const receiver = new Receiver(tls);
@@ -19,22 +36,25 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
   let endpoint: number;
   let secret: string;
 
-  const relay = () => t.app.jobs.get('webhooks') as WebhookRelay;
+  const relay = () => w.app.jobs.get('webhooks') as WebhookRelay;
   const round = () => relay().round() as Promise<RoundResult>;
   const event = (
     IdAcreditacion: number,
     Tipo: 'granted' | 'ended' | 'suspended' | 'reinstated' | 'moved' | 'extended',
   ) =>
-    t.db.database.db.transaction().execute((trx) =>
-      recordEvent(trx, t.registry, {
-        IdCliente: client,
-        IdAcreditacion,
-        Tipo,
-        Datos: { motivo: `prueba ${Tipo}` },
-        at: new Date(clock).toISOString(),
-        userId: 'PRUEBA',
-      }),
-    );
+    w
+      .db()
+      .transaction()
+      .execute((trx) =>
+        recordEvent(trx, w.registry, {
+          IdCliente: client,
+          IdAcreditacion,
+          Tipo,
+          Datos: { motivo: `prueba ${Tipo}` },
+          at: new Date(clock).toISOString(),
+          userId: 'PRUEBA',
+        }),
+      );
   const deliveries = async (filter: Record<string, unknown> = {}) =>
     (
       await admin({
@@ -43,23 +63,7 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
       })
     ).body;
 
-  beforeAll(async () => {
-    await receiver.start();
-    t = await startTestApp(dialect, { auth: { now: () => clock }, webhooks: { ca: tls.cert } });
-    admin = callerAs(() => t.app, 'ADMIN');
-    const rows = (await t.db.database.db
-      .selectFrom(t.registry.require('accreditation').table)
-      .select(['IdAcreditacion', 'IdCliente'])
-      .orderBy('IdAcreditacion')
-      .limit(3)
-      .execute()) as Array<{ IdAcreditacion: number; IdCliente: number }>;
-    client = Number(rows[0].IdCliente);
-    accreditations = rows.map((r) => Number(r.IdAcreditacion));
-  });
-  afterAll(async () => {
-    await receiver.stop();
-    await t?.close();
-  });
+  afterAll(() => receiver.stop());
 
   it('takes only an HTTPS address, and shows a new secret once, never in a read', async () => {
     const refused = await admin({
@@ -103,15 +107,16 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     await round();
     expect(receiver.received).toHaveLength(0);
     // Sealed at rest: the column holds no trace of it.
-    const stored = (await t.db.database.db
-      .selectFrom(t.registry.require('webhook-endpoint').table)
+    const stored = (await w
+      .db()
+      .selectFrom('webhook_secret')
       .select('Secreto')
       .where('IdDestino', '=', endpoint)
       .executeTakeFirstOrThrow()) as { Secreto: string };
     expect(stored.Secreto).not.toContain(secret.slice(6));
     // Another profile may not make one.
-    const requester = await signIn(t.app, 'SOLICITANTE');
-    const forbidden = await call(t.app, {
+    const requester = await signIn(w.app, 'SOLICITANTE');
+    const forbidden = await call(w.app, {
       method: 'POST',
       url: `/api/webhooks/destinos/${endpoint}/secreto`,
       token: requester.accessToken,
@@ -211,8 +216,8 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     expect(failed.Intentos).toBeLessThan(40);
 
     // Resent by the administrator: pending again, delivered once the receiver is back.
-    const requester = await signIn(t.app, 'SOLICITANTE');
-    const forbidden = await call(t.app, {
+    const requester = await signIn(w.app, 'SOLICITANTE');
+    const forbidden = await call(w.app, {
       method: 'POST',
       url: `/api/webhooks/entregas/${failed.id}/reenviar`,
       token: requester.accessToken,
@@ -232,8 +237,9 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
   });
 
   it('never sends one client’s events to another client’s endpoint', async () => {
-    const clients = t.registry.require('client').table;
-    const other = (await t.db.database.db
+    const clients = w.registry.require('client').table;
+    const other = (await w
+      .db()
       .insertInto(clients)
       .values({
         Cliente: `OTRA MINERA ${dialect.toUpperCase()}`,
@@ -247,8 +253,9 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
       })
       .returning('IdCliente')
       .executeTakeFirstOrThrow()) as { IdCliente: number };
-    const theirs = (await t.db.database.db
-      .insertInto(t.registry.require('webhook-endpoint').table)
+    const theirs = (await w
+      .db()
+      .insertInto(w.registry.require('webhook-endpoint').table)
       .values({
         IdCliente: other.IdCliente,
         Descripcion: 'SU ERP',
@@ -265,9 +272,12 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
       })
       .returning('IdDestino')
       .executeTakeFirstOrThrow()) as { IdDestino: number };
-    await t.db.database.db.transaction().execute(async (trx) => {
-      await relay().newSecret(trx, theirs.IdDestino, 'PRUEBA');
-    });
+    await w
+      .db()
+      .transaction()
+      .execute(async (trx) => {
+        await relay().newSecret(trx, theirs.IdDestino, 'PRUEBA');
+      });
     await event(accreditations[2], 'granted');
     await round();
     expect(receiver.at('/otro')).toEqual([]);
@@ -279,9 +289,9 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
 
   it('sends a given event once when two servers run their rounds at once', async () => {
     const otherServer = new WebhookRelay(
-      t.db.database,
-      t.registry,
-      t.app.sealer,
+      w.t.db.database,
+      w.registry,
+      w.app.sealer,
       httpsTransport({ ca: tls.cert }),
       () => clock,
       'otro-servidor',
@@ -293,5 +303,19 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     expect(sent.map((r) => r.json.id)).toHaveLength(3);
     expect(new Set(sent.map((r) => r.json.id)).size).toBe(3);
     expect(await deliveries({ IdDestino: endpoint, Estado: 'P' })).toEqual([]);
+  });
+
+  it('deletes an endpoint with its secret and its deliveries, in one transaction', async () => {
+    expect(await w.count('webhook-delivery', { IdDestino: endpoint })).toBeGreaterThan(0);
+    const removed = await admin({ method: 'DELETE', url: `/api/rest/webhook-endpoint/${endpoint}` });
+    expect(removed.status).toBe(200);
+    expect(await w.count('webhook-delivery', { IdDestino: endpoint })).toBe(0);
+    const secrets = await w
+      .db()
+      .selectFrom('webhook_secret')
+      .select('IdDestino')
+      .where('IdDestino', '=', endpoint)
+      .execute();
+    expect(secrets).toEqual([]);
   });
 });

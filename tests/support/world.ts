@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import type { AuthConfig, WebhookOptions } from '../../src/server/app.js';
-import type { DialectName, Db } from '../../src/server/db/connection.js';
+import type { Db, DialectName } from '../../src/server/db/connection.js';
 import type { Registry } from '../../src/server/registry.js';
 import { type CallOptions, call, startTestApp, type TestApp, tokensOf } from './app.js';
 
@@ -74,7 +74,10 @@ export function world(dialect: DialectName, options: WorldOptions = {}): World {
     db: () => started().db.database.db,
     table: (resource) => started().registry.require(resource).table,
     count: async (resource, where = {}) => {
-      let query = self.db().selectFrom(self.table(resource)).select((eb) => eb.fn.countAll().as('n'));
+      let query = self
+        .db()
+        .selectFrom(self.table(resource))
+        .select((eb) => eb.fn.countAll().as('n'));
       for (const [column, value] of Object.entries(where)) query = query.where(column, '=', value);
       return Number(((await query.executeTakeFirstOrThrow()) as { n: number | string }).n);
     },

@@ -256,14 +256,13 @@ export interface RutaRepositorio {
 }
 
 /**
- * An HTTPS address of another system (payroll, the site's access control, a contractor's ERP) that is told what happens to the client's accreditations: the events it wants, each one a POST of JSON signed with HMAC-SHA256 of the timestamp and the body under the endpoint's secret (header X-Acreditacion-Firma: t=<seconds>,v1=<hex>). The secret is made by the server and shown once, when it is made ('New secret' on the record's screen); no answer carries it after that, and it is kept encrypted. An endpoint receives the events from its first secret on (Desde), none before; one made inactive receives nothing more.
+ * An HTTPS address of another system (payroll, the site's access control, a contractor's ERP) that is told what happens to the client's accreditations: the events it wants, each one a POST of JSON signed with HMAC-SHA256 of the timestamp and the body under the endpoint's secret (header X-Acreditacion-Firma: t=<seconds>,v1=<hex>). The secret is made by the server and shown once, when it is made ('New secret' on the record's screen); it is kept encrypted apart from the record (the webhooks feature's own table), so no answer carries it after that. An endpoint receives the events from its first secret on (Desde), none before; one made inactive receives nothing more.
  */
 export interface DestinoWebhook {
   IdDestino?: number;
   IdCliente?: number;
   Descripcion: string;
   Url: string;
-  Secreto?: string;
   Desde?: string;
   Otorgada?: 'S' | 'N';
   Terminada?: 'S' | 'N';

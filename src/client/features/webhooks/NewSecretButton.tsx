@@ -54,7 +54,7 @@ export default function NewSecretButton() {
               </Alert>
               <TextField
                 value={secret}
-                label={translate('resources.webhook-endpoint.fields.Secreto')}
+                label={translate('webhooks.secret.label')}
                 fullWidth
                 slotProps={{ input: { readOnly: true } }}
                 onFocus={(event) => event.target.select()}

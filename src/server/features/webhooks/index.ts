@@ -1,5 +1,6 @@
 import type { Feature } from '../feature.js';
 import webhookRoutes from './routes.js';
+import { ensureWebhookTables, WEBHOOK_SECRET_TABLE } from './tables.js';
 
 /**
  * Webhooks: the client's accreditation events told to other systems over HTTPS, signed, in order
@@ -9,4 +10,16 @@ import webhookRoutes from './routes.js';
 export const webhooks: Feature = {
   name: 'webhooks',
   routes: webhookRoutes,
+  tables: ensureWebhookTables,
+  hooks: () => ({
+    // An endpoint deleted takes its secret with it, in the same transaction.
+    'webhook-endpoint': {
+      beforeDelete: async ({ db, existing }) => {
+        await db
+          .deleteFrom(WEBHOOK_SECRET_TABLE)
+          .where('IdDestino', '=', existing.IdDestino as number)
+          .execute();
+      },
+    },
+  }),
 };

@@ -5,6 +5,7 @@ import { Leases } from '../../jobs/leases.js';
 import type { Registry } from '../../registry.js';
 import type { Transport } from '../../services/https-post.js';
 import type { Sealer } from '../../services/sealer.js';
+import { WEBHOOK_SECRET_TABLE } from './tables.js';
 
 /** The relay's name in the lease table: one process delivers a client's events at a time. */
 export const WEBHOOK_JOB = 'WEBHOOKS';
@@ -136,12 +137,12 @@ export class WebhookRelay {
   async fanOut(client: number): Promise<number> {
     const db = this.database.db;
     const endpoints = (await db
-      .selectFrom(this.table('webhook-endpoint'))
-      .selectAll()
-      .where('IdCliente', '=', client)
-      .where('Activo', '=', 'S')
-      .where('Secreto', 'is not', null)
-      .where('Desde', 'is not', null)
+      .selectFrom(`${this.table('webhook-endpoint')} as w`)
+      .innerJoin(`${WEBHOOK_SECRET_TABLE} as s`, 's.IdDestino', 'w.IdDestino')
+      .selectAll('w')
+      .where('w.IdCliente', '=', client)
+      .where('w.Activo', '=', 'S')
+      .where('w.Desde', 'is not', null)
       .execute()) as Array<Record<string, unknown>>;
     const since = this.iso(this.now() - RETRY_HOURS * HOUR_MS);
     let queued = 0;
@@ -288,9 +289,10 @@ export class WebhookRelay {
 
   private async endpointOf(id: number): Promise<{ url: string; secret: string }> {
     const row = (await this.database.db
-      .selectFrom(this.table('webhook-endpoint'))
-      .select(['Url', 'Secreto'])
-      .where('IdDestino', '=', id)
+      .selectFrom(`${this.table('webhook-endpoint')} as w`)
+      .leftJoin(`${WEBHOOK_SECRET_TABLE} as s`, 's.IdDestino', 'w.IdDestino')
+      .select(['w.Url', 's.Secreto'])
+      .where('w.IdDestino', '=', id)
       .executeTakeFirstOrThrow()) as { Url: string; Secreto: string | null };
     const secret = row.Secreto ? this.sealer.open('webhook', String(id), row.Secreto) : undefined;
     if (!secret) throw new Error('the endpoint has no secret this server can read');
@@ -338,13 +340,15 @@ export class WebhookRelay {
   async newSecret(db: Db, endpointId: number, userId: string): Promise<string> {
     const secret = `whsec_${randomBytes(32).toString('base64url')}`;
     const table = this.table('webhook-endpoint');
+    const sealed = this.sealer.seal('webhook', String(endpointId), secret);
+    await db
+      .insertInto(WEBHOOK_SECRET_TABLE)
+      .values({ IdDestino: endpointId, Secreto: sealed })
+      .onConflict((oc) => oc.column('IdDestino').doUpdateSet({ Secreto: sealed }))
+      .execute();
     await db
       .updateTable(table)
-      .set({
-        Secreto: this.sealer.seal('webhook', String(endpointId), secret),
-        IdUsuarioModificacion: userId,
-        FechaModificacion: this.iso(),
-      })
+      .set({ IdUsuarioModificacion: userId, FechaModificacion: this.iso() })
       .where('IdDestino', '=', endpointId)
       .execute();
     await db

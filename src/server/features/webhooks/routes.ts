@@ -45,10 +45,12 @@ export default async function webhookRoutes(fastify: FastifyInstance): Promise<v
       const before = await fastify.crud.getOne(entity, request.params.id, request.principal);
       const secret = await database.db.transaction().execute(async (trx) => {
         const made = await relay.newSecret(trx, request.params.id, request.principal.userId);
-        await writeAudit(trx, registry, entity, 'U', request.principal, request.params.id, before, {
-          ...before,
-          Secreto: '(nuevo)',
-        });
+        const after = await trx
+          .selectFrom(entity.table)
+          .selectAll()
+          .where('IdDestino', '=', request.params.id)
+          .executeTakeFirst();
+        await writeAudit(trx, registry, entity, 'U', request.principal, request.params.id, before, after);
         return made;
       });
       return { result: { secret } };
