@@ -10,7 +10,69 @@ import { REQUEST_NUMBER_DIGITS } from './constants.js';
  * or beside its people.
  */
 export type EntityCode = 'T' | 'V' | 'P' | 'E';
-export const ENTITY_CODES: readonly EntityCode[] = ['T', 'V', 'P', 'E'];
+
+/** What the server, the console, the dashboards and the queries need to know of a kind of holder. */
+export interface HolderType {
+  /** The route segment of its screens (spec section 2: movilizacion/solicitante/persona, …). */
+  route: 'persona' | 'vehiculo' | 'visita' | 'empresa';
+  /** The column that names the holder where one is kept (a visit's visitors are people). */
+  column: 'IdPersona' | 'IdVehiculo' | 'IdCompania';
+  /**
+   * Accredited for a contract: a demobilisation ends its accreditation, an extension or a contract
+   * change moves it, a requirement update renews it (a visit ends with its days; a company is
+   * accredited in the division).
+   */
+  contract: boolean;
+  /** A requirement update renews it (the contract's holders, and a company's own requirements). */
+  renewed: boolean;
+  /**
+   * A dashboard summary's counts of observed requests past a correction deadline: of the
+   * dashboard's months (counted in its Observed row too), and of the months outside them.
+   */
+  overdue: string;
+  overdueElsewhen: string;
+}
+
+/** The kinds of holder, in the order the product shows them; one row each, read everywhere. */
+export const HOLDER_TYPES: Readonly<Record<EntityCode, HolderType>> = {
+  T: {
+    route: 'persona',
+    column: 'IdPersona',
+    contract: true,
+    renewed: true,
+    overdue: 'CORRECCION_VENCIDA_TRABAJADORES',
+    overdueElsewhen: 'CORRECCION_VENCIDA_OTROS_MESES_TRABAJADORES',
+  },
+  V: {
+    route: 'vehiculo',
+    column: 'IdVehiculo',
+    contract: true,
+    renewed: true,
+    overdue: 'CORRECCION_VENCIDA_VEHICULOS',
+    overdueElsewhen: 'CORRECCION_VENCIDA_OTROS_MESES_VEHICULOS',
+  },
+  P: {
+    route: 'visita',
+    column: 'IdPersona',
+    contract: false,
+    renewed: false,
+    overdue: 'CORRECCION_VENCIDA_VISITAS',
+    overdueElsewhen: 'CORRECCION_VENCIDA_OTROS_MESES_VISITAS',
+  },
+  E: {
+    route: 'empresa',
+    column: 'IdCompania',
+    contract: false,
+    renewed: true,
+    overdue: 'CORRECCION_VENCIDA_EMPRESAS',
+    overdueElsewhen: 'CORRECCION_VENCIDA_OTROS_MESES_EMPRESAS',
+  },
+};
+
+export const ENTITY_CODES: readonly EntityCode[] = Object.keys(HOLDER_TYPES) as EntityCode[];
+
+const byHolder = <T>(pick: (holder: HolderType) => T): Record<EntityCode, T> =>
+  Object.fromEntries(ENTITY_CODES.map((code) => [code, pick(HOLDER_TYPES[code])])) as Record<EntityCode, T>;
 
 /** What a company's own request shows of it (its data are the company's, kept by the administration). */
 export const COMPANY_FIELDS = [
@@ -23,12 +85,8 @@ export const COMPANY_FIELDS = [
   'CorreoContacto',
 ] as const;
 
-/**
- * The kinds accredited for a contract, whose accreditation a demobilisation ends, an extension or
- * a contract change moves, and a requirement update renews: workers and vehicles (a visit ends
- * with its days; a company is accredited in the division).
- */
-export const holdsContract = (entity: EntityCode): entity is 'T' | 'V' => entity === 'T' || entity === 'V';
+/** The kinds accredited for a contract (HolderType.contract): workers and vehicles. */
+export const holdsContract = (entity: EntityCode): entity is 'T' | 'V' => HOLDER_TYPES[entity].contract;
 export const CONTRACT_HOLDERS: readonly EntityCode[] = ENTITY_CODES.filter(holdsContract);
 
 /**
@@ -36,40 +94,17 @@ export const CONTRACT_HOLDERS: readonly EntityCode[] = ENTITY_CODES.filter(holds
  * and vehicles are demobilised, and workers, vehicles and companies have requirements renewed.
  */
 export const typeConcerns = (type: 'M' | 'D' | 'A', entity: EntityCode): boolean =>
-  type === 'M' || holdsContract(entity) || (type === 'A' && entity === 'E');
+  type === 'M' || (type === 'D' ? HOLDER_TYPES[entity].contract : HOLDER_TYPES[entity].renewed);
 
 /** The column that names a holder of each kind where one is kept (a visit's visitors are people). */
-export const HOLDER_COLUMN: Record<EntityCode, 'IdPersona' | 'IdVehiculo' | 'IdCompania'> = {
-  T: 'IdPersona',
-  V: 'IdVehiculo',
-  P: 'IdPersona',
-  E: 'IdCompania',
-};
+export const HOLDER_COLUMN = byHolder((h) => h.column);
 
-/**
- * A dashboard summary's count of observed requests past a correction deadline, per kind: of the
- * dashboard's months (counted in its Observed row too), and of the months outside them.
- */
-export const OVERDUE_NAMES: Record<EntityCode, string> = {
-  T: 'CORRECCION_VENCIDA_TRABAJADORES',
-  V: 'CORRECCION_VENCIDA_VEHICULOS',
-  P: 'CORRECCION_VENCIDA_VISITAS',
-  E: 'CORRECCION_VENCIDA_EMPRESAS',
-};
-export const OVERDUE_ELSEWHEN_NAMES: Record<EntityCode, string> = {
-  T: 'CORRECCION_VENCIDA_OTROS_MESES_TRABAJADORES',
-  V: 'CORRECCION_VENCIDA_OTROS_MESES_VEHICULOS',
-  P: 'CORRECCION_VENCIDA_OTROS_MESES_VISITAS',
-  E: 'CORRECCION_VENCIDA_OTROS_MESES_EMPRESAS',
-};
+/** A dashboard summary's count of observed requests past a correction deadline, per kind. */
+export const OVERDUE_NAMES = byHolder((h) => h.overdue);
+export const OVERDUE_ELSEWHEN_NAMES = byHolder((h) => h.overdueElsewhen);
 
 /** The route segment of each kind (spec section 2: movilizacion/solicitante/persona, /vehiculo, /visita, /empresa). */
-export const ENTITY_ROUTE: Record<EntityCode, 'persona' | 'vehiculo' | 'visita' | 'empresa'> = {
-  T: 'persona',
-  V: 'vehiculo',
-  P: 'visita',
-  E: 'empresa',
-};
+export const ENTITY_ROUTE = byHolder((h) => h.route);
 
 /** The kind of holder a route segment names (persona → T, …, empresa → E). */
 export const KIND_OF_SEGMENT: Readonly<Record<string, EntityCode>> = Object.fromEntries(
@@ -82,7 +117,7 @@ export function requestRoute(side: 'solicitante' | 'autorizador', entity: Entity
 }
 
 export function isEntityCode(value: unknown): value is EntityCode {
-  return value === 'T' || value === 'V' || value === 'P' || value === 'E';
+  return typeof value === 'string' && Object.hasOwn(HOLDER_TYPES, value);
 }
 
 /** A request number as the spec shows it: padded to 8 digits. */

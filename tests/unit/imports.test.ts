@@ -81,6 +81,13 @@ describe('the imports between the rooms of the code', () => {
     expect(clientInServer).toEqual([]);
   });
 
+  it('keep the request engine free of the kinds it runs (they are handed to it)', () => {
+    const engine = 'src/server/features/accreditation/engine/';
+    const kinds = 'src/server/features/accreditation/kinds/';
+    expect(edges.filter(({ from, to }) => from.startsWith(engine) && to.startsWith(kinds))).toEqual([]);
+    expect(edges.some(({ from, to }) => from.startsWith(kinds) && to.startsWith(engine))).toBe(true);
+  });
+
   it('never come back to the file they left from', () => {
     const cycles: string[][] = [];
     const state = new Map<string, 'open' | 'done'>();

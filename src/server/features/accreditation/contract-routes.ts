@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CONTRACT_HOLDERS } from '../../../shared/accreditation.js';
 import { field, objectOf } from '../../routes/responses.js';
 import { requesterOf } from '../../services/requester.js';
-import { id, kindCalls, result, servicesOf } from './kind-routes.js';
+import { id, kindCalls, result } from './kind-routes.js';
 import { viewerOf } from './roles.js';
 
 type Query = Record<string, unknown>;
@@ -19,7 +19,7 @@ const kind = { type: 'string', enum: ['E', 'C'] };
 export default async function contractRoutes(fastify: FastifyInstance): Promise<void> {
   const { database, registry } = fastify;
   const db = database.db;
-  const services = servicesOf(fastify);
+  const services = fastify.requests;
   const { changes } = services;
   const tags = ['accreditation'];
   const base = '/acreditacioncontrato';

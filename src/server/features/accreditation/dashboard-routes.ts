@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import type { DashboardKind } from '../../../shared/request-kinds.js';
 import { field, objectOf, resultResponses } from '../../routes/responses.js';
 import { requesterOf } from '../../services/requester.js';
-import { Dashboards, type RequestKind } from './dashboards.js';
+import { Dashboards } from './dashboards.js';
 import { periodOf } from './period.js';
 import { authoriserOf } from './roles.js';
 
@@ -20,7 +21,7 @@ export const PERIOD = {
  */
 export function dashboardRoutes(
   fastify: FastifyInstance,
-  { base, kind, what }: { base: string; kind: RequestKind; what: string },
+  { base, kind, what }: { base: string; kind: DashboardKind; what: string },
 ): void {
   const { database, registry } = fastify;
   const dashboards = new Dashboards(database.db, registry, () => fastify.auth.now());

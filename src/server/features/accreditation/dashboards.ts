@@ -7,6 +7,7 @@ import {
   typeConcerns,
 } from '../../../shared/accreditation.js';
 import type { Language } from '../../../shared/constants.js';
+import type { DashboardKind } from '../../../shared/request-kinds.js';
 import type { Db } from '../../db/connection.js';
 import { t } from '../../i18n.js';
 import type { Principal } from '../../principal.js';
@@ -18,7 +19,6 @@ import type { Span } from './period.js';
 import type { Authoriser } from './roles.js';
 
 /** A request type (TipoSolicitud): M mobilisation, D demobilisation, A requirement update. */
-export type RequestKind = 'M' | 'D' | 'A';
 
 /** A status row of a dashboard card (spec section 3, dashboard rows). */
 export interface CardRow {
@@ -67,7 +67,7 @@ export class Dashboards {
     principal: Principal,
     entities: EntityCode[],
     spans: Span[],
-    kind: RequestKind,
+    kind: DashboardKind,
     company?: number,
   ): Promise<Overdue[]> {
     if (!entities.length) return [];
@@ -112,7 +112,7 @@ export class Dashboards {
     entities: EntityCode[],
     spans: Span[],
     company?: number,
-    kind: RequestKind = 'M',
+    kind: DashboardKind = 'M',
   ) {
     let qb = this.db
       .selectFrom(this.registry.require('request-count').table)
@@ -133,7 +133,7 @@ export class Dashboards {
     entities: EntityCode[],
     spans: Span[],
     company?: number,
-    kind: RequestKind = 'M',
+    kind: DashboardKind = 'M',
   ) {
     if (!entities.length) return [];
     return (await this.countsQuery(principal, entities, spans, company, kind).execute()) as Array<{
@@ -185,7 +185,7 @@ export class Dashboards {
   }
 
   /** The kinds the requester's profile may see on its dashboard: its menu's, and the view permissions' (Tipo M, Ver S). */
-  async shownToRequester(requester: Requester, kind: RequestKind = 'M'): Promise<EntityCode[]> {
+  async shownToRequester(requester: Requester, kind: DashboardKind = 'M'): Promise<EntityCode[]> {
     const { principal } = requester;
     const rows = (await this.db
       .selectFrom(this.registry.require('view-permission').table)
@@ -197,14 +197,14 @@ export class Dashboards {
     return requester.entities.filter((e) => rows.some((r) => r.IdEntidad === e && r.Ver === 'S'));
   }
 
-  async requester(requester: Requester, spans: Span[], language: Language, kind: RequestKind = 'M') {
+  async requester(requester: Requester, spans: Span[], language: Language, kind: DashboardKind = 'M') {
     const shown = (await this.shownToRequester(requester, kind)).filter((e) => kind === 'M' || e !== 'P');
     const counts = await this.counts(requester.principal, shown, spans, requester.companyId, kind);
     const overdue = await this.overdue(requester.principal, shown, spans, kind, requester.companyId);
     return this.answer(language, shown, REQUESTER_STATUSES, counts, overdue);
   }
 
-  async authoriser(authoriser: Authoriser, spans: Span[], language: Language, kind: RequestKind = 'M') {
+  async authoriser(authoriser: Authoriser, spans: Span[], language: Language, kind: DashboardKind = 'M') {
     // Demobilisation and requirement update are for workers and vehicles only (spec section 2).
     const shown = authoriser.entities.filter((e) => typeConcerns(kind, e));
     const counts = await this.counts(authoriser.principal, shown, spans, undefined, kind);

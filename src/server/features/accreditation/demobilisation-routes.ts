@@ -4,7 +4,7 @@ import { CONTRACT_HOLDERS, holdsContract } from '../../../shared/accreditation.j
 import { ApiError } from '../../errors.js';
 import { field, objectOf } from '../../routes/responses.js';
 import { requesterOf } from '../../services/requester.js';
-import { id, kindCalls, result, servicesOf } from './kind-routes.js';
+import { id, kindCalls, result } from './kind-routes.js';
 import { entityParam } from './lists.js';
 import { viewerOf } from './roles.js';
 import { acceptMultipart, checkPdf, UPLOAD_LIMIT_BYTES, uploadedFiles } from './uploads.js';
@@ -21,7 +21,7 @@ const ids = { type: 'array', items: id, maxItems: 500 };
 export default async function demobilisationRoutes(fastify: FastifyInstance): Promise<void> {
   const { database, registry } = fastify;
   const db = database.db;
-  const services = servicesOf(fastify);
+  const services = fastify.requests;
   const { changes } = services;
   const tags = ['accreditation'];
   const base = '/acreditaciondesmovilizacion';

@@ -10,6 +10,7 @@ import queryRoutes from './queries/routes.js';
 import renewalRoutes from './renewal-routes.js';
 import reportRoutes from './reports/routes.js';
 import requestRoutes from './request-routes.js';
+import { servicesOf } from './services.js';
 
 /** Accreditation: the requests of contractors and their evaluation (spec sections 2 to 7). */
 export const accreditation: Feature = {
@@ -44,16 +45,20 @@ export const accreditation: Feature = {
       forms: ['request', 'visit-person'],
     },
   ],
+  // One scope for the area's calls, with its request services made once.
   routes: async (api) => {
-    await api.register(companySummaryRoutes);
-    await api.register(requestRoutes);
-    await api.register(demobilisationRoutes);
-    await api.register(renewalRoutes);
-    await api.register(contractRoutes);
-    await api.register(expirySchedule);
-    await api.register(fileSweep);
-    await api.register(bulkRoutes);
-    await api.register(queryRoutes);
-    await api.register(reportRoutes);
+    await api.register(async (scope) => {
+      scope.decorate('requests', servicesOf(scope));
+      await scope.register(companySummaryRoutes);
+      await scope.register(requestRoutes);
+      await scope.register(demobilisationRoutes);
+      await scope.register(renewalRoutes);
+      await scope.register(contractRoutes);
+      await scope.register(expirySchedule);
+      await scope.register(fileSweep);
+      await scope.register(bulkRoutes);
+      await scope.register(queryRoutes);
+      await scope.register(reportRoutes);
+    });
   },
 };

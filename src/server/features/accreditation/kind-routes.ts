@@ -1,46 +1,23 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ENTITY_CODES, type EntityCode } from '../../../shared/accreditation.js';
+import { LINE_KINDS, type RequestKind } from '../../../shared/request-kinds.js';
 import { ApiError } from '../../errors.js';
 import { field, INT32, objectOf, resultResponses } from '../../routes/responses.js';
 import { requesterOf } from '../../services/requester.js';
 import { divisionTimeZone } from '../../site.js';
 import { dashboardRoutes, PERIOD } from './dashboard-routes.js';
-import { LINE_KINDS } from './engine/effects.js';
-import type { RequestKind } from './engine/engine.js';
 import { selectionOf } from './engine/input.js';
-import { type RequestServices, requestServices } from './engine/services.js';
 import { sendRequestsWorkbook } from './export.js';
-import { entityParam, REQUEST_COLUMNS, RequestLists, requestQuery } from './lists.js';
-import { Notices } from './notices.js';
+import { entityParam, REQUEST_COLUMNS, type RequestLists, requestQuery } from './lists.js';
 import { periodOf } from './period.js';
+import type { RequestServices } from './request-services.js';
 import { authoriserOf, viewerOf } from './roles.js';
-import { RequestViews } from './views.js';
 
 type Query = Record<string, unknown>;
 export const result = (description: string) => resultResponses(description, [400, 401, 403, 404, 409]);
 export const id = field.id();
 const ids = { type: 'array', items: id, maxItems: 500 };
 const tags = ['accreditation'];
-
-/** The request services of one route plugin: the engine and its kinds, the screens' reads, the lists. */
-export function servicesOf(fastify: FastifyInstance) {
-  const { database, registry, crud } = fastify;
-  const notices = new Notices(database.db, registry, fastify.notifier, fastify.log);
-  const services = requestServices(
-    database,
-    registry,
-    crud,
-    fastify.files,
-    notices,
-    () => fastify.auth.now(),
-    fastify.events,
-  );
-  return {
-    ...services,
-    views: new RequestViews(database.db, registry, services),
-    lists: new RequestLists(database, registry),
-  };
-}
 
 /** The calls of one kind of request, at its spec paths (spec section 7); each is optional. */
 export interface KindCalls {

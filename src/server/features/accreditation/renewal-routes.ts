@@ -5,7 +5,7 @@ import { ApiError } from '../../errors.js';
 import { field, objectOf } from '../../routes/responses.js';
 import { requesterOf } from '../../services/requester.js';
 import { idOf } from './engine/input.js';
-import { id, kindCalls, result, servicesOf } from './kind-routes.js';
+import { id, kindCalls, result } from './kind-routes.js';
 import { RENEWED_KINDS, type RenewedKind } from './kinds/renewal.js';
 import { viewerOf } from './roles.js';
 import { acceptMultipart, checkPdf, UPLOAD_LIMIT_BYTES, uploadedFiles } from './uploads.js';
@@ -22,7 +22,7 @@ const entity = { type: 'string', enum: [...RENEWED_KINDS] };
 export default async function renewalRoutes(fastify: FastifyInstance): Promise<void> {
   const { database, registry } = fastify;
   const db = database.db;
-  const services = servicesOf(fastify);
+  const services = fastify.requests;
   const { renewals: service, mobilisations: requests, engine, views } = services;
   const tags = ['accreditation'];
   const base = '/acreditacionrequisitosolicitud';

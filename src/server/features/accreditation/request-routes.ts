@@ -5,7 +5,7 @@ import { ApiError } from '../../errors.js';
 import { field, INT32, objectOf } from '../../routes/responses.js';
 import { requesterOf } from '../../services/requester.js';
 import { parseDetail } from './engine/input.js';
-import { id, kindCalls, result, servicesOf } from './kind-routes.js';
+import { id, kindCalls, result } from './kind-routes.js';
 import { contractParts } from './kinds/contract-terms.js';
 import { approverRows, authoriserOf, viewerOf } from './roles.js';
 import { checkPdf, checkPhoto, readUpload, UPLOAD_LIMIT_BYTES } from './uploads.js';
@@ -45,7 +45,7 @@ export default async function requestRoutes(fastify: FastifyInstance): Promise<v
   await fastify.register(multipart, { limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: 20 } });
   const { database, registry, crud } = fastify;
   const db = database.db;
-  const services = servicesOf(fastify);
+  const services = fastify.requests;
   const { mobilisations: requests, views } = services;
   const tags = ['accreditation'];
   const base = '/acreditacionsolicitud';

@@ -24,8 +24,8 @@ import type { Db } from '../../db/connection.js';
 import { ApiError } from '../../errors.js';
 import type { Registry } from '../../registry.js';
 import type { Requester } from '../../services/requester.js';
-import type { RequestServices } from './engine/services.js';
 import { type Line, lineFacts } from './lines.js';
+import type { RequestServices } from './request-services.js';
 import type { Authoriser } from './roles.js';
 
 const STATUSES: LineStatus[] = ['P', 'A', 'R', 'O'];

@@ -3,6 +3,7 @@
  * requirement update (/api/acreditacionrequisitosolicitud), as the screens use them.
  */
 import { ENTITY_ROUTE, type EntityCode, HOLDER_COLUMN } from '../../../../shared/accreditation.js';
+import { type DashboardKind, REQUEST_KINDS } from '../../../../shared/request-kinds.js';
 import { apiCall, queryString as query } from '../../../session/http.js';
 import { restList } from '../../../session/records.js';
 import type { DashboardAnswer, Page, RequestRow } from '../api.js';
@@ -22,8 +23,12 @@ export interface ContractChoice {
 }
 
 /** The request types with a dashboard tab, and the route area of each. */
-export type Kind = 'M' | 'D' | 'A';
-export const AREA: Record<Kind, string> = { M: 'movilizacion', D: 'desmovilizacion', A: 'requisito' };
+export type Kind = DashboardKind;
+export const AREA: Record<Kind, string> = {
+  M: REQUEST_KINDS.M.area,
+  D: REQUEST_KINDS.D.area,
+  A: REQUEST_KINDS.A.area,
+};
 export { KIND_OF_SEGMENT } from '../../../../shared/accreditation.js';
 
 export function areaPath(kind: Kind, side: 'solicitante' | 'autorizador', entity: EntityCode): string {

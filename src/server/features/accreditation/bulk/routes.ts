@@ -18,7 +18,6 @@ import { type ExportColumn, neutralise, workbookBase64 } from '../../../services
 import { requesterOf } from '../../../services/requester.js';
 import { byteLimit } from '../../../services/zip.js';
 import { idOf } from '../engine/input.js';
-import { servicesOf } from '../kind-routes.js';
 import { UPLOAD_LIMIT_BYTES } from '../uploads.js';
 import { BulkService } from './service.js';
 
@@ -43,7 +42,7 @@ export default async function bulkRoutes(fastify: FastifyInstance): Promise<void
     limits: { fileSize: Math.max(UPLOAD_LIMIT_BYTES, attachmentsLimitBytes()), files: 2, fields: 10 },
   });
   const { database, registry, crud } = fastify;
-  const { mobilisations: requests, renewals } = servicesOf(fastify);
+  const { mobilisations: requests, renewals } = fastify.requests;
   const bulk = new BulkService(
     database,
     registry,

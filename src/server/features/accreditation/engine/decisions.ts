@@ -6,6 +6,8 @@ import {
 } from '../../../../../workflows/requirement-approval.machine.js';
 import { type WholeDecision, wholeDecision } from '../../../../shared/approvals.js';
 import { addDays } from '../../../../shared/dates.js';
+import type { RequestKind } from '../../../../shared/request-kinds.js';
+import { LINE_KINDS } from '../../../../shared/request-kinds.js';
 import type { Db } from '../../../db/connection.js';
 import { ApiError } from '../../../errors.js';
 import { requireTransition } from '../../../workflow.js';
@@ -13,8 +15,7 @@ import type { ProfileDef } from '../catalogue.js';
 import { type Line, lineFacts, requestFacts } from '../lines.js';
 import type { Authoriser } from '../roles.js';
 import { lastSent, minutesBetween, OUTCOME_OF } from './attention.js';
-import { APPROVAL_EFFECTS, LINE_KINDS } from './effects.js';
-import type { RequestEngine, RequestKind, Revoked, Stored } from './engine.js';
+import type { RequestEngine, Revoked, Stored } from './engine.js';
 import { type Body, decisionOf, idOf, parseDetail, selectionOf, upper } from './input.js';
 
 type Approver = { Orden: number; IdTipoRequisito: number | null };
@@ -311,7 +312,7 @@ export class Decisions {
         requestFacts(lines, { complete: true, datesValid: true }),
       );
       if (status === 'A')
-        revoked = await APPROVAL_EFFECTS[request.TipoSolicitud](engine, trx, {
+        revoked = await engine.kinds[request.TipoSolicitud].approve(engine, trx, {
           request: { ...request, EstadoAprobacion: status },
           profile,
           lines,

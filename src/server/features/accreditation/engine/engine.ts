@@ -6,6 +6,7 @@ import {
   requestMachine,
 } from '../../../../../workflows/request.machine.js';
 import type { EntityCode } from '../../../../shared/accreditation.js';
+import type { RequestKind } from '../../../../shared/request-kinds.js';
 import type { FieldProblem } from '../../../../shared/validation.js';
 import type { CrudService } from '../../../crud/service.js';
 import type { Row } from '../../../crud/types.js';
@@ -26,9 +27,6 @@ import type { Notices } from '../notices.js';
 import type { Authoriser } from '../roles.js';
 import { type Attention, countAttention } from './attention.js';
 import { idOf, rowsStopped } from './input.js';
-
-/** The request types (TipoSolicitud): mobilisation, requirement update, demobilisation, contract extension and change. */
-export type RequestKind = 'M' | 'A' | 'D' | 'E' | 'C';
 
 /** A request row as stored (spec section 3's request record). */
 export type Stored = Row & {
@@ -76,13 +74,32 @@ export interface Revoked {
   Descripcion: string | null;
 }
 
+/** What an approval's effect works from: the request as approved, its profile and lines (none for a kind without lines). */
+export interface ApprovalContext {
+  request: Stored;
+  profile: ProfileDef | null;
+  lines: Line[];
+  principal: Principal;
+}
+
+/**
+ * What a kind of request brings to the engine (kinds/index.ts registers one per kind): what
+ * approving one does, in the approval's transaction, answering what it revoked. The engine knows
+ * the kinds only through these.
+ */
+export interface KindModule {
+  approve(engine: RequestEngine, trx: Db, context: ApprovalContext): Promise<Revoked[]>;
+}
+export type Kinds = Readonly<Record<RequestKind, KindModule>>;
+
 /** The tables a request's rows live in besides its own, removed with it. */
 const CHILDREN = ['request-detail', 'visit-person', 'request-history'] as const;
 
 /**
  * The request engine every kind of request runs on: one request table, its lines, history,
- * dashboard counters and the request machine. A kind (src/server/features/accreditation/kinds)
- * says who a request is about, which lines it carries and what its approval does; the engine
+ * dashboard counters and the request machine. A kind (src/server/features/accreditation/kinds,
+ * handed in as `kinds`; the engine imports none) says who a request is about, which lines it
+ * carries (src/shared/request-kinds.ts) and what its approval does; the engine
  * reads, files, sends, decides and removes requests the same way for every kind, each status
  * change asked of the machine inside the change's transaction.
  */
@@ -93,6 +110,8 @@ export class RequestEngine {
     readonly crud: CrudService,
     readonly files: FileStore,
     readonly notices: Notices,
+    /** Each kind's module: what its approval does. */
+    readonly kinds: Kinds,
     readonly now: () => number = Date.now,
     /** The features that release their rows when an accreditation ends. */
     readonly events: AccreditationEvents = new AccreditationEvents(),

@@ -7,9 +7,9 @@ import { ApiError } from '../../../errors.js';
 import type { Requester } from '../../../services/requester.js';
 import type { RequestEngine, Stored } from '../engine/engine.js';
 import { type Body, idList, idOf, rowsStopped, upper } from '../engine/input.js';
-import { type AccreditationRow, accreditationOf } from '../engine/revoke.js';
 import type { Authoriser } from '../roles.js';
 import { Endowment } from './endowment.js';
+import { type AccreditationRow, accreditationOf } from './revoke.js';
 
 /** The kinds filed for accredited holders, one request per accreditation selected. */
 export type AccreditedKind = 'D' | 'E' | 'C';

@@ -3,9 +3,8 @@ import type { Row } from '../../../crud/types.js';
 import type { Db } from '../../../db/connection.js';
 import { ApiError } from '../../../errors.js';
 import { nameOf } from '../../../services/holder-rows.js';
+import type { ApprovalContext, RequestEngine, Revoked } from '../engine/engine.js';
 import { recordEvent } from '../events.js';
-import type { ApprovalContext } from './approval.js';
-import type { RequestEngine, Revoked } from './engine.js';
 
 /** An accreditation row as stored. */
 export interface AccreditationRow {

@@ -5,10 +5,9 @@ import type { Row } from '../../../crud/types.js';
 import type { Db } from '../../../db/connection.js';
 import type { Principal } from '../../../principal.js';
 import { dataById } from '../catalogue.js';
+import type { ApprovalContext, RequestEngine, Stored, Visitor } from '../engine/engine.js';
 import { recordEvent } from '../events.js';
 import { reinstate } from '../expiry.js';
-import type { ApprovalContext } from './approval.js';
-import type { RequestEngine, Stored, Visitor } from './engine.js';
 
 /** Whom an approval accredits: the holder's column and id, and for a visit's visitor its line. */
 type Holder = { column: 'IdPersona' | 'IdVehiculo' | 'IdCompania'; value: number; visitor: number | null };

@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import { RequestLists } from './lists.js';
+import { Notices } from './notices.js';
+import { requestServices } from './request-services.js';
+import { RequestViews } from './views.js';
+
+/**
+ * The request services of the accreditation feature, made once (index.ts decorates its scope with
+ * them): the engine and its kinds, the screens' reads, the lists.
+ */
+export function servicesOf(fastify: FastifyInstance) {
+  const { database, registry, crud } = fastify;
+  const notices = new Notices(database.db, registry, fastify.notifier, fastify.log);
+  const services = requestServices(
+    database,
+    registry,
+    crud,
+    fastify.files,
+    notices,
+    () => fastify.auth.now(),
+    fastify.events,
+  );
+  return {
+    ...services,
+    views: new RequestViews(database.db, registry, services),
+    lists: new RequestLists(database, registry),
+  };
+}
+
+export type FeatureServices = ReturnType<typeof servicesOf>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Accreditation's request services, inside its own calls' scope. */
+    requests: FeatureServices;
+  }
+}

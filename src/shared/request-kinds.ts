@@ -1,0 +1,48 @@
+import { ENTITY_CODES, type EntityCode, HOLDER_TYPES } from './accreditation.js';
+
+/**
+ * A kind of request (TipoSolicitud, spec section 3): what it is called, where its screens live,
+ * whether it carries requirement lines evaluated one by one, and which holders it concerns. The
+ * server's kinds, the console's screens, the dashboards, queries and exports read this one table.
+ */
+export interface RequestKindDef {
+  /** Its name in the locales and the code (mobilisation, renewal, …). */
+  key: string;
+  /** The area segment of its screens and menu routes (/movilizacion/solicitante/persona, …). */
+  area: 'movilizacion' | 'requisito' | 'desmovilizacion' | 'contrato';
+  /** Its requests carry requirement lines, each evaluated, observed or rejected on its own. */
+  lines: boolean;
+  /** The holders it concerns. */
+  holders: readonly EntityCode[];
+}
+
+const contractHolders = ENTITY_CODES.filter((e) => HOLDER_TYPES[e].contract);
+
+/** The request kinds: M mobilisation, A requirement update, D demobilisation, E contract extension, C contract change. */
+export const REQUEST_KINDS = {
+  M: { key: 'mobilisation', area: 'movilizacion', lines: true, holders: ENTITY_CODES },
+  A: {
+    key: 'renewal',
+    area: 'requisito',
+    lines: true,
+    holders: ENTITY_CODES.filter((e) => HOLDER_TYPES[e].renewed),
+  },
+  D: { key: 'demobilisation', area: 'desmovilizacion', lines: false, holders: contractHolders },
+  E: { key: 'extension', area: 'contrato', lines: false, holders: contractHolders },
+  C: { key: 'change', area: 'contrato', lines: false, holders: contractHolders },
+} as const satisfies Record<string, RequestKindDef>;
+
+export type RequestKind = keyof typeof REQUEST_KINDS;
+export const REQUEST_KIND_CODES = Object.keys(REQUEST_KINDS) as RequestKind[];
+
+/** The kinds whose requests carry requirement lines, evaluated one by one. */
+export const LINE_KINDS: ReadonlySet<RequestKind> = new Set(
+  REQUEST_KIND_CODES.filter((k) => REQUEST_KINDS[k].lines),
+);
+
+export function isRequestKind(value: unknown): value is RequestKind {
+  return typeof value === 'string' && Object.hasOwn(REQUEST_KINDS, value);
+}
+
+/** The kinds with a dashboard tab (spec section 2): mobilisation, demobilisation, requirement update. */
+export type DashboardKind = Extract<RequestKind, 'M' | 'D' | 'A'>;
