@@ -1,7 +1,8 @@
 /**
- * First step of `npm test`: the browser tests need Chromium, and the badge tests Debian's
- * `pdftoppm` (poppler-utils) to see a printed badge as a picture. Finds them, or installs Debian's
- * packages when running as root with apt-get, or stops at once with the command to run.
+ * First step of `npm test`: the browser tests need Chromium, the badge tests Debian's `pdftoppm`
+ * (poppler-utils) to see a printed badge as a picture, and the webhook tests `openssl` to make
+ * their receiver's certificate. Finds them, or installs Debian's packages when running as root
+ * with apt-get, or stops at once with the command to run.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -29,6 +30,7 @@ function ensureTool(binary: string, pkg: string): void {
 try {
   console.log(`Browser tests will use ${ensureChromium()}`);
   ensureTool('pdftoppm', 'poppler-utils');
+  ensureTool('openssl', 'openssl');
 } catch (error) {
   console.error((error as Error).message);
   process.exit(1);
