@@ -1,4 +1,4 @@
-import { ENTITY_CODES, type EntityCode, HOLDER_TYPES } from './accreditation.js';
+import { CONTRACT_HOLDERS, ENTITY_CODES, type EntityCode, HOLDER_TYPES } from './accreditation.js';
 
 /**
  * A kind of request (TipoSolicitud, spec section 3): what it is called, where its screens live,
@@ -6,8 +6,6 @@ import { ENTITY_CODES, type EntityCode, HOLDER_TYPES } from './accreditation.js'
  * server's kinds, the console's screens, the dashboards, queries and exports read this one table.
  */
 export interface RequestKindDef {
-  /** Its name in the locales and the code (mobilisation, renewal, …). */
-  key: string;
   /** The area segment of its screens and menu routes (/movilizacion/solicitante/persona, …). */
   area: 'movilizacion' | 'requisito' | 'desmovilizacion' | 'contrato';
   /** Its requests carry requirement lines, each evaluated, observed or rejected on its own. */
@@ -16,20 +14,13 @@ export interface RequestKindDef {
   holders: readonly EntityCode[];
 }
 
-const contractHolders = ENTITY_CODES.filter((e) => HOLDER_TYPES[e].contract);
-
 /** The request kinds: M mobilisation, A requirement update, D demobilisation, E contract extension, C contract change. */
 export const REQUEST_KINDS = {
-  M: { key: 'mobilisation', area: 'movilizacion', lines: true, holders: ENTITY_CODES },
-  A: {
-    key: 'renewal',
-    area: 'requisito',
-    lines: true,
-    holders: ENTITY_CODES.filter((e) => HOLDER_TYPES[e].renewed),
-  },
-  D: { key: 'demobilisation', area: 'desmovilizacion', lines: false, holders: contractHolders },
-  E: { key: 'extension', area: 'contrato', lines: false, holders: contractHolders },
-  C: { key: 'change', area: 'contrato', lines: false, holders: contractHolders },
+  M: { area: 'movilizacion', lines: true, holders: ENTITY_CODES },
+  A: { area: 'requisito', lines: true, holders: ENTITY_CODES.filter((e) => HOLDER_TYPES[e].renewed) },
+  D: { area: 'desmovilizacion', lines: false, holders: CONTRACT_HOLDERS },
+  E: { area: 'contrato', lines: false, holders: CONTRACT_HOLDERS },
+  C: { area: 'contrato', lines: false, holders: CONTRACT_HOLDERS },
 } as const satisfies Record<string, RequestKindDef>;
 
 export type RequestKind = keyof typeof REQUEST_KINDS;
@@ -39,10 +30,6 @@ export const REQUEST_KIND_CODES = Object.keys(REQUEST_KINDS) as RequestKind[];
 export const LINE_KINDS: ReadonlySet<RequestKind> = new Set(
   REQUEST_KIND_CODES.filter((k) => REQUEST_KINDS[k].lines),
 );
-
-export function isRequestKind(value: unknown): value is RequestKind {
-  return typeof value === 'string' && Object.hasOwn(REQUEST_KINDS, value);
-}
 
 /** The kinds with a dashboard tab (spec section 2): mobilisation, demobilisation, requirement update. */
 export type DashboardKind = Extract<RequestKind, 'M' | 'D' | 'A'>;

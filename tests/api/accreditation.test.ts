@@ -4,7 +4,7 @@ import { addDays, siteDate } from '../../src/shared/dates.js';
 import { catalogue, pdf, png, upload, valuesFor } from '../support/accreditation.js';
 import { call, signIn } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
-import { world } from '../support/world.js';
+import { CONTRACTOR_CAST, world } from '../support/world.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
 type Json = any;
@@ -14,12 +14,7 @@ const BASE = '/api/acreditacionsolicitud';
 
 describe.each(DIALECTS)('mobilisation requests on %s', (dialect) => {
   const w = world(dialect, {
-    users: {
-      admin: 'ADMIN',
-      requester: 'SOLICITANTE',
-      requesterNorth: { user: 'SOLICITANTE', division: NORTH },
-      authoriser: 'AUTORIZADOR',
-    },
+    users: CONTRACTOR_CAST,
     division: SOUTH,
     ready: async () => {
       cat = await catalogue(w.app, tokens.admin);

@@ -3,12 +3,11 @@ import { requestNumber } from '../../src/shared/accreditation.js';
 import { addDays, siteDate } from '../../src/shared/dates.js';
 import { catalogue } from '../support/accreditation.js';
 import { DIALECTS } from '../support/databases.js';
-import { world } from '../support/world.js';
+import { CONTRACTOR_CAST, world } from '../support/world.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
 type Json = any;
 const SOUTH = 'UNIDAD MINERA SAN GABRIEL';
-const NORTH = 'PROYECTO CORDILLERA NORTE';
 const BASE = '/api/acreditacionsolicitud';
 
 /**
@@ -21,12 +20,7 @@ describe.each(DIALECTS)('bulk delete of requests on %s', (dialect) => {
   const today = siteDate('PE');
   let contract: number;
   const w = world(dialect, {
-    users: {
-      admin: 'ADMIN',
-      requester: 'SOLICITANTE',
-      requesterNorth: { user: 'SOLICITANTE', division: NORTH },
-      authoriser: 'AUTORIZADOR',
-    },
+    users: CONTRACTOR_CAST,
     division: SOUTH,
     ready: async () => {
       cat = await catalogue(w.app, w.tokens.admin);

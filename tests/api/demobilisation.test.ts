@@ -4,7 +4,7 @@ import { addDays, siteDate } from '../../src/shared/dates.js';
 import { pdf, upload } from '../support/accreditation.js';
 import { call } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
-import { world } from '../support/world.js';
+import { CONTRACTOR_CAST, world } from '../support/world.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
 type Json = any;
@@ -14,13 +14,7 @@ const BASE = '/api/acreditaciondesmovilizacion';
 
 describe.each(DIALECTS)('demobilisation on %s', (dialect) => {
   const w = world(dialect, {
-    users: {
-      admin: 'ADMIN',
-      requester: 'SOLICITANTE',
-      requesterNorth: { user: 'SOLICITANTE', division: NORTH },
-      authoriser: 'AUTORIZADOR',
-      authoriserNorth: { user: 'AUTORIZADOR', division: NORTH },
-    },
+    users: { ...CONTRACTOR_CAST, authoriserNorth: { user: 'AUTORIZADOR', division: NORTH } },
     division: SOUTH,
     ready: async () => {
       await accreditMore(8);

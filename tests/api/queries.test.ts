@@ -4,12 +4,11 @@ import { ACCESS_TABLES } from '../../src/server/services/site/tables.js';
 import { addDays, siteDate } from '../../src/shared/dates.js';
 import { call } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
-import { world } from '../support/world.js';
+import { CONTRACTOR_CAST, world } from '../support/world.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
 type Json = any;
 const SOUTH = 'UNIDAD MINERA SAN GABRIEL';
-const NORTH = 'PROYECTO CORDILLERA NORTE';
 
 /** The first sheet of a workbook as rows of values (row 1 the headers). */
 async function sheetOf(bytes: Buffer): Promise<unknown[][]> {
@@ -30,13 +29,7 @@ async function sheetOf(bytes: Buffer): Promise<unknown[][]> {
  */
 describe.each(DIALECTS)('queries on %s', (dialect) => {
   const w = world(dialect, {
-    users: {
-      admin: 'ADMIN',
-      requester: 'SOLICITANTE',
-      requesterNorth: { user: 'SOLICITANTE', division: NORTH },
-      authoriser: 'AUTORIZADOR',
-      dining: 'COMEDOR',
-    },
+    users: { ...CONTRACTOR_CAST, dining: 'COMEDOR' },
     division: SOUTH,
   });
   const today = siteDate('PE');

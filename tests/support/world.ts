@@ -8,6 +8,17 @@ import { type CallOptions, call, startTestApp, type TestApp, tokensOf } from './
 /** Who the world signs in: a name the test uses, the demo user, and (when not the default) the division. */
 export type Users = Record<string, string | { user: string; division: string }>;
 
+/**
+ * The cast most accreditation files sign in (with `division` the south one): the administrator, the
+ * contractor's requester in both divisions, the south's authoriser.
+ */
+export const CONTRACTOR_CAST: Users = {
+  admin: 'ADMIN',
+  requester: 'SOLICITANTE',
+  requesterNorth: { user: 'SOLICITANTE', division: 'PROYECTO CORDILLERA NORTE' },
+  authoriser: 'AUTORIZADOR',
+};
+
 export interface WorldOptions {
   /** The roles signed in before the tests, by the names the tests call them. */
   users?: Users;

@@ -11,7 +11,7 @@ import {
 } from '@mui/material';
 import { useState } from 'react';
 import { useNotify, useRecordContext, useTranslate } from 'react-admin';
-import { useWebhookCall } from './call.js';
+import { apiCall } from '../../session/http.js';
 
 /**
  * An endpoint's signing secret: asks before replacing the one in force, then shows the new one
@@ -21,14 +21,17 @@ export default function NewSecretButton() {
   const record = useRecordContext();
   const translate = useTranslate();
   const notify = useNotify();
-  const post = useWebhookCall();
   const [open, setOpen] = useState(false);
   const [secret, setSecret] = useState<string | null>(null);
   if (!record) return null;
 
   const generate = async () => {
-    const result = await post(`/api/webhooks/destinos/${record.id}/secreto`);
-    if (result) setSecret(String(result.secret));
+    try {
+      const result = await apiCall<{ secret: string }>('POST', `/api/webhooks/destinos/${record.id}/secreto`);
+      setSecret(result.secret);
+    } catch (error) {
+      notify((error as Error).message, { type: 'warning' });
+    }
   };
   const copy = async () => {
     if (!secret) return;

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { CONTRACT_HOLDERS } from '../../../shared/accreditation.js';
 import { field, objectOf } from '../../routes/responses.js';
 import { requesterOf } from '../../services/requester.js';
 import { id, kindCalls, result } from './kind-routes.js';
@@ -102,7 +101,6 @@ export default async function contractRoutes(fastify: FastifyInstance): Promise<
     base,
     kind: 'Tipo',
     what: 'contract extension or change',
-    holders: CONTRACT_HOLDERS,
     statuses: ['P', 'O', 'R', 'A'],
     list: { method: 'GET', path: 'filtrar' },
     evaluate: 'actualizarautorizador',

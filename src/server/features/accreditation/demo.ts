@@ -14,6 +14,7 @@ import type { FileStore } from '../../storage/files.js';
 import { loadProfile, type ProfileDef } from './catalogue.js';
 import { recount } from './counts.js';
 import { recountAttention } from './engine/attention.js';
+import { keepValue } from './kinds/grant.js';
 import { expectedLines, type Line } from './lines.js';
 
 type Row = Record<string, unknown>;
@@ -379,7 +380,7 @@ export async function seedDemoRequests(
           FechaCreacion: Fecha,
         })
         .execute();
-    if (status === 'A' && !visit) {
+    if (status === 'A' && !visit && answered) {
       const company = holder.entity === 'E';
       const column = company ? 'IdCompania' : holder.IdPersona ? 'IdPersona' : 'IdVehiculo';
       const value = (
@@ -427,33 +428,18 @@ export async function seedDemoRequests(
           fixed === 'S' && dated
             ? addDays(new Date(now).toISOString().slice(0, 10), -7)
             : (dated?.FechaVencimiento ?? null);
-        await db
-          .deleteFrom(t('accredited-requirement'))
-          .where(column, '=', value)
-          .where('IdDatoEvaluar', '=', line.IdDatoEvaluar)
-          .execute();
-        await db
-          .insertInto(t('accredited-requirement'))
-          .values({
-            IdCliente: clientId,
-            IdEntidad: holder.entity,
-            [column]: value,
-            IdRequisito: line.IdRequisito,
-            IdDatoEvaluar: line.IdDatoEvaluar,
-            Valor: line.Valor,
-            ClaveArchivo: line.ClaveArchivo,
-            NombreArchivo: line.NombreArchivo,
-            TipoArchivo: line.TipoArchivo,
-            FechaVencimiento: expiry,
-            IdSolicitud: id,
-            FechaAprobacion: answered,
-            IdUsuarioCreacion: approver,
-            FechaCreacion: answered,
-          })
-          .execute();
+        await keepValue(db, t('accredited-requirement'), {
+          IdCliente: clientId,
+          IdEntidad: holder.entity,
+          holder: [column, value],
+          line,
+          FechaVencimiento: expiry,
+          IdSolicitud: id,
+          at: answered,
+          userId: approver,
+        });
       }
     }
-    made++;
     made++;
   }
   await recount({ db, dialect }, registry, { clientId });

@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { CONTRACT_HOLDERS, holdsContract } from '../../../shared/accreditation.js';
+import { holdsContract } from '../../../shared/accreditation.js';
 import { ApiError } from '../../errors.js';
 import { field, objectOf } from '../../routes/responses.js';
 import { requesterOf } from '../../services/requester.js';
@@ -158,7 +158,6 @@ export default async function demobilisationRoutes(fastify: FastifyInstance): Pr
     base,
     kind: 'D',
     what: 'demobilisation',
-    holders: CONTRACT_HOLDERS,
     statuses: ['P', 'O', 'R', 'A'],
     list: { method: 'POST', path: 'FiltrarSolicitante' },
     exportPath: 'exportarExcelSolicitante',

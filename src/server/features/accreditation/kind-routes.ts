@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ENTITY_CODES, type EntityCode } from '../../../shared/accreditation.js';
-import { LINE_KINDS, type RequestKind } from '../../../shared/request-kinds.js';
+import type { EntityCode } from '../../../shared/accreditation.js';
+import { LINE_KINDS, REQUEST_KINDS, type RequestKind } from '../../../shared/request-kinds.js';
 import { ApiError } from '../../errors.js';
 import { field, INT32, objectOf, resultResponses } from '../../routes/responses.js';
 import { requesterOf } from '../../services/requester.js';
@@ -26,8 +26,6 @@ export interface KindCalls {
   kind: RequestKind | 'Tipo';
   /** What the kind is called in the API's documentation. */
   what: string;
-  /** The kinds of holder the calls concern (a visit's refused for a demobilisation): all of them when unsaid. */
-  holders?: readonly EntityCode[];
   /** The statuses the list filters by. */
   statuses?: readonly string[];
   /** The grid list: GET with a query string, or POST with a body. */
@@ -57,7 +55,8 @@ export function kindCalls(
   const { base, what } = calls;
   const tipo = calls.kind === 'Tipo' ? { Tipo: { type: 'string', enum: ['E', 'C'] } } : {};
   const required = calls.kind === 'Tipo' ? ['Tipo'] : [];
-  const concerned = calls.holders ?? ENTITY_CODES;
+  // The holders the kind concerns (a visit's refused for a demobilisation); E and C concern the same.
+  const concerned = REQUEST_KINDS[calls.kind === 'Tipo' ? 'E' : calls.kind].holders;
   const entity = { type: 'string', enum: [...concerned] };
   const status = { type: 'string', enum: [...(calls.statuses ?? ['I', 'P', 'O', 'R', 'A'])] };
   const filters = {

@@ -168,7 +168,6 @@ export default async function renewalRoutes(fastify: FastifyInstance): Promise<v
     base,
     kind: 'A',
     what: 'requirement update',
-    holders: RENEWED_KINDS,
     list: { method: 'GET', path: 'filtrar', companyPath: 'filtrarcompaniadetalle' },
     exportPath: 'exportarExcelAcreditacionRequisitoSolicitud',
     evaluate: 'actualizarautorizador',

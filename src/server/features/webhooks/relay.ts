@@ -43,6 +43,7 @@ export function signature(secret: string, body: string, at: number): string {
   return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`;
 }
 
+/** A delivery due, with its event and the accreditation it concerns as they stand now. */
 interface Due {
   IdEntrega: number;
   IdDestino: number;
@@ -51,8 +52,20 @@ interface Due {
   Evento: string;
   Intentos: number;
   VenceReintento: string;
-  FechaEvento: string;
+  Fecha: string;
+  Datos: string | null;
+  IdEntidad: string;
+  IdDivision: number;
+  IdCompania: number;
+  IdPersona: number | null;
+  IdVehiculo: number | null;
+  IdContrato: number | null;
+  FechaFin: string;
+  Estado: string;
 }
+
+/** An endpoint as a round sends to it: its address and its secret, opened. */
+type Endpoint = { url: string; secret: string };
 
 export interface RoundResult {
   queued: number;
@@ -122,12 +135,23 @@ export class WebhookRelay {
 
   private async roundOf(client: number, signal: AbortSignal): Promise<RoundResult> {
     const result: RoundResult = { queued: await this.fanOut(client), delivered: 0, retried: 0, failed: 0 };
+    // Each endpoint read and its secret opened once a round, however many deliveries go to it.
+    const endpoints = new Map<number, Promise<Endpoint>>();
+    const endpointOf = (id: number) => {
+      let endpoint = endpoints.get(id);
+      if (!endpoint) {
+        endpoint = this.endpointOf(id);
+        endpoint.catch(() => undefined);
+        endpoints.set(id, endpoint);
+      }
+      return endpoint;
+    };
     for (let pass = 0; pass < PASSES && !signal.aborted; pass++) {
       const due = await this.due(client);
       if (!due.length) break;
       for (const delivery of due) {
         if (signal.aborted) break;
-        result[await this.send(client, delivery)]++;
+        result[await this.send(client, delivery, endpointOf)]++;
       }
     }
     return result;
@@ -213,6 +237,8 @@ export class WebhookRelay {
     const table = this.table('webhook-delivery');
     return (await this.database.db
       .selectFrom(`${table} as d`)
+      .innerJoin(`${this.table('accreditation-event')} as e`, 'e.IdEvento', 'd.IdEvento')
+      .innerJoin(`${this.table('accreditation')} as a`, 'a.IdAcreditacion', 'd.IdAcreditacion')
       .select([
         'd.IdEntrega',
         'd.IdDestino',
@@ -221,7 +247,16 @@ export class WebhookRelay {
         'd.Evento',
         'd.Intentos',
         'd.VenceReintento',
-        'd.FechaEvento',
+        'e.Fecha',
+        'e.Datos',
+        'a.IdEntidad',
+        'a.IdDivision',
+        'a.IdCompania',
+        'a.IdPersona',
+        'a.IdVehiculo',
+        'a.IdContrato',
+        'a.FechaFin',
+        'a.Estado',
       ])
       .where('d.IdCliente', '=', client)
       .where('d.Estado', '=', 'P')
@@ -244,13 +279,17 @@ export class WebhookRelay {
   }
 
   /** Sends one delivery and records the outcome (under the lease's fence, only if still as read). */
-  private async send(client: number, delivery: Due): Promise<'delivered' | 'retried' | 'failed'> {
+  private async send(
+    client: number,
+    delivery: Due,
+    endpointOf: (id: number) => Promise<Endpoint>,
+  ): Promise<'delivered' | 'retried' | 'failed'> {
     const sentAt = this.now();
     const attempt = Number(delivery.Intentos) + 1;
     let outcome: { status: number | null; text: string };
     try {
-      const { url, secret } = await this.endpointOf(delivery.IdDestino);
-      const body = await this.bodyOf(client, delivery, attempt);
+      const { url, secret } = await endpointOf(delivery.IdDestino);
+      const body = bodyOf(client, delivery, attempt);
       const answer = await this.transport(url, body, {
         'content-type': 'application/json',
         'user-agent': 'Acreditacion-Webhooks/1',
@@ -287,7 +326,7 @@ export class WebhookRelay {
     return ok ? 'delivered' : state === 'F' ? 'failed' : 'retried';
   }
 
-  private async endpointOf(id: number): Promise<{ url: string; secret: string }> {
+  private async endpointOf(id: number): Promise<Endpoint> {
     const row = (await this.database.db
       .selectFrom(`${this.table('webhook-endpoint')} as w`)
       .leftJoin(`${WEBHOOK_SECRET_TABLE} as s`, 's.IdDestino', 'w.IdDestino')
@@ -297,40 +336,6 @@ export class WebhookRelay {
     const secret = row.Secreto ? this.sealer.open('webhook', String(id), row.Secreto) : undefined;
     if (!secret) throw new Error('the endpoint has no secret this server can read');
     return { url: row.Url, secret };
-  }
-
-  /** The JSON an endpoint receives: the event, and the accreditation it concerns as it stands now. */
-  private async bodyOf(client: number, delivery: Due, attempt: number): Promise<string> {
-    const db = this.database.db;
-    const event = (await db
-      .selectFrom(this.table('accreditation-event'))
-      .select(['Fecha', 'Datos'])
-      .where('IdEvento', '=', delivery.IdEvento)
-      .executeTakeFirst()) as { Fecha: unknown; Datos: string | null } | undefined;
-    const accreditation = (await db
-      .selectFrom(this.table('accreditation'))
-      .select([
-        'IdEntidad',
-        'IdDivision',
-        'IdCompania',
-        'IdPersona',
-        'IdVehiculo',
-        'IdContrato',
-        'FechaFin',
-        'Estado',
-      ])
-      .where('IdAcreditacion', '=', delivery.IdAcreditacion)
-      .executeTakeFirst()) as Record<string, unknown> | undefined;
-    return JSON.stringify({
-      id: Number(delivery.IdEvento),
-      type: `accreditation.${delivery.Evento}`,
-      client,
-      occurredAt: event ? new Date(event.Fecha as string).toISOString() : delivery.FechaEvento,
-      accreditation: { IdAcreditacion: Number(delivery.IdAcreditacion), ...accreditation },
-      data: parseData(event?.Datos),
-      delivery: Number(delivery.IdEntrega),
-      attempt,
-    });
   }
 
   /**
@@ -348,14 +353,12 @@ export class WebhookRelay {
       .execute();
     await db
       .updateTable(table)
-      .set({ IdUsuarioModificacion: userId, FechaModificacion: this.iso() })
+      .set((eb) => ({
+        Desde: eb.fn.coalesce('Desde', eb.val(this.iso())),
+        IdUsuarioModificacion: userId,
+        FechaModificacion: this.iso(),
+      }))
       .where('IdDestino', '=', endpointId)
-      .execute();
-    await db
-      .updateTable(table)
-      .set({ Desde: this.iso() })
-      .where('IdDestino', '=', endpointId)
-      .where('Desde', 'is', null)
       .execute();
     return secret;
   }
@@ -378,6 +381,30 @@ export class WebhookRelay {
       .where('Estado', '=', delivery.Estado)
       .execute();
   }
+}
+
+/** The JSON an endpoint receives: the event, and the accreditation it concerns as it stands now. */
+function bodyOf(client: number, d: Due, attempt: number): string {
+  return JSON.stringify({
+    id: Number(d.IdEvento),
+    type: `accreditation.${d.Evento}`,
+    client,
+    occurredAt: new Date(d.Fecha).toISOString(),
+    accreditation: {
+      IdAcreditacion: Number(d.IdAcreditacion),
+      IdEntidad: d.IdEntidad,
+      IdDivision: d.IdDivision,
+      IdCompania: d.IdCompania,
+      IdPersona: d.IdPersona,
+      IdVehiculo: d.IdVehiculo,
+      IdContrato: d.IdContrato,
+      FechaFin: d.FechaFin,
+      Estado: d.Estado,
+    },
+    data: parseData(d.Datos),
+    delivery: Number(d.IdEntrega),
+    attempt,
+  });
 }
 
 function parseData(text: string | null | undefined): unknown {

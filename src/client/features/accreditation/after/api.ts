@@ -24,15 +24,10 @@ export interface ContractChoice {
 
 /** The request types with a dashboard tab, and the route area of each. */
 export type Kind = DashboardKind;
-export const AREA: Record<Kind, string> = {
-  M: REQUEST_KINDS.M.area,
-  D: REQUEST_KINDS.D.area,
-  A: REQUEST_KINDS.A.area,
-};
 export { KIND_OF_SEGMENT } from '../../../../shared/accreditation.js';
 
 export function areaPath(kind: Kind, side: 'solicitante' | 'autorizador', entity: EntityCode): string {
-  return `/${AREA[kind]}/${side}/${ENTITY_ROUTE[entity]}`;
+  return `/${REQUEST_KINDS[kind].area}/${side}/${ENTITY_ROUTE[entity]}`;
 }
 
 export interface Candidate {

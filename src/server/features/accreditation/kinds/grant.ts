@@ -8,6 +8,7 @@ import { dataById } from '../catalogue.js';
 import type { ApprovalContext, RequestEngine, Stored, Visitor } from '../engine/engine.js';
 import { recordEvent } from '../events.js';
 import { reinstate } from '../expiry.js';
+import type { Line } from '../lines.js';
 
 /** Whom an approval accredits: the holder's column and id, and for a visit's visitor its line. */
 type Holder = { column: 'IdPersona' | 'IdVehiculo' | 'IdCompania'; value: number; visitor: number | null };
@@ -168,6 +169,48 @@ async function accredit(
  * for the contract, division and dates, or the company itself in the division for its dates; both keep the requirement values with their expiry per
  * holder for renewal, and a renewal lifts the suspension an expired mandatory requirement caused.
  */
+/** A holder's requirement value kept (accredited-requirement), replacing the one kept for the same datum. */
+export async function keepValue(
+  db: Db,
+  table: string,
+  kept: {
+    IdCliente: number;
+    IdEntidad: string;
+    holder: [column: string, id: number];
+    line: Pick<
+      Line,
+      'IdRequisito' | 'IdDatoEvaluar' | 'Valor' | 'ClaveArchivo' | 'NombreArchivo' | 'TipoArchivo'
+    >;
+    FechaVencimiento: string | null;
+    IdSolicitud: number;
+    at: string;
+    userId: string;
+  },
+): Promise<void> {
+  const { line, holder } = kept;
+  const [column, id] = holder;
+  await db.deleteFrom(table).where(column, '=', id).where('IdDatoEvaluar', '=', line.IdDatoEvaluar).execute();
+  await db
+    .insertInto(table)
+    .values({
+      IdCliente: kept.IdCliente,
+      IdEntidad: kept.IdEntidad,
+      [column]: id,
+      IdRequisito: line.IdRequisito,
+      IdDatoEvaluar: line.IdDatoEvaluar,
+      Valor: line.Valor,
+      ClaveArchivo: line.ClaveArchivo,
+      NombreArchivo: line.NombreArchivo,
+      TipoArchivo: line.TipoArchivo,
+      FechaVencimiento: kept.FechaVencimiento,
+      IdSolicitud: kept.IdSolicitud,
+      FechaAprobacion: kept.at,
+      IdUsuarioCreacion: kept.userId,
+      FechaCreacion: kept.at,
+    })
+    .execute();
+}
+
 export async function grant(
   engine: RequestEngine,
   trx: Db,
@@ -200,30 +243,16 @@ export async function grant(
       // A carried-over value stays kept as it was: its expiry and the request that proved it.
       if (line.IdSolicitudOrigen) continue;
       if (!data.has(line.IdDatoEvaluar)) continue;
-      await trx
-        .deleteFrom(kept)
-        .where(column, '=', value)
-        .where('IdDatoEvaluar', '=', line.IdDatoEvaluar)
-        .execute();
-      await trx
-        .insertInto(kept)
-        .values({
-          IdCliente: request.IdCliente,
-          IdEntidad: request.IdEntidad,
-          [column]: value,
-          IdRequisito: line.IdRequisito,
-          IdDatoEvaluar: line.IdDatoEvaluar,
-          Valor: line.Valor,
-          ClaveArchivo: line.ClaveArchivo,
-          NombreArchivo: line.NombreArchivo,
-          TipoArchivo: line.TipoArchivo,
-          FechaVencimiento: expiry.get(line.IdRequisito) ?? null,
-          IdSolicitud: request.IdSolicitud,
-          FechaAprobacion: now,
-          IdUsuarioCreacion: principal.userId,
-          FechaCreacion: now,
-        })
-        .execute();
+      await keepValue(trx, kept, {
+        IdCliente: request.IdCliente,
+        IdEntidad: request.IdEntidad,
+        holder: [column, value],
+        line,
+        FechaVencimiento: expiry.get(line.IdRequisito) ?? null,
+        IdSolicitud: request.IdSolicitud,
+        at: now,
+        userId: principal.userId,
+      });
     }
     if (renewal) await reinstate(trx, engine.registry, column, value, request.IdCliente, today, now);
   }

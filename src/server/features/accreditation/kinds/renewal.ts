@@ -1,4 +1,5 @@
 import { HOLDER_COLUMN, typeConcerns } from '../../../../shared/accreditation.js';
+import { REQUEST_KINDS } from '../../../../shared/request-kinds.js';
 import type { Row } from '../../../crud/types.js';
 import type { Db } from '../../../db/connection.js';
 import { ApiError } from '../../../errors.js';
@@ -9,8 +10,8 @@ import { type Body, idOf, type KeptFile, parseDetail, upper } from '../engine/in
 import { saveLines } from '../engine/save-lines.js';
 
 /** The kinds whose kept requirements a renewal renews (those typeConcerns('A') names): workers, vehicles and companies. */
-export const RENEWED_KINDS = ['T', 'V', 'E'] as const;
-export type RenewedKind = (typeof RENEWED_KINDS)[number];
+export type RenewedKind = 'T' | 'V' | 'E';
+export const RENEWED_KINDS = REQUEST_KINDS.A.holders as readonly RenewedKind[];
 
 /**
  * Requirement update, or renewal (TipoSolicitud A, spec sections 2 and 7): a contractor's
