@@ -17,7 +17,7 @@ import { GATE_DECISION_BUDGET_MS } from './config.js';
 import { CrudService } from './crud/service.js';
 import type { Database } from './db/connection.js';
 import { ApiError } from './errors.js';
-import { FEATURES, featureHooks, featureListeners } from './features/index.js';
+import { FEATURES, type Feature, featureHooks, featureListeners } from './features/index.js';
 import { Signal } from './jobs/signal.js';
 import auth from './plugins/auth.js';
 import client from './plugins/client.js';
@@ -73,6 +73,8 @@ export interface AppOptions {
   /** How long a gate's decision may take before the gate is told to deny (200 ms by default). */
   gateDecisionBudgetMs?: number;
   webhooks?: WebhookOptions;
+  /** The behaviour areas the app runs (every one of the product's, FEATURES, unless told). */
+  features?: Feature[];
 }
 
 export interface WebhookOptions {
@@ -89,7 +91,7 @@ export interface WebhookOptions {
  * encapsulated, so whoever registers it reaches its services (the tests do).
  */
 async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
-  const { database, registry } = opts;
+  const { database, registry, features = FEATURES } = opts;
   const config = opts.auth ?? {};
   const now = config.now ?? Date.now;
   const secret = await signingSecret(database.db, config.secret);
@@ -136,8 +138,8 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   fastify.decorate('registry', registry);
   const markingsWritten = new Signal();
   const featureContext = { registry, notifier, now, markingsWritten };
-  fastify.decorate('crud', new CrudService(database, registry, featureHooks(featureContext)));
-  fastify.decorate('events', featureListeners(featureContext));
+  fastify.decorate('crud', new CrudService(database, registry, featureHooks(featureContext, features)));
+  fastify.decorate('events', featureListeners(featureContext, features));
   fastify.decorate('auth', authService);
   fastify.decorate('signingKeys', keys);
   fastify.decorate(
@@ -145,7 +147,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
     new GrantsCache(
       database.db,
       registry,
-      FEATURES.flatMap((f) => f.grants ?? []),
+      features.flatMap((f) => f.grants ?? []),
     ),
   );
   fastify.decorate('notifier', notifier);
@@ -167,7 +169,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
       await api.register(healthRoutes);
       await api.register(metaRoutes);
       await api.register(lookupRoutes);
-      for (const feature of FEATURES) if (feature.routes) await api.register(feature.routes);
+      for (const feature of features) if (feature.routes) await api.register(feature.routes);
       await api.register(restRoutes, { prefix: '/rest' });
     },
     { prefix: '/api' },

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { MODULES, type ModuleKey } from '../shared/modules.js';
+import { REQUEST_KIND_CODES } from '../shared/request-kinds.js';
 import { createAjv } from '../shared/schema/ajv.js';
 import { PATTERNS } from '../shared/schema/patterns.js';
 import type {
@@ -212,11 +213,19 @@ export function readSchemaFiles(dir = SCHEMAS_DIR): SchemaFile[] {
   return files;
 }
 
-export function loadRegistry(dir = SCHEMAS_DIR): Registry {
-  return buildRegistry(readSchemaFiles(dir));
+/**
+ * The value sets the code keeps, by `x-enum` name: a property naming one without an `enum` of its
+ * own takes its values from here (a request's TipoSolicitud from the request kinds' table), so the
+ * schema and the code never list them twice; one that lists its values keeps them (a subset).
+ */
+export type NamedEnums = Readonly<Record<string, readonly string[]>>;
+export const NAMED_ENUMS: NamedEnums = { requestKind: REQUEST_KIND_CODES };
+
+export function loadRegistry(dir = SCHEMAS_DIR, enums: NamedEnums = NAMED_ENUMS): Registry {
+  return buildRegistry(readSchemaFiles(dir), enums);
 }
 
-export function buildRegistry(files: SchemaFile[]): Registry {
+export function buildRegistry(files: SchemaFile[], enums: NamedEnums = NAMED_ENUMS): Registry {
   const problems: string[] = [];
   const ajv = createAjv({ useDefaults: true });
   const entities: Entity[] = [];
@@ -226,7 +235,7 @@ export function buildRegistry(files: SchemaFile[]): Registry {
       problems.push(...metaProblems.map((p) => `${file.path}: ${p}`));
       continue;
     }
-    const schema = expand(file.schema as EntitySchema);
+    const schema = expand(file.schema as EntitySchema, enums);
     const local = checkConsistency(file, schema);
     if (local.length) {
       problems.push(...local.map((p) => `${file.path}: ${p}`));
@@ -255,10 +264,12 @@ export const DEFAULT_MAX_ITEMS = 1000;
  * (and every set of references) that its schema leaves open, so validation refuses what the
  * columns cannot hold.
  */
-function expand(schema: EntitySchema): EntitySchema {
+function expand(schema: EntitySchema, enums: NamedEnums): EntitySchema {
   const properties: Record<string, PropertySchema> = {};
   for (const [name, prop] of Object.entries(schema.properties)) {
     const out: PropertySchema = { ...prop };
+    const named = prop['x-enum'] && !prop.enum ? enums[prop['x-enum']] : undefined;
+    if (named) out.enum = [...named];
     if (prop['x-pattern']) out.pattern = PATTERNS[prop['x-pattern']];
     if (prop['x-computed']) out.readOnly = true;
     if (prop.type === 'integer') {

@@ -7,18 +7,28 @@ import { CONTRACT_HOLDERS, ENTITY_CODES, type EntityCode, HOLDER_TYPES } from '.
  */
 export interface RequestKindDef {
   /** The area segment of its screens and menu routes (/movilizacion/solicitante/persona, …). */
-  area: 'movilizacion' | 'requisito' | 'desmovilizacion' | 'contrato';
+  area: string;
   /** Its requests carry requirement lines, each evaluated, observed or rejected on its own. */
   lines: boolean;
+  /**
+   * Its requests renew some requirements of an accreditation: they are evaluated on the profile's
+   * requirements they carry lines for, not on the whole profile.
+   */
+  renews?: boolean;
   /** The holders it concerns. */
   holders: readonly EntityCode[];
 }
 
-/** The request kinds: M mobilisation, A requirement update, D demobilisation, E contract extension, C contract change. */
+/** The request kinds: M mobilisation, D demobilisation, A requirement update, E contract extension, C contract change. */
 export const REQUEST_KINDS = {
   M: { area: 'movilizacion', lines: true, holders: ENTITY_CODES },
-  A: { area: 'requisito', lines: true, holders: ENTITY_CODES.filter((e) => HOLDER_TYPES[e].renewed) },
   D: { area: 'desmovilizacion', lines: false, holders: CONTRACT_HOLDERS },
+  A: {
+    area: 'requisito',
+    lines: true,
+    renews: true,
+    holders: ENTITY_CODES.filter((e) => HOLDER_TYPES[e].renewed),
+  },
   E: { area: 'contrato', lines: false, holders: CONTRACT_HOLDERS },
   C: { area: 'contrato', lines: false, holders: CONTRACT_HOLDERS },
 } as const satisfies Record<string, RequestKindDef>;

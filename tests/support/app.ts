@@ -1,11 +1,12 @@
 import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import type { AuthConfig, WebhookOptions } from '../../src/server/app.js';
+import type { Feature } from '../../src/server/features/index.js';
 import type { Mail } from '../../src/server/auth/notifier.js';
 import type { DialectName } from '../../src/server/db/connection.js';
 import { DEMO_PASSWORD } from '../../src/server/demo/security.js';
 import { SYSTEM_PRINCIPAL } from '../../src/server/plugins/auth.js';
-import { loadRegistry, type Registry } from '../../src/server/registry.js';
+import { loadRegistry, NAMED_ENUMS, type NamedEnums, type Registry } from '../../src/server/registry.js';
 import { buildServer } from '../../src/server/server.js';
 import { fileStoreFor } from '../../src/server/storage/files.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
@@ -30,9 +31,13 @@ export async function startTestApp(
     auth?: AuthConfig;
     gateDecisionBudgetMs?: number;
     webhooks?: WebhookOptions;
+    /** The areas the app runs (the product's unless given: a test's own kind of request, say). */
+    features?: Feature[];
+    /** The value sets the schemas' named enums take (a test's own request kind among them). */
+    enums?: NamedEnums;
   } = {},
 ): Promise<TestApp> {
-  const registry = loadRegistry();
+  const registry = loadRegistry(undefined, options.enums ?? NAMED_ENUMS);
   // A copy of the run's prepared database, seeded unless told not to (templates.ts).
   const db = await createTestDatabase(dialect, options.demo === false ? 'bare' : 'demo');
   const files = fileStoreFor(db.database, join(db.location.dataDir, 'files'));
@@ -46,6 +51,7 @@ export async function startTestApp(
     gateDecisionBudgetMs: options.gateDecisionBudgetMs,
     // Webhooks are delivered when a test runs a round, not in the background.
     webhooks: { background: false, ...options.webhooks },
+    features: options.features,
   });
   mailboxes.set(app, mail);
   return {

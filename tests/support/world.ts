@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import type { AuthConfig, WebhookOptions } from '../../src/server/app.js';
 import type { Db, DialectName } from '../../src/server/db/connection.js';
-import type { Registry } from '../../src/server/registry.js';
+import type { Feature } from '../../src/server/features/index.js';
+import type { NamedEnums, Registry } from '../../src/server/registry.js';
 import { type CallOptions, call, startTestApp, type TestApp, tokensOf } from './app.js';
 
 /** Who the world signs in: a name the test uses, the demo user, and (when not the default) the division. */
@@ -28,6 +29,9 @@ export interface WorldOptions {
   auth?: AuthConfig;
   webhooks?: WebhookOptions;
   gateDecisionBudgetMs?: number;
+  /** The areas the app runs, and the named enums' values (a test's own request kind). */
+  features?: Feature[];
+  enums?: NamedEnums;
   /** More set-up once the app is up and the users signed in (the catalogue a file reads, its contract). */
   ready?: (world: World) => Promise<void>;
 }
@@ -99,6 +103,8 @@ export function world(dialect: DialectName, options: WorldOptions = {}): World {
       auth: options.auth,
       webhooks: options.webhooks,
       gateDecisionBudgetMs: options.gateDecisionBudgetMs,
+      features: options.features,
+      enums: options.enums,
     });
     Object.assign(tokens, await tokensOf(t.app, options.users ?? {}, options.division ?? ''));
     await options.ready?.(self);

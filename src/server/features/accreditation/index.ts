@@ -1,19 +1,20 @@
 import type { Feature } from '../feature.js';
 import bulkRoutes from './bulk/routes.js';
 import companySummaryRoutes from './company-summary.js';
-import contractRoutes from './contract-routes.js';
 import { seedDemoRequests } from './demo.js';
-import demobilisationRoutes from './demobilisation-routes.js';
+import type { Kinds } from './engine/engine.js';
 import expirySchedule from './expiry-schedule.js';
 import fileSweep from './file-sweep.js';
+import { KINDS } from './kinds/index.js';
 import queryRoutes from './queries/routes.js';
-import renewalRoutes from './renewal-routes.js';
 import reportRoutes from './reports/routes.js';
-import requestRoutes from './request-routes.js';
 import { servicesOf } from './services.js';
 
-/** Accreditation: the requests of contractors and their evaluation (spec sections 2 to 7). */
-export const accreditation: Feature = {
+/**
+ * Accreditation: the requests of contractors and their evaluation (spec sections 2 to 7), over
+ * `kinds` (the product's, kinds/index.ts; a test adds one of its own the same way).
+ */
+export const accreditationFeature = (kinds: Kinds = KINDS): Feature => ({
   demo: {
     order: 10,
     seed: ({ trx, dialect, registry, files, clientId }) =>
@@ -45,15 +46,13 @@ export const accreditation: Feature = {
       forms: ['request', 'visit-person'],
     },
   ],
-  // One scope for the area's calls, with its request services made once.
+  // One scope for the area's calls, with its request services made once; each kind's calls once.
   routes: async (api) => {
     await api.register(async (scope) => {
-      scope.decorate('requests', servicesOf(scope));
+      scope.decorate('requests', servicesOf(scope, kinds));
       await scope.register(companySummaryRoutes);
-      await scope.register(requestRoutes);
-      await scope.register(demobilisationRoutes);
-      await scope.register(renewalRoutes);
-      await scope.register(contractRoutes);
+      for (const routes of new Set(Object.values(kinds).flatMap((k) => (k.routes ? [k.routes] : []))))
+        await scope.register(routes);
       await scope.register(expirySchedule);
       await scope.register(fileSweep);
       await scope.register(bulkRoutes);
@@ -61,4 +60,6 @@ export const accreditation: Feature = {
       await scope.register(reportRoutes);
     });
   },
-};
+});
+
+export const accreditation = accreditationFeature();

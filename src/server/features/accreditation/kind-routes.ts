@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EntityCode } from '../../../shared/accreditation.js';
-import { LINE_KINDS, REQUEST_KINDS, type RequestKind } from '../../../shared/request-kinds.js';
+import type { DashboardKind } from '../../../shared/request-kinds.js';
 import { ApiError } from '../../errors.js';
 import { field, INT32, objectOf, resultResponses } from '../../routes/responses.js';
 import { requesterOf } from '../../services/requester.js';
@@ -22,8 +22,8 @@ const tags = ['accreditation'];
 /** The calls of one kind of request, at its spec paths (spec section 7); each is optional. */
 export interface KindCalls {
   base: string;
-  /** The kind the calls handle, or the pair a `Tipo` field chooses between (extension and change). */
-  kind: RequestKind | 'Tipo';
+  /** The kind the calls handle (its code), or `Tipo`: the pair a `Tipo` field chooses between (extension and change). */
+  kind: string;
   /** What the kind is called in the API's documentation. */
   what: string;
   /** The statuses the list filters by. */
@@ -37,7 +37,7 @@ export interface KindCalls {
   evaluateMany?: string;
   /** DELETE <base>/eliminar. */
   remove?: boolean;
-  /** <base>/dashboard and dashboardAutorizador. */
+  /** <base>/dashboard and dashboardAutorizador: the spec's three dashboards' kinds only (M, D, A). */
   dashboard?: boolean;
 }
 
@@ -55,8 +55,10 @@ export function kindCalls(
   const { base, what } = calls;
   const tipo = calls.kind === 'Tipo' ? { Tipo: { type: 'string', enum: ['E', 'C'] } } : {};
   const required = calls.kind === 'Tipo' ? ['Tipo'] : [];
-  // The holders the kind concerns (a visit's refused for a demobilisation); E and C concern the same.
-  const concerned = REQUEST_KINDS[calls.kind === 'Tipo' ? 'E' : calls.kind].holders;
+  // The kind's module (E's for the pair: E and C concern the same holders, carry no lines).
+  const module = services.engine.kind(calls.kind === 'Tipo' ? 'E' : calls.kind);
+  // The holders the kind concerns (a visit's refused for a demobilisation).
+  const concerned = module.holders;
   const entity = { type: 'string', enum: [...concerned] };
   const status = { type: 'string', enum: [...(calls.statuses ?? ['I', 'P', 'O', 'R', 'A'])] };
   const filters = {
@@ -72,7 +74,7 @@ export function kindCalls(
     ...PERIOD,
   };
   /** The kind a call is about: the calls' own, or the one its Tipo names. */
-  const kindOf = (q: Query): RequestKind => {
+  const kindOf = (q: Query): string => {
     if (calls.kind !== 'Tipo') return calls.kind;
     if (q.Tipo !== 'E' && q.Tipo !== 'C')
       throw new ApiError('VALIDATION_FAILED', { fields: { Tipo: { messageKey: 'validation.enum' } } });
@@ -148,7 +150,7 @@ export function kindCalls(
     Observacion: field.text(500),
     MotivoRechazo: field.text(500),
   };
-  const lined = calls.kind !== 'Tipo' && LINE_KINDS.has(calls.kind);
+  const lined = module.lines;
   if (calls.evaluate)
     fastify.post<{ Body: Query }>(
       `${base}/${calls.evaluate}`,
@@ -266,6 +268,5 @@ export function kindCalls(
       }),
     );
 
-  if (calls.dashboard && calls.kind !== 'Tipo' && calls.kind !== 'E' && calls.kind !== 'C')
-    dashboardRoutes(fastify, { base, kind: calls.kind, what });
+  if (calls.dashboard) dashboardRoutes(fastify, { base, kind: calls.kind as DashboardKind, what });
 }

@@ -57,7 +57,7 @@ export interface RequestQuery {
   contains: Array<[string, string]>;
   spans?: Span[];
   /** The request type listed (TipoSolicitud): M mobilisation unless another is asked. */
-  kind?: 'M' | 'D' | 'A' | 'E' | 'C';
+  kind?: string;
 }
 
 /**
@@ -65,11 +65,7 @@ export interface RequestQuery {
  * RowIndex or nothing meaning newest request first) and filter (triples joined by and: equality
  * on ids and statuses, "contains" on names and documents).
  */
-export function requestQuery(
-  query: Record<string, unknown>,
-  spans?: Span[],
-  kind: 'M' | 'D' | 'A' | 'E' | 'C' = 'M',
-): RequestQuery {
+export function requestQuery(query: Record<string, unknown>, spans?: Span[], kind = 'M'): RequestQuery {
   const json = (name: string): unknown => {
     const raw = query[name];
     if (raw === undefined || raw === '') return undefined;

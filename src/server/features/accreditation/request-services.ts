@@ -4,9 +4,8 @@ import type { AccreditationEvents } from '../../events.js';
 import type { Registry } from '../../registry.js';
 import type { FileStore } from '../../storage/files.js';
 import { Decisions } from './engine/decisions.js';
-import { RequestEngine } from './engine/engine.js';
+import { type Kinds, RequestEngine } from './engine/engine.js';
 import { AccreditedChanges } from './kinds/accredited.js';
-import { KINDS } from './kinds/index.js';
 import { Mobilisations } from './kinds/mobilisation.js';
 import { Renewals } from './kinds/renewal.js';
 import type { Notices } from './notices.js';
@@ -21,6 +20,7 @@ export interface RequestServices {
 }
 
 export function requestServices(
+  kinds: Kinds,
   database: Database,
   registry: Registry,
   crud: CrudService,
@@ -29,7 +29,7 @@ export function requestServices(
   now: () => number = Date.now,
   events?: AccreditationEvents,
 ): RequestServices {
-  const engine = new RequestEngine(database, registry, crud, files, notices, KINDS, now, events);
+  const engine = new RequestEngine(database, registry, crud, files, notices, kinds, now, events);
   return {
     engine,
     decisions: new Decisions(engine),

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { Kinds } from './engine/engine.js';
 import { RequestLists } from './lists.js';
 import { Notices } from './notices.js';
 import { requestServices } from './request-services.js';
@@ -6,12 +7,13 @@ import { RequestViews } from './views.js';
 
 /**
  * The request services of the accreditation feature, made once (index.ts decorates its scope with
- * them): the engine and its kinds, the screens' reads, the lists.
+ * them): the engine over `kinds`, the screens' reads, the lists.
  */
-export function servicesOf(fastify: FastifyInstance) {
+export function servicesOf(fastify: FastifyInstance, kinds: Kinds) {
   const { database, registry, crud } = fastify;
   const notices = new Notices(database.db, registry, fastify.notifier, fastify.log);
   const services = requestServices(
+    kinds,
     database,
     registry,
     crud,

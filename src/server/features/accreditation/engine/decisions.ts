@@ -6,8 +6,6 @@ import {
 } from '../../../../../workflows/requirement-approval.machine.js';
 import { type WholeDecision, wholeDecision } from '../../../../shared/approvals.js';
 import { addDays } from '../../../../shared/dates.js';
-import type { RequestKind } from '../../../../shared/request-kinds.js';
-import { LINE_KINDS } from '../../../../shared/request-kinds.js';
 import type { Db } from '../../../db/connection.js';
 import { ApiError } from '../../../errors.js';
 import { requireTransition } from '../../../workflow.js';
@@ -270,7 +268,7 @@ export class Decisions {
     trx: Db,
     authoriser: Authoriser,
     body: Body,
-    kinds: readonly RequestKind[],
+    kinds: readonly string[],
     decision: { type: RequestEvent['type'] | undefined; reason: string } = decisionOf(body, SINGLE, false),
     /** A mass approval's: every pending line the authoriser may evaluate is approved first. */
     approveEvaluable = false,
@@ -281,7 +279,7 @@ export class Decisions {
     const request = await engine.load(trx, authoriser, id, true, kinds);
     if (request.EstadoAprobacion !== 'P')
       throw new ApiError('CONFLICT', { messageKey: 'accreditation.refusals.notPending' });
-    const lined = LINE_KINDS.has(request.TipoSolicitud);
+    const lined = engine.kind(request.TipoSolicitud).lines;
     const profile = lined ? await engine.profileOf(trx, request) : null;
     const lines = lined ? await engine.lines(trx, id) : [];
     const approvers = await this.approvers(trx, request);
@@ -312,7 +310,7 @@ export class Decisions {
         requestFacts(lines, { complete: true, datesValid: true }),
       );
       if (status === 'A')
-        revoked = await engine.kinds[request.TipoSolicitud].approve(engine, trx, {
+        revoked = await engine.kind(request.TipoSolicitud).approve(engine, trx, {
           request: { ...request, EstadoAprobacion: status },
           profile,
           lines,
@@ -337,7 +335,7 @@ export class Decisions {
   }
 
   /** One request of `kinds` evaluated (its lines, its decision) in its own transaction. */
-  async evaluate(authoriser: Authoriser, body: Body, kinds: readonly RequestKind[], required = false) {
+  async evaluate(authoriser: Authoriser, body: Body, kinds: readonly string[], required = false) {
     const decision = decisionOf(body, required ? MASS : SINGLE, required);
     const done = await this.engine.transaction((trx) =>
       this.evaluateWithin(trx, authoriser, body, kinds, decision),
@@ -351,11 +349,7 @@ export class Decisions {
    * Approving approves, first, every pending line the authoriser may; observing and rejecting need
    * the reason. Refused rows are named as Solicitudes.<index>.
    */
-  async evaluateMany(
-    authoriser: Authoriser,
-    body: Body,
-    kinds: readonly RequestKind[],
-  ): Promise<Evaluated[]> {
+  async evaluateMany(authoriser: Authoriser, body: Body, kinds: readonly string[]): Promise<Evaluated[]> {
     const selected = selectionOf(body.Solicitudes, 'Solicitudes');
     const decision = decisionOf(body, MASS, true);
     const done = await this.engine.allOrNothing(selected, 'Solicitudes', (trx, id) =>

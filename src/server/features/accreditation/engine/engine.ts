@@ -1,3 +1,4 @@
+import type { FastifyPluginAsync } from 'fastify';
 import {
   REQUEST_REFUSALS,
   type RequestEvent,
@@ -6,7 +7,7 @@ import {
   requestMachine,
 } from '../../../../../workflows/request.machine.js';
 import type { EntityCode } from '../../../../shared/accreditation.js';
-import type { RequestKind } from '../../../../shared/request-kinds.js';
+import type { RequestKindDef } from '../../../../shared/request-kinds.js';
 import type { FieldProblem } from '../../../../shared/validation.js';
 import type { CrudService } from '../../../crud/service.js';
 import type { Row } from '../../../crud/types.js';
@@ -43,7 +44,7 @@ export type Stored = Row & {
   FechaFin: string;
   EstadoAprobacion: RequestStatus;
   FechaSolicitud: string;
-  TipoSolicitud: RequestKind;
+  TipoSolicitud: string;
   IdUsuarioCreacion: string;
 };
 
@@ -83,14 +84,21 @@ export interface ApprovalContext {
 }
 
 /**
- * What a kind of request brings to the engine (kinds/index.ts registers one per kind): what
- * approving one does, in the approval's transaction, answering what it revoked. The engine knows
- * the kinds only through these.
+ * A kind of request as a module (kinds/index.ts registers one per kind, under its TipoSolicitud
+ * code): its row of the shared table (area, lines, holders), what approving one does in the
+ * approval's transaction (answering what it revoked), and its calls. The engine knows the kinds
+ * only through these. docs/requests.md has the recipe for adding one.
  */
-export interface KindModule {
+export interface KindModule extends RequestKindDef {
   approve(engine: RequestEngine, trx: Db, context: ApprovalContext): Promise<Revoked[]>;
+  /**
+   * Its calls (filing, reading, and the shared list, evaluation and removal through kindCalls),
+   * registered in accreditation's scope, where `fastify.requests` holds the engine; kinds that
+   * share calls name the same plugin, registered once.
+   */
+  routes?: FastifyPluginAsync;
 }
-export type Kinds = Readonly<Record<RequestKind, KindModule>>;
+export type Kinds = Readonly<Record<string, KindModule>>;
 
 /** The tables a request's rows live in besides its own, removed with it. */
 const CHILDREN = ['request-detail', 'visit-person', 'request-history'] as const;
@@ -116,6 +124,13 @@ export class RequestEngine {
     /** The features that release their rows when an accreditation ends. */
     readonly events: AccreditationEvents = new AccreditationEvents(),
   ) {}
+
+  /** The module of a kind of request; a code no module registers is a fault of the caller. */
+  kind(code: string): KindModule {
+    const kind = Object.hasOwn(this.kinds, code) ? this.kinds[code] : undefined;
+    if (!kind) throw new Error(`no request kind ${code} is registered`);
+    return kind;
+  }
 
   table(name: string): string {
     return this.registry.require(name).table;
@@ -183,12 +198,12 @@ export class RequestEngine {
   }
 
   /**
-   * The profile a request is evaluated on: its accreditation profile, and for a requirement
-   * update (TipoSolicitud A) only the requirements it renews (those it has lines for).
+   * The profile a request is evaluated on: its accreditation profile, and for a kind that renews
+   * (a requirement update) only the requirements it renews (those it has lines for).
    */
   async profileOf(db: Db, request: Stored): Promise<ProfileDef> {
     const profile = await loadProfile(db, this.registry, request.IdCliente, request.IdPerfilAcreditacion);
-    if (request.TipoSolicitud !== 'A') return profile;
+    if (!this.kind(request.TipoSolicitud).renews) return profile;
     const renewed = new Set((await this.lines(db, request.IdSolicitud)).map((l) => l.IdRequisito));
     return { ...profile, requirements: profile.requirements.filter((r) => renewed.has(r.IdRequisito)) };
   }
@@ -404,7 +419,7 @@ export class RequestEngine {
   async remove(
     requester: Requester,
     rawId: unknown,
-    kinds: readonly RequestKind[],
+    kinds: readonly string[],
   ): Promise<{ IdSolicitud: number }> {
     const id = idOf(rawId, 'IdSolicitud');
     await this.transaction((trx) => this.removeWithin(trx, requester, id, kinds));
@@ -419,7 +434,7 @@ export class RequestEngine {
   async removeMany(
     requester: Requester,
     selected: number[],
-    kinds: readonly RequestKind[],
+    kinds: readonly string[],
   ): Promise<{ Eliminadas: number[]; Rechazadas: Array<{ IdSolicitud: number; messageKey: string }> }> {
     return this.transaction(async (trx) => {
       const removed: number[] = [];
@@ -442,7 +457,7 @@ export class RequestEngine {
     });
   }
 
-  private async removeWithin(trx: Db, requester: Requester, id: number, kinds: readonly RequestKind[]) {
+  private async removeWithin(trx: Db, requester: Requester, id: number, kinds: readonly string[]) {
     const request = await this.load(trx, requester, id, true, kinds);
     this.requireEditable(request, 'DELETE');
     for (const name of CHILDREN)
