@@ -17,7 +17,7 @@ import { GATE_DECISION_BUDGET_MS } from './config.js';
 import { CrudService } from './crud/service.js';
 import type { Database } from './db/connection.js';
 import { ApiError } from './errors.js';
-import { FEATURES, type Feature, featureHooks, featureListeners } from './features/index.js';
+import { FEATURES, type Feature, featureGrants, featureHooks, featureListeners } from './features/index.js';
 import { Signal } from './jobs/signal.js';
 import auth from './plugins/auth.js';
 import client from './plugins/client.js';
@@ -142,14 +142,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   fastify.decorate('events', featureListeners(featureContext, features));
   fastify.decorate('auth', authService);
   fastify.decorate('signingKeys', keys);
-  fastify.decorate(
-    'grants',
-    new GrantsCache(
-      database.db,
-      registry,
-      features.flatMap((f) => f.grants ?? []),
-    ),
-  );
+  fastify.decorate('grants', new GrantsCache(database.db, registry, featureGrants(features)));
   fastify.decorate('notifier', notifier);
   fastify.decorate('gateDecisionBudgetMs', opts.gateDecisionBudgetMs ?? GATE_DECISION_BUDGET_MS);
   fastify.decorate('markingsWritten', markingsWritten);

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import type { AuthConfig, WebhookOptions } from '../../src/server/app.js';
-import type { Feature } from '../../src/server/features/index.js';
 import type { Mail } from '../../src/server/auth/notifier.js';
 import type { DialectName } from '../../src/server/db/connection.js';
 import { DEMO_PASSWORD } from '../../src/server/demo/security.js';
+import type { Feature } from '../../src/server/features/index.js';
 import { SYSTEM_PRINCIPAL } from '../../src/server/plugins/auth.js';
 import { loadRegistry, NAMED_ENUMS, type NamedEnums, type Registry } from '../../src/server/registry.js';
 import { buildServer } from '../../src/server/server.js';

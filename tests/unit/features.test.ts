@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { FEATURES as CLIENT_FEATURES } from '../../src/client/features/index.js';
 import type { Notifier } from '../../src/server/auth/notifier.js';
 import { mergeHooks } from '../../src/server/crud/types.js';
-import { FEATURES, featureHooks } from '../../src/server/features/index.js';
+import { demoMenu } from '../../src/server/demo/security.js';
+import { FEATURES, featureGrants, featureHooks } from '../../src/server/features/index.js';
 import { loadRegistry } from '../../src/server/registry.js';
 
 const registry = loadRegistry();
@@ -64,5 +66,35 @@ describe('the features’ entity hooks', () => {
     seen.length = 0;
     await expect(refusing.person.beforeWrite?.(ctx)).rejects.toThrow('a refuses');
     expect(seen).toEqual(['a before']);
+  });
+});
+
+describe('the areas’ own screens, each declared once (src/shared/screens.ts)', () => {
+  const screens = FEATURES.flatMap((f) => (f.screens ?? []).map((screen) => ({ feature: f.name, screen })));
+  const menu = demoMenu(registry);
+
+  it('are routed by the console feature of the same name', () => {
+    expect(screens.length).toBeGreaterThan(10);
+    for (const { feature, screen } of screens) {
+      const console = CLIENT_FEATURES.find((f) => f.name === feature);
+      expect(
+        console?.routes?.map((r) => r.path),
+        `${feature} ${screen.route}`,
+      ).toContain(screen.route);
+    }
+  });
+
+  it('sit in the demo menu, under their module, with their label and icon', () => {
+    for (const { feature, screen } of screens) {
+      const row = menu.find((m) => m.Ruta === screen.route);
+      expect(row, screen.route).toMatchObject({ Modulo: feature, Tag: screen.tag, Icono: screen.icon });
+    }
+  });
+
+  it('grant what they read to the routes that reach them', () => {
+    const grants = featureGrants();
+    for (const { screen } of screens.filter((s) => s.screen.reads))
+      expect(grants).toContainEqual({ routePrefix: screen.route, read: [...(screen.reads ?? [])] });
+    expect(grants.find((g) => g.routePrefix === '/hotel/reserva-masiva')?.read).toEqual(['contract']);
   });
 });

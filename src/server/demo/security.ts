@@ -1,4 +1,6 @@
 import { MODULES } from '../../shared/modules.js';
+import type { Screen } from '../../shared/screens.js';
+import { FEATURES } from '../features/index.js';
 import type { Registry } from '../registry.js';
 
 /** The password of every demo account (it meets the advanced level: upper, lower, digit, symbol). */
@@ -293,46 +295,12 @@ export function demoMenu(registry: Registry): MenuSeed[] {
 }
 
 /**
- * Screens of a module that are no entity's, in one of its sub-groups: the security office's
- * evacuation roll call and requirement report sit with the markings (they need the marking grant).
+ * Screens of a module that are no entity's (src/shared/screens.ts), by the feature that declares
+ * them, whose name is its module's: after the module's entities, or in one of its sub-groups.
  */
-const MODULE_SCREENS: Partial<
-  Record<string, Array<{ group?: string; route: string; tag: string; icon: string }>>
-> = {
-  identification: [
-    { route: '/identificacion/gestion', tag: 'app.menu.items.identificationManagement', icon: 'Badge' },
-  ],
-  attendance: [
-    { route: '/asistencia/personas', tag: 'app.menu.items.peopleAttendance', icon: 'CalendarMonth' },
-    { route: '/asistencia/periodo', tag: 'app.menu.items.periodAttendance', icon: 'GridOn' },
-    { route: '/asistencia/cierres', tag: 'app.menu.items.payrollClosing', icon: 'LockClock' },
-  ],
-  dining: [
-    { route: '/comedor/gestion', tag: 'app.menu.items.diningManagement', icon: 'Restaurant' },
-    { route: '/comedor/consumos', tag: 'app.menu.items.consumptionReport', icon: 'Assessment' },
-  ],
-  hotel: [
-    { route: '/hotel/tablero', tag: 'app.menu.items.lodgingDashboard', icon: 'Dashboard' },
-    { route: '/hotel/disponibilidad', tag: 'app.menu.items.bedAvailability', icon: 'Bed' },
-    { route: '/hotel/reservas', tag: 'app.menu.items.reservations', icon: 'EventAvailable' },
-    { route: '/hotel/reserva-masiva', tag: 'app.menu.items.massReservation', icon: 'Groups' },
-    { route: '/hotel/reportes', tag: 'app.menu.items.lodgingReports', icon: 'Assessment' },
-  ],
-  access: [
-    {
-      group: 'accessManagement',
-      route: '/acceso/evacuacion',
-      tag: 'app.menu.items.rollCall',
-      icon: 'Campaign',
-    },
-    {
-      group: 'accessManagement',
-      route: '/acceso/requisitos-vencidos',
-      tag: 'app.menu.items.requirementReport',
-      icon: 'GppBad',
-    },
-  ],
-};
+const MODULE_SCREENS: Partial<Record<string, readonly Screen[]>> = Object.fromEntries(
+  FEATURES.flatMap((f) => (f.screens ? [[f.name, f.screens]] : [])),
+);
 
 /** The requester's and the authoriser's screens of a request type for workers and vehicles only. */
 function workerAndVehicleScreens(area: string) {

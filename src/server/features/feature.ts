@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import type { Screen } from '../../shared/screens.js';
 import type { Notifier } from '../auth/notifier.js';
 import type { RouteGrant } from '../auth/permissions.js';
 import type { HookMap } from '../crud/types.js';
@@ -49,6 +50,11 @@ export interface Feature {
   routes?: FastifyPluginAsync;
   /** What the area's workflow screens read besides their own calls (granted with the screen's route). */
   grants?: RouteGrant[];
+  /**
+   * The area's own screens (src/shared/screens.ts, which the console routes too): the demo's menu
+   * holds them, and a profile whose menu holds one reads what the screen declares it reads.
+   */
+  screens?: readonly Screen[];
   /** The area's demo data (a few realistic records of its own), made on the first start. */
   demo?: FeatureDemo;
   /** The area's own tables that are not an entity's (made if missing when the database is prepared). */

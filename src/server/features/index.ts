@@ -1,3 +1,4 @@
+import type { RouteGrant } from '../auth/permissions.js';
 import { mergeHooks } from '../crud/types.js';
 import { AccreditationEvents } from '../events.js';
 import { access } from './access/index.js';
@@ -27,6 +28,14 @@ export const FEATURES: Feature[] = [
   accreditation,
   webhooks,
 ];
+
+/** What the areas' screens read beyond their calls, by the routes that reach them. */
+export function featureGrants(features: Feature[] = FEATURES): RouteGrant[] {
+  return features.flatMap((f) => [
+    ...(f.grants ?? []),
+    ...(f.screens ?? []).flatMap((s) => (s.reads ? [{ routePrefix: s.route, read: [...s.reads] }] : [])),
+  ]);
+}
 
 /** The areas' listeners of accreditation events, in the areas' order. */
 export function featureListeners(ctx: FeatureContext, features: Feature[] = FEATURES): AccreditationEvents {

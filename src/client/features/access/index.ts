@@ -1,4 +1,5 @@
 import { lazy } from 'react';
+import { ACCESS_SCREENS } from '../../../shared/screens.js';
 import type { ClientFeature } from '../types.js';
 import EffectiveAccessButton from './effective/EffectiveAccessButton.js';
 import DeviceKeyButton from './equipment/DeviceKeyButton.js';
@@ -17,8 +18,8 @@ const RequirementReportPage = lazy(() => import('./requirements/RequirementRepor
 export const access: ClientFeature = {
   name: 'access',
   routes: [
-    { path: '/acceso/evacuacion', Component: RollCallPage, beyondMenu: true },
-    { path: '/acceso/requisitos-vencidos', Component: RequirementReportPage, beyondMenu: true },
+    { path: ACCESS_SCREENS.rollCall.route, Component: RollCallPage, beyondMenu: true },
+    { path: ACCESS_SCREENS.requirementReport.route, Component: RequirementReportPage, beyondMenu: true },
   ],
   recordActions: {
     schedule: CopyDayButton,

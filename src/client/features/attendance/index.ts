@@ -1,4 +1,5 @@
 import { lazy } from 'react';
+import { ATTENDANCE_SCREENS } from '../../../shared/screens.js';
 import type { ClientFeature } from '../types.js';
 
 const PeopleScreen = lazy(() => import('./PeopleScreen.js'));
@@ -12,8 +13,8 @@ const ClosingScreen = lazy(() => import('./ClosingScreen.js'));
 export const attendance: ClientFeature = {
   name: 'attendance',
   routes: [
-    { path: '/asistencia/personas', Component: PeopleScreen },
-    { path: '/asistencia/periodo', Component: PeriodScreen },
-    { path: '/asistencia/cierres', Component: ClosingScreen },
+    { path: ATTENDANCE_SCREENS.people.route, Component: PeopleScreen },
+    { path: ATTENDANCE_SCREENS.period.route, Component: PeriodScreen },
+    { path: ATTENDANCE_SCREENS.closing.route, Component: ClosingScreen },
   ],
 };

@@ -1,4 +1,5 @@
 import { lazy } from 'react';
+import { DINING_SCREENS } from '../../../shared/screens.js';
 import type { ClientFeature } from '../types.js';
 
 const ManagementScreen = lazy(() => import('./ManagementScreen.js'));
@@ -11,7 +12,7 @@ const ReportScreen = lazy(() => import('./ReportScreen.js'));
 export const dining: ClientFeature = {
   name: 'dining',
   routes: [
-    { path: '/comedor/gestion', Component: ManagementScreen },
-    { path: '/comedor/consumos', Component: ReportScreen },
+    { path: DINING_SCREENS.management.route, Component: ManagementScreen },
+    { path: DINING_SCREENS.report.route, Component: ReportScreen },
   ],
 };

@@ -1,4 +1,5 @@
 import { lazy } from 'react';
+import { HOTEL_SCREENS } from '../../../shared/screens.js';
 import type { ClientFeature } from '../types.js';
 
 const DashboardScreen = lazy(() => import('./DashboardScreen.js'));
@@ -14,10 +15,10 @@ const ReportsScreen = lazy(() => import('./ReportsScreen.js'));
 export const hotel: ClientFeature = {
   name: 'hotel',
   routes: [
-    { path: '/hotel/tablero', Component: DashboardScreen },
-    { path: '/hotel/disponibilidad', Component: AvailabilityScreen },
-    { path: '/hotel/reservas', Component: ReservationsScreen },
-    { path: '/hotel/reserva-masiva', Component: MassReservationScreen },
-    { path: '/hotel/reportes', Component: ReportsScreen },
+    { path: HOTEL_SCREENS.dashboard.route, Component: DashboardScreen },
+    { path: HOTEL_SCREENS.availability.route, Component: AvailabilityScreen },
+    { path: HOTEL_SCREENS.reservations.route, Component: ReservationsScreen },
+    { path: HOTEL_SCREENS.massReservation.route, Component: MassReservationScreen },
+    { path: HOTEL_SCREENS.reports.route, Component: ReportsScreen },
   ],
 };

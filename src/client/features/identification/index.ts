@@ -1,4 +1,5 @@
 import { lazy } from 'react';
+import { IDENTIFICATION_SCREENS } from '../../../shared/screens.js';
 import type { ClientFeature } from '../types.js';
 
 const IdentificationScreen = lazy(() => import('./IdentificationScreen.js'));
@@ -6,5 +7,5 @@ const IdentificationScreen = lazy(() => import('./IdentificationScreen.js'));
 /** Identification: the identification office's management of credentials and badges. */
 export const identification: ClientFeature = {
   name: 'identification',
-  routes: [{ path: '/identificacion/gestion', Component: IdentificationScreen }],
+  routes: [{ path: IDENTIFICATION_SCREENS.management.route, Component: IdentificationScreen }],
 };

@@ -1,3 +1,4 @@
+import { ACCESS_SCREENS } from '../../../shared/screens.js';
 import type { Feature } from '../feature.js';
 import deviceRoutes from './device-routes.js';
 import effectiveAccessRoutes from './effective-access.js';
@@ -10,6 +11,7 @@ import { ensureAccessTables } from './tables.js';
 /** Access: schedules and their intervals; the gate's device calls and the equipment keys; headcount and reports; effective access. */
 export const access: Feature = {
   name: 'access',
+  screens: Object.values(ACCESS_SCREENS),
   hooks: ({ registry, markingsWritten }) => accessHooks(registry, markingsWritten),
   listens: ({ registry }) => accessListeners(registry),
   tables: ensureAccessTables,

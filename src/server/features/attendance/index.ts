@@ -1,3 +1,4 @@
+import { ATTENDANCE_SCREENS } from '../../../shared/screens.js';
 import type { Feature } from '../feature.js';
 import { demoPlans, seedDemoAttendance } from './demo.js';
 import { seedDemoMarkings } from './demo-markings.js';
@@ -12,6 +13,7 @@ import { ensureAttendanceTables } from './tables.js';
  */
 export const attendance: Feature = {
   name: 'attendance',
+  screens: Object.values(ATTENDANCE_SCREENS),
   hooks: ({ registry, now, markingsWritten }) => ({
     ...justificationHooks(registry, now, markingsWritten),
     ...scheduleHooks(registry),

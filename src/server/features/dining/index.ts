@@ -1,3 +1,4 @@
+import { DINING_SCREENS } from '../../../shared/screens.js';
 import type { Feature } from '../feature.js';
 import { seedDemoDining } from './demo.js';
 import { diningHooks } from './hooks.js';
@@ -9,6 +10,7 @@ import { ensureDiningTables } from './tables.js';
 /** Dining halls: the readers' meal decisions, the supervisor's live management and the consumption report. */
 export const dining: Feature = {
   name: 'dining',
+  screens: Object.values(DINING_SCREENS),
   hooks: () => diningHooks(),
   listens: ({ registry }) => diningListeners(registry),
   tables: ensureDiningTables,

@@ -1,3 +1,4 @@
+import { HOTEL_SCREENS } from '../../../shared/screens.js';
 import type { Feature } from '../feature.js';
 import { seedDemoLodging } from './demo.js';
 import { hotelHooks } from './hooks.js';
@@ -7,6 +8,7 @@ import hotelRoutes from './routes.js';
 /** Hotel and camp lodging: its configuration screens, and reservations, stays and their board. */
 export const hotel: Feature = {
   name: 'hotel',
+  screens: Object.values(HOTEL_SCREENS),
   hooks: ({ registry }) => hotelHooks(registry),
   listens: ({ registry, now }) => hotelListeners(registry, now),
   demo: {
@@ -15,5 +17,4 @@ export const hotel: Feature = {
   },
   routes: hotelRoutes,
   // The mass reservation's contracts (the screens' other choices come through the lodging calls).
-  grants: [{ routePrefix: '/hotel/reserva-masiva', read: ['contract'] }],
 };
