@@ -34,9 +34,27 @@ export interface Revocation {
   after?: Row;
 }
 
-/** What a feature does when an accreditation changes; each runs in the deciding transaction. */
+/** What can happen to an accreditation: each is written to its events (the outbox) and told to the listeners. */
+export type AccreditationChangeKind = 'granted' | 'ended' | 'suspended' | 'reinstated' | 'moved' | 'extended';
+
+/** A change of an accreditation, as written to its events (the outbox) in the changing transaction. */
+export interface AccreditationChange {
+  IdCliente: number;
+  IdAcreditacion: number;
+  Tipo: AccreditationChangeKind;
+  /** What the change says besides (the request that made it, the new end, the contracts). */
+  Datos?: Record<string, unknown>;
+  /** The instant of the change, as stored, and who made it (SISTEMA for the daily job). */
+  at: string;
+  userId: string;
+}
+
+/** What a feature does when an accreditation changes; each runs in the changing transaction. */
 export interface AccreditationListeners {
+  /** An accreditation ended: the feature releases its rows that hang on it, answering them for the revocation log. */
   ended?(trx: Db, event: AccreditationEnded): Promise<Revocation[]>;
+  /** Any change (granted, ended, suspended, reinstated, moved, extended), after its event is written. */
+  changed?(trx: Db, change: AccreditationChange): Promise<void>;
 }
 
 /**
@@ -59,6 +77,11 @@ export class AccreditationEvents {
       const at = this.listeners.indexOf(entry);
       if (at >= 0) this.listeners.splice(at, 1);
     };
+  }
+
+  /** Tells every listener of changes, in order; one that throws undoes the change with its message. */
+  async changed(trx: Db, change: AccreditationChange): Promise<void> {
+    for (const { listen } of this.listeners) if (listen.changed) await listen.changed(trx, change);
   }
 
   async ended(trx: Db, event: AccreditationEnded): Promise<Revocation[]> {

@@ -1,23 +1,17 @@
 import type { Db } from '../../db/connection.js';
+import type { AccreditationChange, AccreditationEvents } from '../../events.js';
 import type { Registry } from '../../registry.js';
-
-export type AccreditationEventKind = 'granted' | 'ended' | 'suspended' | 'reinstated' | 'moved' | 'extended';
 
 /**
  * Writes what happened to an accreditation to its events (the outbox), in the caller's
- * transaction: the change and its event are kept together or not at all.
+ * transaction, then tells the features that listen to changes (`events`), in that transaction
+ * too: the change, its event and what the listeners did are kept together or not at all.
  */
 export async function recordEvent(
   trx: Db,
   registry: Registry,
-  event: {
-    IdCliente: number;
-    IdAcreditacion: number;
-    Tipo: AccreditationEventKind;
-    Datos?: Record<string, unknown>;
-    at: string;
-    userId: string;
-  },
+  event: AccreditationChange,
+  events?: AccreditationEvents,
 ): Promise<void> {
   await trx
     .insertInto(registry.require('accreditation-event').table)
@@ -31,4 +25,5 @@ export async function recordEvent(
       FechaCreacion: event.at,
     })
     .execute();
+  await events?.changed(trx, event);
 }

@@ -10,7 +10,14 @@ import { ExpiryJob } from './expiry.js';
 export default async function expirySchedule(fastify: FastifyInstance): Promise<void> {
   const minutes = Number(process.env.EXPIRY_CHECK_MINUTES ?? 60);
   if (!Number.isFinite(minutes) || minutes <= 0) return;
-  const job = new ExpiryJob(fastify.database, fastify.registry, fastify.notifier, () => fastify.auth.now());
+  const job = new ExpiryJob(
+    fastify.database,
+    fastify.registry,
+    fastify.notifier,
+    () => fastify.auth.now(),
+    undefined,
+    fastify.events,
+  );
   let running = false;
   const tick = async () => {
     if (running) return;

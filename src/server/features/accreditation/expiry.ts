@@ -2,6 +2,7 @@ import { requestNumber } from '../../../shared/accreditation.js';
 import { addDays, siteDate } from '../../../shared/dates.js';
 import type { Notifier } from '../../auth/notifier.js';
 import type { Database, Db } from '../../db/connection.js';
+import type { AccreditationEvents } from '../../events.js';
 import { holderName, Leases } from '../../jobs/leases.js';
 import type { Registry } from '../../registry.js';
 import { escalateOverdue } from './corrections.js';
@@ -53,6 +54,8 @@ export async function reinstate(
   today: string,
   /** The instant of the renewal's approval, as stored. */
   at: string,
+  /** The features told of each reinstatement. */
+  events?: AccreditationEvents,
 ): Promise<void> {
   if (await expiredMandatory(db, registry, column, holder, client, today)) return;
   const table = registry.require('accreditation').table;
@@ -69,14 +72,19 @@ export async function reinstate(
   const ids = suspended.map((r) => Number(r.IdAcreditacion));
   await db.updateTable(table).set({ Estado: 'A' }).where('IdAcreditacion', 'in', ids).execute();
   for (const id of ids)
-    await recordEvent(db, registry, {
-      IdCliente: client,
-      IdAcreditacion: id,
-      Tipo: 'reinstated',
-      Datos: { renovacion: true },
-      at,
-      userId: 'SISTEMA',
-    });
+    await recordEvent(
+      db,
+      registry,
+      {
+        IdCliente: client,
+        IdAcreditacion: id,
+        Tipo: 'reinstated',
+        Datos: { renovacion: true },
+        at,
+        userId: 'SISTEMA',
+      },
+      events,
+    );
 }
 
 /**
@@ -137,6 +145,8 @@ export class ExpiryJob {
     private readonly now: () => number = Date.now,
     /** This runner's name in the lease (a process id and a random part). */
     readonly runner: string = holderName(),
+    /** The features told of each suspension and reinstatement. */
+    private readonly events?: AccreditationEvents,
   ) {
     this.leases = new Leases(database.db, registry, runner, now, LEASE_MS);
   }
@@ -290,13 +300,18 @@ export class ExpiryJob {
           .set({ Estado: should, IdUsuarioModificacion: 'SISTEMA', FechaModificacion: at })
           .where('IdAcreditacion', '=', row.IdAcreditacion as number)
           .execute();
-        await recordEvent(trx, this.registry, {
-          IdCliente: client,
-          IdAcreditacion: Number(row.IdAcreditacion),
-          Tipo: should === 'S' ? 'suspended' : 'reinstated',
-          at,
-          userId: 'SISTEMA',
-        });
+        await recordEvent(
+          trx,
+          this.registry,
+          {
+            IdCliente: client,
+            IdAcreditacion: Number(row.IdAcreditacion),
+            Tipo: should === 'S' ? 'suspended' : 'reinstated',
+            at,
+            userId: 'SISTEMA',
+          },
+          this.events,
+        );
         if (should === 'S') suspended++;
         else reinstated++;
       }

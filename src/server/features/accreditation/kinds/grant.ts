@@ -153,14 +153,23 @@ async function accredit(
         .returning('IdAcreditacion')
         .executeTakeFirstOrThrow()) as { IdAcreditacion: number }
     ).IdAcreditacion;
-  await recordEvent(trx, engine.registry, {
-    IdCliente: request.IdCliente,
-    IdAcreditacion: Number(id),
-    Tipo: 'granted',
-    Datos: { IdSolicitud: request.IdSolicitud, FechaInicio: request.FechaInicio, FechaFin: request.FechaFin },
-    at: now,
-    userId: principal.userId,
-  });
+  await recordEvent(
+    trx,
+    engine.registry,
+    {
+      IdCliente: request.IdCliente,
+      IdAcreditacion: Number(id),
+      Tipo: 'granted',
+      Datos: {
+        IdSolicitud: request.IdSolicitud,
+        FechaInicio: request.FechaInicio,
+        FechaFin: request.FechaFin,
+      },
+      at: now,
+      userId: principal.userId,
+    },
+    engine.events,
+  );
 }
 
 /**
@@ -254,7 +263,8 @@ export async function grant(
         userId: principal.userId,
       });
     }
-    if (renewal) await reinstate(trx, engine.registry, column, value, request.IdCliente, today, now);
+    if (renewal)
+      await reinstate(trx, engine.registry, column, value, request.IdCliente, today, now, engine.events);
   }
   return [];
 }

@@ -138,14 +138,19 @@ export async function end(
     at: now,
   });
   for (const r of released) await record(r.resource, r.id, r.description, r.before, r.after);
-  await recordEvent(trx, engine.registry, {
-    IdCliente: accreditation.IdCliente,
-    IdAcreditacion: accreditation.IdAcreditacion,
-    Tipo: 'ended',
-    Datos: { IdSolicitud: request.IdSolicitud, FechaFin: ended.FechaFin, liberados: released.length },
-    at: now,
-    userId: principal.userId,
-  });
+  await recordEvent(
+    trx,
+    engine.registry,
+    {
+      IdCliente: accreditation.IdCliente,
+      IdAcreditacion: accreditation.IdAcreditacion,
+      Tipo: 'ended',
+      Datos: { IdSolicitud: request.IdSolicitud, FechaFin: ended.FechaFin, liberados: released.length },
+      at: now,
+      userId: principal.userId,
+    },
+    engine.events,
+  );
   return revoked;
 }
 
@@ -196,17 +201,24 @@ export async function move(
     accreditation as never,
     { ...accreditation, ...change } as never,
   );
-  await recordEvent(trx, engine.registry, {
-    IdCliente: accreditation.IdCliente,
-    IdAcreditacion: accreditation.IdAcreditacion,
-    Tipo: request.TipoSolicitud === 'C' ? 'moved' : 'extended',
-    Datos: {
-      IdSolicitud: request.IdSolicitud,
-      FechaFin: request.FechaFin,
-      ...(request.TipoSolicitud === 'C' ? { IdContratoAnterior: from, IdContrato: request.IdContrato } : {}),
+  await recordEvent(
+    trx,
+    engine.registry,
+    {
+      IdCliente: accreditation.IdCliente,
+      IdAcreditacion: accreditation.IdAcreditacion,
+      Tipo: request.TipoSolicitud === 'C' ? 'moved' : 'extended',
+      Datos: {
+        IdSolicitud: request.IdSolicitud,
+        FechaFin: request.FechaFin,
+        ...(request.TipoSolicitud === 'C'
+          ? { IdContratoAnterior: from, IdContrato: request.IdContrato }
+          : {}),
+      },
+      at: now,
+      userId: principal.userId,
     },
-    at: now,
-    userId: principal.userId,
-  });
+    engine.events,
+  );
   return [];
 }
