@@ -1,0 +1,131 @@
+import ArrowBackIcon from '@mui/icons-material/ArrowBack';
+import ArrowForwardIcon from '@mui/icons-material/ArrowForward';
+import DeleteIcon from '@mui/icons-material/Delete';
+import SaveIcon from '@mui/icons-material/Save';
+import SendIcon from '@mui/icons-material/Send';
+import {
+  Box,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+} from '@mui/material';
+import { useState } from 'react';
+import { useTranslate } from 'react-admin';
+import { Link } from 'react-router-dom';
+import { ReasonButton } from '../../../components/ReasonButton.js';
+import type { RequestFormState } from './useRequestForm.js';
+
+/** The wizard's buttons: delete, cancel, back, save, next (or create), and send on the last step. */
+export function RequestActions({ form }: { form: RequestFormState }) {
+  const translate = useTranslate();
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const { record, editable, actions, last, missing, uncorrected } = form;
+  const busy = Boolean(form.values.busy);
+  const sendable = record && editable;
+  const unready = missing.length
+    ? translate('accreditation.form.missing', { smart_count: missing.length })
+    : uncorrected.length
+      ? translate('accreditation.form.uncorrected', { smart_count: uncorrected.length })
+      : undefined;
+  return (
+    <Box
+      sx={{
+        display: 'flex',
+        flexWrap: 'wrap',
+        gap: 1,
+        p: 2,
+        pt: 0,
+        justifyContent: 'flex-end',
+        alignItems: 'center',
+      }}
+    >
+      {form.deletable && (
+        <Button
+          color="error"
+          startIcon={<DeleteIcon />}
+          onClick={() => setConfirmDelete(true)}
+          disabled={busy}
+          sx={{ mr: 'auto' }}
+        >
+          {translate('ra.action.delete')}
+        </Button>
+      )}
+      <Button component={Link} to={actions.back()}>
+        {translate('ra.action.cancel')}
+      </Button>
+      <Button
+        startIcon={<ArrowBackIcon />}
+        onClick={() => form.sendWizard({ type: 'BACK' })}
+        disabled={!form.wizard.can({ type: 'BACK' })}
+      >
+        {translate('accreditation.form.back')}
+      </Button>
+      {sendable && (
+        <Button
+          startIcon={<SaveIcon />}
+          onClick={() => actions.save()}
+          disabled={busy}
+          data-testid="save-request"
+        >
+          {translate('ra.action.save')}
+        </Button>
+      )}
+      {!last && (
+        <Button
+          variant="contained"
+          endIcon={<ArrowForwardIcon />}
+          onClick={actions.next}
+          disabled={busy}
+          data-testid="next-step"
+        >
+          {translate(
+            form.isNew && form.step === 'personal'
+              ? 'accreditation.form.createAndContinue'
+              : 'accreditation.form.next',
+          )}
+        </Button>
+      )}
+      {last && sendable && (
+        <ReasonButton
+          variant="contained"
+          startIcon={<SendIcon />}
+          onClick={actions.submit}
+          disabled={busy}
+          reason={unready?.replace(/:\s*$/, '.')}
+          data-testid="send-request"
+        >
+          {translate('accreditation.form.send')}
+        </ReasonButton>
+      )}
+      {last && !sendable && (
+        <Button variant="contained" component={Link} to={actions.back()}>
+          {translate('accreditation.form.return')}
+        </Button>
+      )}
+      <Dialog open={confirmDelete} onClose={() => setConfirmDelete(false)}>
+        <DialogTitle>{translate('accreditation.form.deleteTitle')}</DialogTitle>
+        <DialogContent>
+          <DialogContentText>
+            {translate('accreditation.form.deleteConfirm', { number: record?.NumeroSolicitud })}
+          </DialogContentText>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setConfirmDelete(false)}>{translate('ra.action.cancel')}</Button>
+          <Button
+            color="error"
+            onClick={() => {
+              setConfirmDelete(false);
+              void actions.remove();
+            }}
+            data-testid="confirm-delete"
+          >
+            {translate('ra.action.delete')}
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </Box>
+  );
+}
