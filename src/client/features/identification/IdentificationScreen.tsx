@@ -4,8 +4,6 @@ import {
   Button,
   Card,
   CardContent,
-  Checkbox,
-  Chip,
   FormControl,
   InputLabel,
   MenuItem,
@@ -20,13 +18,13 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useDeferredValue, useState } from 'react';
 import { useTranslate } from 'react-admin';
 import { HOLDER_KINDS, type HolderKind, type HolderRow } from '../../../shared/identification.js';
-import { Grid, type GridColumn, gridParams, useGridState } from '../../components/grid/Grid.js';
+import { Grid, gridParams, useGridState } from '../../components/grid/Grid.js';
 import { Refusal } from '../../components/Refusal.js';
 import { saveBase64 } from '../../files.js';
-import { formatDate } from '../../format.js';
 import { useConsoleTitle } from '../../resources/ScreenTitle.js';
 import { identificationApi } from './api.js';
 import { type CredentialAction, CredentialDialog } from './CredentialDialog.js';
+import { useHolderColumns } from './columns.js';
 
 /**
  * Identification management (spec section 2): the division's accredited people (found by name,
@@ -49,13 +47,6 @@ export default function IdentificationScreen() {
       identificationApi.holders({ tipo: kind, ...gridParams(grid), ...(search && { buscar: search }) }),
     placeholderData: keepPreviousData,
   });
-  /** A column's heading: a vehicle's plate, description and card where a person's document, names and badge are. */
-  const heading = (column: string) =>
-    translate(
-      kind === 'V' && (column === 'Nombres' || column === 'Documento' || column === 'Impreso')
-        ? `identification.screen.vehicleColumns.${column}`
-        : `identification.screen.columns.${column}`,
-    );
   const [chosen, setChosen] = useState<Set<number>>(new Set());
   const [layout, setLayout] = useState<'tarjeta' | 'a4'>('tarjeta');
   const [dialog, setDialog] = useState<{ action: CredentialAction; holder: HolderRow }>();
@@ -77,103 +68,10 @@ export default function IdentificationScreen() {
       else next.add(id);
       return next;
     });
-  const action = (row: HolderRow, kind: CredentialAction) => (
-    <Button
-      size="small"
-      color={kind === 'inactivate' ? 'error' : 'primary'}
-      onClick={(event) => {
-        event.stopPropagation();
-        setNotice(undefined);
-        setDialog({ action: kind, holder: row });
-      }}
-      data-action={kind}
-    >
-      {translate(`identification.screen.${kind}`)}
-    </Button>
-  );
-  const columns: GridColumn<HolderRow>[] = [
-    { id: 'Nombres', label: heading('Nombres') },
-    {
-      id: 'Documento',
-      label: heading('Documento'),
-      // A document or a plate reads whole, never broken at its hyphen.
-      render: (row) => <span style={{ whiteSpace: 'nowrap' }}>{row.Documento}</span>,
-    },
-    { id: 'Compania', label: heading('Compania') },
-    {
-      id: 'AcreditacionFin',
-      label: heading('AcreditacionFin'),
-      render: (row) => formatDate(row.AcreditacionFin),
-    },
-    {
-      id: 'Numero',
-      label: heading('Numero'),
-      render: (row) =>
-        row.IdCredencial ? (
-          <Stack direction="row" spacing={1} alignItems="center">
-            <Checkbox
-              size="small"
-              checked={chosen.has(row.IdCredencial)}
-              onChange={() => toggle(row)}
-              onClick={(event) => event.stopPropagation()}
-              slotProps={{
-                input: { 'aria-label': translate('identification.screen.choose', { name: row.Nombres }) },
-              }}
-            />
-            <span>
-              {row.Numero}
-              <Typography component="span" variant="caption" color="text.secondary" sx={{ display: 'block' }}>
-                {row.TipoCredencial} · {formatDate(row.FechaInicio)} – {formatDate(row.FechaFin)}
-              </Typography>
-            </span>
-          </Stack>
-        ) : (
-          <Typography variant="body2" color="text.secondary">
-            {translate('identification.screen.none')}
-          </Typography>
-        ),
-    },
-    {
-      id: 'Impreso',
-      label: heading('Impreso'),
-      render: (row) =>
-        row.IdCredencial ? (
-          <Chip
-            size="small"
-            color={row.Impreso === 'S' ? 'success' : 'default'}
-            label={translate(
-              row.Impreso === 'S' ? 'identification.screen.printedYes' : 'identification.screen.printedNo',
-            )}
-          />
-        ) : (
-          ''
-        ),
-    },
-    {
-      id: 'acciones',
-      label: heading('acciones'),
-      render: (row) => (
-        <Stack direction="row" spacing={0.5} flexWrap="wrap" useFlexGap data-holder={row.Titular}>
-          {row.IdCredencial ? (
-            <>
-              {action(row, 'reissue')}
-              {action(row, 'inactivate')}
-            </>
-          ) : (
-            action(row, 'issue')
-          )}
-          {row.TipoTitular === 'P' && !row.Foto && (
-            <Chip
-              size="small"
-              variant="outlined"
-              color="warning"
-              label={translate('identification.screen.noPhoto')}
-            />
-          )}
-        </Stack>
-      ),
-    },
-  ];
+  const columns = useHolderColumns(kind, chosen, toggle, (row, action) => {
+    setNotice(undefined);
+    setDialog({ action, holder: row });
+  });
   const missingPhotos = (print.data?.sinFoto ?? []).join(', ');
   return (
     <Stack spacing={2} sx={{ mt: 1 }} data-testid="identification-screen">

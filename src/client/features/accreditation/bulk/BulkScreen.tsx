@@ -11,7 +11,6 @@ import {
   Chip,
   LinearProgress,
   Link,
-  MenuItem,
   Stack,
   Tab,
   Table,
@@ -20,26 +19,18 @@ import {
   TableHead,
   TableRow,
   Tabs,
-  TextField,
   Typography,
 } from '@mui/material';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useGetList, useNotify, useTranslate } from 'react-admin';
+import { useNotify, useTranslate } from 'react-admin';
 import { Link as RouterLink, useSearchParams } from 'react-router-dom';
 import { Pager } from '../../../components/grid/Pager.js';
 import { saveWorkbook } from '../../../files.js';
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
 import { screenPath } from '../api.js';
-import {
-  BULK_ENTITIES,
-  type BulkEntity,
-  type BulkProgress,
-  type BulkRow,
-  bulkApi,
-  entityOf,
-  RENEWED,
-} from './api.js';
+import { type BulkEntity, type BulkProgress, type BulkRow, bulkApi, entityOf } from './api.js';
+import { type BulkChoice, CompanyTab } from './CompanyTab.js';
 
 const COUNTS = ['loaded', 'observed', 'processed', 'successful', 'toProcess'] as const;
 const ROW_COLOURS = { P: 'default', V: 'info', E: 'error', S: 'success', F: 'warning' } as const;
@@ -206,29 +197,19 @@ export default function BulkScreen() {
   const [params, setParams] = useSearchParams();
   const code = params.get('codigo') ?? '';
   const [tab, setTab] = useState(code ? 2 : 0);
-  const [kind, setKind] = useState<'M' | 'A'>(params.get('tipo') === 'A' ? 'A' : 'M');
-  const [entity, setEntity] = useState<BulkEntity>(entityOf(params.get('entidad')));
-  const [contract, setContract] = useState<number | ''>('');
-  const [profile, setProfile] = useState<number | ''>('');
-  const [requirement, setRequirement] = useState<number | ''>('');
+  const [choice, setChoice] = useState<BulkChoice>({
+    kind: params.get('tipo') === 'A' ? 'A' : 'M',
+    entity: entityOf(params.get('entidad')),
+    contract: '',
+    profile: '',
+    requirement: '',
+  });
+  const { kind, contract, profile, requirement } = choice;
   const [file, setFile] = useState<File | null>(null);
   const [zip, setZip] = useState<File | null>(null);
   const [unused, setUnused] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
-  const contracts = useGetList('contract', {
-    pagination: { page: 1, perPage: 500 },
-    filter: { Activo: 'S' },
-  });
-  const profiles = useGetList('accreditation-profile', {
-    pagination: { page: 1, perPage: 500 },
-    filter: { IdEntidad: entity, Activo: 'S' },
-  });
-  const requirements = useQuery({
-    queryKey: ['bulk-requirements', profile],
-    queryFn: () => bulkApi.requirements(Number(profile)),
-    enabled: kind === 'A' && profile !== '',
-  });
   const progress = useQuery({
     queryKey: ['bulk-progress', code],
     queryFn: () => bulkApi.progress(code),
@@ -326,105 +307,14 @@ export default function BulkScreen() {
         )}
         <Box sx={{ pt: 2 }}>
           {tab === 0 && (
-            <Stack spacing={2} maxWidth={560}>
-              <Typography variant="body2">{translate('bulk.chooseContract')}</Typography>
-              <TextField
-                select
-                name="kind"
-                label={translate('bulk.kind')}
-                value={kind}
-                onChange={(e) => {
-                  const next = e.target.value as 'M' | 'A';
-                  setKind(next);
-                  setRequirement('');
-                  // A visit is not renewed from a file.
-                  if (next === 'A' && !RENEWED.includes(entity)) {
-                    setEntity('T');
-                    setProfile('');
-                  }
-                }}
-              >
-                {(['M', 'A'] as const).map((k) => (
-                  <MenuItem key={k} value={k}>
-                    {translate(`bulk.kinds.${k}`)}
-                  </MenuItem>
-                ))}
-              </TextField>
-              <TextField
-                select
-                label={translate('resources.bulk-upload.fields.IdEntidad')}
-                value={entity}
-                onChange={(e) => {
-                  setEntity(e.target.value as BulkEntity);
-                  setProfile('');
-                  setRequirement('');
-                }}
-              >
-                {(kind === 'A' ? RENEWED : BULK_ENTITIES).map((e) => (
-                  <MenuItem key={e} value={e}>
-                    {translate(`enums.bulkEntity.${e}`)}
-                  </MenuItem>
-                ))}
-              </TextField>
-              <TextField
-                select
-                name="IdContrato"
-                label={translate('resources.bulk-upload.fields.IdContrato')}
-                value={contract}
-                onChange={(e) => setContract(Number(e.target.value))}
-              >
-                {(contracts.data ?? []).map((c) => (
-                  <MenuItem key={c.id} value={c.id}>
-                    {[c.NumeroContrato, c.Asunto].filter(Boolean).join(' — ')}
-                  </MenuItem>
-                ))}
-              </TextField>
-              <TextField
-                select
-                name="IdPerfilAcreditacion"
-                label={translate('resources.bulk-upload.fields.IdPerfilAcreditacion')}
-                value={profile}
-                onChange={(e) => {
-                  setProfile(Number(e.target.value));
-                  setRequirement('');
-                }}
-              >
-                {(profiles.data ?? []).map((p) => (
-                  <MenuItem key={p.id} value={p.id}>
-                    {p.Descripcion}
-                  </MenuItem>
-                ))}
-              </TextField>
-              {kind === 'A' && (
-                <TextField
-                  select
-                  name="IdRequisito"
-                  label={translate('bulk.requirement')}
-                  value={requirement}
-                  disabled={profile === ''}
-                  onChange={(e) => setRequirement(Number(e.target.value))}
-                >
-                  {(requirements.data ?? []).map((r) => (
-                    <MenuItem key={r.IdRequisito} value={r.IdRequisito}>
-                      {r.Requisito}
-                    </MenuItem>
-                  ))}
-                </TextField>
-              )}
-              <Stack direction="row" spacing={1}>
-                <Button
-                  variant="contained"
-                  startIcon={<DownloadIcon />}
-                  disabled={!ready || busy}
-                  onClick={download}
-                >
-                  {translate('bulk.template')}
-                </Button>
-                <Button disabled={!ready} onClick={() => setTab(1)}>
-                  {translate('bulk.tabs.file')}
-                </Button>
-              </Stack>
-            </Stack>
+            <CompanyTab
+              choice={choice}
+              onChoice={(patch) => setChoice((before) => ({ ...before, ...patch }))}
+              ready={ready}
+              busy={busy}
+              onDownload={download}
+              onNext={() => setTab(1)}
+            />
           )}
           {tab === 1 && (
             <Stack spacing={2} maxWidth={560}>

@@ -1,7 +1,5 @@
 import DownloadIcon from '@mui/icons-material/Download';
-import { Alert, Box, Button, Card, CardContent, Stack, Typography } from '@mui/material';
-import { BarChart } from '@mui/x-charts/BarChart';
-import { LineChart } from '@mui/x-charts/LineChart';
+import { Alert, Button, Card, CardContent, Stack, Typography } from '@mui/material';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useLocale, useNotify, useTranslate } from 'react-admin';
@@ -12,7 +10,6 @@ import type {
   EfficiencyReport as Report,
   AttendedRequirement as Requirement,
 } from '../../../../shared/efficiency.js';
-import { ChartTexts } from '../../../components/ChartTexts.js';
 import { FilterBar } from '../../../components/FilterBar.js';
 import { Pick } from '../../../components/fields.js';
 import { Grid, type GridColumn, useGridState } from '../../../components/grid/Grid.js';
@@ -21,6 +18,7 @@ import { ScreenHeader } from '../../../components/ScreenHeader.js';
 import { downloadFile } from '../../../files.js';
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
 import { apiCall, queryString } from '../../../session/http.js';
+import { MonthCharts } from './MonthCharts.js';
 
 const MONTHS = Array.from({ length: 12 }, (_, i) => i + 1);
 const KINDS = ['M', 'D', 'A', 'E', 'C'];
@@ -113,14 +111,6 @@ export default function EfficiencyScreen() {
       </CardContent>
     </Card>
   );
-  const chart = (label: string, node: React.ReactNode) => (
-    <Box role="img" aria-label={label} sx={{ minWidth: 0, flex: '1 1 360px' }}>
-      <Typography variant="body2" color="text.secondary">
-        {label}
-      </Typography>
-      <ChartTexts noData={r('empty')}>{node}</ChartTexts>
-    </Box>
-  );
   const months = data?.meses ?? [];
 
   return (
@@ -192,57 +182,7 @@ export default function EfficiencyScreen() {
           r('sections.months'),
           'meses',
           <Stack spacing={2}>
-            <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} useFlexGap flexWrap="wrap">
-              {chart(
-                r('charts.requests'),
-                <BarChart
-                  height={260}
-                  xAxis={[{ scaleType: 'band', data: months.map((m) => monthName(m.Mes)) }]}
-                  yAxis={[{ tickMinStep: 1 }]}
-                  series={[
-                    { data: months.map((m) => m.Solicitudes), label: r('columns.Solicitudes') },
-                    { data: months.map((m) => m.Decisiones), label: r('columns.Decisiones') },
-                  ]}
-                  grid={{ horizontal: true }}
-                />,
-              )}
-              {chart(
-                r('charts.outcomes'),
-                <BarChart
-                  height={260}
-                  xAxis={[{ scaleType: 'band', data: months.map((m) => monthName(m.Mes)) }]}
-                  yAxis={[{ tickMinStep: 1 }]}
-                  series={(['Aprobadas', 'Observadas', 'Rechazadas', 'Devueltas'] as const).map((key) => ({
-                    data: months.map((m) => m[key]),
-                    label: r(`columns.${key}`),
-                    stack: 'outcome',
-                  }))}
-                  grid={{ horizontal: true }}
-                />,
-              )}
-              {chart(
-                r('charts.attention'),
-                <LineChart
-                  height={260}
-                  xAxis={[{ scaleType: 'point', data: months.map((m) => monthName(m.Mes)) }]}
-                  series={[
-                    {
-                      data: months.map((m) => m.PromedioHoras),
-                      label: r('charts.average'),
-                      connectNulls: true,
-                      curve: 'linear',
-                    },
-                    {
-                      data: months.map((m) => m.MaximoHoras),
-                      label: r('charts.longest'),
-                      connectNulls: true,
-                      curve: 'linear',
-                    },
-                  ]}
-                  grid={{ horizontal: true }}
-                />,
-              )}
-            </Stack>
+            <MonthCharts months={months} monthName={monthName} />
             <Grid
               label={r('sections.months')}
               columns={[
