@@ -1,8 +1,9 @@
 import { gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { siteDate } from '../../src/shared/dates.js';
-import { anotherClientAdmin, call, menuIdOf, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { anotherClientAdmin, call, menuIdOf, signIn } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
+import { world } from '../support/world.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
 type Json = any;
@@ -12,31 +13,29 @@ const EQUIPMENT = 1; // turnstile of the south division's main gate
 const TEN_MINUTES = 10 * 60_000;
 
 describe.each(DIALECTS)('gate app enrolment on %s', (dialect) => {
-  let t: TestApp;
   let admin: string;
 
   const make = (equipment = EQUIPMENT, token = admin) =>
-    call(t.app, { method: 'POST', url: `/api/acceso/equipo/${equipment}/enrolamiento`, token });
+    call(w.app, { method: 'POST', url: `/api/acceso/equipo/${equipment}/enrolamiento`, token });
   const exchange = (codigo: string, language = 'en') =>
-    call(t.app, {
+    call(w.app, {
       method: 'POST',
       url: '/api/acceso/enrolar',
       payload: { codigo },
       headers: { 'accept-language': language },
     });
   const allowList = (key: string, point: number) =>
-    call(t.app, {
+    call(w.app, {
       method: 'GET',
       url: `/api/acceso/listapermitidos?puntoControl=${point}`,
       headers: { authorization: `Device ${key}` },
     });
 
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    admin = (await signIn(t.app, 'ADMIN', { division: SOUTH })).accessToken;
-  });
-  afterAll(async () => {
-    await t?.close();
+  const w = world(dialect, {
+    users: { admin: { user: 'ADMIN', division: SOUTH } },
+    ready: async () => {
+      admin = w.signedIn.admin.accessToken;
+    },
   });
 
   it('exchanges a code once for a device key, the equipment and its control points; the code is kept hashed', async () => {
@@ -47,7 +46,7 @@ describe.each(DIALECTS)('gate app enrolment on %s', (dialect) => {
     const lasts = new Date(expiresAt).getTime() - Date.now();
     expect(lasts).toBeGreaterThan(TEN_MINUTES - 60_000);
     expect(lasts).toBeLessThanOrEqual(TEN_MINUTES);
-    const stored = (await t.db.database.db
+    const stored = (await w.t.db.database.db
       .selectFrom('access_enrolment_code')
       .selectAll()
       .execute()) as Json[];
@@ -76,7 +75,7 @@ describe.each(DIALECTS)('gate app enrolment on %s', (dialect) => {
     }
 
     // Sent gzipped to a client that accepts it (a browser), the same list.
-    const zipped = await t.app.inject({
+    const zipped = await w.app.inject({
       method: 'GET',
       url: `/api/acceso/listapermitidos?puntoControl=${controlPoints[0].IdPuntoControl}`,
       headers: { authorization: `Device ${key}`, 'accept-encoding': 'gzip, deflate, br' },
@@ -102,7 +101,7 @@ describe.each(DIALECTS)('gate app enrolment on %s', (dialect) => {
 
   it('refuses a code after ten minutes, and a wrong one, each with its own message', async () => {
     const { code } = (await make()).body.result;
-    await t.db.database.db
+    await w.t.db.database.db
       .updateTable('access_enrolment_code')
       .set({ ExpiraEn: Date.now() - 1 })
       .where('UsadoEn', 'is', null)
@@ -125,21 +124,21 @@ describe.each(DIALECTS)('gate app enrolment on %s', (dialect) => {
   });
 
   it('only an administrator with the equipment grant, of its client and division, makes a code', async () => {
-    const requester = (await signIn(t.app, 'SOLICITANTE', { division: SOUTH })).accessToken;
+    const requester = (await signIn(w.app, 'SOLICITANTE', { division: SOUTH })).accessToken;
     expect((await make(EQUIPMENT, requester)).status).toBe(403);
     expect(
-      (await call(t.app, { method: 'POST', url: `/api/acceso/equipo/${EQUIPMENT}/enrolamiento` })).status,
+      (await call(w.app, { method: 'POST', url: `/api/acceso/equipo/${EQUIPMENT}/enrolamiento` })).status,
     ).toBe(401);
     // The same administrator signed into the other division: the equipment is not found (tenancy).
-    const north = (await signIn(t.app, 'ADMIN', { division: NORTH })).accessToken;
+    const north = (await signIn(w.app, 'ADMIN', { division: NORTH })).accessToken;
     expect((await make(EQUIPMENT, north)).status).toBe(404);
     expect((await make(7)).status).toBe(404);
 
     // An administrator of another client, with the equipment screen, cannot reach this equipment.
-    const chile = await anotherClientAdmin(t, [await menuIdOf(t, '/equipment')]);
+    const chile = await anotherClientAdmin(w.t, [await menuIdOf(w.t, '/equipment')]);
     expect((await make(EQUIPMENT, chile)).status).toBe(404);
     expect(
-      (await t.db.database.db.selectFrom('access_enrolment_code').select('IdUsuario').execute()).every(
+      (await w.t.db.database.db.selectFrom('access_enrolment_code').select('IdUsuario').execute()).every(
         (r: Json) => r.IdUsuario === 'ADMIN',
       ),
     ).toBe(true);

@@ -1,17 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CrudService } from '../../src/server/crud/service.js';
 import { SYSTEM_PRINCIPAL } from '../../src/server/plugins/auth.js';
-import { call, listUrl, type SignedIn, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { call, listUrl, type SignedIn } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
+import { world } from '../support/world.js';
 
 type Data = Record<string, unknown>;
 
 describe.each(DIALECTS)('audit trail on %s', (dialect) => {
-  let t: TestApp;
   let admin: SignedIn;
   let requester: SignedIn;
   const as = (who: SignedIn, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
-    call(t.app, { method, url, payload, token: who.accessToken });
+    call(w.app, { method, url, payload, token: who.accessToken });
   const trail = async (resource: string, id: unknown) =>
     (
       await as(
@@ -21,13 +21,12 @@ describe.each(DIALECTS)('audit trail on %s', (dialect) => {
       )
     ).body as Data[];
 
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    admin = await signIn(t.app, 'ADMIN');
-    requester = await signIn(t.app, 'SOLICITANTE');
-  });
-  afterAll(async () => {
-    await t?.close();
+  const w = world(dialect, {
+    users: { admin: 'ADMIN', requester: 'SOLICITANTE' },
+    ready: async () => {
+      admin = w.signedIn.admin;
+      requester = w.signedIn.requester;
+    },
   });
 
   it('records who, when, which record and the values before and after of every create, update and delete', async () => {
@@ -96,8 +95,8 @@ describe.each(DIALECTS)('audit trail on %s', (dialect) => {
     expect(shown).not.toHaveProperty('Clave');
     const stored = async () =>
       (
-        await t.app.database.db
-          .selectFrom(t.registry.require('repository-path').table)
+        await w.app.database.db
+          .selectFrom(w.registry.require('repository-path').table)
           .select('Clave')
           .where('IdRuta', '=', path.id)
           .executeTakeFirstOrThrow()
@@ -125,11 +124,11 @@ describe.each(DIALECTS)('audit trail on %s', (dialect) => {
   });
 
   it('writes the trail in the change’s transaction: a write that fails leaves neither record nor audit row', async () => {
-    const registry = t.registry;
+    const registry = w.registry;
     const country = registry.require('country');
     const before = (await as(admin, 'GET', listUrl('audit', { range: [0, 0] }))).headers['content-range'];
     // A rule that refuses after the row and its audit row are written: both must roll back.
-    const failing = new CrudService(t.app.database, registry, {
+    const failing = new CrudService(w.app.database, registry, {
       country: {
         async afterWrite() {
           throw new Error('refused after writing');

@@ -1,37 +1,37 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../src/server/demo/security.js';
-import { type CallOptions, call, listUrl, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { type CallOptions, call, listUrl, signIn } from '../support/app.js';
 import { authenticate, codeIn, lastMessage, MINUTE, testClock } from '../support/auth.js';
 import { DIALECTS } from '../support/databases.js';
+import { world } from '../support/world.js';
 
 describe.each(DIALECTS)('passwords on %s', (dialect) => {
-  let t: TestApp;
   let admin: string;
   const clock = testClock();
   const api = async (options: CallOptions) => {
-    const res = await call(t.app, { token: admin, ...options });
+    const res = await call(w.app, { token: admin, ...options });
     if (res.status !== 401) return res;
-    admin = (await signIn(t.app, 'ADMIN')).accessToken;
-    return call(t.app, { token: admin, ...options });
+    admin = (await signIn(w.app, 'ADMIN')).accessToken;
+    return call(w.app, { token: admin, ...options });
   };
   let authoriserProfile: number;
   let division: number;
 
-  beforeAll(async () => {
-    t = await startTestApp(dialect, { auth: { now: clock.now } });
-    admin = (await signIn(t.app, 'ADMIN')).accessToken;
-    authoriserProfile = (
-      await api({ method: 'GET', url: listUrl('profile', { filter: { q: 'AUTORIZADOR' } }) })
-    ).body[0].id;
-    division = (await api({ method: 'GET', url: listUrl('division', { filter: { q: 'SAN GABRIEL' } }) }))
-      .body[0].id;
-  });
-  afterAll(async () => {
-    await t?.close();
+  const w = world(dialect, {
+    auth: { now: clock.now },
+    users: { admin: 'ADMIN' },
+    ready: async () => {
+      admin = w.signedIn.admin.accessToken;
+      authoriserProfile = (
+        await api({ method: 'GET', url: listUrl('profile', { filter: { q: 'AUTORIZADOR' } }) })
+      ).body[0].id;
+      division = (await api({ method: 'GET', url: listUrl('division', { filter: { q: 'SAN GABRIEL' } }) }))
+        .body[0].id;
+    },
   });
 
   const forcedChange = (token: string, Clave: string) =>
-    call(t.app, { method: 'POST', url: '/api/SeguridadusuarioClave/actualizar', token, payload: { Clave } });
+    call(w.app, { method: 'POST', url: '/api/SeguridadusuarioClave/actualizar', token, payload: { Clave } });
 
   it('gives a new user a temporary password by e-mail and makes the first sign-in change it', async () => {
     const created = await api({
@@ -47,16 +47,16 @@ describe.each(DIALECTS)('passwords on %s', (dialect) => {
       payload: { IdUsuario: 'NUEVO', IdPerfil: authoriserProfile, IdDivision: division },
     });
 
-    const mail = await lastMessage(t.app, 'NUEVO', /Clave temporal/);
+    const mail = await lastMessage(w.app, 'NUEVO', /Clave temporal/);
     expect(mail.Destinatario).toBe('ana.rojas@minandes.com.pe');
     const temporary = /Clave temporal: (\S+)/.exec(mail.Cuerpo)?.[1] as string;
-    const login = await authenticate(t.app, 'NUEVO', temporary);
+    const login = await authenticate(w.app, 'NUEVO', temporary);
     expect(login.status).toBe(200);
     expect(login.body.result.primeraClaveCambiada).toBe('N');
     const token = login.body.result.accessToken;
 
     // No profile until the password is changed.
-    const blocked = await call(t.app, {
+    const blocked = await call(w.app, {
       method: 'POST',
       url: '/api/usuario/refreshTokenbyperfil',
       token,
@@ -83,33 +83,33 @@ describe.each(DIALECTS)('passwords on %s', (dialect) => {
     expect(ok.status).toBe(200);
     expect(ok.body.result).toEqual({ id: 0, mensaje: 'password.changed' });
     // The change ends the session: sign in again with the new password.
-    expect((await call(t.app, { method: 'GET', url: '/api/usuario/getUserByToken', token })).status).toBe(
+    expect((await call(w.app, { method: 'GET', url: '/api/usuario/getUserByToken', token })).status).toBe(
       401,
     );
-    expect((await authenticate(t.app, 'NUEVO', temporary)).status).toBe(401);
-    const again = await authenticate(t.app, 'NUEVO', 'Cuajone#Norte7');
+    expect((await authenticate(w.app, 'NUEVO', temporary)).status).toBe(401);
+    const again = await authenticate(w.app, 'NUEVO', 'Cuajone#Norte7');
     expect(again.body.result.primeraClaveCambiada).toBe('S');
   });
 
   it('flags an expired password, and counts the days left at 6 or fewer', async () => {
     const setExpiry = (ms: number) =>
-      t.app.database.db
+      w.app.database.db
         .updateTable('security_user')
         .set({ FechaCaducidadClave: new Date(clock.now() + ms).toISOString() })
         .where('IdUsuario', '=', 'NUEVO')
         .execute();
     await setExpiry(5 * 24 * 60 * MINUTE - MINUTE);
-    expect((await authenticate(t.app, 'NUEVO', 'Cuajone#Norte7')).body.result).toMatchObject({
+    expect((await authenticate(w.app, 'NUEVO', 'Cuajone#Norte7')).body.result).toMatchObject({
       cambiarClaveCaducada: 'N',
       diasCaducidadClave: 5,
     });
     await setExpiry(2 * MINUTE);
-    expect((await authenticate(t.app, 'NUEVO', 'Cuajone#Norte7')).body.result.diasCaducidadClave).toBe(1);
+    expect((await authenticate(w.app, 'NUEVO', 'Cuajone#Norte7')).body.result.diasCaducidadClave).toBe(1);
     await setExpiry(-MINUTE);
-    const expired = await authenticate(t.app, 'NUEVO', 'Cuajone#Norte7');
+    const expired = await authenticate(w.app, 'NUEVO', 'Cuajone#Norte7');
     expect(expired.body.result.cambiarClaveCaducada).toBe('S');
     const token = expired.body.result.accessToken;
-    const blocked = await call(t.app, {
+    const blocked = await call(w.app, {
       method: 'POST',
       url: '/api/usuario/refreshTokenbyperfil',
       token,
@@ -117,14 +117,14 @@ describe.each(DIALECTS)('passwords on %s', (dialect) => {
     });
     expect(blocked.body.messageKey).toBe('password.expired');
     expect((await forcedChange(token, 'Toquepala#Sur8')).body.result.id).toBe(0);
-    const renewed = await authenticate(t.app, 'NUEVO', 'Toquepala#Sur8');
+    const renewed = await authenticate(w.app, 'NUEVO', 'Toquepala#Sur8');
     expect(renewed.body.result).toMatchObject({ cambiarClaveCaducada: 'N', diasCaducidadClave: 90 });
   });
 
   it('changes one’s own password on the security page, never back to an earlier one', async () => {
-    const session = await signIn(t.app, 'NUEVO', { password: 'Toquepala#Sur8' });
+    const session = await signIn(w.app, 'NUEVO', { password: 'Toquepala#Sur8' });
     const change = (ClaveAnterior: string, Clave: string) =>
-      call(t.app, {
+      call(w.app, {
         method: 'POST',
         url: '/api/SeguridadusuarioClave/cambiarClave',
         token: session.accessToken,
@@ -139,7 +139,7 @@ describe.each(DIALECTS)('passwords on %s', (dialect) => {
       id: 0,
       mensaje: 'password.changed',
     });
-    expect((await authenticate(t.app, 'NUEVO', 'Ilo#Puerto2026')).status).toBe(200);
+    expect((await authenticate(w.app, 'NUEVO', 'Ilo#Puerto2026')).status).toBe(200);
   });
 
   it('applies the level of the user’s own setting', async () => {
@@ -161,14 +161,14 @@ describe.each(DIALECTS)('passwords on %s', (dialect) => {
         IdConfiguracionLogeo: basic.body.id,
       },
     });
-    const session = await signIn(t.app, 'NUEVO', { password: 'Ilo#Puerto2026' });
-    const setting = await call(t.app, {
+    const session = await signIn(w.app, 'NUEVO', { password: 'Ilo#Puerto2026' });
+    const setting = await call(w.app, {
       method: 'GET',
       url: '/api/SeguridadUsuarioPerfil/configuracionByUsuario',
       token: session.accessToken,
     });
     expect(setting.body.result).toMatchObject({ longitudClave: 6, nivelSeguridadClave: 'B' });
-    const res = await call(t.app, {
+    const res = await call(w.app, {
       method: 'POST',
       url: '/api/SeguridadusuarioClave/cambiarClave',
       token: session.accessToken,
@@ -179,7 +179,7 @@ describe.each(DIALECTS)('passwords on %s', (dialect) => {
 
   it('recovers a forgotten password in three steps with a 6-digit code', async () => {
     const recover = (payload: object) =>
-      call(t.app, { method: 'POST', url: '/api/SeguridadCodigoAutenticacion/RecuperarClave', payload });
+      call(w.app, { method: 'POST', url: '/api/SeguridadCodigoAutenticacion/RecuperarClave', payload });
     const mismatch = await recover({ Usuario: 'autorizador', Identificador: 'otro@correo.com' });
     expect(mismatch.status).toBe(400);
     expect(mismatch.body.messageKey).toBe('recovery.mismatch');
@@ -190,7 +190,7 @@ describe.each(DIALECTS)('passwords on %s', (dialect) => {
       NotificarPor: 'C',
     });
     expect(sent.body.result).toEqual({ enviado: true, longitudClave: 8, nivelSeguridadClave: 'A' });
-    const code = codeIn((await lastMessage(t.app, 'AUTORIZADOR')).Cuerpo, 6);
+    const code = codeIn((await lastMessage(w.app, 'AUTORIZADOR')).Cuerpo, 6);
 
     expect((await recover({ Usuario: 'AUTORIZADOR', Codigo: '000000' })).body.messageKey).toBe(
       'login.messages.codeInvalid',
@@ -202,8 +202,8 @@ describe.each(DIALECTS)('passwords on %s', (dialect) => {
     expect(weak.status).toBe(400);
     const done = await recover({ Usuario: 'AUTORIZADOR', Codigo: code, NuevaContrasenia: 'Moquegua#Sol9' });
     expect(done.body.result).toMatchObject({ id: 0, longitudClave: 8, nivelSeguridadClave: 'A' });
-    expect((await authenticate(t.app, 'AUTORIZADOR', DEMO_PASSWORD)).status).toBe(401);
-    expect((await authenticate(t.app, 'AUTORIZADOR', 'Moquegua#Sol9')).status).toBe(200);
+    expect((await authenticate(w.app, 'AUTORIZADOR', DEMO_PASSWORD)).status).toBe(401);
+    expect((await authenticate(w.app, 'AUTORIZADOR', 'Moquegua#Sol9')).status).toBe(200);
     // The code was spent.
     expect(
       (await recover({ Usuario: 'AUTORIZADOR', Codigo: code, NuevaContrasenia: 'Otra#Clave99' })).body

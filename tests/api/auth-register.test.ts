@@ -1,37 +1,37 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../src/server/demo/security.js';
-import { type CallOptions, call, listUrl, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { type CallOptions, call, listUrl, signIn } from '../support/app.js';
 import { authenticate, codeIn, freshAddress, lastMessage, MINUTE, testClock } from '../support/auth.js';
 import { DIALECTS } from '../support/databases.js';
+import { world } from '../support/world.js';
 
 describe.each(DIALECTS)('forgot-password and register on %s', (dialect) => {
-  let t: TestApp;
   let admin: string;
   let requester: string;
   let authoriserProfile: number;
   let division: number;
   const clock = testClock();
   const api = async (options: CallOptions) => {
-    const res = await call(t.app, { token: admin, ...options });
+    const res = await call(w.app, { token: admin, ...options });
     if (res.status !== 401) return res;
-    admin = (await signIn(t.app, 'ADMIN')).accessToken;
-    return call(t.app, { token: admin, ...options });
+    admin = (await signIn(w.app, 'ADMIN')).accessToken;
+    return call(w.app, { token: admin, ...options });
   };
   const forgot = (payload: object, remoteAddress = freshAddress()) =>
-    call(t.app, { method: 'POST', url: '/api/auth/forgot-password', remoteAddress, payload });
+    call(w.app, { method: 'POST', url: '/api/auth/forgot-password', remoteAddress, payload });
   const recover = (payload: object) =>
-    call(t.app, {
+    call(w.app, {
       method: 'POST',
       url: '/api/SeguridadCodigoAutenticacion/RecuperarClave',
       remoteAddress: freshAddress(),
       payload,
     });
   const register = (payload: unknown, token = admin) =>
-    call(t.app, { method: 'POST', url: '/api/auth/register', token, payload: payload as object });
+    call(w.app, { method: 'POST', url: '/api/auth/register', token, payload: payload as object });
 
   /** What a refused registration must leave untouched: users, assignments, audit, outbox, mail. */
   const footprint = async () => {
-    const db = t.app.database.db;
+    const db = w.app.database.db;
     const count = async (table: string) =>
       Number(
         (
@@ -42,26 +42,26 @@ describe.each(DIALECTS)('forgot-password and register on %s', (dialect) => {
         ).n,
       );
     return {
-      users: await count(t.registry.require('user').table),
-      assignments: await count(t.registry.require('user-profile').table),
-      audit: await count(t.registry.require('audit').table),
+      users: await count(w.registry.require('user').table),
+      assignments: await count(w.registry.require('user-profile').table),
+      audit: await count(w.registry.require('audit').table),
       outbox: await count('security_outbox'),
-      mail: t.mail.length,
+      mail: w.t.mail.length,
     };
   };
 
-  beforeAll(async () => {
-    t = await startTestApp(dialect, { auth: { now: clock.now } });
-    admin = (await signIn(t.app, 'ADMIN')).accessToken;
-    requester = (await signIn(t.app, 'SOLICITANTE')).accessToken;
-    authoriserProfile = (
-      await api({ method: 'GET', url: listUrl('profile', { filter: { q: 'AUTORIZADOR' } }) })
-    ).body[0].id;
-    division = (await api({ method: 'GET', url: listUrl('division', { filter: { q: 'SAN GABRIEL' } }) }))
-      .body[0].id;
-  });
-  afterAll(async () => {
-    await t?.close();
+  const w = world(dialect, {
+    auth: { now: clock.now },
+    users: { admin: 'ADMIN', requester: 'SOLICITANTE' },
+    ready: async () => {
+      admin = w.signedIn.admin.accessToken;
+      requester = w.signedIn.requester.accessToken;
+      authoriserProfile = (
+        await api({ method: 'GET', url: listUrl('profile', { filter: { q: 'AUTORIZADOR' } }) })
+      ).body[0].id;
+      division = (await api({ method: 'GET', url: listUrl('division', { filter: { q: 'SAN GABRIEL' } }) }))
+        .body[0].id;
+    },
   });
 
   describe('POST /api/auth/forgot-password', () => {
@@ -69,7 +69,7 @@ describe.each(DIALECTS)('forgot-password and register on %s', (dialect) => {
       const sent = await forgot({ username: 'autorizador', email: 'AUTORIZADOR@minandes.com.pe' });
       expect(sent.status).toBe(200);
       expect(sent.body.result).toEqual({ enviado: true, longitudClave: 8, nivelSeguridadClave: 'A' });
-      const mail = await lastMessage(t.app, 'AUTORIZADOR');
+      const mail = await lastMessage(w.app, 'AUTORIZADOR');
       expect(mail.Destinatario).toBe('autorizador@minandes.com.pe');
       const code = codeIn(mail.Cuerpo, 6);
 
@@ -82,8 +82,8 @@ describe.each(DIALECTS)('forgot-password and register on %s', (dialect) => {
         NuevaContrasenia: 'Ilabaya#Valle4',
       });
       expect(done.body.result).toMatchObject({ id: 0, mensaje: 'password.changed' });
-      expect((await authenticate(t.app, 'AUTORIZADOR', DEMO_PASSWORD)).status).toBe(401);
-      expect((await authenticate(t.app, 'AUTORIZADOR', 'Ilabaya#Valle4')).status).toBe(200);
+      expect((await authenticate(w.app, 'AUTORIZADOR', DEMO_PASSWORD)).status).toBe(401);
+      expect((await authenticate(w.app, 'AUTORIZADOR', 'Ilabaya#Valle4')).status).toBe(200);
     });
 
     it('takes RecuperarClave’s own field names too', async () => {
@@ -92,11 +92,11 @@ describe.each(DIALECTS)('forgot-password and register on %s', (dialect) => {
       expect(sent.status).toBe(200);
       expect(sent.body).toEqual(theirs.body);
       expect(sent.body.result).toMatchObject({ enviado: true });
-      expect(codeIn((await lastMessage(t.app, 'SUPERVISOR')).Cuerpo, 6)).toMatch(/^\d{6}$/);
+      expect(codeIn((await lastMessage(w.app, 'SUPERVISOR')).Cuerpo, 6)).toMatch(/^\d{6}$/);
     });
 
     it('refuses a name and e-mail that do not match as RecuperarClave does, and sends nothing', async () => {
-      const before = t.mail.length;
+      const before = w.t.mail.length;
       const mismatch = await forgot({ username: 'AUTORIZADOR', email: 'otro@correo.com' });
       const theirs = await recover({ Usuario: 'AUTORIZADOR', Identificador: 'otro@correo.com' });
       expect(mismatch.status).toBe(400);
@@ -108,7 +108,7 @@ describe.each(DIALECTS)('forgot-password and register on %s', (dialect) => {
       const missing = await forgot({ email: 'autorizador@minandes.com.pe' });
       expect(missing.status).toBe(400);
       expect(missing.body.errors.Usuario.messageKey).toBe('validation.required');
-      expect(t.mail.length).toBe(before);
+      expect(w.t.mail.length).toBe(before);
     });
 
     it('is throttled per user name like the sign-in', async () => {
@@ -153,11 +153,11 @@ describe.each(DIALECTS)('forgot-password and register on %s', (dialect) => {
         IdPerfil: authoriserProfile,
       });
 
-      const mail = await lastMessage(t.app, 'REGISTRADA', /Clave temporal/);
+      const mail = await lastMessage(w.app, 'REGISTRADA', /Clave temporal/);
       expect(mail.Destinatario).toBe('lucia.quispe@minandes.com.pe');
       const temporary = /Clave temporal: (\S+)/.exec(mail.Cuerpo)?.[1] as string;
       expect(JSON.stringify(res.body)).not.toContain(temporary);
-      const outbox = (await t.app.database.db
+      const outbox = (await w.app.database.db
         .selectFrom('security_outbox')
         .select(['IdUsuario', 'Cuerpo'])
         .where('IdUsuario', '=', 'REGISTRADA')
@@ -166,19 +166,19 @@ describe.each(DIALECTS)('forgot-password and register on %s', (dialect) => {
       for (const row of outbox) expect(row.Cuerpo).not.toContain(temporary);
 
       // Audited as the users screen's creations are.
-      const audit = (await t.app.database.db
-        .selectFrom(t.registry.require('audit').table)
+      const audit = (await w.app.database.db
+        .selectFrom(w.registry.require('audit').table)
         .select(['Recurso', 'Operacion', 'IdUsuario'])
         .where('IdRegistro', '=', 'REGISTRADA')
         .execute()) as Array<{ Recurso: string; Operacion: string; IdUsuario: string }>;
       expect(audit).toContainEqual({ Recurso: 'user', Operacion: 'C', IdUsuario: 'ADMIN' });
 
       // The first sign-in must change the temporary password before any profile.
-      const login = await authenticate(t.app, 'REGISTRADA', temporary);
+      const login = await authenticate(w.app, 'REGISTRADA', temporary);
       expect(login.status).toBe(200);
       expect(login.body.result.primeraClaveCambiada).toBe('N');
       const token = login.body.result.accessToken;
-      const blocked = await call(t.app, {
+      const blocked = await call(w.app, {
         method: 'POST',
         url: '/api/usuario/refreshTokenbyperfil',
         token,
@@ -186,14 +186,14 @@ describe.each(DIALECTS)('forgot-password and register on %s', (dialect) => {
       });
       expect(blocked.status).toBe(403);
       expect(blocked.body.messageKey).toBe('password.firstChange');
-      const changed = await call(t.app, {
+      const changed = await call(w.app, {
         method: 'POST',
         url: '/api/SeguridadusuarioClave/actualizar',
         token,
         payload: { Clave: 'Candarave#Lago5' },
       });
       expect(changed.body.result).toEqual({ id: 0, mensaje: 'password.changed' });
-      const session = await signIn(t.app, 'REGISTRADA', { password: 'Candarave#Lago5' });
+      const session = await signIn(w.app, 'REGISTRADA', { password: 'Candarave#Lago5' });
       expect(session.perfil).toMatchObject({ IdPerfil: authoriserProfile });
     });
 
@@ -203,7 +203,7 @@ describe.each(DIALECTS)('forgot-password and register on %s', (dialect) => {
       expect(res.status).toBe(403);
       expect(await footprint()).toEqual(before);
       expect(
-        (await call(t.app, { method: 'POST', url: '/api/auth/register', payload: newcomer })).status,
+        (await call(w.app, { method: 'POST', url: '/api/auth/register', payload: newcomer })).status,
       ).toBe(401);
     });
 
@@ -228,7 +228,7 @@ describe.each(DIALECTS)('forgot-password and register on %s', (dialect) => {
       const noMail = await register({ ...newcomer, IdUsuario: 'SINCORREO', Correo: undefined });
       expect(noMail.status).toBe(400);
       expect(noMail.body.errors.Correo.messageKey).toBe('validation.required');
-      const spanish = await call(t.app, {
+      const spanish = await call(w.app, {
         method: 'POST',
         url: '/api/auth/register',
         token: admin,

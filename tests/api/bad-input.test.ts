@@ -1,20 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CallOptions, call, listUrl, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { describe, expect, it } from 'vitest';
+import { type CallOptions, call, listUrl } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
+import { world } from '../support/world.js';
 
 describe.each(DIALECTS)('bad input on %s', (dialect) => {
-  let t: TestApp;
   let admin: string;
-  const api = (options: CallOptions) => call(t.app, { token: admin, ...options });
+  const api = (options: CallOptions) => call(w.app, { token: admin, ...options });
   let personCount: number;
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    admin = (await signIn(t.app, 'ADMIN')).accessToken;
-    const list = await api({ method: 'GET', url: listUrl('person', { range: [0, 0] }) });
-    personCount = Number(String(list.headers['content-range']).split('/')[1]);
-  });
-  afterAll(async () => {
-    await t?.close();
+  const w = world(dialect, {
+    users: { admin: 'ADMIN' },
+    ready: async () => {
+      admin = w.signedIn.admin.accessToken;
+      const list = await api({ method: 'GET', url: listUrl('person', { range: [0, 0] }) });
+      personCount = Number(String(list.headers['content-range']).split('/')[1]);
+    },
   });
 
   const expectErrorShape = (body: Record<string, unknown>, status: number, code: string) => {

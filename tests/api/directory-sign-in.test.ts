@@ -3,10 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIRECTORY_TABLES } from '../../src/server/auth/directory-tables.js';
 import { AUTH_TABLES } from '../../src/server/auth/tables.js';
 import { buildServer } from '../../src/server/server.js';
-import { type CallOptions, call, listUrl, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { type CallOptions, call, listUrl, signIn } from '../support/app.js';
 import { authenticate, freshAddress, MINUTE, testClock } from '../support/auth.js';
 import { DIALECTS } from '../support/databases.js';
 import { authorizeAt, startProvider, type TestProvider } from '../support/oidc.js';
+import { world } from '../support/world.js';
 
 /** The console's public address in these tests (the Host the calls carry), as registered at the provider. */
 const HOST = 'acreditacion.test';
@@ -27,20 +28,19 @@ afterAll(async () => {
 });
 
 describe.each(DIALECTS)('directory sign-in over OpenID Connect on %s', (dialect) => {
-  let t: TestApp;
   let admin: string;
   let clientId: number;
   const clock = testClock(Date.now());
   const ids: Record<string, number> = {};
 
   const api = async (options: CallOptions) => {
-    const res = await call(t.app, { token: admin, ...options });
+    const res = await call(w.app, { token: admin, ...options });
     if (res.status !== 401) return res;
-    admin = (await signIn(t.app, 'ADMIN')).accessToken;
-    return call(t.app, { token: admin, ...options });
+    admin = (await signIn(w.app, 'ADMIN')).accessToken;
+    return call(w.app, { token: admin, ...options });
   };
   const get = (url: string, headers: Record<string, string> = {}) =>
-    call(t.app, { method: 'GET', url, headers: { host: HOST, ...headers }, remoteAddress: freshAddress() });
+    call(w.app, { method: 'GET', url, headers: { host: HOST, ...headers }, remoteAddress: freshAddress() });
 
   /** The client's directory settings, saved as the administrator saves the client's form. */
   async function configure(fields: Record<string, unknown>) {
@@ -70,7 +70,7 @@ describe.each(DIALECTS)('directory sign-in over OpenID Connect on %s', (dialect)
       payload: { IdUsuario, Nombre: 'ANA', Apellido: 'QUISPE', PrimeraClaveCambiada: 'N', ...fields },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    await t.app.auth.passwords.initialPassword(IdUsuario, PASSWORD, 'S');
+    await w.app.auth.passwords.initialPassword(IdUsuario, PASSWORD, 'S');
     const assigned = await api({
       method: 'POST',
       url: '/api/rest/user-profile',
@@ -106,7 +106,7 @@ describe.each(DIALECTS)('directory sign-in over OpenID Connect on %s', (dialect)
     return callback(back, cookie);
   }
   const spend = (ticket: string | undefined, payload: object = { tokenClient: '', idAplicacion: 'AP03' }) =>
-    call(t.app, {
+    call(w.app, {
       method: 'POST',
       url: '/api/UsuarioAD/authenticateAzureAD',
       remoteAddress: freshAddress(),
@@ -116,7 +116,7 @@ describe.each(DIALECTS)('directory sign-in over OpenID Connect on %s', (dialect)
   const sessionsOf = async (userId: string) =>
     Number(
       (
-        (await t.app.database.db
+        (await w.app.database.db
           .selectFrom(AUTH_TABLES.session)
           .select((eb) => eb.fn.countAll().as('n'))
           .where('IdUsuario', '=', userId)
@@ -124,20 +124,20 @@ describe.each(DIALECTS)('directory sign-in over OpenID Connect on %s', (dialect)
       ).n,
     );
 
-  beforeAll(async () => {
-    t = await startTestApp(dialect, { auth: { now: clock.now } });
-    admin = (await signIn(t.app, 'ADMIN')).accessToken;
-    const find = async (resource: string, filter: object) =>
-      (await api({ method: 'GET', url: listUrl(resource, { filter }) })).body[0].id as number;
-    clientId = await find('client', {});
-    ids.authoriser = await find('profile', { q: 'AUTORIZADOR' });
-    ids.division = await find('division', { q: 'SAN GABRIEL' });
-    await makeUser('ANAQUISPE', { Correo: 'ana.quispe@minandes.com.pe', ValidarDirectorio: 'S' });
-    await makeUser('CLAVEDIR', { Correo: 'clave.directorio@minandes.com.pe', ValidarDirectorio: 'N' });
-    await makeUser('CORPUPN', { Correo: 'corp.upn@minandes.com.pe', ValidarDirectorio: 'S' });
-  });
-  afterAll(async () => {
-    await t?.close();
+  const w = world(dialect, {
+    auth: { now: clock.now },
+    users: { admin: 'ADMIN' },
+    ready: async () => {
+      admin = w.signedIn.admin.accessToken;
+      const find = async (resource: string, filter: object) =>
+        (await api({ method: 'GET', url: listUrl(resource, { filter }) })).body[0].id as number;
+      clientId = await find('client', {});
+      ids.authoriser = await find('profile', { q: 'AUTORIZADOR' });
+      ids.division = await find('division', { q: 'SAN GABRIEL' });
+      await makeUser('ANAQUISPE', { Correo: 'ana.quispe@minandes.com.pe', ValidarDirectorio: 'S' });
+      await makeUser('CLAVEDIR', { Correo: 'clave.directorio@minandes.com.pe', ValidarDirectorio: 'N' });
+      await makeUser('CORPUPN', { Correo: 'corp.upn@minandes.com.pe', ValidarDirectorio: 'S' });
+    },
   });
 
   it('is off while the client’s flag is not S: no button, no popup, no sign-in', async () => {
@@ -194,7 +194,7 @@ describe.each(DIALECTS)('directory sign-in over OpenID Connect on %s', (dialect)
     expect(location.searchParams.get('state')).toBeTruthy();
     expect(location.searchParams.get('nonce')).toBeTruthy();
     // The verifier and nonce stay on the server: the browser sees neither.
-    const flow = (await t.app.database.db
+    const flow = (await w.app.database.db
       .selectFrom(DIRECTORY_TABLES.flow)
       .selectAll()
       .orderBy('CreadoEn', 'desc')
@@ -212,7 +212,7 @@ describe.each(DIALECTS)('directory sign-in over OpenID Connect on %s', (dialect)
 
     const login = await spend(page.ticket);
     expect(login.status, JSON.stringify(login.body)).toBe(200);
-    const password = await authenticate(t.app, 'AUTORIZADOR');
+    const password = await authenticate(w.app, 'AUTORIZADOR');
     expect(Object.keys(login.body.result).sort()).toEqual(Object.keys(password.body.result).sort());
     expect(login.body.result).toMatchObject({
       username: 'ANAQUISPE',
@@ -223,7 +223,7 @@ describe.each(DIALECTS)('directory sign-in over OpenID Connect on %s', (dialect)
       primeraClaveCambiada: 'S',
     });
     expect(login.body.result.accessToken).toMatch(/^ey/);
-    const chosen = await call(t.app, {
+    const chosen = await call(w.app, {
       method: 'POST',
       url: '/api/usuario/refreshTokenbyperfil',
       token: login.body.result.accessToken,
@@ -241,11 +241,11 @@ describe.each(DIALECTS)('directory sign-in over OpenID Connect on %s', (dialect)
   });
 
   it('refuses a password sign-in of a user the directory validates, with its message', async () => {
-    const res = await authenticate(t.app, 'ANAQUISPE', PASSWORD);
+    const res = await authenticate(w.app, 'ANAQUISPE', PASSWORD);
     expect(res.status).toBe(403);
     expect(res.body.messageKey).toBe('login.directory.only');
     expect(res.body.message).toMatch(/corporate account/);
-    const again = await call(t.app, {
+    const again = await call(w.app, {
       method: 'POST',
       url: '/api/usuario/refreshTokenPassword',
       remoteAddress: freshAddress(),
@@ -253,7 +253,7 @@ describe.each(DIALECTS)('directory sign-in over OpenID Connect on %s', (dialect)
     });
     expect(again.body.messageKey).toBe('login.directory.only');
     // Others still sign in with their password.
-    expect((await authenticate(t.app, 'CLAVEDIR', PASSWORD)).status).toBe(200);
+    expect((await authenticate(w.app, 'CLAVEDIR', PASSWORD)).status).toBe(200);
   });
 
   it('refuses a replayed or forged state, a callback from another browser, and an expired trip', async () => {
@@ -345,7 +345,7 @@ describe.each(DIALECTS)('directory sign-in over OpenID Connect on %s', (dialect)
     const users = async () =>
       Number(
         (
-          (await t.app.database.db
+          (await w.app.database.db
             .selectFrom('security_user')
             .select((eb) => eb.fn.countAll().as('n'))
             .executeTakeFirstOrThrow()) as { n: number | string }
@@ -424,7 +424,7 @@ describe.each(DIALECTS)('directory sign-in over OpenID Connect on %s', (dialect)
     expect(none.body.messageKey).toBe('login.directory.ticketInvalid');
     const forged = await spend('no-es-un-ticket');
     expect(forged.status).toBe(401);
-    const array = await call(t.app, {
+    const array = await call(w.app, {
       method: 'POST',
       url: '/api/UsuarioAD/authenticateAzureAD',
       headers: { authorization: 'Bearer x' },
@@ -455,8 +455,8 @@ describe.each(DIALECTS)('directory sign-in over OpenID Connect on %s', (dialect)
       // A second server process on the same database, with the challenge as a deployment has it.
       guarded = {
         app: await buildServer({
-          database: t.db.database,
-          registry: t.registry,
+          database: w.t.db.database,
+          registry: w.registry,
           auth: { challenge: {}, deliver: () => undefined },
         }),
       };

@@ -3,11 +3,12 @@
  * order, a valid record is created through the API and read back field by field, an invalid one
  * is refused with its field named, and at the end every record created is deleted again.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadRegistry } from '../../src/server/registry.js';
-import { call, listUrl, type SignedIn, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { call, listUrl, type SignedIn } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
 import { expectedValue, RecordMaker } from '../support/records.js';
+import { world } from '../support/world.js';
 
 type Data = Record<string, unknown>;
 
@@ -75,18 +76,16 @@ const FREE_A_VALUE: Record<string, (api: Api, record: Data) => Promise<Data>> = 
 };
 
 describe.each(DIALECTS)('every entity through the API on %s', (dialect) => {
-  let t: TestApp;
   let admin: SignedIn;
   const created = new Map<string, Data>();
   const maker = new RecordMaker(registry, 20261121);
-  const api: Api = (method, url, payload) => call(t.app, { method, url, payload, token: admin.accessToken });
+  const api: Api = (method, url, payload) => call(w.app, { method, url, payload, token: admin.accessToken });
 
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    admin = await signIn(t.app, 'ADMIN');
-  });
-  afterAll(async () => {
-    await t?.close();
+  const w = world(dialect, {
+    users: { admin: 'ADMIN' },
+    ready: async () => {
+      admin = w.signedIn.admin;
+    },
   });
 
   const context = {

@@ -1,7 +1,8 @@
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, listUrl, type SignedIn, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { describe, expect, it } from 'vitest';
+import { call, listUrl, type SignedIn } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
+import { world } from '../support/world.js';
 
 type Data = Record<string, unknown>;
 
@@ -21,11 +22,10 @@ function rowsOf(sheet: ExcelJS.Worksheet): unknown[][] {
 }
 
 describe.each(DIALECTS)('Excel export on %s', (dialect) => {
-  let t: TestApp;
   let admin: SignedIn;
   let requester: SignedIn;
   const download = async (who: SignedIn, url: string, language = 'es') => {
-    const res = await t.app.inject({
+    const res = await w.app.inject({
       method: 'GET',
       url,
       headers: { authorization: `Bearer ${who.accessToken}`, 'accept-language': language },
@@ -33,15 +33,14 @@ describe.each(DIALECTS)('Excel export on %s', (dialect) => {
     return res;
   };
   const api = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object, who = admin) =>
-    call(t.app, { method, url, payload, token: who.accessToken });
+    call(w.app, { method, url, payload, token: who.accessToken });
 
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    admin = await signIn(t.app, 'ADMIN');
-    requester = await signIn(t.app, 'SOLICITANTE');
-  });
-  afterAll(async () => {
-    await t?.close();
+  const w = world(dialect, {
+    users: { admin: 'ADMIN', requester: 'SOLICITANTE' },
+    ready: async () => {
+      admin = w.signedIn.admin;
+      requester = w.signedIn.requester;
+    },
   });
 
   it('streams the list as .xlsx: sheet data, headers in the user’s language, labels, texts and dates', async () => {

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../src/server/demo/security.js';
 import { TOKEN_HEADERS } from '../../src/shared/session.js';
-import { call, listUrl, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { call, listUrl, signIn } from '../support/app.js';
 import {
   authenticate,
   codeIn,
@@ -12,6 +12,7 @@ import {
   unlockUser,
 } from '../support/auth.js';
 import { DIALECTS } from '../support/databases.js';
+import { world } from '../support/world.js';
 
 const SECOND = 1000;
 
@@ -20,50 +21,49 @@ const SECOND = 1000;
  * tried as the attacker did, on both databases.
  */
 describe.each(DIALECTS)('security review findings on %s', (dialect) => {
-  let t: TestApp;
   const clock = testClock();
   let admin: string;
   let supervisorProfile: { IdPerfil: number; IdDivision: number };
   let newcomer: { password: string; profile: number; division: number };
 
   const post = (url: string, payload: object, token?: string) =>
-    call(t.app, { method: 'POST', url, payload, token, remoteAddress: freshAddress() });
+    call(w.app, { method: 'POST', url, payload, token, remoteAddress: freshAddress() });
 
-  beforeAll(async () => {
-    t = await startTestApp(dialect, { auth: { now: clock.now } });
-    admin = (await signIn(t.app, 'ADMIN')).accessToken;
-    const login = await authenticate(t.app, 'SUPERVISOR');
-    supervisorProfile = login.body.result.division[0];
-    // A new user with a temporary password, as the administrator creates one.
-    const profile = (
-      await call(t.app, { url: listUrl('profile', { filter: { q: 'AUTORIZADOR' } }), token: admin })
-    ).body[0].id;
-    const division = (
-      await call(t.app, { url: listUrl('division', { filter: { q: 'SAN GABRIEL' } }), token: admin })
-    ).body[0].id;
-    const user = await post(
-      '/api/rest/user',
-      { IdUsuario: 'TEMPORAL', Nombre: 'Luz', Apellido: 'Quispe', Correo: 'luz@minandes.com.pe' },
-      admin,
-    );
-    expect(user.status, JSON.stringify(user.body)).toBe(201);
-    const assigned = await post(
-      '/api/rest/user-profile',
-      { IdUsuario: 'TEMPORAL', IdPerfil: profile, IdDivision: division },
-      admin,
-    );
-    expect(assigned.status, JSON.stringify(assigned.body)).toBe(201);
-    const temporary = /Clave temporal: (\S+)/.exec(
-      (await lastMessage(t.app, 'TEMPORAL', /Clave temporal/)).Cuerpo,
-    )?.[1] as string;
-    newcomer = { password: temporary, profile, division };
-  });
-  afterAll(async () => {
-    await t?.close();
+  const w = world(dialect, {
+    auth: { now: clock.now },
+    users: { admin: 'ADMIN' },
+    ready: async () => {
+      admin = w.signedIn.admin.accessToken;
+      const login = await authenticate(w.app, 'SUPERVISOR');
+      supervisorProfile = login.body.result.division[0];
+      // A new user with a temporary password, as the administrator creates one.
+      const profile = (
+        await call(w.app, { url: listUrl('profile', { filter: { q: 'AUTORIZADOR' } }), token: admin })
+      ).body[0].id;
+      const division = (
+        await call(w.app, { url: listUrl('division', { filter: { q: 'SAN GABRIEL' } }), token: admin })
+      ).body[0].id;
+      const user = await post(
+        '/api/rest/user',
+        { IdUsuario: 'TEMPORAL', Nombre: 'Luz', Apellido: 'Quispe', Correo: 'luz@minandes.com.pe' },
+        admin,
+      );
+      expect(user.status, JSON.stringify(user.body)).toBe(201);
+      const assigned = await post(
+        '/api/rest/user-profile',
+        { IdUsuario: 'TEMPORAL', IdPerfil: profile, IdDivision: division },
+        admin,
+      );
+      expect(assigned.status, JSON.stringify(assigned.body)).toBe(201);
+      const temporary = /Clave temporal: (\S+)/.exec(
+        (await lastMessage(w.app, 'TEMPORAL', /Clave temporal/)).Cuerpo,
+      )?.[1] as string;
+      newcomer = { password: temporary, profile, division };
+    },
   });
   // Tests move the clock on: each starts with an administrator's token of its own time.
   beforeEach(async () => {
-    admin = (await signIn(t.app, 'ADMIN')).accessToken;
+    admin = (await signIn(w.app, 'ADMIN')).accessToken;
   });
 
   describe('1 and 2: every path from a password to a session passes the login steps', () => {
@@ -91,8 +91,8 @@ describe.each(DIALECTS)('security review findings on %s', (dialect) => {
     });
 
     it('a session that gave its code locks and unlocks with the ticket and the password', async () => {
-      await authenticate(t.app, 'SUPERVISOR');
-      const code = codeIn((await lastMessage(t.app, 'SUPERVISOR')).Cuerpo, 4);
+      await authenticate(w.app, 'SUPERVISOR');
+      const code = codeIn((await lastMessage(w.app, 'SUPERVISOR')).Cuerpo, 4);
       const validated = await post('/api/usuario/validatelogin', { username: 'SUPERVISOR', codigo: code });
       const chosen = await post(
         '/api/usuario/refreshTokenbyperfil',
@@ -105,14 +105,14 @@ describe.each(DIALECTS)('security review findings on %s', (dialect) => {
       const ticket = locked.body.result.ticket as string;
       // The refresh token no longer renews anything while the screen is locked.
       clock.advance(16 * MINUTE);
-      const renewal = await call(t.app, {
+      const renewal = await call(w.app, {
         url: '/api/meta',
         token: accessToken,
         headers: { [TOKEN_HEADERS.refresh]: refreshToken },
       });
       expect(renewal.headers[TOKEN_HEADERS.action]).toBe('logout');
       // The ticket is no refresh token either.
-      const asRefresh = await call(t.app, {
+      const asRefresh = await call(w.app, {
         url: '/api/meta',
         token: accessToken,
         headers: { [TOKEN_HEADERS.refresh]: ticket },
@@ -134,7 +134,7 @@ describe.each(DIALECTS)('security review findings on %s', (dialect) => {
       });
       expect(unlocked.status).toBe(200);
       expect(unlocked.body.result.perfil.IdDivision).toBe(supervisorProfile.IdDivision);
-      expect((await call(t.app, { url: '/api/meta', token: unlocked.body.result.accessToken })).status).toBe(
+      expect((await call(w.app, { url: '/api/meta', token: unlocked.body.result.accessToken })).status).toBe(
         200,
       );
       // A ticket opens once.
@@ -146,7 +146,7 @@ describe.each(DIALECTS)('security review findings on %s', (dialect) => {
       });
       expect(again.status).toBe(401);
       expect(again.body.messageKey).toBe('lock.ticketInvalid');
-      await unlockUser(t.app, 'SUPERVISOR');
+      await unlockUser(w.app, 'SUPERVISOR');
     });
 
     it('a temporary password opens no session through refreshTokenPassword or unlock', async () => {
@@ -166,12 +166,12 @@ describe.each(DIALECTS)('security review findings on %s', (dialect) => {
     });
 
     it('an expired password opens no session through refreshTokenPassword either', async () => {
-      await t.db.database.db
+      await w.t.db.database.db
         .updateTable('security_user')
         .set({ FechaCaducidadClave: new Date(clock.now() - MINUTE).toISOString() })
         .where('IdUsuario', '=', 'AUTORIZADOR')
         .execute();
-      const login = await authenticate(t.app, 'AUTORIZADOR');
+      const login = await authenticate(w.app, 'AUTORIZADOR');
       const res = await post('/api/usuario/refreshTokenPassword', {
         username: 'AUTORIZADOR',
         password: DEMO_PASSWORD,
@@ -179,7 +179,7 @@ describe.each(DIALECTS)('security review findings on %s', (dialect) => {
       });
       expect(res.status).toBe(403);
       expect(res.body.messageKey).toBe('password.expired');
-      await t.db.database.db
+      await w.t.db.database.db
         .updateTable('security_user')
         .set({ FechaCaducidadClave: new Date(clock.now() + 90 * 24 * 60 * MINUTE).toISOString() })
         .where('IdUsuario', '=', 'AUTORIZADOR')
@@ -189,7 +189,7 @@ describe.each(DIALECTS)('security review findings on %s', (dialect) => {
 
   describe('3: a password changes only with the current one, outside the forced step', () => {
     it('a working session’s token alone cannot change the password', async () => {
-      const session = await signIn(t.app, 'SOLICITANTE');
+      const session = await signIn(w.app, 'SOLICITANTE');
       const bare = await post(
         '/api/SeguridadusuarioClave/actualizar',
         { Clave: 'Tomada#Cuenta2026' },
@@ -205,11 +205,11 @@ describe.each(DIALECTS)('security review findings on %s', (dialect) => {
       expect(wrong.status).toBe(400);
       expect(wrong.body.errors.ClaveAnterior.messageKey).toBe('password.previousWrong');
       // The demo password still works.
-      expect((await authenticate(t.app, 'SOLICITANTE')).status).toBe(200);
+      expect((await authenticate(w.app, 'SOLICITANTE')).status).toBe(200);
     });
 
     it('nor can a fresh sign-in whose password is not due for a change', async () => {
-      const login = await authenticate(t.app, 'SOLICITANTE');
+      const login = await authenticate(w.app, 'SOLICITANTE');
       const res = await post(
         '/api/SeguridadusuarioClave/actualizar',
         { Clave: 'Tomada#Cuenta2026' },
@@ -220,7 +220,7 @@ describe.each(DIALECTS)('security review findings on %s', (dialect) => {
     });
 
     it('the forced step changes a temporary password without the current one, minutes after the sign-in', async () => {
-      const login = await authenticate(t.app, 'TEMPORAL', newcomer.password);
+      const login = await authenticate(w.app, 'TEMPORAL', newcomer.password);
       expect(login.status, JSON.stringify(login.body)).toBe(200);
       clock.advance(16 * MINUTE);
       const late = await post(
@@ -230,7 +230,7 @@ describe.each(DIALECTS)('security review findings on %s', (dialect) => {
       );
       // The access token expired with the step: the sign-in starts again.
       expect(late.status).toBe(401);
-      const again = await authenticate(t.app, 'TEMPORAL', newcomer.password);
+      const again = await authenticate(w.app, 'TEMPORAL', newcomer.password);
       const changed = await post(
         '/api/SeguridadusuarioClave/actualizar',
         { Clave: 'Nueva#Clave2026' },
@@ -243,7 +243,7 @@ describe.each(DIALECTS)('security review findings on %s', (dialect) => {
 
   describe('5: numbers beyond the columns, NUL characters and huge strings are a 400', () => {
     it('answers 400 for an id, a filter or a body integer beyond the column’s range', async () => {
-      const get = (url: string) => call(t.app, { url, token: admin });
+      const get = (url: string) => call(w.app, { url, token: admin });
       expect((await get('/api/rest/person/2147483648')).status).toBe(400);
       expect((await get('/api/rest/person/-2147483649')).status, 'negative').toBe(400);
       expect((await get('/api/rest/person/99999999999999999999')).status).toBe(400);
@@ -254,7 +254,7 @@ describe.each(DIALECTS)('security review findings on %s', (dialect) => {
         400,
       );
       const person = (await get(listUrl('person', { range: [0, 0] }))).body[0];
-      const res = await call(t.app, {
+      const res = await call(w.app, {
         method: 'PUT',
         url: `/api/rest/person/${person.id}`,
         token: admin,
@@ -279,7 +279,7 @@ describe.each(DIALECTS)('security review findings on %s', (dialect) => {
       }
       const res = await post('/api/rest/country', { IdPais: 'ZZ', Pais: 'ZE\u0000TA' }, admin);
       expect(res.status).toBe(400);
-      const query = await call(t.app, {
+      const query = await call(w.app, {
         url: `/api/rest/country?filter=${encodeURIComponent('{"q":"A\u0000"}')}`,
         token: admin,
       });
@@ -301,10 +301,10 @@ describe.each(DIALECTS)('security review findings on %s', (dialect) => {
 
   describe('6: codes and temporary passwords are kept nowhere but in the message sent', () => {
     it('masks them in the outbox', async () => {
-      await authenticate(t.app, 'SUPERVISOR');
-      const sent = await lastMessage(t.app, 'SUPERVISOR');
+      await authenticate(w.app, 'SUPERVISOR');
+      const sent = await lastMessage(w.app, 'SUPERVISOR');
       const code = codeIn(sent.Cuerpo, 4);
-      const outbox = (await t.db.database.db
+      const outbox = (await w.t.db.database.db
         .selectFrom('security_outbox')
         .select(['IdUsuario', 'Cuerpo'])
         .execute()) as Array<{ IdUsuario: string; Cuerpo: string }>;
@@ -314,17 +314,17 @@ describe.each(DIALECTS)('security review findings on %s', (dialect) => {
       const temporal = outbox.find((m) => m.IdUsuario === 'TEMPORAL');
       expect(temporal?.Cuerpo).not.toContain(newcomer.password);
       // And the administrator's outbox screen shows the masked text.
-      const listed = await call(t.app, { url: listUrl('outbox', { range: [0, 999] }), token: admin });
+      const listed = await call(w.app, { url: listUrl('outbox', { range: [0, 999] }), token: admin });
       for (const message of listed.body as Array<{ Cuerpo: string }>)
         expect(message.Cuerpo).not.toMatch(/\b\d{4}\b/);
-      await unlockUser(t.app, 'SUPERVISOR');
+      await unlockUser(w.app, 'SUPERVISOR');
     });
   });
 
   describe('7: security headers', () => {
     it('sends a content security policy and the other headers on every answer', async () => {
       for (const url of ['/api/health', '/api/rest/country', '/api/docs']) {
-        const res = await call(t.app, { url, token: admin });
+        const res = await call(w.app, { url, token: admin });
         const csp = String(res.headers['content-security-policy']);
         expect(csp, url).toContain("default-src 'self'");
         expect(csp, url).toContain("frame-ancestors 'none'");
@@ -337,11 +337,11 @@ describe.each(DIALECTS)('security review findings on %s', (dialect) => {
 
   describe('8: parallel renewals', () => {
     it('six requests renewing with the same refresh token all go on; a reuse later still ends the session', async () => {
-      const session = await signIn(t.app, 'ADMIN');
+      const session = await signIn(w.app, 'ADMIN');
       clock.advance(16 * MINUTE);
       const answers = await Promise.all(
         Array.from({ length: 6 }, () =>
-          call(t.app, {
+          call(w.app, {
             url: '/api/rest/country',
             token: session.accessToken,
             headers: { [TOKEN_HEADERS.refresh]: session.refreshToken },
@@ -352,7 +352,7 @@ describe.each(DIALECTS)('security review findings on %s', (dialect) => {
       const rotated = answers.filter((a) => a.headers[TOKEN_HEADERS.newRefresh]);
       expect(rotated).toHaveLength(1);
       for (const answer of answers) {
-        const replay = await call(t.app, {
+        const replay = await call(w.app, {
           url: '/api/rest/country',
           token: String(answer.headers[TOKEN_HEADERS.newAccess]),
         });
@@ -360,13 +360,13 @@ describe.each(DIALECTS)('security review findings on %s', (dialect) => {
       }
       // Past the grace, the same old refresh token is a theft: the session ends.
       clock.advance(11 * SECOND);
-      const reuse = await call(t.app, {
+      const reuse = await call(w.app, {
         url: '/api/rest/country',
         token: session.accessToken,
         headers: { [TOKEN_HEADERS.refresh]: session.refreshToken },
       });
       expect(reuse.headers[TOKEN_HEADERS.action]).toBe('logout');
-      const after = await call(t.app, {
+      const after = await call(w.app, {
         url: '/api/rest/country',
         token: String(rotated[0].headers[TOKEN_HEADERS.newAccess]),
       });
@@ -377,19 +377,19 @@ describe.each(DIALECTS)('security review findings on %s', (dialect) => {
   describe('9: user names cannot be told apart by the answers', () => {
     it('validatelogin answers an unknown user as a known one with a wrong code', async () => {
       const unknown = await post('/api/usuario/validatelogin', { username: 'NADIE', codigo: '1234' });
-      await authenticate(t.app, 'SUPERVISOR');
+      await authenticate(w.app, 'SUPERVISOR');
       const known = await post('/api/usuario/validatelogin', { username: 'SUPERVISOR', codigo: '0000' });
       expect(unknown.status).toBe(known.status);
       expect(unknown.body.messageKey).toBe(known.body.messageKey);
       expect(unknown.body.params).toEqual(known.body.params);
-      await unlockUser(t.app, 'SUPERVISOR');
+      await unlockUser(w.app, 'SUPERVISOR');
     });
   });
 
   describe('10: lookups follow the menu, but for declared reference data', () => {
     it('a contractor reads reference data, but not functions, holidays or other screens’ field rules', async () => {
-      const requester = (await signIn(t.app, 'SOLICITANTE')).accessToken;
-      const get = (url: string) => call(t.app, { url, token: requester });
+      const requester = (await signIn(w.app, 'SOLICITANTE')).accessToken;
+      const get = (url: string) => call(w.app, { url, token: requester });
       // The lookup answers as the REST resource does: the menu's grant, whatever it is.
       for (const [rest, lookup] of [
         ['function', 'AdministracionFuncion'],
@@ -417,8 +417,8 @@ describe.each(DIALECTS)('security review findings on %s', (dialect) => {
     });
 
     it('another profile’s characteristics and every login setting are for those who keep them', async () => {
-      const session = await signIn(t.app, 'SOLICITANTE');
-      const get = (url: string) => call(t.app, { url, token: session.accessToken });
+      const session = await signIn(w.app, 'SOLICITANTE');
+      const get = (url: string) => call(w.app, { url, token: session.accessToken });
       const own = await get(`/api/SeguridadPerfilCaracteristica/listar?IdPerfil=${session.perfil.IdPerfil}`);
       expect(own.status).toBe(200);
       const other = await get(
@@ -427,7 +427,7 @@ describe.each(DIALECTS)('security review findings on %s', (dialect) => {
       expect(other.status).toBe(403);
       const settings = (await get('/api/SeguridadConfiguracionLogeo/obtenerTodos')).body.result as unknown[];
       expect(settings).toHaveLength(1);
-      const all = (await call(t.app, { url: '/api/SeguridadConfiguracionLogeo/obtenerTodos', token: admin }))
+      const all = (await call(w.app, { url: '/api/SeguridadConfiguracionLogeo/obtenerTodos', token: admin }))
         .body.result as unknown[];
       expect(all.length).toBeGreaterThan(1);
     });

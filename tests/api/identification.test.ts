@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Badges } from '../../src/server/features/identification/badges.js';
 import { addDays, siteDate } from '../../src/shared/dates.js';
 import { admitRoundTheClock } from '../support/access.js';
-import { call, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { call } from '../support/app.js';
 import { pageAsPng, readCode } from '../support/badge-codes.js';
 import { DIALECTS } from '../support/databases.js';
+import { world } from '../support/world.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
 type Json = any;
@@ -14,8 +15,6 @@ const ENTRY_DOOR = 1;
 const BASE = '/api/identificacion';
 
 describe.each(DIALECTS)('identification management on %s', (dialect) => {
-  let t: TestApp;
-  const tokens: Record<string, string> = {};
   let personId: number;
   let documento: string;
   let accreditationId: number;
@@ -24,53 +23,54 @@ describe.each(DIALECTS)('identification management on %s', (dialect) => {
   let typeId: number;
 
   const as = (who: string, method: 'GET' | 'POST', url: string, payload?: object) =>
-    call(t.app, { method, url, token: tokens[who], payload });
+    call(w.app, { method, url, token: tokens[who], payload });
   const credentials = () =>
-    t.db.database.db
+    w.t.db.database.db
       .selectFrom('identification_credential')
       .selectAll()
       .where('IdPersona', '=', personId)
       .orderBy('IdCredencial')
       .execute() as Promise<Json[]>;
 
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    tokens.admin = (await signIn(t.app, 'ADMIN', { division: SOUTH })).accessToken;
-    tokens.north = (await signIn(t.app, 'ADMIN', { division: NORTH })).accessToken;
-    tokens.requester = (await signIn(t.app, 'SOLICITANTE', { division: SOUTH })).accessToken;
-    tokens.authoriser = (await signIn(t.app, 'AUTORIZADOR', { division: SOUTH })).accessToken;
-    const db = t.db.database.db;
-    // An accredited demo worker of the south, let through the main gate round the clock, without a card.
-    const person = (await db
-      .selectFrom('accreditation_accreditation as a')
-      .innerJoin('administration_person as p', 'p.IdPersona', 'a.IdPersona')
-      .select(['p.IdPersona', 'p.Documento'])
-      .where('a.IdDivision', '=', 1)
-      .where('a.IdEntidad', '=', 'T')
-      .orderBy('p.IdPersona', 'desc')
-      .executeTakeFirstOrThrow()) as Json;
-    personId = Number(person.IdPersona);
-    documento = String(person.Documento);
-    accreditationId = await admitRoundTheClock(db, personId, today, [ENTRY_DOOR]);
-    await db.deleteFrom('identification_credential').where('IdPersona', '=', personId).execute();
-    for (const r of (await db
-      .selectFrom('identification_identification_reason')
-      .selectAll()
-      .execute()) as Json[])
-      reasons[r.Descripcion] = Number(r.IdMotivo);
-    typeId = Number(
-      (
-        (await db
-          .selectFrom('identification_credential_type')
-          .select('IdTipoCredencial')
-          .where('Descripcion', '=', 'FOTOCHECK DE CONTRATISTA')
-          .executeTakeFirstOrThrow()) as Json
-      ).IdTipoCredencial,
-    );
+  const w = world(dialect, {
+    users: {
+      admin: { user: 'ADMIN', division: SOUTH },
+      north: { user: 'ADMIN', division: NORTH },
+      requester: { user: 'SOLICITANTE', division: SOUTH },
+      authoriser: { user: 'AUTORIZADOR', division: SOUTH },
+    },
+    ready: async () => {
+      const db = w.t.db.database.db;
+      // An accredited demo worker of the south, let through the main gate round the clock, without a card.
+      const person = (await db
+        .selectFrom('accreditation_accreditation as a')
+        .innerJoin('administration_person as p', 'p.IdPersona', 'a.IdPersona')
+        .select(['p.IdPersona', 'p.Documento'])
+        .where('a.IdDivision', '=', 1)
+        .where('a.IdEntidad', '=', 'T')
+        .orderBy('p.IdPersona', 'desc')
+        .executeTakeFirstOrThrow()) as Json;
+      personId = Number(person.IdPersona);
+      documento = String(person.Documento);
+      accreditationId = await admitRoundTheClock(db, personId, today, [ENTRY_DOOR]);
+      await db.deleteFrom('identification_credential').where('IdPersona', '=', personId).execute();
+      for (const r of (await db
+        .selectFrom('identification_identification_reason')
+        .selectAll()
+        .execute()) as Json[])
+        reasons[r.Descripcion] = Number(r.IdMotivo);
+      typeId = Number(
+        (
+          (await db
+            .selectFrom('identification_credential_type')
+            .select('IdTipoCredencial')
+            .where('Descripcion', '=', 'FOTOCHECK DE CONTRATISTA')
+            .executeTakeFirstOrThrow()) as Json
+        ).IdTipoCredencial,
+      );
+    },
   });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const { tokens } = w;
 
   it('finds the accredited people of the division, with or without a credential', async () => {
     const found = await as('admin', 'GET', `${BASE}/titulares?buscar=${documento}`);
@@ -92,7 +92,7 @@ describe.each(DIALECTS)('identification management on %s', (dialect) => {
   });
 
   it('takes a searched % or _ as itself, not as a wildcard', async () => {
-    const db = t.db.database.db;
+    const db = w.t.db.database.db;
     const [person] = (await db
       .selectFrom('administration_person')
       .select('Apellido')
@@ -155,7 +155,7 @@ describe.each(DIALECTS)('identification management on %s', (dialect) => {
     // The database holds the rule too, whoever writes.
     const [active] = await credentials();
     await expect(
-      t.db.database.db
+      w.t.db.database.db
         .insertInto('identification_credential')
         .values({ ...active, IdCredencial: undefined, Numero: 'OTRA-1' })
         .execute(),
@@ -209,7 +209,7 @@ describe.each(DIALECTS)('identification management on %s', (dialect) => {
       IdMotivoEmision: reasons['EMISIÓN INICIAL'],
     });
     const id = issued.body.result.IdCredencial;
-    await t.db.database.db
+    await w.t.db.database.db
       .updateTable('administration_person')
       .set({ Foto: null })
       .where('IdPersona', '=', personId)
@@ -247,7 +247,7 @@ describe.each(DIALECTS)('identification management on %s', (dialect) => {
   });
 
   it('verifies a badge: genuine and allowed, forged, malformed, of another client, revoked', async () => {
-    const badges = new Badges(t.db.database.db, t.registry);
+    const badges = new Badges(w.t.db.database.db, w.registry);
     const [active] = (await credentials()).filter((r) => r.Activo === 'S');
     const claims = {
       IdCliente: 1,
@@ -289,7 +289,7 @@ describe.each(DIALECTS)('identification management on %s', (dialect) => {
       reason: 'TOKEN_OTHER_CLIENT',
     });
     // In English, with the reason's words.
-    const english = await call(t.app, {
+    const english = await call(w.app, {
       method: 'POST',
       url: `${BASE}/verificar`,
       token: tokens.admin,
@@ -306,12 +306,12 @@ describe.each(DIALECTS)('identification management on %s', (dialect) => {
       allow: false,
       reason: 'CREDENTIAL_INACTIVE',
     });
-    await t.db.database.db
+    await w.t.db.database.db
       .updateTable('identification_credential')
       .set({ Activo: 'S' })
       .where('IdCredencial', '=', active.IdCredencial)
       .execute();
-    await t.db.database.db
+    await w.t.db.database.db
       .updateTable('accreditation_accreditation')
       .set({ Estado: 'T' })
       .where('IdAcreditacion', '=', accreditationId)
@@ -323,7 +323,7 @@ describe.each(DIALECTS)('identification management on %s', (dialect) => {
   });
 
   it('issues, prints and verifies a vehicle’s windscreen card, one active at a time', async () => {
-    const db = t.db.database.db;
+    const db = w.t.db.database.db;
     const vehicle = (await db
       .selectFrom('accreditation_accreditation as a')
       .innerJoin('administration_vehicle as v', 'v.IdVehiculo', 'a.IdVehiculo')

@@ -1,21 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, type SignedIn, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { describe, expect, it } from 'vitest';
+import { call, type SignedIn } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
+import { world } from '../support/world.js';
 
 describe.each(DIALECTS)('lookups and grid lists of spec section 7 on %s', (dialect) => {
-  let t: TestApp;
   let admin: SignedIn;
   let requester: SignedIn;
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    admin = await signIn(t.app, 'ADMIN');
-    requester = await signIn(t.app, 'SOLICITANTE');
-  });
-  afterAll(async () => {
-    await t?.close();
+  const w = world(dialect, {
+    users: { admin: 'ADMIN', requester: 'SOLICITANTE' },
+    ready: async () => {
+      admin = w.signedIn.admin;
+      requester = w.signedIn.requester;
+    },
   });
   const get = (url: string, who: SignedIn = admin) =>
-    call(t.app, { method: 'GET', url, token: who.accessToken });
+    call(w.app, { method: 'GET', url, token: who.accessToken });
 
   it('answers the named lookups inside result, filtered by their parameters', async () => {
     const countries = await get('/api/sistemapais/obtenerTodos');
@@ -46,7 +45,7 @@ describe.each(DIALECTS)('lookups and grid lists of spec section 7 on %s', (diale
     }
     // Reference data is every signed-in user's; the rest follows the menu (hardening.test.ts).
     expect((await get('/api/sistemapais/obtenerTodos', requester)).status).toBe(200);
-    const unauthenticated = await call(t.app, { method: 'GET', url: '/api/sistemapais/obtenerTodos' });
+    const unauthenticated = await call(w.app, { method: 'GET', url: '/api/sistemapais/obtenerTodos' });
     expect(unauthenticated.status).toBe(401);
   });
 

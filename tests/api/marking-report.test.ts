@@ -1,7 +1,8 @@
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, listUrl, menuIdOf, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { describe, expect, it } from 'vitest';
+import { call, listUrl, menuIdOf, signIn } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
+import { world } from '../support/world.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
 type Json = any;
@@ -12,16 +13,14 @@ type Json = any;
  * contractor reaches its own company's only; a bad bound is refused.
  */
 describe.each(DIALECTS)('the marking report on %s', (dialect) => {
-  let t: TestApp;
-  const tokens: Record<string, string> = {};
-  const db = () => t.db.database.db;
-  const table = (name: string) => t.registry.require(name).table;
+  const db = () => w.t.db.database.db;
+  const table = (name: string) => w.registry.require(name).table;
   let days: string[];
   let companies: number[];
   let requesterCompany: number;
 
   const list = async (who: string, filter: Json, range = [0, 499]) => {
-    const res = await call(t.app, {
+    const res = await call(w.app, {
       url: listUrl('marking', { filter, range, sort: ['Fecha', 'ASC'] }),
       token: tokens[who],
     });
@@ -48,43 +47,42 @@ describe.each(DIALECTS)('the marking report on %s', (dialect) => {
     return Number(((await qb.executeTakeFirstOrThrow()) as Json).n);
   };
 
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    tokens.admin = (await signIn(t.app, 'ADMIN', { division: 'UNIDAD MINERA SAN GABRIEL' })).accessToken;
-    tokens.requester = (
-      await signIn(t.app, 'SOLICITANTE', { division: 'UNIDAD MINERA SAN GABRIEL' })
-    ).accessToken;
-    days = (
-      (await db()
-        .selectFrom(table('marking'))
-        .select('Fecha')
-        .distinct()
-        .where('IdDivision', '=', 1)
-        .orderBy('Fecha')
-        .execute()) as Json[]
-    ).map((r) => r.Fecha);
-    companies = (
-      (await db()
-        .selectFrom(`${table('marking')} as m`)
-        .innerJoin(`${table('person')} as p`, 'p.IdPersona', 'm.IdPersona')
-        .select('p.IdCompania')
-        .distinct()
-        .where('m.IdDivision', '=', 1)
-        .orderBy('p.IdCompania')
-        .execute()) as Json[]
-    ).map((r) => r.IdCompania);
-    requesterCompany = (
-      (await db()
-        .selectFrom(table('user-profile'))
-        .select('IdCompania')
-        .where('IdUsuario', '=', 'SOLICITANTE')
-        .where('IdCompania', 'is not', null)
-        .executeTakeFirstOrThrow()) as Json
-    ).IdCompania;
+  const w = world(dialect, {
+    users: { admin: { user: 'ADMIN', division: 'UNIDAD MINERA SAN GABRIEL' } },
+    ready: async () => {
+      tokens.requester = (
+        await signIn(w.app, 'SOLICITANTE', { division: 'UNIDAD MINERA SAN GABRIEL' })
+      ).accessToken;
+      days = (
+        (await db()
+          .selectFrom(table('marking'))
+          .select('Fecha')
+          .distinct()
+          .where('IdDivision', '=', 1)
+          .orderBy('Fecha')
+          .execute()) as Json[]
+      ).map((r) => r.Fecha);
+      companies = (
+        (await db()
+          .selectFrom(`${table('marking')} as m`)
+          .innerJoin(`${table('person')} as p`, 'p.IdPersona', 'm.IdPersona')
+          .select('p.IdCompania')
+          .distinct()
+          .where('m.IdDivision', '=', 1)
+          .orderBy('p.IdCompania')
+          .execute()) as Json[]
+      ).map((r) => r.IdCompania);
+      requesterCompany = (
+        (await db()
+          .selectFrom(table('user-profile'))
+          .select('IdCompania')
+          .where('IdUsuario', '=', 'SOLICITANTE')
+          .where('IdCompania', 'is not', null)
+          .executeTakeFirstOrThrow()) as Json
+      ).IdCompania;
+    },
   });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const { tokens } = w;
 
   it('has a week of markings of more than one company to report on', () => {
     expect(days.length).toBeGreaterThanOrEqual(5);
@@ -126,7 +124,7 @@ describe.each(DIALECTS)('the marking report on %s', (dialect) => {
   it('exports what the filters keep to Excel', async () => {
     const [from, to] = [days[2], days[2]];
     const filter = { Fecha_gte: from, Fecha_lte: to, IdCompania: requesterCompany };
-    const res = await t.app.inject({
+    const res = await w.app.inject({
       url: `/api/rest/marking/export?filter=${encodeURIComponent(JSON.stringify(filter))}`,
       headers: { authorization: `Bearer ${tokens.admin}`, 'accept-language': 'es' },
     });
@@ -140,9 +138,9 @@ describe.each(DIALECTS)('the marking report on %s', (dialect) => {
 
   it('gives a contractor its own company’s markings only, whatever company it names', async () => {
     // The demo's requester does not reach the report; a profile that grants it, read-only:
-    const refused = await call(t.app, { url: listUrl('marking'), token: tokens.requester });
+    const refused = await call(w.app, { url: listUrl('marking'), token: tokens.requester });
     expect(refused.status).toBe(403);
-    const menu = { IdMenu: await menuIdOf(t, '/marking') };
+    const menu = { IdMenu: await menuIdOf(w.t, '/marking') };
     const profile = (await db()
       .selectFrom(table('user-profile'))
       .select(['IdPerfil', 'IdCliente'])
@@ -161,7 +159,7 @@ describe.each(DIALECTS)('the marking report on %s', (dialect) => {
         FechaCreacion: new Date().toISOString(),
       })
       .execute();
-    t.app.grants.clear();
+    w.app.grants.clear();
     const own = await list('requester', { IdCompania: requesterCompany });
     expect(own.total).toBe(
       await counted({ from: '1900-01-01', to: '9999-12-31', company: requesterCompany }),
@@ -172,7 +170,7 @@ describe.each(DIALECTS)('the marking report on %s', (dialect) => {
 
   it('refuses a bad bound or company, and a company filter where a list has none', async () => {
     const refused = async (resource: string, filter: Json) => {
-      const res = await call(t.app, { url: listUrl(resource, { filter }), token: tokens.admin });
+      const res = await call(w.app, { url: listUrl(resource, { filter }), token: tokens.admin });
       expect(res.status, JSON.stringify(filter)).toBe(400);
       expect(res.body.code).toBe('BAD_QUERY');
       const detail = res.body.errors.filter;
@@ -196,12 +194,12 @@ describe.each(DIALECTS)('the marking report on %s', (dialect) => {
   });
 
   it('bounds any list by a filterable date: the holidays of a range', async () => {
-    const res = await call(t.app, {
+    const res = await call(w.app, {
       url: listUrl('holiday', { filter: { Fecha_gte: '2026-07-01', Fecha_lte: '2026-12-31' } }),
       token: tokens.admin,
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const all = await call(t.app, { url: listUrl('holiday'), token: tokens.admin });
+    const all = await call(w.app, { url: listUrl('holiday'), token: tokens.admin });
     const expected = (all.body as Json[]).filter((h) => h.Fecha >= '2026-07-01' && h.Fecha <= '2026-12-31');
     expect(expected.length).toBeGreaterThan(0);
     expect((res.body as Json[]).map((h) => h.id).sort()).toEqual(expected.map((h) => h.id).sort());

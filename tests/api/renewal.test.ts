@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addDays, siteDate } from '../../src/shared/dates.js';
 import { pdf, sendRenewal, upload, valuesFor } from '../support/accreditation.js';
-import { call, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { call } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
+import { world } from '../support/world.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
 type Json = any;
@@ -12,16 +13,14 @@ const BASE = '/api/acreditacionrequisitosolicitud';
 const REQUESTS = '/api/acreditacionsolicitud';
 
 describe.each(DIALECTS)('requirement update (renewal) on %s', (dialect) => {
-  let t: TestApp;
-  const tokens: Record<string, string> = {};
   const today = siteDate('PE');
   const newExpiry = addDays(today, 300);
   let workers: Json[] = [];
 
   const as = (who: string, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
-    call(t.app, { method, url, token: tokens[who], payload });
-  const table = (name: string) => t.registry.require(name).table;
-  const db = () => t.db.database.db;
+    call(w.app, { method, url, token: tokens[who], payload });
+  const table = (name: string) => w.registry.require(name).table;
+  const db = () => w.t.db.database.db;
   const sctrOf = async (person: number) => {
     const held = await as(
       'requester',
@@ -41,30 +40,36 @@ describe.each(DIALECTS)('requirement update (renewal) on %s', (dialect) => {
     });
     expect(made.status, JSON.stringify(made.body)).toBe(200);
     const id = made.body.result.IdSolicitud as number;
-    const items = await sendRenewal(t.app, tokens.requester, id, newExpiry);
+    const items = await sendRenewal(w.app, tokens.requester, id, newExpiry);
     // Only the renewed requirement's data are asked.
     expect(new Set(items.map((i: Json) => i.IdRequisito))).toEqual(new Set([sctr.IdRequisito]));
     return { id, sctr };
   };
 
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    tokens.admin = (await signIn(t.app, 'ADMIN', { division: SOUTH })).accessToken;
-    tokens.requester = (await signIn(t.app, 'SOLICITANTE', { division: SOUTH })).accessToken;
-    tokens.requesterNorth = (await signIn(t.app, 'SOLICITANTE', { division: NORTH })).accessToken;
-    tokens.authoriser = (await signIn(t.app, 'AUTORIZADOR', { division: SOUTH })).accessToken;
-    tokens.authoriserNorth = (await signIn(t.app, 'AUTORIZADOR', { division: NORTH })).accessToken;
-    const found = await as('requester', 'POST', '/api/acreditaciondesmovilizacion/filtrarNuevoSolicitante', {
-      IdEntidad: 'T',
-    });
-    workers = [];
-    for (const row of (found.body.result as Json[]).filter((r) => r.Estado === 'A'))
-      if (await sctrOf(row.IdPersona)) workers.push(row);
-    expect(workers.length).toBeGreaterThanOrEqual(2);
+  const w = world(dialect, {
+    users: {
+      admin: { user: 'ADMIN', division: SOUTH },
+      requester: { user: 'SOLICITANTE', division: SOUTH },
+      requesterNorth: { user: 'SOLICITANTE', division: NORTH },
+      authoriser: { user: 'AUTORIZADOR', division: SOUTH },
+      authoriserNorth: { user: 'AUTORIZADOR', division: NORTH },
+    },
+    ready: async () => {
+      const found = await as(
+        'requester',
+        'POST',
+        '/api/acreditaciondesmovilizacion/filtrarNuevoSolicitante',
+        {
+          IdEntidad: 'T',
+        },
+      );
+      workers = [];
+      for (const row of (found.body.result as Json[]).filter((r) => r.Estado === 'A'))
+        if (await sctrOf(row.IdPersona)) workers.push(row);
+      expect(workers.length).toBeGreaterThanOrEqual(2);
+    },
   });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const { tokens } = w;
 
   it('renews a suspended worker’s expired SCTR end to end: the kept value and expiry are replaced, the dates kept, the suspension lifted', async () => {
     const worker = workers[0];
@@ -230,7 +235,7 @@ describe.each(DIALECTS)('requirement update (renewal) on %s', (dialect) => {
   it('refuses a requirement the worker does not hold, a holder who is not accredited, and a visit', async () => {
     const worker = workers[1];
     const soat = (
-      (await call(t.app, { url: '/api/rest/requirement?range=[0,999]', token: tokens.admin })).body as Json[]
+      (await call(w.app, { url: '/api/rest/requirement?range=[0,999]', token: tokens.admin })).body as Json[]
     ).find((r) => r.Requisito === 'SOAT');
     const notHeld = await as('requester', 'POST', `${BASE}/crear`, {
       IdEntidad: 'T',
@@ -328,7 +333,7 @@ describe.each(DIALECTS)('requirement update (renewal) on %s', (dialect) => {
       (await as('requester', 'GET', `${BASE}/filtrar?take=1000`)).body.result.totalCount;
     const before = await count();
 
-    const exe = await upload(t.app, tokens.requester, `${BASE}/crear`, form, {
+    const exe = await upload(w.app, tokens.requester, `${BASE}/crear`, form, {
       field: `Archivo${fileItem.IdDatoEvaluar}`,
       name: 'sctr.pdf',
       bytes: Buffer.from('MZ\x90\x00 not a pdf'),
@@ -338,7 +343,7 @@ describe.each(DIALECTS)('requirement update (renewal) on %s', (dialect) => {
     expect(exe.body.messageKey).toBe('accreditation.files.notPdf');
     expect(await count()).toBe(before);
 
-    const made = await upload(t.app, tokens.requester, `${BASE}/crear`, form, {
+    const made = await upload(w.app, tokens.requester, `${BASE}/crear`, form, {
       field: `Archivo${fileItem.IdDatoEvaluar}`,
       name: 'sctr.pdf',
       bytes: pdf('SCTR RENOVADO'),

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addDays, siteDate } from '../../src/shared/dates.js';
-import { call, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { call } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
+import { world } from '../support/world.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
 type Json = any;
@@ -9,61 +10,57 @@ const SOUTH = 'UNIDAD MINERA SAN GABRIEL';
 const URL = '/api/acceso/requisitosvencidos';
 
 describe.each(DIALECTS)('the requirement report on %s', (dialect) => {
-  let t: TestApp;
-  const tokens: Record<string, string> = {};
   const today = siteDate('PE');
-  const db = () => t.db.database.db;
-  const table = (name: string) => t.registry.require(name).table;
+  const db = () => w.t.db.database.db;
+  const table = (name: string) => w.registry.require(name).table;
   const report = async (who: string, query = '') => {
-    const res = await call(t.app, { url: `${URL}${query}`, token: tokens[who] });
+    const res = await call(w.app, { url: `${URL}${query}`, token: tokens[who] });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body.result as Json;
   };
   let worker: Json;
   let sctr: Json;
 
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    tokens.admin = (await signIn(t.app, 'ADMIN', { division: SOUTH })).accessToken;
-    tokens.requester = (await signIn(t.app, 'SOLICITANTE', { division: SOUTH })).accessToken;
-    // Every kept value in force, then one worker of the requester's company with its SCTR expired.
-    await db()
-      .updateTable(table('accredited-requirement'))
-      .set({ FechaVencimiento: addDays(today, 400) })
-      .where('FechaVencimiento', 'is not', null)
-      .execute();
-    const requesterCompany = (await db()
-      .selectFrom(table('user-profile'))
-      .select('IdCompania')
-      .where('IdUsuario', '=', 'SOLICITANTE')
-      .where('IdCompania', 'is not', null)
-      .executeTakeFirstOrThrow()) as Json;
-    worker = await db()
-      .selectFrom(`${table('accreditation')} as a`)
-      .innerJoin(`${table('person')} as p`, 'p.IdPersona', 'a.IdPersona')
-      .select(['a.IdAcreditacion', 'a.IdPersona', 'p.Documento'])
-      .where('a.IdDivision', '=', 1)
-      .where('a.Estado', '=', 'A')
-      .where('a.IdCompania', '=', requesterCompany.IdCompania)
-      .orderBy('a.IdAcreditacion')
-      .executeTakeFirstOrThrow();
-    sctr = await db()
-      .selectFrom(`${table('accredited-requirement')} as k`)
-      .innerJoin(`${table('requirement')} as q`, 'q.IdRequisito', 'k.IdRequisito')
-      .select(['k.IdRequisito', 'q.Requisito'])
-      .where('k.IdPersona', '=', worker.IdPersona)
-      .where('q.Requisito', '=', 'SCTR SALUD')
-      .executeTakeFirstOrThrow();
-    await db()
-      .updateTable(table('accredited-requirement'))
-      .set({ FechaVencimiento: addDays(today, -3) })
-      .where('IdPersona', '=', worker.IdPersona)
-      .where('IdRequisito', '=', sctr.IdRequisito)
-      .execute();
+  const w = world(dialect, {
+    users: { admin: { user: 'ADMIN', division: SOUTH }, requester: { user: 'SOLICITANTE', division: SOUTH } },
+    ready: async () => {
+      // Every kept value in force, then one worker of the requester's company with its SCTR expired.
+      await db()
+        .updateTable(table('accredited-requirement'))
+        .set({ FechaVencimiento: addDays(today, 400) })
+        .where('FechaVencimiento', 'is not', null)
+        .execute();
+      const requesterCompany = (await db()
+        .selectFrom(table('user-profile'))
+        .select('IdCompania')
+        .where('IdUsuario', '=', 'SOLICITANTE')
+        .where('IdCompania', 'is not', null)
+        .executeTakeFirstOrThrow()) as Json;
+      worker = await db()
+        .selectFrom(`${table('accreditation')} as a`)
+        .innerJoin(`${table('person')} as p`, 'p.IdPersona', 'a.IdPersona')
+        .select(['a.IdAcreditacion', 'a.IdPersona', 'p.Documento'])
+        .where('a.IdDivision', '=', 1)
+        .where('a.Estado', '=', 'A')
+        .where('a.IdCompania', '=', requesterCompany.IdCompania)
+        .orderBy('a.IdAcreditacion')
+        .executeTakeFirstOrThrow();
+      sctr = await db()
+        .selectFrom(`${table('accredited-requirement')} as k`)
+        .innerJoin(`${table('requirement')} as q`, 'q.IdRequisito', 'k.IdRequisito')
+        .select(['k.IdRequisito', 'q.Requisito'])
+        .where('k.IdPersona', '=', worker.IdPersona)
+        .where('q.Requisito', '=', 'SCTR SALUD')
+        .executeTakeFirstOrThrow();
+      await db()
+        .updateTable(table('accredited-requirement'))
+        .set({ FechaVencimiento: addDays(today, -3) })
+        .where('IdPersona', '=', worker.IdPersona)
+        .where('IdRequisito', '=', sctr.IdRequisito)
+        .execute();
+    },
   });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const { tokens } = w;
 
   it('names each holder the gate turns away and its expired mandatory requirement, once', async () => {
     const rows = (await report('admin')) as Json[];
@@ -88,7 +85,7 @@ describe.each(DIALECTS)('the requirement report on %s', (dialect) => {
       .selectFrom(table('exoneration-type'))
       .select('IdTipoExoneracion')
       .executeTakeFirstOrThrow()) as Json;
-    const made = await call(t.app, {
+    const made = await call(w.app, {
       method: 'POST',
       url: '/api/rest/exoneration',
       token: tokens.admin,
@@ -104,7 +101,7 @@ describe.each(DIALECTS)('the requirement report on %s', (dialect) => {
     });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     expect(await report('admin')).toEqual([]);
-    await call(t.app, {
+    await call(w.app, {
       method: 'DELETE',
       url: `/api/rest/exoneration/${made.body.IdExoneracion}`,
       token: tokens.admin,
@@ -116,7 +113,7 @@ describe.each(DIALECTS)('the requirement report on %s', (dialect) => {
     const file = await report('admin', '?formato=xlsx');
     expect(file.fileName).toMatch(/\.xlsx$/);
     expect(Buffer.from(file.fileBase64, 'base64').subarray(0, 2).toString()).toBe('PK');
-    const bad = await call(t.app, { url: `${URL}?IdEntidad=X`, token: tokens.admin });
+    const bad = await call(w.app, { url: `${URL}?IdEntidad=X`, token: tokens.admin });
     expect(bad.status).toBe(400);
   });
 });

@@ -2,18 +2,18 @@
  * The validations of spec section 5 and the business rules of the configuration screens, each
  * refused with its message, through the API; and the field rules enforced on the server.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rucCheckDigit, rutCheckDigit } from '../../src/shared/check-digits.js';
-import { call, listUrl, type SignedIn, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { call, listUrl, type SignedIn } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
+import { world } from '../support/world.js';
 
 type Data = Record<string, unknown>;
 
 describe.each(DIALECTS)('validations and business rules on %s', (dialect) => {
-  let t: TestApp;
   let admin: SignedIn;
   const api = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
-    call(t.app, { method, url, payload, token: admin.accessToken });
+    call(w.app, { method, url, payload, token: admin.accessToken });
   const first = async (resource: string, filter: Data = {}): Promise<Data> => {
     const res = await api('GET', listUrl(resource, { filter, range: [0, 0] }));
     expect(res.body.length, `a ${resource} with ${JSON.stringify(filter)}`).toBe(1);
@@ -36,12 +36,11 @@ describe.each(DIALECTS)('validations and business rules on %s', (dialect) => {
     return out;
   };
 
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    admin = await signIn(t.app, 'ADMIN');
-  });
-  afterAll(async () => {
-    await t?.close();
+  const w = world(dialect, {
+    users: { admin: 'ADMIN' },
+    ready: async () => {
+      admin = w.signedIn.admin;
+    },
   });
 
   describe('field rules (IdDato, Campo, Obligatorio, Modificable)', () => {

@@ -1,22 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { describe, expect, it } from 'vitest';
+import { call, type signIn } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
+import { world } from '../support/world.js';
 
 describe.each(DIALECTS)('security calls of spec section 7 on %s', (dialect) => {
-  let t: TestApp;
   let admin: Awaited<ReturnType<typeof signIn>>;
   let requester: Awaited<ReturnType<typeof signIn>>;
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    admin = await signIn(t.app, 'ADMIN');
-    requester = await signIn(t.app, 'SOLICITANTE');
-  });
-  afterAll(async () => {
-    await t?.close();
+  const w = world(dialect, {
+    users: { admin: 'ADMIN', requester: 'SOLICITANTE' },
+    ready: async () => {
+      admin = w.signedIn.admin;
+      requester = w.signedIn.requester;
+    },
   });
 
   it('SeguridadConfiguracionLogeo/obtenerTodos lists the client’s settings inside result', async () => {
-    const res = await call(t.app, {
+    const res = await call(w.app, {
       method: 'GET',
       url: '/api/SeguridadConfiguracionLogeo/obtenerTodos?IdCliente=999',
       token: admin.accessToken,
@@ -33,7 +32,7 @@ describe.each(DIALECTS)('security calls of spec section 7 on %s', (dialect) => {
   });
 
   it('SeguridadusuarioLogin/obtener answers one’s own record with its field settings', async () => {
-    const res = await call(t.app, {
+    const res = await call(w.app, {
       method: 'PUT',
       url: '/api/SeguridadusuarioLogin/obtener',
       token: requester.accessToken,
@@ -46,14 +45,14 @@ describe.each(DIALECTS)('security calls of spec section 7 on %s', (dialect) => {
     });
     expect(res.body.result.campos).toContainEqual({ Campo: 'Correo', Obligatorio: 'S', Modificable: 'S' });
     expect(res.body.result.campos).toContainEqual({ Campo: 'Activo', Obligatorio: 'S', Modificable: 'N' });
-    const other = await call(t.app, {
+    const other = await call(w.app, {
       method: 'PUT',
       url: '/api/SeguridadusuarioLogin/obtener',
       token: requester.accessToken,
       payload: { IdUsuario: 'ADMIN' },
     });
     expect(other.status).toBe(403);
-    const byAdmin = await call(t.app, {
+    const byAdmin = await call(w.app, {
       method: 'PUT',
       url: '/api/SeguridadusuarioLogin/obtener',
       token: admin.accessToken,
@@ -63,7 +62,7 @@ describe.each(DIALECTS)('security calls of spec section 7 on %s', (dialect) => {
   });
 
   it('SeguridadPerfilCaracteristica/listar pages a profile’s characteristics', async () => {
-    const res = await call(t.app, {
+    const res = await call(w.app, {
       method: 'GET',
       url: `/api/SeguridadPerfilCaracteristica/listar?IdPerfil=${requester.perfil.IdPerfil}&NumPagina=1&TamPagina=10`,
       token: admin.accessToken,
@@ -73,7 +72,7 @@ describe.each(DIALECTS)('security calls of spec section 7 on %s', (dialect) => {
   });
 
   it('SeguridadUsuarioPerfil/listarbyPerfil lists assignments; a user without the screen sees only their own', async () => {
-    const all = await call(t.app, {
+    const all = await call(w.app, {
       method: 'PUT',
       url: '/api/SeguridadUsuarioPerfil/listarbyPerfil',
       token: admin.accessToken,
@@ -83,7 +82,7 @@ describe.each(DIALECTS)('security calls of spec section 7 on %s', (dialect) => {
       'SOLICITANTE',
       'SOLICITANTE',
     ]);
-    const own = await call(t.app, {
+    const own = await call(w.app, {
       method: 'PUT',
       url: '/api/SeguridadUsuarioPerfil/listarbyPerfil',
       token: requester.accessToken,
@@ -95,7 +94,7 @@ describe.each(DIALECTS)('security calls of spec section 7 on %s', (dialect) => {
   });
 
   it('SeguridadUsuarioPerfil/configuracionByUsuario answers the policy and the lock timeout', async () => {
-    const res = await call(t.app, {
+    const res = await call(w.app, {
       method: 'GET',
       url: '/api/SeguridadUsuarioPerfil/configuracionByUsuario',
       token: requester.accessToken,
@@ -110,23 +109,15 @@ describe.each(DIALECTS)('security calls of spec section 7 on %s', (dialect) => {
 });
 
 describe.each(DIALECTS)('user manuals on %s', (dialect) => {
-  let t: TestApp;
-  let token: string;
-  beforeAll(async () => {
-    t = await startTestApp(dialect, { demo: true });
-    token = (await signIn(t.app, 'SOLICITANTE')).accessToken;
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const w = world(dialect, { users: { requester: 'SOLICITANTE' } });
 
   it.each(['manual-solicitante.pdf', 'manual-autorizador.pdf'])(
     'downloads %s as a base64 PDF',
     async (fileName) => {
-      const res = await call(t.app, {
+      const res = await call(w.app, {
         method: 'GET',
         url: `/api/SistemaArchivo/descargar?fileName=${fileName}&fileType=pdf`,
-        token,
+        token: w.tokens.requester,
       });
       expect(res.status).toBe(200);
       expect(res.body.result).toMatchObject({ fileName, fileType: 'application/pdf' });
@@ -138,10 +129,10 @@ describe.each(DIALECTS)('user manuals on %s', (dialect) => {
   );
 
   it('refuses any other file name', async () => {
-    const res = await call(t.app, {
+    const res = await call(w.app, {
       method: 'GET',
       url: '/api/SistemaArchivo/descargar?fileName=../../package.json',
-      token,
+      token: w.tokens.requester,
     });
     expect(res.status).toBe(404);
     expect(res.body.messageKey).toBe('files.notFound');

@@ -1,52 +1,51 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../src/server/demo/security.js';
-import { call, type SignedIn, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { call, type SignedIn, signIn } from '../support/app.js';
 import { authenticate } from '../support/auth.js';
 import { DIALECTS } from '../support/databases.js';
+import { world } from '../support/world.js';
 
 /**
  * The security page's Data tab (spec section 2) and the password an administrator sets
  * (SeguridadusuarioClave/crear): per-field settings from the field rules, enforced on saving.
  */
 describe.each(DIALECTS)('the security page’s user record on %s', (dialect) => {
-  let t: TestApp;
   let admin: SignedIn;
   let requester: SignedIn;
   let authoriser: SignedIn;
 
   const obtain = (who: SignedIn, IdUsuario?: string) =>
-    call(t.app, {
+    call(w.app, {
       method: 'PUT',
       url: '/api/SeguridadusuarioLogin/obtener',
       token: who.accessToken,
       payload: IdUsuario ? { IdUsuario } : {},
     });
   const save = (who: SignedIn, payload: object) =>
-    call(t.app, {
+    call(w.app, {
       method: 'PUT',
       url: '/api/SeguridadusuarioLogin/actualizar',
       token: who.accessToken,
       payload,
     });
   const setPassword = (who: SignedIn, payload: object) =>
-    call(t.app, { method: 'POST', url: '/api/SeguridadusuarioClave/crear', token: who.accessToken, payload });
+    call(w.app, { method: 'POST', url: '/api/SeguridadusuarioClave/crear', token: who.accessToken, payload });
   const stored = async (userId: string) =>
-    (await t.db.database.db
-      .selectFrom(t.registry.require('user').table)
+    (await w.t.db.database.db
+      .selectFrom(w.registry.require('user').table)
       .selectAll()
       .where('IdUsuario', '=', userId)
       .executeTakeFirstOrThrow()) as Record<string, unknown>;
   const settings = (body: { result: { campos: Array<{ Campo: string }> } }) =>
     Object.fromEntries(body.result.campos.map(({ Campo, ...rest }) => [Campo, rest]));
 
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    admin = await signIn(t.app, 'ADMIN');
-    requester = await signIn(t.app, 'SOLICITANTE');
-    authoriser = await signIn(t.app, 'AUTORIZADOR');
-  });
-  afterAll(async () => {
-    await t?.close();
+  const w = world(dialect, {
+    users: { admin: 'ADMIN', requester: 'SOLICITANTE', authoriser: 'AUTORIZADOR' },
+    ready: async () => {
+      admin = w.signedIn.admin;
+      requester = w.signedIn.requester;
+      authoriser = w.signedIn.authoriser;
+    },
   });
 
   it('answers each field’s settings from the page’s rules for a user, from the users screen’s for an administrator', async () => {
@@ -72,7 +71,7 @@ describe.each(DIALECTS)('the security page’s user record on %s', (dialect) => 
       expect(forAdmin[field], field).toMatchObject({ Modificable: 'S' });
 
     // A rule of the page, set in the console, takes effect at the next load: the telephone locked.
-    const rule = await call(t.app, {
+    const rule = await call(w.app, {
       method: 'POST',
       url: '/api/rest/field-rule',
       token: admin.accessToken,
@@ -83,13 +82,13 @@ describe.each(DIALECTS)('the security page’s user record on %s', (dialect) => 
     const refused = await save(requester, { Telefono: '999888777' });
     expect(refused.status).toBe(400);
     expect(refused.body.errors.Telefono.messageKey).toBe('validation.notModifiable');
-    await call(t.app, {
+    await call(w.app, {
       method: 'DELETE',
       url: `/api/rest/field-rule/${rule.body.id}`,
       token: admin.accessToken,
     });
     // The page's rules never give a user their state, setting or sign-in name.
-    const beyond = await call(t.app, {
+    const beyond = await call(w.app, {
       method: 'POST',
       url: '/api/rest/field-rule',
       token: admin.accessToken,
@@ -118,8 +117,8 @@ describe.each(DIALECTS)('the security page’s user record on %s', (dialect) => 
       Telefono: '987001122',
       IdUsuarioModificacion: 'SOLICITANTE',
     });
-    const audit = t.registry.require('audit');
-    const trail = await t.db.database.db
+    const audit = w.registry.require('audit');
+    const trail = await w.t.db.database.db
       .selectFrom(audit.table)
       .selectAll()
       .where('Recurso', '=', 'user')
@@ -187,13 +186,13 @@ describe.each(DIALECTS)('the security page’s user record on %s', (dialect) => 
     expect((await save(authoriser, { IdUsuario: 'SOLICITANTE', Telefono: '1' })).status).toBe(403);
 
     // The administrator changes more: the document, the login setting, the state.
-    const types = await call(t.app, {
+    const types = await call(w.app, {
       method: 'GET',
       url: '/api/sistematipodocumento/obtenerTodos',
       token: admin.accessToken,
     });
     const dni = types.body.result.find((r: { Alias: string }) => r.Alias === 'DNI');
-    const settingsList = await call(t.app, {
+    const settingsList = await call(w.app, {
       method: 'GET',
       url: '/api/SeguridadConfiguracionLogeo/obtenerTodos',
       token: admin.accessToken,
@@ -235,7 +234,7 @@ describe.each(DIALECTS)('the security page’s user record on %s', (dialect) => 
   });
 
   it('lets an administrator set a new user’s password, changed at the first sign-in, and nobody else', async () => {
-    const created = await call(t.app, {
+    const created = await call(w.app, {
       method: 'POST',
       url: '/api/rest/user',
       token: admin.accessToken,
@@ -247,7 +246,7 @@ describe.each(DIALECTS)('the security page’s user record on %s', (dialect) => 
       },
     });
     expect(created.status).toBe(201);
-    const assigned = await call(t.app, {
+    const assigned = await call(w.app, {
       method: 'POST',
       url: '/api/rest/user-profile',
       token: admin.accessToken,
@@ -259,7 +258,7 @@ describe.each(DIALECTS)('the security page’s user record on %s', (dialect) => 
     });
     expect(assigned.status).toBe(201);
     const password = 'Cordillera#2026';
-    const mailsBefore = t.mail.length;
+    const mailsBefore = w.t.mail.length;
 
     expect((await setPassword(requester, { IdUsuario: 'NUEVA', Clave: password })).status).toBe(403);
     expect((await setPassword(authoriser, { IdUsuario: 'NUEVA', Clave: password })).status).toBe(403);
@@ -281,14 +280,14 @@ describe.each(DIALECTS)('the security page’s user record on %s', (dialect) => 
     expect(set.status).toBe(200);
     expect(set.body.result.id).toBe(0);
     expect((await stored('NUEVA')).PrimeraClaveCambiada).toBe('N');
-    const login = await authenticate(t.app, 'NUEVA', password);
+    const login = await authenticate(w.app, 'NUEVA', password);
     expect(login.status).toBe(200);
     expect(login.body.result.primeraClaveCambiada).toBe('N');
     // The password is in no message, the outbox or the audit trail.
-    expect(t.mail.slice(mailsBefore).some((m) => JSON.stringify(m).includes(password))).toBe(false);
+    expect(w.t.mail.slice(mailsBefore).some((m) => JSON.stringify(m).includes(password))).toBe(false);
     for (const resource of ['outbox', 'audit']) {
-      const rows = await t.db.database.db
-        .selectFrom(t.registry.require(resource).table)
+      const rows = await w.t.db.database.db
+        .selectFrom(w.registry.require(resource).table)
         .selectAll()
         .execute();
       expect(JSON.stringify(rows).includes(password), resource).toBe(false);
@@ -298,11 +297,11 @@ describe.each(DIALECTS)('the security page’s user record on %s', (dialect) => 
   });
 
   it('ends the sessions of a user whose password an administrator sets', async () => {
-    const session = await signIn(t.app, 'IDENTIFICACION');
+    const session = await signIn(w.app, 'IDENTIFICACION');
     expect((await obtain(session)).status).toBe(200);
     const set = await setPassword(admin, { IdUsuario: 'IDENTIFICACION', Clave: 'Credencial#77' });
     expect(set.status).toBe(200);
     expect((await obtain(session)).status).toBe(401);
-    expect((await authenticate(t.app, 'IDENTIFICACION', DEMO_PASSWORD)).status).not.toBe(200);
+    expect((await authenticate(w.app, 'IDENTIFICACION', DEMO_PASSWORD)).status).not.toBe(200);
   });
 });

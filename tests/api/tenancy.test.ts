@@ -1,34 +1,32 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MODULES } from '../../src/shared/modules.js';
-import { anotherClientAdmin, call, listUrl, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { anotherClientAdmin, call, listUrl } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
+import { world } from '../support/world.js';
 
 const NORTH = 'PROYECTO CORDILLERA NORTE';
 const SOUTH = 'UNIDAD MINERA SAN GABRIEL';
 
 describe.each(DIALECTS)('tenancy and permissions on %s', (dialect) => {
-  let t: TestApp;
-  const tokens: Record<string, string> = {};
   const as = (who: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
-    call(t.app, { method, url, token: tokens[who], payload });
+    call(w.app, { method, url, token: tokens[who], payload });
   const list = async (who: string, resource: string, filter?: object) =>
     (await as(who, 'GET', listUrl(resource, { filter, range: [0, 999] }))).body as Array<
       Record<string, unknown>
     >;
 
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    tokens.southAdmin = (await signIn(t.app, 'ADMIN', { division: SOUTH })).accessToken;
-    tokens.northAdmin = (await signIn(t.app, 'ADMIN', { division: NORTH })).accessToken;
-    tokens.requester = (await signIn(t.app, 'SOLICITANTE', { division: SOUTH })).accessToken;
-    tokens.authoriser = (await signIn(t.app, 'AUTORIZADOR', { division: SOUTH })).accessToken;
+  const w = world(dialect, {
+    users: {
+      southAdmin: { user: 'ADMIN', division: SOUTH },
+      northAdmin: { user: 'ADMIN', division: NORTH },
+      requester: { user: 'SOLICITANTE', division: SOUTH },
+      authoriser: { user: 'AUTORIZADOR', division: SOUTH },
+    },
   });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const { tokens } = w;
 
   it('a division-A token gets nothing of division B, over every division-scoped resource', async () => {
-    const scoped = t.registry.entities.filter((e) => e.scope.division && !e.hidden);
+    const scoped = w.registry.entities.filter((e) => e.scope.division && !e.hidden);
     expect(scoped.map((e) => e.name)).toContain('contract');
     for (const entity of scoped) {
       const field = entity.scope.division as string;
@@ -67,7 +65,7 @@ describe.each(DIALECTS)('tenancy and permissions on %s', (dialect) => {
   it('a contractor sees only its company’s records, over every company-scoped resource it reaches', async () => {
     const company = (await list('requester', 'company'))[0];
     expect(company.Alias).toBe('SERMIPAC');
-    const scoped = t.registry.entities.filter((e) => e.scope.company);
+    const scoped = w.registry.entities.filter((e) => e.scope.company);
     for (const entity of scoped) {
       const mine = await as('requester', 'GET', listUrl(entity.name, { range: [0, 999] }));
       if (mine.status === 403) continue;
@@ -137,7 +135,7 @@ describe.each(DIALECTS)('tenancy and permissions on %s', (dialect) => {
     expect(meta.body.context.companyId).toBeTypeOf('number');
     const admin = await as('southAdmin', 'GET', '/api/meta');
     expect(admin.body.resources.map((r: { name: string }) => r.name)).toEqual(
-      t.registry.entities.filter((e) => !e.hidden || e.name === 'person-employment').map((e) => e.name),
+      w.registry.entities.filter((e) => !e.hidden || e.name === 'person-employment').map((e) => e.name),
     );
   });
 
@@ -205,7 +203,7 @@ describe.each(DIALECTS)('tenancy and permissions on %s', (dialect) => {
     ]);
     const admin = (await menu('southAdmin')).body.result as Array<{ IdMenu: string; Ruta: string | null }>;
     const modules = MODULES.flatMap((module, index) =>
-      t.registry.entities.some((e) => e.module === module && !e.hidden) ? [String((index + 1) * 10)] : [],
+      w.registry.entities.some((e) => e.module === module && !e.hidden) ? [String((index + 1) * 10)] : [],
     );
     expect(admin.filter((m) => m.IdMenu.length === 2).map((m) => m.IdMenu)).toEqual(modules);
     const screens = admin.filter((m) => m.Ruta?.startsWith('/acceso/'));
@@ -246,7 +244,7 @@ describe.each(DIALECTS)('tenancy and permissions on %s', (dialect) => {
         dining.length -
         attendance.length -
         queries.length,
-    ).toBe(t.registry.entities.filter((e) => !e.hidden).length);
+    ).toBe(w.registry.entities.filter((e) => !e.hidden).length);
     // Identification management sits in its module, after the module's entities.
     const module = String((MODULES.indexOf('identification') + 1) * 10);
     expect(identification.map((m) => [m.IdMenu.slice(0, 2), m.Ruta])).toEqual([
@@ -262,7 +260,7 @@ describe.each(DIALECTS)('tenancy and permissions on %s', (dialect) => {
   });
 
   it('keeps a second client apart from the first', async () => {
-    tokens.chile = await anotherClientAdmin(t, ['300103', '300101']);
+    tokens.chile = await anotherClientAdmin(w.t, ['300103', '300101']);
 
     expect(await list('chile', 'person')).toEqual([]);
     expect(await list('chile', 'company')).toEqual([]);

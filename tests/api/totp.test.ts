@@ -1,23 +1,23 @@
 import { Secret, TOTP } from 'otpauth';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AUTH_TABLES } from '../../src/server/auth/tables.js';
-import { type CallOptions, call, listUrl, signIn, startTestApp, type TestApp } from '../support/app.js';
+import { type CallOptions, call, listUrl, signIn } from '../support/app.js';
 import { authenticate, freshAddress, MINUTE, testClock, unlockUser } from '../support/auth.js';
 import { DIALECTS } from '../support/databases.js';
+import { world } from '../support/world.js';
 
 const PASSWORD = 'Minera#Segura24';
 const STEP = 30_000;
 
 describe.each(DIALECTS)('second factor by authenticator app on %s', (dialect) => {
-  let t: TestApp;
   let admin: string;
   const clock = testClock();
   const ids: Record<string, number> = {};
   const api = async (options: CallOptions) => {
-    const res = await call(t.app, { token: admin, ...options });
+    const res = await call(w.app, { token: admin, ...options });
     if (res.status !== 401) return res;
-    admin = (await signIn(t.app, 'ADMIN')).accessToken;
-    return call(t.app, { token: admin, ...options });
+    admin = (await signIn(w.app, 'ADMIN')).accessToken;
+    return call(w.app, { token: admin, ...options });
   };
 
   /** The code the user's app shows at the test clock's time (offset in steps). */
@@ -26,7 +26,7 @@ describe.each(DIALECTS)('second factor by authenticator app on %s', (dialect) =>
       timestamp: clock.now() + steps * STEP,
     });
   const post = (url: string, payload: object, token?: string) =>
-    call(t.app, { method: 'POST', url, payload, token, remoteAddress: freshAddress() });
+    call(w.app, { method: 'POST', url, payload, token, remoteAddress: freshAddress() });
   const validate = (username: string, codigo: string) =>
     post('/api/usuario/validatetotp', { username, codigo });
 
@@ -44,7 +44,7 @@ describe.each(DIALECTS)('second factor by authenticator app on %s', (dialect) =>
       },
     });
     expect(created.status).toBe(201);
-    await t.app.auth.passwords.initialPassword(IdUsuario, PASSWORD, 'S');
+    await w.app.auth.passwords.initialPassword(IdUsuario, PASSWORD, 'S');
     const assigned = await api({
       method: 'POST',
       url: '/api/rest/user-profile',
@@ -78,22 +78,22 @@ describe.each(DIALECTS)('second factor by authenticator app on %s', (dialect) =>
     return { secreto, codes: confirmed.body.result.codigosRecuperacion as string[] };
   }
 
-  beforeAll(async () => {
-    t = await startTestApp(dialect, { auth: { now: clock.now } });
-    admin = (await signIn(t.app, 'ADMIN')).accessToken;
-    const find = async (resource: string, filter: object) =>
-      (await api({ method: 'GET', url: listUrl(resource, { filter }) })).body[0].id as number;
-    ids.authoriser = await find('profile', { q: 'AUTORIZADOR' });
-    ids.division = await find('division', { q: 'SAN GABRIEL' });
-  });
-  afterAll(async () => {
-    await t?.close();
+  const w = world(dialect, {
+    auth: { now: clock.now },
+    users: { admin: 'ADMIN' },
+    ready: async () => {
+      admin = w.signedIn.admin.accessToken;
+      const find = async (resource: string, filter: object) =>
+        (await api({ method: 'GET', url: listUrl(resource, { filter }) })).body[0].id as number;
+      ids.authoriser = await find('profile', { q: 'AUTORIZADOR' });
+      ids.division = await find('division', { q: 'SAN GABRIEL' });
+    },
   });
 
   it('enrols from the security page: the secret once, a wrong confirmation changes nothing, ten recovery codes kept as hashes', async () => {
     await makeUser('FACTORUNO');
-    const token = (await signIn(t.app, 'FACTORUNO', { password: PASSWORD })).accessToken;
-    const before = await call(t.app, { method: 'GET', url: '/api/SeguridadSegundoFactor/estado', token });
+    const token = (await signIn(w.app, 'FACTORUNO', { password: PASSWORD })).accessToken;
+    const before = await call(w.app, { method: 'GET', url: '/api/SeguridadSegundoFactor/estado', token });
     expect(before.body.result).toEqual({ configuracion: 'O', activo: false, codigosRestantes: 0 });
 
     const offered = await post('/api/SeguridadSegundoFactor/iniciar', {}, token);
@@ -106,16 +106,16 @@ describe.each(DIALECTS)('second factor by authenticator app on %s', (dialect) =>
     const wrong = await post('/api/SeguridadSegundoFactor/confirmar', { codigo: '000000' }, token);
     expect(wrong.status).toBe(400);
     expect(wrong.body.messageKey).toBe('totp.confirmInvalid');
-    const still = await call(t.app, { method: 'GET', url: '/api/SeguridadSegundoFactor/estado', token });
+    const still = await call(w.app, { method: 'GET', url: '/api/SeguridadSegundoFactor/estado', token });
     expect(still.body.result.activo).toBe(false);
-    expect(await t.app.auth.authenticator.enrolled('FACTORUNO')).toBe(false);
+    expect(await w.app.auth.authenticator.enrolled('FACTORUNO')).toBe(false);
 
     const confirmed = await post('/api/SeguridadSegundoFactor/confirmar', { codigo: codeOf(secreto) }, token);
     expect(confirmed.status).toBe(200);
     const codes = confirmed.body.result.codigosRecuperacion as string[];
     expect(codes).toHaveLength(10);
     expect(new Set(codes).size).toBe(10);
-    const after = await call(t.app, { method: 'GET', url: '/api/SeguridadSegundoFactor/estado', token });
+    const after = await call(w.app, { method: 'GET', url: '/api/SeguridadSegundoFactor/estado', token });
     expect(after.body.result).toEqual({ configuracion: 'O', activo: true, codigosRestantes: 10 });
     expect(JSON.stringify(after.body)).not.toContain(secreto);
     const again = await post('/api/SeguridadSegundoFactor/iniciar', {}, token);
@@ -124,12 +124,12 @@ describe.each(DIALECTS)('second factor by authenticator app on %s', (dialect) =>
 
     // At rest: the secret encrypted, the recovery codes as keyed hashes.
     const rows = JSON.stringify([
-      await t.app.database.db
+      await w.app.database.db
         .selectFrom(AUTH_TABLES.totp)
         .selectAll()
         .where('IdUsuario', '=', 'FACTORUNO')
         .execute(),
-      await t.app.database.db
+      await w.app.database.db
         .selectFrom(AUTH_TABLES.totpRecovery)
         .selectAll()
         .where('IdUsuario', '=', 'FACTORUNO')
@@ -140,7 +140,7 @@ describe.each(DIALECTS)('second factor by authenticator app on %s', (dialect) =>
 
     // Signing in: the app's code instead of tokens; the code of the confirmation's step is spent.
     clock.advance(MINUTE);
-    const login = await authenticate(t.app, 'FACTORUNO', PASSWORD);
+    const login = await authenticate(w.app, 'FACTORUNO', PASSWORD);
     expect(login.status).toBe(200);
     expect(login.body.result).toMatchObject({
       autenticadorApp: 'S',
@@ -155,7 +155,7 @@ describe.each(DIALECTS)('second factor by authenticator app on %s', (dialect) =>
     await session(ok.body.result);
 
     // The same code again, in a new sign-in, and the previous step's: refused as used.
-    await authenticate(t.app, 'FACTORUNO', PASSWORD);
+    await authenticate(w.app, 'FACTORUNO', PASSWORD);
     const replayed = await validate('FACTORUNO', code);
     expect(replayed.status).toBe(400);
     expect(replayed.body.messageKey).toBe('login.totp.replayed');
@@ -165,19 +165,19 @@ describe.each(DIALECTS)('second factor by authenticator app on %s', (dialect) =>
 
     // A recovery code works once.
     clock.advance(MINUTE);
-    await authenticate(t.app, 'FACTORUNO', PASSWORD);
+    await authenticate(w.app, 'FACTORUNO', PASSWORD);
     const recovered = await validate('FACTORUNO', codes[0].toLowerCase());
     expect(recovered.status, JSON.stringify(recovered.body)).toBe(200);
-    await authenticate(t.app, 'FACTORUNO', PASSWORD);
+    await authenticate(w.app, 'FACTORUNO', PASSWORD);
     const spent = await validate('FACTORUNO', codes[0]);
     expect(spent.status).toBe(400);
     expect(spent.body.messageKey).toBe('login.totp.spent');
     expect((await validate('FACTORUNO', codes[1])).status).toBe(200);
-    const left = await call(t.app, { method: 'GET', url: '/api/SeguridadSegundoFactor/estado', token });
+    const left = await call(w.app, { method: 'GET', url: '/api/SeguridadSegundoFactor/estado', token });
     expect(left.body.result.codigosRestantes).toBe(8);
-    await unlockUser(t.app, 'FACTORUNO');
+    await unlockUser(w.app, 'FACTORUNO');
     // Nothing was sent but the new account's password: the app's codes travel by no message.
-    const sent = t.mail.filter((m) => m.userId === 'FACTORUNO');
+    const sent = w.t.mail.filter((m) => m.userId === 'FACTORUNO');
     expect(sent).toHaveLength(1);
     for (const text of [secreto, ...codes]) expect(JSON.stringify(sent)).not.toContain(text);
   });
@@ -185,7 +185,7 @@ describe.each(DIALECTS)('second factor by authenticator app on %s', (dialect) =>
   it('refuses the app’s step to a name unknown, not enrolled or not signing in, alike; and the password-only paths', async () => {
     clock.advance(MINUTE);
     await makeUser('FACTORDOS');
-    const { secreto } = await enrol((await signIn(t.app, 'FACTORDOS', { password: PASSWORD })).accessToken);
+    const { secreto } = await enrol((await signIn(w.app, 'FACTORDOS', { password: PASSWORD })).accessToken);
     // No password given lately: not at the step.
     const early = await validate('FACTORDOS', codeOf(secreto, 1));
     expect(early.status).toBe(400);
@@ -195,7 +195,7 @@ describe.each(DIALECTS)('second factor by authenticator app on %s', (dialect) =>
     const notEnrolled = await validate('AUTORIZADOR', '123456');
     expect(notEnrolled.body).toEqual(early.body);
     // The step lasts ten minutes after the password.
-    await authenticate(t.app, 'FACTORDOS', PASSWORD);
+    await authenticate(w.app, 'FACTORDOS', PASSWORD);
     clock.advance(11 * MINUTE);
     expect((await validate('FACTORDOS', codeOf(secreto))).body.messageKey).toBe('login.totp.notInStep');
     // Password and profile at once, or an unlock without its ticket, skip no factor.
@@ -218,9 +218,9 @@ describe.each(DIALECTS)('second factor by authenticator app on %s', (dialect) =>
   it('locks the user after the setting’s wrong codes (09), like wrong e-mail codes', async () => {
     clock.advance(MINUTE);
     await makeUser('FACTORTRES');
-    const { secreto } = await enrol((await signIn(t.app, 'FACTORTRES', { password: PASSWORD })).accessToken);
+    const { secreto } = await enrol((await signIn(w.app, 'FACTORTRES', { password: PASSWORD })).accessToken);
     clock.advance(MINUTE);
-    await authenticate(t.app, 'FACTORTRES', PASSWORD);
+    await authenticate(w.app, 'FACTORTRES', PASSWORD);
     const right = codeOf(secreto);
     const wrong = right === '000000' ? '000001' : '000000';
     // The standard setting allows 5 attempts: four wrong codes are refused, the fifth locks.
@@ -234,9 +234,9 @@ describe.each(DIALECTS)('second factor by authenticator app on %s', (dialect) =>
     expect(locked.body.params).toEqual({ codigo: '09', minutos: 15 });
     // Locked: not even the right code, nor the password.
     expect((await validate('FACTORTRES', right)).body.params?.codigo).not.toBe(undefined);
-    expect((await authenticate(t.app, 'FACTORTRES', PASSWORD)).body.params?.codigo).toBe('09');
+    expect((await authenticate(w.app, 'FACTORTRES', PASSWORD)).body.params?.codigo).toBe('09');
     clock.advance(16 * MINUTE);
-    await authenticate(t.app, 'FACTORTRES', PASSWORD);
+    await authenticate(w.app, 'FACTORTRES', PASSWORD);
     expect((await validate('FACTORTRES', codeOf(secreto))).status).toBe(200);
   });
 
@@ -244,10 +244,10 @@ describe.each(DIALECTS)('second factor by authenticator app on %s', (dialect) =>
     clock.advance(MINUTE);
     await makeUser('FACTORCUATRO');
     const { secreto, codes } = await enrol(
-      (await signIn(t.app, 'FACTORCUATRO', { password: PASSWORD })).accessToken,
+      (await signIn(w.app, 'FACTORCUATRO', { password: PASSWORD })).accessToken,
     );
     clock.advance(MINUTE);
-    await authenticate(t.app, 'FACTORCUATRO', PASSWORD);
+    await authenticate(w.app, 'FACTORCUATRO', PASSWORD);
     const token = await session((await validate('FACTORCUATRO', codeOf(secreto))).body.result);
     clock.advance(STEP);
     const wrong = await post('/api/SeguridadSegundoFactor/desactivar', { codigo: '12345' }, token);
@@ -255,12 +255,12 @@ describe.each(DIALECTS)('second factor by authenticator app on %s', (dialect) =>
     // A recovery code does not turn it off: the app's current code does.
     const byRecovery = await post('/api/SeguridadSegundoFactor/desactivar', { codigo: codes[0] }, token);
     expect(byRecovery.status).toBe(400);
-    expect(await t.app.auth.authenticator.enrolled('FACTORCUATRO')).toBe(true);
+    expect(await w.app.auth.authenticator.enrolled('FACTORCUATRO')).toBe(true);
     const off = await post('/api/SeguridadSegundoFactor/desactivar', { codigo: codeOf(secreto) }, token);
     expect(off.status, JSON.stringify(off.body)).toBe(200);
-    const status = await call(t.app, { method: 'GET', url: '/api/SeguridadSegundoFactor/estado', token });
+    const status = await call(w.app, { method: 'GET', url: '/api/SeguridadSegundoFactor/estado', token });
     expect(status.body.result).toEqual({ configuracion: 'O', activo: false, codigosRestantes: 0 });
-    const login = await authenticate(t.app, 'FACTORCUATRO', PASSWORD);
+    const login = await authenticate(w.app, 'FACTORCUATRO', PASSWORD);
     expect(login.body.result.autenticadorApp).toBe('N');
     expect(login.body.result.accessToken).toMatch(/^ey/);
     const notEnrolled = await post(
@@ -286,7 +286,7 @@ describe.each(DIALECTS)('second factor by authenticator app on %s', (dialect) =>
     await makeUser('FACTORCINCO', {
       IdConfiguracionLogeo: created.body.IdConfiguracionLogeo ?? created.body.id,
     });
-    const login = await authenticate(t.app, 'FACTORCINCO', PASSWORD);
+    const login = await authenticate(w.app, 'FACTORCINCO', PASSWORD);
     expect(login.status).toBe(200);
     const answer = login.body.result;
     expect(answer).toMatchObject({ enrolarAutenticador: 'S', accessToken: '', refreshToken: '' });
@@ -319,7 +319,7 @@ describe.each(DIALECTS)('second factor by authenticator app on %s', (dialect) =>
     });
     expect(wrong.status).toBe(400);
     expect(wrong.body.messageKey).toBe('totp.confirmInvalid');
-    expect(await t.app.auth.authenticator.enrolled('FACTORCINCO')).toBe(false);
+    expect(await w.app.auth.authenticator.enrolled('FACTORCINCO')).toBe(false);
     const confirmed = await post('/api/usuario/confirmartotp', {
       username: 'FACTORCINCO',
       ticket: answer.ticketAutenticador,
@@ -342,7 +342,7 @@ describe.each(DIALECTS)('second factor by authenticator app on %s', (dialect) =>
     expect(off.status).toBe(403);
     expect(off.body.messageKey).toBe('totp.required');
     clock.advance(MINUTE);
-    const next = await authenticate(t.app, 'FACTORCINCO', PASSWORD);
+    const next = await authenticate(w.app, 'FACTORCINCO', PASSWORD);
     expect(next.body.result).toMatchObject({
       autenticadorApp: 'S',
       enrolarAutenticador: 'N',

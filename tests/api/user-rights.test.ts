@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../src/server/demo/security.js';
 import { SYSTEM_PRINCIPAL } from '../../src/server/plugins/auth.js';
 import type { Principal } from '../../src/server/principal.js';
-import {
-  type CallOptions,
-  call,
-  listUrl,
-  menuIdOf,
-  signIn,
-  startTestApp,
-  type TestApp,
-} from '../support/app.js';
+import { type CallOptions, call, listUrl, menuIdOf, signIn } from '../support/app.js';
 import { authenticate } from '../support/auth.js';
 import { DIALECTS } from '../support/databases.js';
+import { world } from '../support/world.js';
 
 const PASSWORD = 'Moquegua#Gestor1';
 
@@ -22,27 +15,25 @@ const PASSWORD = 'Moquegua#Gestor1';
  * hands on a profile or a flag they do not hold, nor writes a user who holds more than they do.
  */
 describe.each(DIALECTS)('who may grant what to users on %s', (dialect) => {
-  let t: TestApp;
-  const tokens: Record<string, string> = {};
   const ids: Record<string, number> = {};
   let atClient: Principal;
 
-  const as = (who: string, options: CallOptions) => call(t.app, { token: tokens[who], ...options });
+  const as = (who: string, options: CallOptions) => call(w.app, { token: tokens[who], ...options });
   const user = async (id: string) =>
-    (await t.app.database.db
+    (await w.app.database.db
       .selectFrom('security_user')
       .selectAll()
       .where('IdUsuario', '=', id)
       .executeTakeFirst()) as Record<string, unknown> | undefined;
   const assignments = async (id: string) =>
-    (await t.app.database.db
-      .selectFrom(t.registry.require('user-profile').table)
+    (await w.app.database.db
+      .selectFrom(w.registry.require('user-profile').table)
       .select(['IdPerfil', 'IdDivision'])
       .where('IdUsuario', '=', id)
       .execute()) as Array<{ IdPerfil: number }>;
   const refusals = async (by: string) =>
-    (await t.app.database.db
-      .selectFrom(t.registry.require('audit').table)
+    (await w.app.database.db
+      .selectFrom(w.registry.require('audit').table)
       .selectAll()
       .where('IdUsuario', '=', by)
       .where('Operacion', '=', 'R')
@@ -54,8 +45,8 @@ describe.each(DIALECTS)('who may grant what to users on %s', (dialect) => {
 
   /** A user made as the product's own data is, with a known password and these profiles. */
   async function makeUser(IdUsuario: string, profiles: number[], fields: Record<string, unknown> = {}) {
-    await t.app.crud.create(
-      t.registry.require('user'),
+    await w.app.crud.create(
+      w.registry.require('user'),
       {
         IdUsuario,
         Nombre: 'PRUEBA',
@@ -66,46 +57,46 @@ describe.each(DIALECTS)('who may grant what to users on %s', (dialect) => {
       },
       atClient,
     );
-    await t.app.auth.passwords.initialPassword(IdUsuario, PASSWORD, 'S');
+    await w.app.auth.passwords.initialPassword(IdUsuario, PASSWORD, 'S');
     for (const IdPerfil of profiles)
-      await t.app.crud.create(
-        t.registry.require('user-profile'),
+      await w.app.crud.create(
+        w.registry.require('user-profile'),
         { IdUsuario, IdPerfil, IdDivision: ids.division },
         atClient,
       );
   }
 
   async function makeProfile(Perfil: string, routes: string[]): Promise<number> {
-    const profile = await t.app.crud.create(t.registry.require('profile'), { Perfil }, atClient);
+    const profile = await w.app.crud.create(w.registry.require('profile'), { Perfil }, atClient);
     for (const route of routes) {
-      await t.app.crud.create(
-        t.registry.require('menu-profile'),
-        { IdPerfil: profile.id, IdMenu: await menuIdOf(t, route) },
+      await w.app.crud.create(
+        w.registry.require('menu-profile'),
+        { IdPerfil: profile.id, IdMenu: await menuIdOf(w.t, route) },
         atClient,
       );
     }
     return profile.id as number;
   }
 
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    tokens.ADMIN = (await signIn(t.app, 'ADMIN')).accessToken;
-    const find = async (resource: string, q: string) =>
-      (await as('ADMIN', { method: 'GET', url: listUrl(resource, { filter: { q } }) })).body[0].id as number;
-    ids.division = await find('division', 'SAN GABRIEL');
-    ids.admin = await find('profile', 'ADMINISTRADOR DEL SISTEMA');
-    ids.authoriser = await find('profile', 'AUTORIZADOR');
-    atClient = { userId: SYSTEM_PRINCIPAL.userId, clientId: (await user('ADMIN'))?.IdCliente as number };
-    ids.manager = await makeProfile('GESTOR DE USUARIOS', ['/user', '/user-profile']);
-    ids.usersOnly = await makeProfile('CONSULTA DE USUARIOS', ['/user']);
-    await makeUser('GESTOR', [ids.manager]);
-    await makeUser('SUPERADMIN', [ids.admin], { SuperAdministrador: 'S', Administrador: 'S' });
-    tokens.GESTOR = (await signIn(t.app, 'GESTOR', { password: PASSWORD })).accessToken;
-    tokens.SUPERADMIN = (await signIn(t.app, 'SUPERADMIN', { password: PASSWORD })).accessToken;
+  const w = world(dialect, {
+    users: { ADMIN: 'ADMIN' },
+    ready: async () => {
+      const find = async (resource: string, q: string) =>
+        (await as('ADMIN', { method: 'GET', url: listUrl(resource, { filter: { q } }) })).body[0]
+          .id as number;
+      ids.division = await find('division', 'SAN GABRIEL');
+      ids.admin = await find('profile', 'ADMINISTRADOR DEL SISTEMA');
+      ids.authoriser = await find('profile', 'AUTORIZADOR');
+      atClient = { userId: SYSTEM_PRINCIPAL.userId, clientId: (await user('ADMIN'))?.IdCliente as number };
+      ids.manager = await makeProfile('GESTOR DE USUARIOS', ['/user', '/user-profile']);
+      ids.usersOnly = await makeProfile('CONSULTA DE USUARIOS', ['/user']);
+      await makeUser('GESTOR', [ids.manager]);
+      await makeUser('SUPERADMIN', [ids.admin], { SuperAdministrador: 'S', Administrador: 'S' });
+      tokens.GESTOR = (await signIn(w.app, 'GESTOR', { password: PASSWORD })).accessToken;
+      tokens.SUPERADMIN = (await signIn(w.app, 'SUPERADMIN', { password: PASSWORD })).accessToken;
+    },
   });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const { tokens } = w;
 
   it('a user manager cannot give itself, or anyone, a profile it does not hold', async () => {
     const before = await assignments('GESTOR');
@@ -174,8 +165,8 @@ describe.each(DIALECTS)('who may grant what to users on %s', (dialect) => {
       payload: { IdUsuario: 'ADMIN', Clave: 'Tomada#Cuenta99' },
     });
     refused(password, 'holdsMore');
-    expect((await authenticate(t.app, 'ADMIN', 'Tomada#Cuenta99')).status).toBe(401);
-    expect((await authenticate(t.app, 'ADMIN', DEMO_PASSWORD)).status).toBe(200);
+    expect((await authenticate(w.app, 'ADMIN', 'Tomada#Cuenta99')).status).toBe(401);
+    expect((await authenticate(w.app, 'ADMIN', DEMO_PASSWORD)).status).toBe(200);
 
     const admin = (await as('GESTOR', { method: 'GET', url: '/api/rest/user/ADMIN' })).body;
     const { id: _id, ...fields } = admin;
@@ -237,7 +228,7 @@ describe.each(DIALECTS)('who may grant what to users on %s', (dialect) => {
     });
     refused(registered, 'profile');
     expect(await user('AYUDANTE2')).toBeUndefined();
-    expect(t.mail.some((m) => m.userId === 'AYUDANTE2')).toBe(false);
+    expect(w.t.mail.some((m) => m.userId === 'AYUDANTE2')).toBe(false);
   });
 
   it('an administrator grants any profile but makes no super-administrator nor touches one', async () => {
@@ -292,7 +283,7 @@ describe.each(DIALECTS)('who may grant what to users on %s', (dialect) => {
   });
 
   it('keeps an e-mail to one active user of a client, on the security page and in the database', async () => {
-    tokens.SOLICITANTE = (await signIn(t.app, 'SOLICITANTE')).accessToken;
+    tokens.SOLICITANTE = (await signIn(w.app, 'SOLICITANTE')).accessToken;
     const own = await as('SOLICITANTE', {
       method: 'PUT',
       url: '/api/SeguridadusuarioLogin/actualizar',
@@ -313,10 +304,10 @@ describe.each(DIALECTS)('who may grant what to users on %s', (dialect) => {
     expect(same.status, JSON.stringify(same.body)).toBe(200);
     expect((await user('SOLICITANTE'))?.Correo).toBe('solicitante@sermipac.com.pe');
     // Two writers past the check: the database refuses the second active user.
-    const table = t.registry.require('user').table;
+    const table = w.registry.require('user').table;
     expect((await user('AUTORIZADOR'))?.Correo).toBe('autorizador@minandes.com.pe');
     await expect(
-      t.app.database.db
+      w.app.database.db
         .insertInto(table)
         .values({ ...(await user('AUTORIZADOR')), IdUsuario: 'COPIA' })
         .execute(),

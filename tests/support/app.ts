@@ -230,10 +230,20 @@ export async function tokensOf(
   users: Record<string, string | { user: string; division: string }>,
   division: string,
 ): Promise<Record<string, string>> {
-  const tokens: Record<string, string> = {};
+  const signed = await signInAll(app, users, division);
+  return Object.fromEntries(Object.entries(signed).map(([name, s]) => [name, s.accessToken]));
+}
+
+/** Signs each named user in (in its division, or `division`), one after another: their sign-ins by name. */
+export async function signInAll(
+  app: FastifyInstance,
+  users: Record<string, string | { user: string; division: string }>,
+  division: string,
+): Promise<Record<string, SignedIn>> {
+  const signed: Record<string, SignedIn> = {};
   for (const [name, who] of Object.entries(users)) {
     const { user, division: where } = typeof who === 'string' ? { user: who, division } : who;
-    tokens[name] = (await signIn(app, user, { division: where })).accessToken;
+    signed[name] = await signIn(app, user, { division: where });
   }
-  return tokens;
+  return signed;
 }

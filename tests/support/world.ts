@@ -4,7 +4,7 @@ import type { AuthConfig, WebhookOptions } from '../../src/server/app.js';
 import type { Db, DialectName } from '../../src/server/db/connection.js';
 import type { Feature } from '../../src/server/features/index.js';
 import type { NamedEnums, Registry } from '../../src/server/registry.js';
-import { type CallOptions, call, startTestApp, type TestApp, tokensOf } from './app.js';
+import { type CallOptions, call, type SignedIn, signInAll, startTestApp, type TestApp } from './app.js';
 
 /** Who the world signs in: a name the test uses, the demo user, and (when not the default) the division. */
 export type Users = Record<string, string | { user: string; division: string }>;
@@ -48,6 +48,8 @@ export interface World {
   readonly registry: Registry;
   /** The signed-in users' access tokens by name (a test may sign more in and add them). */
   readonly tokens: Record<string, string>;
+  /** The signed-in users' whole sign-ins by name (tokens and the chosen profile). */
+  readonly signedIn: Record<string, SignedIn>;
   /** A call as one of the signed-in users (JSON in and out, English messages unless asked otherwise). */
   as(
     who: string,
@@ -66,6 +68,7 @@ export interface World {
 export function world(dialect: DialectName, options: WorldOptions = {}): World {
   let t: TestApp | undefined;
   const tokens: Record<string, string> = {};
+  const signedIn: Record<string, SignedIn> = {};
   const started = () => {
     if (!t) throw new Error('the world is used before its beforeAll ran');
     return t;
@@ -81,6 +84,7 @@ export function world(dialect: DialectName, options: WorldOptions = {}): World {
       return started().registry;
     },
     tokens,
+    signedIn,
     as: (who, method, url, payload, extra = {}) => {
       const token = tokens[who];
       if (token === undefined) throw new Error(`no one signed in as ${who}`);
@@ -106,7 +110,8 @@ export function world(dialect: DialectName, options: WorldOptions = {}): World {
       features: options.features,
       enums: options.enums,
     });
-    Object.assign(tokens, await tokensOf(t.app, options.users ?? {}, options.division ?? ''));
+    Object.assign(signedIn, await signInAll(t.app, options.users ?? {}, options.division ?? ''));
+    for (const [name, s] of Object.entries(signedIn)) tokens[name] = s.accessToken;
     await options.ready?.(self);
   });
   afterAll(async () => {
