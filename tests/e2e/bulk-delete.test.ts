@@ -22,7 +22,7 @@ describe('bulk delete of requests in a real browser', () => {
   const problems: string[] = [];
   const calls = asUser(() => server.url);
 
-  /** Two incomplete worker requests of the requester, made through the API as the wizard's first step makes them. */
+  /** Incomplete worker requests of the requester (one per document), made through the API as the wizard's first step makes them. */
   const makeTwo = async (page: Page, documents: string[]) => {
     const list = async (resource: string) =>
       (await calls.api(
@@ -106,6 +106,30 @@ describe('bulk delete of requests in a real browser', () => {
       await page.context().close();
     }, 90_000);
   }
+
+  it('deletes one incomplete request from its own page, after asking (es, desktop)', async () => {
+    const page = await signedInPage(browser, server.url, 'SOLICITANTE', problems, {
+      context: { viewport: { width: 1400, height: 900 } },
+    });
+    const [id] = await makeTwo(page, ['72000005']);
+    await calls.go(page, `/movilizacion/solicitante/persona/${id}`, 'es');
+    await page.getByTestId('request-form').waitFor();
+    await page.getByRole('button', { name: 'Eliminar', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText(`¿Eliminar la solicitud ${requestNumber(id)}?`, { exact: false }).waitFor();
+    // Cancelled, nothing goes; confirmed, the request is gone and the list shows.
+    await dialog.getByRole('button', { name: 'Cancelar' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Eliminar', exact: true }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Eliminar' }).click();
+    await page.getByText('Solicitud eliminada').waitFor();
+    await page.getByTestId('requests-screen').waitFor();
+    const left = (
+      await calls.api(page, 'GET', '/api/acreditacionsolicitud/filtrar?take=1000&EstadoAprobacion=I')
+    ).data as Json[];
+    expect(left.map((r) => r.IdSolicitud)).not.toContain(id);
+    await page.context().close();
+  }, 90_000);
 
   it('said nothing wrong in the console', () => {
     expect(problems).toEqual([]);

@@ -56,6 +56,11 @@ export function gridParams(state: GridState): Record<string, string> {
   };
 }
 
+/** A paged list call's answer (a query of { data, totalCount }) as a grid's rows, total and loading. */
+export function pageOf<T>(query: { data?: { data: T[]; totalCount: number }; isFetching: boolean }) {
+  return { rows: query.data?.data, total: query.data?.totalCount, loading: query.isFetching };
+}
+
 interface GridProps<T> {
   /** What the grid lists, for readers of the screen (its table's or cards' name). */
   label: string;

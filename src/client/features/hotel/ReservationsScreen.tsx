@@ -5,7 +5,7 @@ import { useDeferredValue, useState } from 'react';
 import { useTranslate } from 'react-admin';
 import type { ReservationState } from '../../../shared/hotel.js';
 import { Pick } from '../../components/fields.js';
-import { Grid, type GridColumn, gridParams, useGridState } from '../../components/grid/Grid.js';
+import { Grid, type GridColumn, gridParams, pageOf, useGridState } from '../../components/grid/Grid.js';
 import { Refusal } from '../../components/Refusal.js';
 import { ScreenHeader } from '../../components/ScreenHeader.js';
 import { formatDate } from '../../format.js';
@@ -162,9 +162,7 @@ function Reservations({ choices, title }: { choices: CampChoices; title: string 
         <Grid
           label={title}
           columns={columns}
-          rows={rows.data?.data}
-          total={rows.data?.totalCount}
-          loading={rows.isFetching}
+          {...pageOf(rows)}
           state={grid}
           onState={setGrid}
           rowKey={(row) => row.IdReserva}

@@ -18,7 +18,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useDeferredValue, useState } from 'react';
 import { useTranslate } from 'react-admin';
 import { HOLDER_KINDS, type HolderKind, type HolderRow } from '../../../shared/identification.js';
-import { Grid, gridParams, useGridState } from '../../components/grid/Grid.js';
+import { Grid, gridParams, pageOf, useGridState } from '../../components/grid/Grid.js';
 import { Refusal } from '../../components/Refusal.js';
 import { saveBase64 } from '../../files.js';
 import { useConsoleTitle } from '../../resources/ScreenTitle.js';
@@ -162,9 +162,7 @@ export default function IdentificationScreen() {
         <Grid
           label={title}
           columns={columns}
-          rows={holders.data?.data}
-          total={holders.data?.totalCount}
-          loading={holders.isFetching}
+          {...pageOf(holders)}
           state={grid}
           onState={setGrid}
           rowKey={(row) => row.Titular}

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
 import { FilterBar } from '../../../components/FilterBar.js';
 import { DateInput, Pick } from '../../../components/fields.js';
-import { Grid, type GridColumn, gridParams, useGridState } from '../../../components/grid/Grid.js';
+import { Grid, type GridColumn, gridParams, pageOf, useGridState } from '../../../components/grid/Grid.js';
 import { Refusal } from '../../../components/Refusal.js';
 import { ScreenHeader } from '../../../components/ScreenHeader.js';
 import { downloadFile } from '../../../files.js';
@@ -261,9 +261,7 @@ export default function QueryScreen({ mode }: { mode: QueryMode }) {
             <Grid<Listed>
               label={title}
               columns={(mode === 'status' ? statusColumns : requestColumns) as GridColumn<Listed>[]}
-              rows={list.data?.data}
-              total={list.data?.totalCount}
-              loading={list.isFetching}
+              {...pageOf(list)}
               state={grid}
               onState={setGrid}
               rowKey={(row) => ('IdAcreditacion' in row ? row.IdAcreditacion : row.IdSolicitud)}

@@ -13,7 +13,7 @@ import {
   DialogTitle,
 } from '@mui/material';
 import { useState } from 'react';
-import { useTranslate } from 'react-admin';
+import { Confirm, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { ReasonButton } from '../../../components/ReasonButton.js';
 import type { RequestFormState } from './useRequestForm.js';
@@ -105,27 +105,19 @@ export function RequestActions({ form }: { form: RequestFormState }) {
           {translate('accreditation.form.return')}
         </Button>
       )}
-      <Dialog open={confirmDelete} onClose={() => setConfirmDelete(false)}>
-        <DialogTitle>{translate('accreditation.form.deleteTitle')}</DialogTitle>
-        <DialogContent>
-          <DialogContentText>
-            {translate('accreditation.form.deleteConfirm', { number: record?.NumeroSolicitud })}
-          </DialogContentText>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => setConfirmDelete(false)}>{translate('ra.action.cancel')}</Button>
-          <Button
-            color="error"
-            onClick={() => {
-              setConfirmDelete(false);
-              void actions.remove();
-            }}
-            data-testid="confirm-delete"
-          >
-            {translate('ra.action.delete')}
-          </Button>
-        </DialogActions>
-      </Dialog>
+      <Confirm
+        isOpen={confirmDelete}
+        title="accreditation.form.deleteTitle"
+        content="accreditation.form.deleteConfirm"
+        translateOptions={{ number: record?.NumeroSolicitud }}
+        confirm="ra.action.delete"
+        confirmColor="warning"
+        onConfirm={() => {
+          setConfirmDelete(false);
+          void actions.remove();
+        }}
+        onClose={() => setConfirmDelete(false)}
+      />
     </Box>
   );
 }

@@ -43,6 +43,13 @@ export function useRequestActions(input: ActionsInput) {
   const navigate = useNavigate();
   const client = useQueryClient();
   const refresh = () => client.invalidateQueries({ queryKey: ['accreditation'] });
+  /** Every read of the area again but a deleted request's own (which would answer 404). */
+  const refreshWithout = (id: number) =>
+    client.invalidateQueries({
+      queryKey: ['accreditation'],
+      predicate: ({ queryKey: [, what, a, b] }) =>
+        !(((what === 'record' || what === 'detail') && b === id) || (what === 'photo' && a === id)),
+    });
   const back = () => screenPath('solicitante', entity, undefined, record?.TipoSolicitud);
 
   const refused = (error: unknown) => {
@@ -111,8 +118,8 @@ export function useRequestActions(input: ActionsInput) {
     await busyWith(action, async () => {
       await call(record.IdSolicitud);
       notify(done, { type: 'success' });
-      await refresh();
       navigate(back());
+      await (action === 'delete' ? refreshWithout(record.IdSolicitud) : refresh());
     });
   };
   const attach = async (item: Item, file: File) => {

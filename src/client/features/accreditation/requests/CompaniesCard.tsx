@@ -4,7 +4,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
 import type { EntityCode } from '../../../../shared/accreditation.js';
-import { Grid, type GridColumn, gridParams, useGridState } from '../../../components/grid/Grid.js';
+import { Grid, type GridColumn, gridParams, pageOf, useGridState } from '../../../components/grid/Grid.js';
 import { saveWorkbook } from '../../../files.js';
 import { useSettled } from '../../../useSettled.js';
 import { accreditationApi, type CompanyRow, type Side } from '../api.js';
@@ -90,9 +90,7 @@ export function CompaniesCard({ side, entity, heading, company, onChoose, onLoad
         <Grid
           label={translate('accreditation.screens.companies')}
           columns={columns}
-          rows={companies.data?.data}
-          total={companies.data?.totalCount}
-          loading={companies.isFetching}
+          {...pageOf(companies)}
           state={grid}
           onState={setGrid}
           rowKey={(row) => row.IdCompaniaContratista}

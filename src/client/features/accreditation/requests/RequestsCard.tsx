@@ -7,7 +7,7 @@ import { Confirm, useNotify, useTranslate } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 import type { RequestStatus } from '../../../../../workflows/request.machine.js';
 import { type EntityCode, requestNumber } from '../../../../shared/accreditation.js';
-import { Grid, type GridState, gridParams } from '../../../components/grid/Grid.js';
+import { Grid, type GridState, gridParams, pageOf } from '../../../components/grid/Grid.js';
 import { saveWorkbook } from '../../../files.js';
 import { useSettled } from '../../../useSettled.js';
 import { accreditationApi, type RequestRow, type Side, screenPath } from '../api.js';
@@ -139,9 +139,7 @@ export function RequestsCard({ side, entity, heading, companyName, filters, grid
         <Grid
           label={translate('accreditation.requests')}
           columns={columns}
-          rows={requests.data?.data}
-          total={requests.data?.totalCount}
-          loading={requests.isFetching}
+          {...pageOf(requests)}
           state={grid}
           onState={onGrid}
           rowKey={(row) => row.IdSolicitud}
