@@ -11,7 +11,8 @@ import PdfPreview, { type PreviewFile } from './PdfPreview.js';
 import { RequestActions } from './RequestActions.js';
 import { RequestHeading } from './RequestHeading.js';
 import { STEPS } from './steps.js';
-import { type FormProps, useRequestForm } from './useRequestForm.js';
+import { useRequestForm } from './useRequestForm.js';
+import type { FormProps } from './useRequestValues.js';
 
 /** /movilizacion/solicitante/:kind/:id (or /nueva): a request made or edited step by step. */
 export default function RequestPage() {

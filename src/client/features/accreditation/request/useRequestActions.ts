@@ -16,7 +16,7 @@ import {
 } from '../api.js';
 import { pick } from './fields.js';
 import { fileKey, itemKey } from './Requirements.js';
-import type { Data, RequestValues } from './useRequestForm.js';
+import type { Data, RequestValues } from './useRequestValues.js';
 import { VISITOR_FIELDS } from './Visitors.js';
 
 interface ActionsInput {

@@ -1,37 +1,21 @@
-import { useQuery } from '@tanstack/react-query';
 import { useMachine } from '@xstate/react';
-import { type RefObject, useEffect, useMemo, useRef, useState } from 'react';
+import { type RefObject, useEffect, useMemo, useRef } from 'react';
 import { useTranslate } from 'react-admin';
 import { useLocation } from 'react-router-dom';
 import { requestMachine } from '../../../../../workflows/request.machine.js';
 import { WIZARD_STEPS, type WizardStep, wizardMachine } from '../../../../../workflows/wizard.machine.js';
-import {
-  type EntityCode,
-  HEADER_FIELDS,
-  holdsContract,
-  PERSON_FIELDS,
-  VEHICLE_FIELDS,
-} from '../../../../shared/accreditation.js';
-import type { FieldError } from '../../../../shared/errors.js';
+import { type EntityCode, holdsContract, VEHICLE_FIELDS } from '../../../../shared/accreditation.js';
 import type { ResourceMeta } from '../../../../shared/schema/types.js';
 import type { FieldsFormHandle } from '../../../resources/form/FieldsForm.js';
 import { useFieldRules } from '../../../resources/form/parts.js';
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
 import { session } from '../../../session/store.js';
-import { accreditationApi, type Detail, type RequestRecord, type Visitor } from '../api.js';
-import { ADDITIONAL, DATE_FIELDS, personSteps, pick } from './fields.js';
-import { useKnownHolder, useResource } from './KnownHolder.js';
+import type { Detail, RequestRecord } from '../api.js';
+import { ADDITIONAL, personSteps } from './fields.js';
+import { useResource } from './KnownHolder.js';
 import { itemKey, missingItems, shownValue, valueProblem } from './Requirements.js';
-import { useDateProblems } from './useDateProblems.js';
 import { useRequestActions } from './useRequestActions.js';
-
-export type Data = Record<string, unknown>;
-
-export interface FormProps {
-  entity: EntityCode;
-  record?: RequestRecord;
-  detail?: Detail;
-}
+import { type Data, type FormProps, useRequestValues } from './useRequestValues.js';
 
 /**
  * A request made or edited step by step, as the step components and the action bar share it: the
@@ -221,79 +205,6 @@ function useOpeningStep(
     first?.scrollIntoView({ block: 'center' });
   }, [step === 'requirements']);
 }
-
-/** The values typed so far (header, holder, visitors, requirement values, photo) and their problems. */
-function useRequestValues({ entity, record }: Pick<FormProps, 'entity' | 'record'>) {
-  const translate = useTranslate();
-  const isNew = !record;
-  const [header, setHeader] = useState<Data>(() => ({ ...pick(record, HEADER_FIELDS), IdEntidad: entity }));
-  const [holder, setHolder] = useState<Data>(() =>
-    pick(record, entity === 'T' ? PERSON_FIELDS : entity === 'V' ? VEHICLE_FIELDS : []),
-  );
-  const [visitors, setVisitors] = useState<Visitor[]>(() => record?.Visitantes ?? []);
-  const known = useKnownHolder(entity, isNew, holder, (found) =>
-    setHolder((typed) => {
-      const fields = entity === 'T' ? PERSON_FIELDS : VEHICLE_FIELDS;
-      const empty = (value: unknown) => value === undefined || value === null || value === '';
-      return {
-        ...typed,
-        ...pick(
-          found,
-          fields.filter((f) => empty(typed[f])),
-        ),
-      };
-    }),
-  );
-  const [edits, setEdits] = useState<Record<string, string | null>>({});
-  const [problems, setProblems] = useState<Record<string, string>>({});
-  const [photo, setPhoto] = useState<string>();
-  const [serverErrors, setErrors] = useState<Record<string, FieldError>>({});
-  // The request's dates, checked as the server checks them (src/shared/request-dates.ts): on the
-  // step where they are, under the field, once the step is left or the dates were refused; a
-  // problem goes as soon as the value is fixed.
-  const dateProblems = useDateProblems(entity, header, holder);
-  const [datesShown, setDatesShown] = useState<string[]>([]);
-  const errors: Record<string, FieldError> = { ...serverErrors };
-  for (const field of DATE_FIELDS) {
-    const problem = dateProblems[field];
-    if (datesShown.includes(field) || serverErrors[field])
-      if (problem) errors[field] = { ...problem, message: translate(problem.messageKey, problem.params) };
-      else delete errors[field];
-  }
-  const [busy, setBusy] = useState<string>();
-  const stored = useQuery({
-    queryKey: ['accreditation', 'photo', record?.IdSolicitud, record?.ClaveFoto],
-    queryFn: async () => {
-      const file = await accreditationApi.photo(record?.IdSolicitud as number);
-      return `data:image/${file.file.startsWith('/9j') ? 'jpeg' : 'png'};base64,${file.file}`;
-    },
-    enabled: entity === 'T' && Boolean(record?.ClaveFoto),
-  });
-  return {
-    header,
-    setHeader,
-    holder,
-    setHolder,
-    visitors,
-    setVisitors,
-    known,
-    edits,
-    setEdits,
-    problems,
-    setProblems,
-    photo,
-    setPhoto,
-    storedPhoto: stored.data,
-    errors,
-    setErrors,
-    dateProblems,
-    setDatesShown,
-    busy,
-    setBusy,
-  };
-}
-
-export type RequestValues = ReturnType<typeof useRequestValues>;
 
 /** What the heading and the preview call the request's holder: the company, the visit's reason, the worker, the plate. */
 function holderLabelOf(
