@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FEATURES as CLIENT_FEATURES } from '../../src/client/features/index.js';
+import { MENU_ICONS } from '../../src/client/shell/icons.js';
 import type { Notifier } from '../../src/server/auth/notifier.js';
 import { mergeHooks } from '../../src/server/crud/types.js';
 import { demoMenu } from '../../src/server/demo/security.js';
@@ -89,6 +90,10 @@ describe('the areas’ own screens, each declared once (src/shared/screens.ts)',
       const row = menu.find((m) => m.Ruta === screen.route);
       expect(row, screen.route).toMatchObject({ Modulo: feature, Tag: screen.tag, Icono: screen.icon });
     }
+  });
+
+  it('name icons the console draws, as every row of the demo menu does', () => {
+    for (const row of menu) expect(Object.keys(MENU_ICONS), `${row.Ruta ?? row.Tag}`).toContain(row.Icono);
   });
 
   it('grant what they read to the routes that reach them', () => {

@@ -1,19 +1,23 @@
 import AccessTimeIcon from '@mui/icons-material/AccessTime';
 import AccountTreeIcon from '@mui/icons-material/AccountTree';
 import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
+import AssessmentIcon from '@mui/icons-material/Assessment';
 import AutorenewIcon from '@mui/icons-material/Autorenew';
 import BadgeIcon from '@mui/icons-material/Badge';
+import BedIcon from '@mui/icons-material/Bed';
 import BusinessIcon from '@mui/icons-material/Business';
 import CalendarMonthIcon from '@mui/icons-material/CalendarMonth';
 import CampaignIcon from '@mui/icons-material/Campaign';
 import DashboardIcon from '@mui/icons-material/Dashboard';
 import DirectionsCarIcon from '@mui/icons-material/DirectionsCar';
 import EngineeringIcon from '@mui/icons-material/Engineering';
+import EventAvailableIcon from '@mui/icons-material/EventAvailable';
 import EventNoteIcon from '@mui/icons-material/EventNote';
 import FactCheckIcon from '@mui/icons-material/FactCheck';
 import FolderOutlinedIcon from '@mui/icons-material/FolderOutlined';
 import GppBadIcon from '@mui/icons-material/GppBad';
 import GridOnIcon from '@mui/icons-material/GridOn';
+import GroupsIcon from '@mui/icons-material/Groups';
 import HotelIcon from '@mui/icons-material/Hotel';
 import HowToRegIcon from '@mui/icons-material/HowToReg';
 import InsightsIcon from '@mui/icons-material/Insights';
@@ -31,8 +35,12 @@ import WebhookIcon from '@mui/icons-material/Webhook';
 import type { ComponentType } from 'react';
 
 /** The icons a menu item may name in its Icono field; anything else shows a label. */
-const ICONS: Record<string, ComponentType<{ fontSize?: 'small' | 'medium' }>> = {
+export const MENU_ICONS: Record<string, ComponentType<{ fontSize?: 'small' | 'medium' }>> = {
   AccessTime: AccessTimeIcon,
+  Assessment: AssessmentIcon,
+  Bed: BedIcon,
+  EventAvailable: EventAvailableIcon,
+  Groups: GroupsIcon,
   CalendarMonth: CalendarMonthIcon,
   GridOn: GridOnIcon,
   LockClock: LockClockIcon,
@@ -65,6 +73,6 @@ const ICONS: Record<string, ComponentType<{ fontSize?: 'small' | 'medium' }>> = 
 };
 
 export function MenuIcon({ name, small }: { name: string | null; small?: boolean }) {
-  const Icon = (name && ICONS[name]) || LabelOutlinedIcon;
+  const Icon = (name && MENU_ICONS[name]) || LabelOutlinedIcon;
   return <Icon fontSize={small ? 'small' : 'medium'} />;
 }
