@@ -317,6 +317,7 @@ describe.each(DIALECTS)('mobilisation requests on %s', (dialect) => {
         w.t.db.database,
         w.registry,
         w.app.notifier,
+        w.app.events,
         () => Date.now() + day * 86_400_000,
         `r${day}`,
       ).runOnce();

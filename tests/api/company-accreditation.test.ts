@@ -340,6 +340,7 @@ describe.each(DIALECTS)('company accreditation on %s', (dialect) => {
       w.t.db.database,
       w.registry,
       w.app.notifier,
+      w.app.events,
       () => Date.now(),
       'company-test',
     ).runOnce();

@@ -12,7 +12,8 @@ describe.each(DIALECTS)('the daily expiry job on %s', (dialect) => {
   let clock = 0;
   /** Noon at the site (Peru, UTC−5) of a date. */
   const at = (day: string) => Date.parse(`${day}T17:00:00Z`);
-  const job = (name: string) => new ExpiryJob(t.db.database, t.registry, t.app.notifier, () => clock, name);
+  const job = (name: string) =>
+    new ExpiryJob(t.db.database, t.registry, t.app.notifier, t.app.events, () => clock, name);
   const table = (name: string) => t.registry.require(name).table;
   const db = () => t.db.database.db;
   const start = siteDate('PE');

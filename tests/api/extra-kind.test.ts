@@ -61,7 +61,10 @@ const reprint: KindModule = {
             .where('IdDivision', '=', principal.divisionId as number)
             .where('IdEntidad', '=', 'T')
             .executeTakeFirst();
-          if (!held) throw new ApiError('NOT_FOUND', { params: { resource: 'accreditation', id: 0 } });
+          if (!held)
+            throw new ApiError('NOT_FOUND', {
+              params: { resource: 'accreditation', id: request.body.IdAcreditacion },
+            });
           const origin = await trx
             .selectFrom(engine.table('request'))
             .select('IdPerfilAcreditacion')

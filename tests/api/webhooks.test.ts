@@ -46,14 +46,19 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
       .db()
       .transaction()
       .execute((trx) =>
-        recordEvent(trx, w.registry, {
-          IdCliente: client,
-          IdAcreditacion,
-          Tipo,
-          Datos: { motivo: `prueba ${Tipo}` },
-          at: new Date(clock).toISOString(),
-          userId: 'PRUEBA',
-        }),
+        recordEvent(
+          trx,
+          w.registry,
+          {
+            IdCliente: client,
+            IdAcreditacion,
+            Tipo,
+            Datos: { motivo: `prueba ${Tipo}` },
+            at: new Date(clock).toISOString(),
+            userId: 'PRUEBA',
+          },
+          w.app.events,
+        ),
       );
   const deliveries = async (filter: Record<string, unknown> = {}) =>
     (

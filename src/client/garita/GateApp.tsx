@@ -34,7 +34,13 @@ export default function GateApp() {
   const [camera, setCamera] = useState(false);
   const [shown, setShown] = useState<Shown>();
   const [meal, setMeal] = useState<MealShown>();
-  const recent = useRef(new RecentReads<Shown | MealShown>());
+  // The camera's repeat window, at the gate and at a dining room.
+  const gateReads = useRef(new RecentReads<Shown>());
+  const mealReads = useRef(new RecentReads<MealShown>());
+  const forgetReads = () => {
+    gateReads.current.clear();
+    mealReads.current.clear();
+  };
   const held = useDevice((device, kept) => {
     if (device) setDirection(directionOf(device));
     if (kept && !new URLSearchParams(window.location.search).get('lang')) setLanguage(kept);
@@ -46,29 +52,15 @@ export default function GateApp() {
     document.title = t('gateApp.title');
   }, [language, t]);
 
-  /**
-   * Serves `next` (or, with none, nothing: back to the enrolment screen): kept as this device's
-   * enrolment, with no list until its point's is asked for and no answer on screen.
-   */
-  const { setIndexed, setDevice, setReader, setMode, setRoomId } = held;
+  /** Serves another enrolment (or none): kept by the device, with no answer on screen. */
+  const { serve: keep } = held;
   const serve = useCallback(
     async (next: Enrolled | undefined) => {
-      await store.setEnrolled(next);
-      await store.setList(undefined);
-      setIndexed(undefined);
+      await keep(next);
       setShown(undefined);
       setMeal(undefined);
-      if (next?.key !== device?.key) {
-        // Another enrolment: the rooms it reads for, its mode and its counts are asked for again.
-        for (const key of ['reader', 'mode', 'room', 'served'] as const)
-          await store.setSetting(key, undefined);
-        setReader(undefined);
-        setMode(next?.controlPoints.length ? 'gate' : 'dining');
-        setRoomId(undefined);
-      }
-      setDevice(next);
     },
-    [device, setIndexed, setDevice, setReader, setMode, setRoomId],
+    [keep],
   );
 
   const enrolWith = useCallback(
@@ -105,14 +97,14 @@ export default function GateApp() {
       if (!reading) return;
       const at = new Date();
       const key = `${direction}|${text.trim()}`;
-      const before = recent.current.repeat(key, at.getTime(), fromCamera);
+      const before = gateReads.current.repeat(key, at.getTime(), fromCamera);
       if (before) {
         // Still being decided (the camera reads several times a second), or decided a moment ago.
-        if (before.shown) setShown(before.shown as Shown);
+        if (before.shown) setShown(before.shown);
         return;
       }
       const { shown: result, marked } = await passGate(device, indexed, reading, direction, at);
-      recent.current.decided(key, at.getTime(), result);
+      gateReads.current.decided(key, at.getTime(), result);
       setShown(result);
       setNow(at);
       if (!marked) return;
@@ -136,9 +128,9 @@ export default function GateApp() {
       if (!reading) return;
       const at = new Date();
       const key = `M|${room.IdComedor}|${text.trim()}`;
-      const before = recent.current.repeat(key, at.getTime(), fromCamera);
+      const before = mealReads.current.repeat(key, at.getTime(), fromCamera);
       if (before) {
-        if (before.shown) setMeal(before.shown as MealShown);
+        if (before.shown) setMeal(before.shown);
         return;
       }
       const served = await serveMeal(device, room, reader, reading, at, language);
@@ -146,7 +138,7 @@ export default function GateApp() {
       if (served.online) setOnline(true);
       if (served.pending !== undefined) setPending(served.pending);
       const result: MealShown = { ...served.answer, room: room.Descripcion, at };
-      recent.current.decided(key, at.getTime(), result);
+      mealReads.current.decided(key, at.getTime(), result);
       setMeal(result);
       setNow(at);
     },
@@ -171,18 +163,16 @@ export default function GateApp() {
     await store.setLanguage(next);
   };
   const chooseMode = async (next: Mode) => {
-    recent.current.clear();
-    setMode(next);
-    await store.setSetting('mode', next);
+    forgetReads();
+    await held.keepMode(next);
   };
   const chooseRoom = async (IdComedor: number) => {
-    recent.current.clear();
+    forgetReads();
     setMeal(undefined);
-    setRoomId(IdComedor);
-    await store.setSetting('room', IdComedor);
+    await held.keepRoom(IdComedor);
   };
   const toggleCamera = () => {
-    recent.current.clear();
+    forgetReads();
     setCamera((on) => !on);
     if (problem === 'camera') setProblem(undefined);
   };

@@ -104,6 +104,37 @@ const timeOf = (at: Date, language: Language, timeZone?: string) =>
     ...(timeZone && { timeZone }),
   });
 
+/** A verdict as the guard or the cashier sees it: the word (allowed, served or not), the name, then what the reader adds. */
+function Verdict({
+  allow,
+  reason,
+  word,
+  name,
+  data,
+  children,
+}: {
+  allow: boolean;
+  reason?: string;
+  word: string;
+  name?: string | null;
+  data?: Record<`data-${string}`, string | number | boolean>;
+  children: ReactNode;
+}) {
+  return (
+    <output
+      className={`verdict ${allow ? 'allow' : 'deny'}`}
+      data-testid="verdict"
+      data-allow={allow}
+      data-reason={reason}
+      {...data}
+    >
+      <strong className="word">{word}</strong>
+      {name && <span className="name">{name}</span>}
+      {children}
+    </output>
+  );
+}
+
 /** A dining reader's verdict: served or not, who, why, the meals used, where and when. */
 export function MealVerdict({
   meal,
@@ -117,16 +148,13 @@ export function MealVerdict({
   room?: ReaderRoom;
 }) {
   return (
-    <output
-      className={`verdict ${meal.allow ? 'allow' : 'deny'}`}
-      data-testid="verdict"
-      data-allow={meal.allow}
-      data-reason={meal.reason}
-      data-offline={meal.offline ?? false}
-      data-at={meal.at.getTime()}
+    <Verdict
+      allow={meal.allow}
+      reason={meal.reason}
+      word={t(meal.allow ? 'gateApp.dining.served' : 'gateApp.dining.notServed')}
+      name={meal.name}
+      data={{ 'data-offline': meal.offline ?? false, 'data-at': meal.at.getTime() }}
     >
-      <strong className="word">{t(meal.allow ? 'gateApp.dining.served' : 'gateApp.dining.notServed')}</strong>
-      {meal.name && <span className="name">{meal.name}</span>}
       {meal.company && <span className="where">{meal.company}</span>}
       <span className="reason">{meal.message ?? t(meal.messageKey, meal.params)}</span>
       {meal.allow && meal.used && (
@@ -139,7 +167,7 @@ export function MealVerdict({
         {timeOf(meal.at, language, room?.zonaHoraria)}
         {meal.offline && ` · ${t('gateApp.dining.decidedOffline')}`}
       </span>
-    </output>
+    </Verdict>
   );
 }
 
@@ -156,21 +184,19 @@ export function GateVerdict({
   list?: AllowList;
 }) {
   return (
-    <output
-      className={`verdict ${shown.allow ? 'allow' : 'deny'}`}
-      data-testid="verdict"
-      data-allow={shown.allow}
-      data-reason={shown.reason}
+    <Verdict
+      allow={shown.allow}
+      reason={shown.reason}
+      word={t(shown.allow ? 'gateApp.allowed' : 'gateApp.denied')}
+      name={shown.name}
     >
-      <strong className="word">{t(shown.allow ? 'gateApp.allowed' : 'gateApp.denied')}</strong>
-      {shown.name && <span className="name">{shown.name}</span>}
       <span className="reason">{t(shown.messageKey, shown.params)}</span>
       {shown.lenientExit && <span className="reason">{t('gateApp.lenientExit')}</span>}
       <span className="where">
         {t(shown.direction === 'E' ? 'gateApp.entry' : 'gateApp.exit')}
         {shown.door && ` · ${shown.door}`} · {timeOf(shown.at, language, list?.zonaHoraria)}
       </span>
-    </output>
+    </Verdict>
   );
 }
 

@@ -121,12 +121,44 @@ export function useDevice(onLoaded: (held: Enrolled | undefined, language: Langu
     };
   }, [device, sync]);
 
+  /**
+   * Serves `next` (or, with none, nothing: back to the enrolment screen): kept as this device's
+   * enrolment, with no list until its point's is asked for; another enrolment asks again for the
+   * rooms it reads for, its mode and its counts.
+   */
+  const serve = useCallback(
+    async (next: Enrolled | undefined) => {
+      await store.setEnrolled(next);
+      await store.setList(undefined);
+      setIndexed(undefined);
+      if (next?.key !== device?.key) {
+        for (const key of ['reader', 'mode', 'room', 'served'] as const)
+          await store.setSetting(key, undefined);
+        setReader(undefined);
+        setMode(next?.controlPoints.length ? 'gate' : 'dining');
+        setRoomId(undefined);
+      }
+      setDevice(next);
+    },
+    [device],
+  );
+  /** The mode (gate or dining) and the dining room the guard chose, kept on the device. */
+  const keepMode = async (next: Mode) => {
+    setMode(next);
+    await store.setSetting('mode', next);
+  };
+  const keepRoom = async (IdComedor: number) => {
+    setRoomId(IdComedor);
+    await store.setSetting('room', IdComedor);
+  };
+
   return {
     loaded,
     device,
-    setDevice,
+    serve,
+    keepMode,
+    keepRoom,
     indexed,
-    setIndexed,
     pending,
     setPending,
     refused,
@@ -135,11 +167,8 @@ export function useDevice(onLoaded: (held: Enrolled | undefined, language: Langu
     problem,
     setProblem,
     reader,
-    setReader,
     mode,
-    setMode,
     roomId,
-    setRoomId,
     now,
     setNow,
     sync,

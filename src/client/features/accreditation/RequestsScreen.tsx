@@ -3,15 +3,14 @@ import HomeIcon from '@mui/icons-material/Home';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { Box, Button, Stack, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useTranslate } from 'react-admin';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import type { RequestStatus } from '../../../../workflows/request.machine.js';
 import type { EntityCode } from '../../../shared/accreditation.js';
 import { useGridState } from '../../components/grid/Grid.js';
 import { useConsoleTitle } from '../../resources/ScreenTitle.js';
-import { type CompanyRow, KIND_OF_SEGMENT, type Side, screenPath } from './api.js';
-import { CompaniesCard } from './requests/CompaniesCard.js';
+import { KIND_OF_SEGMENT, type Side, screenPath } from './api.js';
+import { CompaniesCard, useCompanies } from './requests/CompaniesCard.js';
 import { RequestsCard } from './requests/RequestsCard.js';
 
 /**
@@ -29,7 +28,7 @@ export default function RequestsScreen({ side }: { side: Side }) {
   const [params, setParams] = useSearchParams();
   const company = params.get('compania') ? Number(params.get('compania')) : undefined;
   const [requestGrid, setRequestGrid] = useGridState(10, { selector: 'FechaSolicitud', desc: true });
-  const [companies, setCompanies] = useState<CompanyRow[]>();
+  const companies = useCompanies(side, entity);
   const kindName = translate(`accreditation.entities.${entity}`);
   const title = translate(
     side === 'solicitante' ? 'accreditation.screens.requests' : 'accreditation.screens.approvals',
@@ -88,18 +87,18 @@ export default function RequestsScreen({ side }: { side: Side }) {
         </Button>
       </Box>
       <CompaniesCard
-        side={side}
-        entity={entity}
+        held={companies}
         heading={`${title} · ${kindName}`}
         company={company}
         onChoose={(chosen) => setFilters({ compania: chosen === undefined ? undefined : String(chosen) })}
-        onLoaded={setCompanies}
       />
       <RequestsCard
         side={side}
         entity={entity}
         heading={`${title} · ${kindName}`}
-        companyName={companies?.find((c) => c.IdCompaniaContratista === company)?.CompaniaContratista}
+        companyName={
+          companies.companies.data?.data.find((c) => c.IdCompaniaContratista === company)?.CompaniaContratista
+        }
         filters={filters}
         grid={requestGrid}
         onGrid={setRequestGrid}

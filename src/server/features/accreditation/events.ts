@@ -11,7 +11,7 @@ export async function recordEvent(
   trx: Db,
   registry: Registry,
   event: AccreditationChange,
-  events?: AccreditationEvents,
+  events: AccreditationEvents,
 ): Promise<void> {
   await trx
     .insertInto(registry.require('accreditation-event').table)
@@ -25,5 +25,5 @@ export async function recordEvent(
       FechaCreacion: event.at,
     })
     .execute();
-  await events?.changed(trx, event);
+  await events.changed(trx, event);
 }

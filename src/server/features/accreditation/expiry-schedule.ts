@@ -10,13 +10,8 @@ import { ExpiryJob } from './expiry.js';
 export default async function expirySchedule(fastify: FastifyInstance): Promise<void> {
   const minutes = Number(process.env.EXPIRY_CHECK_MINUTES ?? 60);
   if (!Number.isFinite(minutes) || minutes <= 0) return;
-  const job = new ExpiryJob(
-    fastify.database,
-    fastify.registry,
-    fastify.notifier,
-    () => fastify.auth.now(),
-    undefined,
-    fastify.events,
+  const job = new ExpiryJob(fastify.database, fastify.registry, fastify.notifier, fastify.events, () =>
+    fastify.auth.now(),
   );
   let running = false;
   const tick = async () => {

@@ -55,7 +55,7 @@ export async function reinstate(
   /** The instant of the renewal's approval, as stored. */
   at: string,
   /** The features told of each reinstatement. */
-  events?: AccreditationEvents,
+  events: AccreditationEvents,
 ): Promise<void> {
   if (await expiredMandatory(db, registry, column, holder, client, today)) return;
   const table = registry.require('accreditation').table;
@@ -142,11 +142,11 @@ export class ExpiryJob {
     private readonly database: Database,
     private readonly registry: Registry,
     private readonly notifier: Notifier,
+    /** The features told of each suspension and reinstatement (the app's). */
+    private readonly events: AccreditationEvents,
     private readonly now: () => number = Date.now,
     /** This runner's name in the lease (a process id and a random part). */
     readonly runner: string = holderName(),
-    /** The features told of each suspension and reinstatement. */
-    private readonly events?: AccreditationEvents,
   ) {
     this.leases = new Leases(database.db, registry, runner, now, LEASE_MS);
   }

@@ -1,7 +1,7 @@
 import DownloadIcon from '@mui/icons-material/Download';
 import { Button, Card, CardContent, CardHeader, Stack, TextField } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
 import type { EntityCode } from '../../../../shared/accreditation.js';
 import { Grid, type GridColumn, gridParams, pageOf, useGridState } from '../../../components/grid/Grid.js';
@@ -9,21 +9,12 @@ import { saveWorkbook } from '../../../files.js';
 import { useSettled } from '../../../useSettled.js';
 import { accreditationApi, type CompanyRow, type Side } from '../api.js';
 
-interface Props {
-  side: Side;
-  entity: EntityCode;
-  /** The screen's title and the kind's name, for the exported workbook's title. */
-  heading: string;
-  company?: number;
-  /** Chooses a company (or none again) for the requests below. */
-  onChoose: (company: number | undefined) => void;
-  onLoaded: (rows: CompanyRow[] | undefined) => void;
-}
-
-/** The contractor companies with their pending, observed and total requests, 10 a page, filtered by document and name. */
-export function CompaniesCard({ side, entity, heading, company, onChoose, onLoaded }: Props) {
-  const translate = useTranslate();
-  const notify = useNotify();
+/**
+ * The contractor companies with their pending, observed and total requests, 10 a page, filtered
+ * by document and name: the screen holds them (its requests card names the chosen one), the card
+ * shows them.
+ */
+export function useCompanies(side: Side, entity: EntityCode) {
   const [documentText, setDocumentText] = useState('');
   const [nameText, setNameText] = useState('');
   const documentFilter = useSettled(documentText, 350);
@@ -39,13 +30,38 @@ export function CompaniesCard({ side, entity, heading, company, onChoose, onLoad
       }),
     placeholderData: keepPreviousData,
   });
-  // biome-ignore lint/correctness/useExhaustiveDependencies: told once per page of companies
-  useEffect(() => onLoaded(companies.data?.data), [companies.data]);
+  return {
+    companies,
+    documentText,
+    setDocumentText,
+    nameText,
+    setNameText,
+    documentFilter,
+    nameFilter,
+    grid,
+    setGrid,
+  };
+}
+
+interface Props {
+  /** The companies the screen holds (useCompanies). */
+  held: ReturnType<typeof useCompanies>;
+  /** The screen's title and the kind's name, for the exported workbook's title. */
+  heading: string;
+  company?: number;
+  /** Chooses a company (or none again) for the requests below. */
+  onChoose: (company: number | undefined) => void;
+}
+
+export function CompaniesCard({ held, heading, company, onChoose }: Props) {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const { companies, grid } = held;
   const exportCompanies = async () => {
     try {
       const file = await accreditationApi.exportCompanies({
-        Documento: documentFilter || undefined,
-        CompaniaContratista: nameFilter || undefined,
+        Documento: held.documentFilter || undefined,
+        CompaniaContratista: held.nameFilter || undefined,
         Titulo: heading,
         NombreArchivo: translate('accreditation.screens.companiesFile'),
       });
@@ -77,14 +93,14 @@ export function CompaniesCard({ side, entity, heading, company, onChoose, onLoad
           <TextField
             size="small"
             label={translate('summary.columns.Documento')}
-            value={documentText}
-            onChange={(event) => setDocumentText(event.target.value)}
+            value={held.documentText}
+            onChange={(event) => held.setDocumentText(event.target.value)}
           />
           <TextField
             size="small"
             label={translate('summary.columns.CompaniaContratista')}
-            value={nameText}
-            onChange={(event) => setNameText(event.target.value)}
+            value={held.nameText}
+            onChange={(event) => held.setNameText(event.target.value)}
           />
         </Stack>
         <Grid
@@ -92,7 +108,7 @@ export function CompaniesCard({ side, entity, heading, company, onChoose, onLoad
           columns={columns}
           {...pageOf(companies)}
           state={grid}
-          onState={setGrid}
+          onState={held.setGrid}
           rowKey={(row) => row.IdCompaniaContratista}
           selectedKey={company}
           onRowClick={(row) =>
