@@ -9,6 +9,7 @@ export const MODULES = [
   'dining',
   'hotel',
   'accreditation',
+  'induction',
 ] as const;
 
 export type ModuleKey = (typeof MODULES)[number];

@@ -67,3 +67,20 @@ export const ACCESS_SCREENS = screens({
     icon: 'GppBad',
   },
 });
+
+/** The trainer's sessions and their report; a contractor's requester books its workers and follows their inductions. */
+export const INDUCTION_SCREENS = screens({
+  sessions: {
+    route: '/induccion/sesiones',
+    tag: 'app.menu.items.trainingSessions',
+    icon: 'CalendarMonth',
+    reads: ['course', 'person', 'company', 'user'],
+  },
+  bookings: {
+    route: '/induccion/reservas',
+    tag: 'app.menu.items.trainingBookings',
+    icon: 'EventAvailable',
+    reads: ['course', 'training-session', 'induction-record', 'contract'],
+  },
+  report: { route: '/induccion/reporte', tag: 'app.menu.items.inductionReport', icon: 'Assessment' },
+});

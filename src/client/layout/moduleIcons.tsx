@@ -5,6 +5,7 @@ import BusinessIcon from '@mui/icons-material/Business';
 import HotelIcon from '@mui/icons-material/Hotel';
 import MeetingRoomIcon from '@mui/icons-material/MeetingRoom';
 import RestaurantIcon from '@mui/icons-material/Restaurant';
+import SchoolIcon from '@mui/icons-material/School';
 import SettingsIcon from '@mui/icons-material/Settings';
 import VerifiedUserIcon from '@mui/icons-material/VerifiedUser';
 import type { ComponentType } from 'react';
@@ -20,4 +21,5 @@ export const MODULE_ICONS: Record<ModuleKey, ComponentType> = {
   dining: RestaurantIcon,
   hotel: HotelIcon,
   accreditation: VerifiedUserIcon,
+  induction: SchoolIcon,
 };

@@ -29,6 +29,7 @@ import MeetingRoomIcon from '@mui/icons-material/MeetingRoom';
 import PersonRemoveIcon from '@mui/icons-material/PersonRemove';
 import PlaceIcon from '@mui/icons-material/Place';
 import RestaurantIcon from '@mui/icons-material/Restaurant';
+import SchoolIcon from '@mui/icons-material/School';
 import SettingsIcon from '@mui/icons-material/Settings';
 import VerifiedUserIcon from '@mui/icons-material/VerifiedUser';
 import WebhookIcon from '@mui/icons-material/Webhook';
@@ -67,6 +68,7 @@ export const MENU_ICONS: Record<string, ComponentType<{ fontSize?: 'small' | 'me
   Label: LabelOutlinedIcon,
   MeetingRoom: MeetingRoomIcon,
   Restaurant: RestaurantIcon,
+  School: SchoolIcon,
   Settings: SettingsIcon,
   VerifiedUser: VerifiedUserIcon,
   Webhook: WebhookIcon,

@@ -111,6 +111,12 @@ export const DEMO_PROFILES = {
     Descripcion: 'SUPERVISA LA ASISTENCIA, JUSTIFICA Y CIERRA LOS PERIODOS DE PLANILLA',
     characteristic: undefined,
   },
+  /** The site's trainer: the induction courses, their sessions, attendance, results and report. */
+  induction: {
+    Perfil: 'INSTRUCTOR DE INDUCCIONES',
+    Descripcion: 'PROGRAMA LAS SESIONES DE INDUCCIÓN, TOMA ASISTENCIA Y REGISTRA LOS RESULTADOS',
+    characteristic: undefined,
+  },
 } as const;
 
 /** The dining halls' set-up their supervisor keeps. */
@@ -141,6 +147,7 @@ const MODULE_ICONS: Record<string, string> = {
   dining: 'Restaurant',
   hotel: 'Hotel',
   accreditation: 'VerifiedUser',
+  induction: 'School',
 };
 
 export interface MenuSeed {
@@ -390,6 +397,7 @@ export const DEMO_GRANTS: Record<
       return SIDE_ROUTE.requester.test(route) ||
         QUERY_SCREEN.test(route) ||
         route === '/hotel/reservas' ||
+        route === '/induccion/reservas' ||
         route === '/comedor/consumos'
         ? 'write'
         : undefined;
@@ -429,6 +437,15 @@ export const DEMO_GRANTS: Record<
         'schedule-type',
         'attendance-config',
       ].includes(resource)
+      ? 'read'
+      : undefined;
+  },
+  /** The sessions and report; the courses and their questions to keep; the records to read. */
+  induction: ({ resource, route }) => {
+    if (route) return route === '/induccion/sesiones' || route === '/induccion/reporte' ? 'write' : undefined;
+    if (resource && ['course', 'course-question', 'training-session'].includes(resource)) return 'write';
+    return resource &&
+      ['induction-record', 'person', 'company', 'zone', 'door', 'requirement'].includes(resource)
       ? 'read'
       : undefined;
   },
@@ -568,6 +585,20 @@ export const DEMO_USERS: DemoUser[] = [
     assignments: [
       { profile: 'attendance', division: 0, default: true },
       { profile: 'attendance', division: 1 },
+    ],
+  },
+  {
+    IdUsuario: 'INDUCCION',
+    Nombre: 'MARÍA ELENA',
+    Apellido: 'TICONA QUISPE',
+    Correo: 'induccion@minandes.com.pe',
+    Telefono: '958147236',
+    Administrador: 'N',
+    Contratista: 'N',
+    setting: 'standard',
+    assignments: [
+      { profile: 'induction', division: 0, default: true },
+      { profile: 'induction', division: 1 },
     ],
   },
 ];

@@ -9,6 +9,7 @@ import { dining } from './dining/index.js';
 import type { Feature, FeatureContext } from './feature.js';
 import { hotel } from './hotel/index.js';
 import { identification } from './identification/index.js';
+import { induction } from './induction/index.js';
 import { security } from './security/index.js';
 import { system } from './system/index.js';
 import { webhooks } from './webhooks/index.js';
@@ -25,6 +26,7 @@ export const FEATURES: Feature[] = [
   identification,
   hotel,
   dining,
+  induction,
   accreditation,
   webhooks,
 ];

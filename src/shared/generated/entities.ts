@@ -404,7 +404,8 @@ export interface Menu {
     | 'identification'
     | 'dining'
     | 'hotel'
-    | 'accreditation';
+    | 'accreditation'
+    | 'induction';
   Ruta?: string;
   Orden: number;
   Tag: string;
@@ -2078,6 +2079,114 @@ export interface CargaMasivaArchivo {
   NombreArchivo: string;
 }
 
+/**
+ * A safety induction course of a division's catalogue (Inductions module): its code, its name in Spanish and English, general (everyone), specific (an area's: confined spaces, work at height, explosives, the plant) or a visitor's short one; the zones and doors that require it (the gate refuses a holder without a valid induction with INDUCTION_MISSING), the accreditation requirement it fulfils (a request's line of that requirement is filled and approved from a valid induction), its hours, passing score (0–100), validity in months, the languages it is given in, and its modality: in person (a trainer takes attendance and marks the exam) or online (a multiple-choice test of its questions, PreguntasPrueba of them per attempt).
+ */
+export interface Curso {
+  IdCurso?: number;
+  IdCliente?: number;
+  IdDivision?: number;
+  Codigo: string;
+  Nombre: string;
+  NombreIngles: string;
+  Tipo: 'G' | 'E' | 'V';
+  Modalidad: 'P' | 'V';
+  Idiomas: 'ES' | 'EN' | 'ES,EN' | 'ES,QU' | 'ES,EN,QU';
+  Horas: number;
+  NotaMinima: number;
+  VigenciaMeses: number;
+  PreguntasPrueba?: number;
+  IdRequisito?: number;
+  /**
+   * @maxItems 1000
+   */
+  Zonas?: number[];
+  /**
+   * @maxItems 1000
+   */
+  Puertas?: number[];
+  Activo: 'S' | 'N';
+}
+
+/**
+ * A multiple-choice question of an online course's test (Inductions module): its order, the question, four options and the right one. The test a worker takes draws PreguntasPrueba of the course's active questions; the server scores it (the right answers never reach the worker).
+ */
+export interface PreguntaCurso {
+  IdPregunta?: number;
+  IdCliente?: number;
+  IdDivision?: number;
+  IdCurso: number;
+  Orden: number;
+  Pregunta: string;
+  OpcionA: string;
+  OpcionB: string;
+  OpcionC: string;
+  OpcionD: string;
+  Correcta: 'A' | 'B' | 'C' | 'D';
+  Activo: 'S' | 'N';
+}
+
+/**
+ * A session of a course (Inductions module): a date and hours at a room, with a capacity (1–500) and a trainer (a user), in one language. Its state: P scheduled, C closed (results final: only an administrator changes one, with a reason, audited), X cancelled (the booked are told by mail). Reservados counts its live bookings: the booking call raises it only while it is below the capacity, in the booking's own statement, so the database holds the capacity under concurrency. A new session cannot be in the past; a scheduled one can be moved (the booked are told) but not below its bookings.
+ */
+export interface SesionInduccion {
+  IdSesion?: number;
+  IdCliente?: number;
+  IdDivision?: number;
+  IdCurso: number;
+  Fecha: string;
+  HoraInicio: string;
+  HoraFin: string;
+  Sala: string;
+  Capacidad: number;
+  Reservados?: number;
+  IdInstructor: string;
+  Idioma: 'ES' | 'EN' | 'QU';
+  Estado?: 'P' | 'C' | 'X';
+  Observacion?: string;
+}
+
+/**
+ * A worker booked on a session by a contractor's requester (Inductions module), with an open or granted accreditation of its company. Its state: R booked, A passed, D failed (a new booking is allowed), N absent, X cancelled (the session was). A worker holds one open booking (R) per course at a time: a partial unique index on both databases. Attendance (Asistio) and the score (Nota, 0–100) are the trainer's; closing the session settles the state. An online course's booking carries the last attempt's instant: one attempt an hour.
+ */
+export interface InscripcionInduccion {
+  IdInscripcion?: number;
+  IdCliente?: number;
+  IdDivision?: number;
+  IdSesion: number;
+  IdCurso: number;
+  IdPersona: number;
+  IdCompania: number;
+  Estado: 'R' | 'A' | 'D' | 'N' | 'X';
+  Asistio?: 'S' | 'N';
+  Nota?: number;
+  FechaReserva: string;
+  IdUsuarioReserva?: string;
+  UltimoIntento?: string;
+  Observacion?: string;
+}
+
+/**
+ * A person's passed induction (Inductions module): the course, the day it was passed, the score, the trainer (or the online test), and the last day it holds (the day plus the course's validity in months, less one). One record per person, course and day (unique on both databases). Its state: V valid, R revoked (an administrator changed the result to a fail, with the reason audited): a revoked or expired record no longer fills a requirement nor opens a door that requires the course. Its certificate carries a signed QR that the verification calls check.
+ */
+export interface InduccionPersona {
+  IdRegistro?: number;
+  IdCliente?: number;
+  IdDivision?: number;
+  IdPersona: number;
+  IdCompania: number;
+  IdCurso: number;
+  IdSesion?: number;
+  IdInscripcion?: number;
+  Fecha: string;
+  Nota: number;
+  VenceEl: string;
+  Modalidad: 'P' | 'V';
+  IdInstructor?: string;
+  Estado: 'V' | 'R';
+  Motivo?: string;
+}
+
 /** Entity type of each REST resource. */
 export interface ResourceTypes {
   application: Aplicacion;
@@ -2212,6 +2321,11 @@ export interface ResourceTypes {
   'bulk-upload': CargaMasiva;
   'bulk-upload-row': CargaMasivaFila;
   'bulk-upload-file': CargaMasivaArchivo;
+  course: Curso;
+  'course-question': PreguntaCurso;
+  'training-session': SesionInduccion;
+  'training-booking': InscripcionInduccion;
+  'induction-record': InduccionPersona;
 }
 
 export type ResourceName = keyof ResourceTypes;
