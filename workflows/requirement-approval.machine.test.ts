@@ -39,6 +39,18 @@ describe('requirement approval machine', () => {
     expect(offered('R', a)).toEqual(['RESET']);
   });
 
+  it('approves a line its source proves from pending or observed, whoever provides it, never a rejected one', () => {
+    const proves = (status: LineStatus, over: Partial<LineFacts> = {}) =>
+      requirementApprovalMachine.resolveState({ value: status, context: facts(over) }).can({ type: 'PROVE' });
+    for (const over of [{}, { requirementType: 'A' as const, requesterPending: true }]) {
+      expect(proves('P', over)).toBe(true);
+      expect(proves('R', over)).toBe(false);
+      expect(proves('A', over)).toBe(false);
+    }
+    expect(proves('O')).toBe(true);
+    expect(proves('P', { approvable: false })).toBe(false);
+  });
+
   it('changes nothing of a line not flagged for approval', () => {
     for (const status of ['P', 'A', 'R', 'O'] as const) {
       expect(offered(status, { approvable: false }), status).toEqual([]);

@@ -20,7 +20,9 @@ export type LineEvent =
   /** An authoriser puts an authoriser-type line back to pending. */
   | { type: 'RESET' }
   /** The requester corrects an observed line: it is pending again. */
-  | { type: 'CORRECT' };
+  | { type: 'CORRECT' }
+  /** The system proves the line from a valid record of its requirement's source (a passed induction). */
+  | { type: 'PROVE' };
 
 /** The event that leads to each status, for the state choice the console offers. */
 export const EVENT_FOR_STATUS: Record<LineStatus, LineEvent['type']> = {
@@ -36,6 +38,9 @@ export const EVENT_FOR_STATUS: Record<LineStatus, LineEvent['type']> = {
  * afterwards, but an observed one the requester corrects goes back to pending; observed exists
  * only for requester-type lines. An authoriser-type line is always changeable among pending,
  * approved and rejected, but is not approved while any requester-type line is not approved yet.
+ * A line the system proves from a valid record of its requirement's source (a passed induction) is
+ * approved at once from pending or observed, whoever provides it: the record is the evidence the
+ * authoriser would otherwise check (a rejected one stays the authoriser's decision).
  */
 export const requirementApprovalMachine = setup({
   types: {
@@ -44,6 +49,7 @@ export const requirementApprovalMachine = setup({
     input: {} as LineFacts,
   },
   guards: {
+    flagged: ({ context }) => context.approvable,
     requesterLine: ({ context }) => context.approvable && context.requirementType === 'S',
     authoriserLine: ({ context }) => context.approvable && context.requirementType === 'A',
     authoriserApprovable: ({ context }) =>
@@ -65,6 +71,7 @@ export const requirementApprovalMachine = setup({
           { guard: 'authoriserLine', target: 'R' },
         ],
         OBSERVE: { guard: 'requesterLine', target: 'O' },
+        PROVE: { guard: 'flagged', target: 'A' },
       },
     },
     A: {
@@ -82,6 +89,7 @@ export const requirementApprovalMachine = setup({
     O: {
       on: {
         CORRECT: { guard: 'requesterLine', target: 'P' },
+        PROVE: { guard: 'flagged', target: 'A' },
       },
     },
   },

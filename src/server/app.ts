@@ -17,7 +17,15 @@ import { GATE_DECISION_BUDGET_MS } from './config.js';
 import { CrudService } from './crud/service.js';
 import type { Database } from './db/connection.js';
 import { ApiError } from './errors.js';
-import { FEATURES, type Feature, featureGrants, featureHooks, featureListeners } from './features/index.js';
+import {
+  FEATURES,
+  type Feature,
+  featureGrants,
+  featureHooks,
+  featureListeners,
+  featureQualifications,
+  featureRequirementSources,
+} from './features/index.js';
 import { Signal } from './jobs/signal.js';
 import auth from './plugins/auth.js';
 import client from './plugins/client.js';
@@ -140,6 +148,8 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   const featureContext = { registry, notifier, now, markingsWritten };
   fastify.decorate('crud', new CrudService(database, registry, featureHooks(featureContext, features)));
   fastify.decorate('events', featureListeners(featureContext, features));
+  fastify.decorate('requirementSources', featureRequirementSources(featureContext, features));
+  fastify.decorate('qualifications', featureQualifications(featureContext, features));
   fastify.decorate('auth', authService);
   fastify.decorate('signingKeys', keys);
   fastify.decorate('grants', new GrantsCache(database.db, registry, featureGrants(features)));

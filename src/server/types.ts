@@ -10,7 +10,9 @@ import type { AccreditationEvents } from './events.js';
 import type { Signal } from './jobs/signal.js';
 import type { Principal } from './principal.js';
 import type { Registry } from './registry.js';
+import type { RequirementSources } from './requirement-sources.js';
 import type { Sealer } from './services/sealer.js';
+import type { QualificationSource } from './services/site/loader.js';
 import type { FileStore } from './storage/files.js';
 
 declare module 'fastify' {
@@ -32,6 +34,10 @@ declare module 'fastify' {
     markingsWritten: Signal;
     /** The features' listeners of accreditation events (a demobilisation's effects). */
     events: AccreditationEvents;
+    /** What the features' records prove of accreditation requirements (an induction); the request engine asks them. */
+    requirementSources: RequirementSources;
+    /** What the features' records qualify a person for at the doors (an induction); every decision reads them. */
+    qualifications: readonly QualificationSource[];
     /** Keeps the secrets the server reads again encrypted (a webhook endpoint's). */
     sealer: Sealer;
     /** How webhooks are delivered (AppOptions.webhooks). */

@@ -1,3 +1,5 @@
+import { addDays } from './dates.js';
+
 /**
  * The Inductions module's rules that the console and the server share: how long a passed induction
  * holds, what passes, what counts as expiring, and how often an online test may be tried.
@@ -31,13 +33,6 @@ export function validUntil(passedOn: string, months: number): string {
 /** Whether a score passes a course: attended and at least the passing score. */
 export const passes = (attended: boolean, score: number | null | undefined, passing: number): boolean =>
   attended && score != null && score >= passing;
-
-/** yyyy-mm-dd plus `days` days. */
-export function addDays(date: string, days: number): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}
 
 /** Whether a record valid until `until` is expiring seen from `today` (still valid, ends within 30 days). */
 export const expiring = (until: string, today: string): boolean =>

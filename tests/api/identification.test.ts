@@ -247,7 +247,7 @@ describe.each(DIALECTS)('identification management on %s', (dialect) => {
   });
 
   it('verifies a badge: genuine and allowed, forged, malformed, of another client, revoked', async () => {
-    const badges = new Badges(w.t.db.database.db, w.registry);
+    const badges = new Badges(w.t.db.database.db, w.registry, w.app.qualifications);
     const [active] = (await credentials()).filter((r) => r.Activo === 'S');
     const claims = {
       IdCliente: 1,

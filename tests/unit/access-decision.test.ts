@@ -125,6 +125,22 @@ const asVehicle = (input: DecisionInput) => {
   };
 };
 
+/** The site requires course 1 at the zones and doors given; the person holds a course to a day. */
+const requireCourse = (f: DecisionInput, where: { zones?: number[]; doors?: number[] }) => {
+  f.site.qualifications = [
+    {
+      kind: 'induction',
+      id: 1,
+      name: 'TRABAJOS EN ALTURA',
+      doors: where.doors ?? [],
+      zones: where.zones ?? [],
+    },
+  ];
+};
+const holdCourse = (f: DecisionInput, until: string, id = 1) => {
+  person(f).qualifications = [{ kind: 'induction', id, until }];
+};
+
 interface Row {
   name: string;
   change: (input: DecisionInput) => void;
@@ -400,7 +416,97 @@ const rows: Row[] = [
     allow: false,
   },
 
-  // 4. groups and schedule
+  // 4. qualifications (a course the door's zone, a zone it sits in, or the door requires)
+  {
+    name: 'a course of a zone the door’s zone sits in, not passed',
+    change: (f) => requireCourse(f, { zones: [1] }),
+    reason: 'INDUCTION_MISSING',
+    allow: false,
+  },
+  {
+    name: 'a course of the door’s zone, passed and valid to today',
+    change: (f) => {
+      requireCourse(f, { zones: [5] });
+      holdCourse(f, '2025-03-10');
+    },
+    reason: 'ALLOWED',
+    allow: true,
+  },
+  {
+    name: 'a course of this door, passed but expired yesterday',
+    change: (f) => {
+      requireCourse(f, { doors: [10] });
+      holdCourse(f, '2025-03-09');
+    },
+    reason: 'INDUCTION_MISSING',
+    allow: false,
+  },
+  {
+    name: 'a course of another door, or of a zone inside the door’s, not passed',
+    change: (f) => {
+      f.site.zones.push({ IdZona: 6, IdZonaPadre: 5 });
+      requireCourse(f, { doors: [11], zones: [6] });
+    },
+    reason: 'ALLOWED',
+    allow: true,
+  },
+  {
+    name: 'another course passed than the one the door requires',
+    change: (f) => {
+      requireCourse(f, { zones: [5] });
+      holdCourse(f, '2026-12-31', 2);
+    },
+    reason: 'INDUCTION_MISSING',
+    allow: false,
+  },
+  {
+    name: 'a vehicle at a door whose zone requires a course',
+    change: (f) => {
+      asVehicle(f);
+      requireCourse(f, { zones: [5] });
+    },
+    reason: 'ALLOWED',
+    allow: true,
+  },
+  {
+    name: 'an exit without the course the door requires (let out, reason kept)',
+    change: (f) => {
+      f.direction = 'S';
+      requireCourse(f, { zones: [5] });
+    },
+    reason: 'INDUCTION_MISSING',
+    allow: true,
+  },
+  {
+    name: 'a course is not waived for a person or profile that skips requirements',
+    change: (f) => {
+      person(f).person.ValidarRequisitosAcceso = 'N';
+      f.site.profiles[0].ValidarRequisitos = 'N';
+      requireCourse(f, { zones: [5] });
+    },
+    reason: 'INDUCTION_MISSING',
+    allow: false,
+  },
+  {
+    name: 'an expired requirement is named before a missing course',
+    change: (f) => {
+      person(f).requirements[0].FechaVencimiento = '2025-03-09';
+      requireCourse(f, { zones: [5] });
+    },
+    reason: 'REQUIREMENT_EXPIRED',
+    allow: false,
+  },
+  {
+    name: 'a missing course is named before a door no group opens',
+    change: (f) => {
+      person(f).assignments = [];
+      requireCourse(f, { doors: [10] });
+    },
+    reason: 'INDUCTION_MISSING',
+    allow: false,
+  },
+
+  // 5. groups and schedule
   {
     name: 'no access profile',
     change: (f) => {
@@ -459,7 +565,7 @@ const rows: Row[] = [
     allow: true,
   },
 
-  // 5. restrictions
+  // 6. restrictions
   {
     name: 'a restriction on the whole division',
     change: (f) => {
@@ -526,7 +632,7 @@ const rows: Row[] = [
     allow: true,
   },
 
-  // 6. temporary assignments
+  // 7. temporary assignments
   {
     name: 'a temporary assignment only, within its dates',
     change: (f) => {
@@ -570,7 +676,7 @@ const rows: Row[] = [
     allow: false,
   },
 
-  // 7. condition
+  // 8. condition
   {
     name: 'a ceased worker',
     change: (f) => {
@@ -631,6 +737,15 @@ describe('the gate decision', () => {
 
   it.each(Object.entries(locales))('every reason has its message in %s', (_language, messages) => {
     for (const reason of REASONS) expect(lookup(messages, reasonMessageKey(reason)), reason).toBeTruthy();
+  });
+
+  it('names the course the door requires and the person lacks, in both languages', () => {
+    const input = baseline();
+    requireCourse(input, { zones: [1] });
+    const decision = decide(input);
+    expect(decision.params).toEqual({ name: 'TRABAJOS EN ALTURA' });
+    for (const messages of Object.values(locales))
+      expect(translate(messages, decision.messageKey, decision.params)).toContain('TRABAJOS EN ALTURA');
   });
 
   it('a night shift stored as 19:00–23:59 and 00:00–07:00 has no gap at midnight', () => {

@@ -247,6 +247,28 @@ describe('the gate app decides offline with the server decision', () => {
     });
   });
 
+  it('denies at a door whose course the worker lacks or holds no more, naming it, and lets them out', async () => {
+    const course = { Tipo: 'induction' as const, Id: 4, Nombre: 'ESPACIOS CONFINADOS' };
+    const withCourse = (Vence?: string) => ({
+      ...worker,
+      Puertas: worker.Puertas.map((d) => ({ ...d, Requiere: [Vence ? { ...course, Vence } : course] })),
+    });
+    const listOf = (entry: ReturnType<typeof withCourse>) =>
+      applyPayload(undefined, { ...head, completo: true, entradas: [entry] }) as AllowList;
+    const held = listOf(withCourse('2026-11-27'));
+    expect(await judge(token({}), 'E', NOW, held)).toMatchObject({ allow: true, reason: 'ALLOWED' });
+    const missing = { allow: false, reason: 'INDUCTION_MISSING', params: { name: 'ESPACIOS CONFINADOS' } };
+    expect(await judge(token({}), 'E', new Date('2026-11-28T15:00:00Z'), held)).toMatchObject(missing);
+    // Without it: the course is named, not a want of access; an exit lets the worker out.
+    const lacking = listOf(withCourse());
+    expect(await judge('40000007', 'E', NOW, lacking)).toMatchObject(missing);
+    expect(await judge('40000007', 'S', NOW, lacking)).toMatchObject({
+      allow: true,
+      reason: 'INDUCTION_MISSING',
+      lenientExit: true,
+    });
+  });
+
   it('warns on an old list and denies everyone past the limit (fail closed)', async () => {
     const later = (hours: number) => new Date(new Date(head.generado).getTime() + hours * 3_600_000);
     expect(listFreshness(list, later(1))).toBe('fresh');

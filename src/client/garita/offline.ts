@@ -13,9 +13,11 @@ import {
   type Direction,
   type Door,
   decide,
+  type HeldQualification,
   type Holder,
   type Presented,
   type ReasonCode,
+  type RequiredQualification,
   reasonMessageKey,
   type SiteAccess,
 } from '../../shared/access/decision.js';
@@ -141,10 +143,23 @@ export function listFreshness(list: AllowList, now: Date): 'fresh' | 'old' | 'ex
 const EVER = '0000-01-01';
 const NEVER = '9999-12-31';
 
+/** What the entry's doors require (each its own door's) and what the holder holds of it, until when. */
+function qualificationsOf(entry: AllowEntry): {
+  required: RequiredQualification[];
+  held: HeldQualification[];
+} {
+  const here = entry.Puertas.flatMap((d) => (d.Requiere ?? []).map((r) => ({ ...r, door: d.IdPuerta })));
+  return {
+    required: here.map((r) => ({ kind: r.Tipo, id: r.Id, name: r.Nombre, doors: [r.door], zones: [] })),
+    held: here.flatMap((r) => (r.Vence ? [{ kind: r.Tipo, id: r.Id, until: r.Vence }] : [])),
+  };
+}
+
 /** The person's or vehicle's rows as the decision reads them, rebuilt from an allowed entry of the list. */
 function allowedRows(list: AllowList, entry: AllowEntry): { holder: Holder; site: SiteAccess } {
   const id = Number(entry.Titular.slice(2));
   const doors = entry.Puertas;
+  const { required, held } = qualificationsOf(entry);
   const assignments: AccessAssignment[] = doors.map((_, i) => ({
     IdPerfilAcceso: i + 1,
     FechaInicio: EVER,
@@ -176,6 +191,7 @@ function allowedRows(list: AllowList, entry: AllowEntry): { holder: Holder; site
       })),
     ),
     zones: [],
+    qualifications: required,
   };
   const rows: Pick<Holder, 'requirements' | 'accreditations' | 'assignments'> = {
     // The list names only the first mandatory requirement to expire: enough to deny past its day.
@@ -212,6 +228,7 @@ function allowedRows(list: AllowList, entry: AllowEntry): { holder: Holder; site
         },
         exonerations: [],
         restrictions: [],
+        qualifications: held,
         ...rows,
       };
   return { holder, site };

@@ -189,6 +189,9 @@ const GROUP_ICONS: Record<string, string> = {
 /** Two digits per menu level: 1 → "01". */
 const pair = (n: number) => String(n).padStart(2, '0');
 
+/** A module's first-level menu id: 10, 20, … 90 for the first nine, then 91, 92, … (two digits a level). */
+const moduleMenuId = (index: number) => pair(index < 9 ? (index + 1) * 10 : 82 + index);
+
 /**
  * The demo menu: one group per module with its screens, in the modules' order (10, 20, … as
  * first-level ids); screens that name an x-group sit one level deeper, under a sub-group placed
@@ -199,7 +202,7 @@ export function demoMenu(registry: Registry): MenuSeed[] {
   MODULES.forEach((module, index) => {
     const entities = registry.entities.filter((e) => e.module === module && !e.hidden);
     if (!entities.length) return;
-    const group = pair((index + 1) * 10);
+    const group = moduleMenuId(index);
     items.push({
       IdMenu: group,
       Modulo: module,
@@ -268,7 +271,7 @@ export function demoMenu(registry: Registry): MenuSeed[] {
     }
   });
   // The accreditation workflow's screens, in two sub-groups of the accreditation module.
-  const accreditation = pair((MODULES.indexOf('accreditation') + 1) * 10);
+  const accreditation = moduleMenuId(MODULES.indexOf('accreditation'));
   let next = items.filter((i) => i.IdMenuPadre === accreditation).length + 1;
   for (const [group, screens] of Object.entries(WORKFLOW_SCREENS)) {
     const id = `${accreditation}${pair(next++)}`;

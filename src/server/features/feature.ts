@@ -8,6 +8,8 @@ import type { TableMaker } from '../db/prepare.js';
 import type { AccreditationListeners } from '../events.js';
 import type { Signal } from '../jobs/signal.js';
 import type { Registry } from '../registry.js';
+import type { RequirementSource } from '../requirement-sources.js';
+import type { QualificationSource } from '../services/site/loader.js';
 import type { FileStore } from '../storage/files.js';
 
 /** What a feature's entity hooks may use. */
@@ -61,4 +63,16 @@ export interface Feature {
   tables?: TableMaker;
   /** What the area does when an accreditation changes (its rows that hang on it), in that transaction. */
   listens?(ctx: FeatureContext): AccreditationListeners;
+  /**
+   * What the area's records prove of accreditation requirements (a passed induction the requirement
+   * bound to its course): the request engine asks them through the app (fastify.requirementSources)
+   * when a worker's request lines are made, never the area itself.
+   */
+  requirementSources?(ctx: FeatureContext): RequirementSource[];
+  /**
+   * What the area's records let a person through (an induction): doors and zones that require one
+   * refuse a person without it. The gate reads it through the app (fastify.qualifications), never
+   * the area itself.
+   */
+  qualifications?(ctx: FeatureContext): QualificationSource;
 }

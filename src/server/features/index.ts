@@ -1,6 +1,8 @@
 import type { RouteGrant } from '../auth/permissions.js';
 import { mergeHooks } from '../crud/types.js';
 import { AccreditationEvents } from '../events.js';
+import { RequirementSources } from '../requirement-sources.js';
+import type { QualificationSource } from '../services/site/loader.js';
 import { access } from './access/index.js';
 import { accreditation } from './accreditation/index.js';
 import { administration } from './administration/index.js';
@@ -44,6 +46,19 @@ export function featureListeners(ctx: FeatureContext, features: Feature[] = FEAT
   return new AccreditationEvents(
     features.flatMap((f) => (f.listens ? [{ owner: f.name, listen: f.listens(ctx) }] : [])),
   );
+}
+
+/** What the areas' records qualify a person for at the doors (an induction), in the areas' order. */
+export function featureQualifications(
+  ctx: FeatureContext,
+  features: Feature[] = FEATURES,
+): QualificationSource[] {
+  return features.flatMap((f) => (f.qualifications ? [f.qualifications(ctx)] : []));
+}
+
+/** What the areas' records prove of accreditation requirements, in the areas' order. */
+export function featureRequirementSources(ctx: FeatureContext, features: Feature[] = FEATURES) {
+  return new RequirementSources(features.flatMap((f) => f.requirementSources?.(ctx) ?? []));
 }
 
 /** The areas' entity hooks, merged and checked against the registry (an unknown name fails at start-up). */

@@ -4,6 +4,8 @@
  * and the doors of the control point.
  */
 
+import type { QualificationKind } from './decision.js';
+
 /** One holder a gate may let through while offline, and where and when. */
 export interface AllowEntry {
   /** P:<IdPersona> or V:<IdVehiculo>. */
@@ -25,10 +27,26 @@ export interface AllowEntry {
    */
   Requisito?: { Nombre: string; Vence: string };
   /** Per door of the control point: the schedule intervals (Dia 1–7, HH:mm) that open it. */
-  Puertas: Array<{
-    IdPuerta: number;
-    Intervalos: Array<{ Dia: number; HoraInicio: string; HoraFin: string }>;
-  }>;
+  Puertas: AllowDoor[];
+}
+
+/** A door of the control point as it opens to one holder. */
+export interface AllowDoor {
+  IdPuerta: number;
+  Intervalos: Array<{ Dia: number; HoraInicio: string; HoraFin: string }>;
+  /**
+   * What the door requires of the person (a specific induction), with the last day they hold it
+   * (`Vence`, absent when they do not): a gate offline denies without it, or past that day, naming it.
+   */
+  Requiere?: RequiredHere[];
+}
+
+/** A qualification a door requires (kind, id among its kind's, name) and until when the holder holds it. */
+export interface RequiredHere {
+  Tipo: QualificationKind;
+  Id: number;
+  Nombre: string;
+  Vence?: string;
 }
 
 /**

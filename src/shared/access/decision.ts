@@ -9,25 +9,32 @@
  *      document or plate;
  *   2. an accreditation of the door's division in force today (state A);
  *   3. mandatory requirements not expired, unless an exoneration waives them;
- *   4. an access profile in force today whose groups open this door, in the schedule's hours;
- *   5. restrictions (division, zone and its sub-zones, or door; full day or hours);
- *   6. temporary assignments: weighed with the permanent ones in step 4 (they only add doors and
+ *   4. qualifications the door requires of a person (a specific induction today): one that names the
+ *      door, its zone or a zone it sits in must be held, valid today (INDUCTION_MISSING, naming it).
+ *      The feature that keeps them says what the site requires and what each person holds. Vehicles
+ *      are not checked; neither an exoneration nor a profile that skips requirements waives them
+ *      (a safety course belongs to the place, not to the accreditation's papers);
+ *   5. an access profile in force today whose groups open this door, in the schedule's hours;
+ *   6. restrictions (division, zone and its sub-zones, or door; full day or hours);
+ *   7. temporary assignments: weighed with the permanent ones in step 5 (they only add doors and
  *      hours; covering for someone must not take away one's own access) and named in the answer:
  *      ALLOWED_TEMPORARY when only a temporary one let the holder in, TEMPORARY_ENDED when the only
  *      one that would have has ended. They do not lift restrictions;
- *   7. the person's condition (ceased, inactive) or the vehicle's state.
+ *   8. the person's condition (ceased, inactive) or the vehicle's state.
  *
  * Exits are lenient: a holder the gate recognises is let out whatever the reason, so nobody is kept
- * inside a site far from town by an expired document or a schedule that ended mid-shift; the answer
- * still carries the reason, so the marking records what was wrong. Not waived on exit: a door that is
- * out of service or not an exit, and an unknown identity, because the headcount (evacuation roll call)
- * must know who left; the guard lets such a person out by hand.
+ * inside a site far from town by an expired document, an induction that lapsed while inside or a
+ * schedule that ended mid-shift; the answer still carries the reason, so the marking records what was
+ * wrong. Not waived on exit: a door that is out of service or not an exit, and an unknown identity,
+ * because the headcount (evacuation roll call) must know who left; the guard lets such a person out
+ * by hand.
  *
- * Dates (credential, accreditation, requirement, assignment, exoneration, restriction) are compared
- * with the site's local calendar date, all inclusive. Schedule intervals are half-open [start, end) in
- * whole minutes, like the server's overlap check; an end of 23:59 runs to midnight, because a night
- * shift is stored as "19:00–23:59" plus "00:00–07:00" the next day. An interval whose end comes before
- * its start crosses midnight: it belongs to its own day and continues into the next morning.
+ * Dates (credential, accreditation, requirement, qualification, assignment, exoneration, restriction)
+ * are compared with the site's local calendar date, all inclusive. Schedule intervals are half-open
+ * [start, end) in whole minutes, like the server's overlap check; an end of 23:59 runs to midnight,
+ * because a night shift is stored as "19:00–23:59" plus "00:00–07:00" the next day. An interval whose
+ * end comes before its start crosses midnight: it belongs to its own day and continues into the next
+ * morning.
  */
 
 import type { MessageParams } from '../errors.js';
@@ -60,6 +67,7 @@ export const REASONS = [
   'ACCREDITATION_SUSPENDED',
   'ACCREDITATION_TERMINATED',
   'REQUIREMENT_EXPIRED',
+  'INDUCTION_MISSING',
   'NO_ACCESS_GROUP',
   'OUTSIDE_SCHEDULE',
   'RESTRICTED',
@@ -132,6 +140,35 @@ export interface KeptRequirement {
   FechaVencimiento?: string;
 }
 
+/** What a door may require of a person besides the access rules: an induction today. */
+export type QualificationKind = 'induction';
+
+/** The reason a door names for a required qualification the person does not hold. */
+const QUALIFICATION_MISSING: Record<QualificationKind, ReasonCode> = {
+  induction: 'INDUCTION_MISSING',
+};
+
+/**
+ * A qualification the site requires at the doors it names and at every door of the zones it names
+ * (and of the zones inside them).
+ */
+export interface RequiredQualification {
+  kind: QualificationKind;
+  /** Its id among those of its kind (an induction's course). */
+  id: number;
+  /** Its name, for the message. */
+  name: string;
+  doors: number[];
+  zones: number[];
+}
+
+/** A qualification a person holds, to its last valid day (yyyy-mm-dd, inclusive). */
+export interface HeldQualification {
+  kind: QualificationKind;
+  id: number;
+  until: string;
+}
+
 interface HolderRows {
   accreditations: Accreditation[];
   requirements: KeptRequirement[];
@@ -142,6 +179,8 @@ export interface PersonHolder extends HolderRows {
   person: Person;
   exonerations: Exoneration[];
   restrictions: Restriction[];
+  /** The qualifications held (valid ones: a revoked one is not held), when the site requires any. */
+  qualifications?: HeldQualification[];
 }
 export interface VehicleHolder extends HolderRows {
   kind: 'vehicle';
@@ -163,6 +202,8 @@ export interface SiteAccess {
   intervals: ScheduleInterval[];
   /** For restrictions on a zone that contains the door's zone. */
   zones: Zone[];
+  /** What its doors and zones require of a person (step 4); none when absent. */
+  qualifications?: RequiredQualification[];
 }
 
 export type Direction = 'E' | 'S';
@@ -409,6 +450,30 @@ function zoneLine(zoneId: number, zones: Zone[]): number[] {
   return line;
 }
 
+/** The qualifications the site requires at this door: naming the door, its zone or a zone it sits in. */
+export function requiredAt(door: Door, site: SiteAccess): RequiredQualification[] {
+  const required = site.qualifications ?? [];
+  if (!required.length) return required;
+  const zones = zoneLine(door.IdZona, site.zones);
+  return required.filter((q) => q.doors.includes(door.IdPuerta) || q.zones.some((z) => zones.includes(z)));
+}
+
+/** The last day the person holds a qualification (the latest of theirs), or undefined when they hold none. */
+export function heldUntil(
+  holder: PersonHolder,
+  q: Pick<RequiredQualification, 'kind' | 'id'>,
+): string | undefined {
+  const days = (holder.qualifications ?? []).filter((h) => h.kind === q.kind && h.id === q.id);
+  return days.map((h) => h.until).sort()[days.length - 1];
+}
+
+/** The first qualification the door requires that the person does not hold today (step 4). */
+function checkQualifications(holder: Holder, { door, site }: DecisionInput, today: string): Outcome {
+  if (holder.kind !== 'person') return undefined;
+  const missing = requiredAt(door, site).find((q) => (heldUntil(holder, q) ?? '') < today);
+  return missing && { reason: QUALIFICATION_MISSING[missing.kind], params: { name: missing.name } };
+}
+
 function checkRestrictions(holder: Holder, { door, site }: DecisionInput, local: LocalTime): Outcome {
   if (holder.kind !== 'person') return undefined;
   const zones = zoneLine(door.IdZona, site.zones);
@@ -454,6 +519,7 @@ function evaluate(input: DecisionInput, local: LocalTime): NonNullable<Outcome> 
   const failure =
     checkAccreditation(holder.accreditations, door.IdDivision, today) ??
     (requirementsChecked ? checkRequirements(holder, door.IdDivision, today) : undefined) ??
+    checkQualifications(holder, input, today) ??
     checkAccess(granted, () => openings(input, active, local), local) ??
     checkRestrictions(holder, input, local) ??
     checkCondition(holder);

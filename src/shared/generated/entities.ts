@@ -1870,7 +1870,7 @@ export interface Solicitud {
 }
 
 /**
- * A saved detail line of a request (spec section 3 'Saved detail line'): the value of one datum of one requirement, its file (kept by content in the file store: ClaveArchivo, with its name and type), the expiry it gives, and for data an authoriser approves, the evaluation (EstadoAprobacion P pending, A approved, R rejected, O observed, its observation, who and when; an observed line's correction deadline, and when its lapse was escalated to the next approver; a value carried over from the holder's accreditation in another division names the request that accredited it). A visit's lines belong to one of its visitors.
+ * A saved detail line of a request (spec section 3 'Saved detail line'): the value of one datum of one requirement, its file (kept by content in the file store: ClaveArchivo, with its name and type), the expiry it gives, and for data an authoriser approves, the evaluation (EstadoAprobacion P pending, A approved, R rejected, O observed, its observation, who and when; an observed line's correction deadline, and when its lapse was escalated to the next approver; a value carried over from the holder's accreditation in another division names the request that accredited it). A visit's lines belong to one of its visitors. A line a requirement source proves (a passed induction of the course bound to its requirement) is filled and approved by the system from the source's record: it names the source (Fuente), its record (ReferenciaFuente), what the authoriser reads of it (DetalleFuente: its labelled facts, JSON) and where its certificate is read (EnlaceFuente).
  */
 export interface SolicitudDetalle {
   IdDetalle?: number;
@@ -1892,6 +1892,10 @@ export interface SolicitudDetalle {
   FechaLimiteCorreccion?: string;
   FechaEscalamiento?: string;
   IdSolicitudOrigen?: number;
+  Fuente?: string;
+  ReferenciaFuente?: string;
+  DetalleFuente?: string;
+  EnlaceFuente?: string;
 }
 
 /**
@@ -1925,7 +1929,7 @@ export interface SolicitudHistorial {
 }
 
 /**
- * A requirement value a worker, vehicle or visitor holds once a request approved it (what renewal and expiry read): the datum's value, its file and the requirement's expiry, with the request it came from.
+ * A requirement value a worker, vehicle or visitor holds once a request approved it (what renewal and expiry read): the datum's value, its file and the requirement's expiry, with the request it came from. A value a requirement source proved (a passed induction) names the source and its record (Fuente, ReferenciaFuente): when the record no longer holds, the value is made to expire (endSourcedRequirements) and the daily job suspends as for any other.
  */
 export interface RequisitoAcreditado {
   IdRequisitoAcreditado?: number;
@@ -1943,6 +1947,8 @@ export interface RequisitoAcreditado {
   ClaveArchivo?: string;
   NombreArchivo?: string;
   TipoArchivo?: string;
+  Fuente?: string;
+  ReferenciaFuente?: string;
   FechaVencimiento?: string;
   IdSolicitud: number;
   FechaAprobacion?: string;

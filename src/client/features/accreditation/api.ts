@@ -185,6 +185,10 @@ export interface Item {
   FechaLimiteCorreccion?: string | null;
   /** A value carried over from the holder's accreditation: the request that accredited it. */
   IdSolicitudOrigen?: number | null;
+  /** A value a requirement source proved (a passed induction): its name, its facts (JSON) and certificate. */
+  Fuente?: string | null;
+  DetalleFuente?: string | null;
+  EnlaceFuente?: string | null;
   /** For an authoriser: the states the line may take now. */
   opciones: LineStatus[];
   /** For an authoriser: the lines (requirement · datum) its own line waits for before approval. */

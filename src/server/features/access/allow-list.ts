@@ -1,16 +1,20 @@
 import { createHash, sign } from 'node:crypto';
-import type { AllowEntry, DeniedEntry } from '../../../shared/access/allow-list.js';
+import type { AllowDoor, AllowEntry, DeniedEntry } from '../../../shared/access/allow-list.js';
 import {
+  type Door,
   decide,
   type Holder,
+  heldUntil,
   localTime,
   type ReasonCode,
+  requiredAt,
   requirementWaived,
+  type SiteAccess,
 } from '../../../shared/access/decision.js';
 import { addDays, timeZoneOf } from '../../../shared/dates.js';
 import type { Db } from '../../db/connection.js';
 import type { Device } from '../../services/site/device-keys.js';
-import { loadHolder, loadSite } from '../../services/site/loader.js';
+import { loadHolder, loadSite, type QualificationSource } from '../../services/site/loader.js';
 import { signingKeys } from '../../services/site/signing-keys.js';
 import { ACCESS_TABLES } from '../../services/site/tables.js';
 
@@ -27,15 +31,18 @@ const KEEP_VERSIONS = 20;
 /**
  * The offline allow-list of a control point: everyone accredited in its division whom the gate
  * decision lets through one of its doors today, at some hour, with the schedule intervals that open
- * each door. Versioned: a list equal to the last one served keeps its version; `since` names a
- * version the gate holds, and the answer then carries only the entries added or changed and the
- * holders removed. The payload is signed with the server's Ed25519 key.
+ * each door and what the door requires of the person besides (an induction, held or not: the gate
+ * then refuses for its lack as the server does, rather than for want of access). Versioned: a list
+ * equal to the last one served keeps its version; `since` names a version the gate holds, and the
+ * answer then carries only the entries added or changed and the holders removed. The payload is
+ * signed with the server's Ed25519 key.
  */
 export async function allowList(
   db: Db,
   device: Device,
   controlPointId: number,
   since: number | undefined,
+  qualifications: readonly QualificationSource[],
   now = Date.now(),
 ) {
   const doors = (await db
@@ -58,7 +65,9 @@ export async function allowList(
     .execute()) as Array<Record<string, unknown>>;
   if (!doors.length) return undefined;
   const timeZone = timeZoneOf(String(doors[0].IdPais ?? ''));
-  const site = await loadSite(db, device.IdCliente, device.IdDivision);
+  const site = await loadSite(db, device.IdCliente, device.IdDivision, qualifications);
+  // Whether a door opens to a holder is asked without what it requires besides: that rides on the list.
+  const unqualified: SiteAccess = { ...site, qualifications: [] };
   const holders = (await db
     .selectFrom('accreditation_accreditation')
     .select(['IdPersona', 'IdVehiculo'])
@@ -100,9 +109,9 @@ export async function allowList(
     const presented = isVehicle
       ? ({ kind: 'plate', Placa: String(found.Placa) } as const)
       : ({ kind: 'document', Documento: String(found.Documento) } as const);
-    const { holder } = await loadHolder(db, device.IdCliente, device.IdDivision, presented);
+    const { holder } = await loadHolder(db, device.IdCliente, device.IdDivision, presented, qualifications);
     if (!holder) continue;
-    const open: AllowEntry['Puertas'] = [];
+    const open: AllowDoor[] = [];
     const profiles = new Set(holder.assignments.filter((a) => a.Activo === 'S').map((a) => a.IdPerfilAcceso));
     // Whether a profile opening one of its doors checks requirements (the decision skips them when none does).
     let validates = false;
@@ -115,7 +124,7 @@ export async function allowList(
         Activo: row.Activo as 'S' | 'N',
       };
       const direction = door.Sentido === 'S' ? 'S' : 'E';
-      const decision = decide({ door, direction, at, timeZone, presented, holder, site });
+      const decision = decide({ door, direction, at, timeZone, presented, holder, site: unqualified });
       if (!HOURLY.includes(decision.reason)) continue;
       const opening = site.profiles.filter(
         (p) =>
@@ -137,7 +146,8 @@ export async function allowList(
         .filter((i) => i.Activo === 'S' && groups.some((g) => g.IdHorario === i.IdHorario))
         .map((i) => ({ Dia: i.Dia, HoraInicio: i.HoraInicio, HoraFin: i.HoraFin }))
         .sort((a, b) => a.Dia - b.Dia || a.HoraInicio.localeCompare(b.HoraInicio));
-      if (intervals.length) open.push({ IdPuerta: door.IdPuerta, Intervalos: intervals });
+      if (intervals.length)
+        open.push({ IdPuerta: door.IdPuerta, Intervalos: intervals, ...requiredHere(holder, door, site) });
     }
     if (!open.length) continue;
     const inForce = holder.accreditations.filter(
@@ -343,6 +353,16 @@ async function cardsOf(
     }
   }
   return byHolder;
+}
+
+/** What the door requires of a person, each with the last day the holder holds it (none for a vehicle). */
+function requiredHere(holder: Holder, door: Door, site: SiteAccess): Pick<AllowDoor, 'Requiere'> {
+  if (holder.kind !== 'person') return {};
+  const required = requiredAt(door, site).map((q) => {
+    const until = heldUntil(holder, q);
+    return { Tipo: q.kind, Id: q.id, Nombre: q.name, ...(until !== undefined && { Vence: until }) };
+  });
+  return required.length ? { Requiere: required } : {};
 }
 
 /**

@@ -77,7 +77,8 @@ const answer = (decision: Decision, language: FastifyRequest['language']) => ({
 export default async function deviceRoutes(fastify: FastifyInstance): Promise<void> {
   const db = fastify.database.db;
   const keys = new DeviceKeys(db);
-  const siteOf = siteCache(db);
+  const { qualifications } = fastify;
+  const siteOf = siteCache(db, qualifications);
   const writer = decisionWriterOf(db, fastify.database.dialect === 'postgres' ? 4 : 1);
   fastify.decorate('deviceKeys', keys);
   const enrolment = new Enrolment(db, keys);
@@ -129,7 +130,7 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
           doubtful: clock.doubtful,
           online: true,
         };
-        return decideAndRecord(db, device, presentation, () => timedOut, siteOf, writer);
+        return decideAndRecord(db, device, presentation, () => timedOut, siteOf, qualifications, writer);
       })();
       const outcome = await withinBudget(
         work,
@@ -256,7 +257,7 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
         };
         // A device's batch shows the same cards over and over: each one's rows are read once, all
         // of the batch's together (recordBatch).
-        const recorded = await recordBatch(trx, device, prepared, siteFor);
+        const recorded = await recordBatch(trx, device, prepared, siteFor, qualifications);
         return prepared.map((p, i) => ({ p, recorded: recorded[i] }));
       });
       if (results.some((r) => !r.recorded.duplicate)) fastify.markingsWritten.fire();
@@ -312,7 +313,13 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
     },
     async (request, reply) => {
       const device = await authenticate(request);
-      const list = await allowList(db, device, Number(request.query.puntoControl), request.query.version);
+      const list = await allowList(
+        db,
+        device,
+        Number(request.query.puntoControl),
+        request.query.version,
+        qualifications,
+      );
       if (!list) throw new ApiError('BAD_REQUEST', { messageKey: 'gate.controlPointNotOfDevice' });
       // A whole list is large (20 000 holders: about 18 MB of JSON, 300 KB gzipped): sent compressed
       // to a client that accepts it, as every browser does.

@@ -41,8 +41,8 @@ export default async function effectiveAccessRoutes(fastify: FastifyInstance): P
         .select('IdPais')
         .where('IdDivision', '=', divisionId)
         .executeTakeFirst() as Promise<{ IdPais: string | null } | undefined>,
-      loadHolder(db, clientId, divisionId, presented),
-      loadSite(db, clientId, divisionId),
+      loadHolder(db, clientId, divisionId, presented, fastify.qualifications),
+      loadSite(db, clientId, divisionId, fastify.qualifications),
     ]);
     const timeZone = timeZoneOf(division?.IdPais);
     const at = new Date(fastify.auth.now());

@@ -22,6 +22,7 @@ import {
   loadHolder,
   loadHolders,
   loadSite,
+  type QualificationSource,
 } from '../../services/site/loader.js';
 import { ACCESS_TABLES, noteMarkedDays } from '../../services/site/tables.js';
 
@@ -82,11 +83,12 @@ export async function decideAndRecord(
   p: Presentation,
   abort: () => boolean,
   siteOf: (clientId: number, divisionId: number) => Promise<SiteAccess>,
+  qualifications: readonly QualificationSource[],
   writer: DecisionWriter,
 ): Promise<Recorded> {
   const { door } = p;
   const [loaded, site] = await Promise.all([
-    loadHolder(db, door.IdCliente, door.IdDivision, p.presented),
+    loadHolder(db, door.IdCliente, door.IdDivision, p.presented, qualifications),
     siteOf(door.IdCliente, door.IdDivision),
   ]);
   return writer.record({ device, p, loaded, site, abort });
@@ -390,6 +392,7 @@ export async function recordBatch(
   device: Device,
   prepared: Presentation[],
   siteOf: (p: Presentation) => SiteAccess,
+  qualifications: readonly QualificationSource[],
 ): Promise<Recorded[]> {
   const ids = prepared.map((p) => p.deviceMarkId).filter((id): id is string => id !== undefined);
   // The markings this device had sent already, as they were stored: a resent one is answered with them.
@@ -418,6 +421,7 @@ export async function recordBatch(
       divisionId: p.door.IdDivision,
       presented: p.presented,
     })),
+    qualifications,
   );
   // The presence of every holder of the batch, by division and holder.
   const presence = new Map<string, { IdZona: unknown; Funcion: unknown; Instante: number }>();
@@ -560,13 +564,17 @@ export function decisionWriterOf(db: Db, lanes = 1): DecisionWriter {
 export const SITE_CACHE_MS = 2_000;
 
 /**
- * The division's access configuration (profiles, groups, schedules, zones) kept for SITE_CACHE_MS:
- * it changes seldom and is half of a decision's reads. A change in the console reaches the gates
- * within two seconds; a failed load is not kept.
+ * The division's access configuration (profiles, groups, schedules, zones, the qualifications its
+ * doors require) kept for SITE_CACHE_MS: it changes seldom and is half of a decision's reads. A change
+ * in the console reaches the gates within two seconds; a failed load is not kept.
  */
-export function siteCache(db: Db, now: () => number = Date.now) {
+export function siteCache(
+  db: Db,
+  qualifications: readonly QualificationSource[],
+  now: () => number = Date.now,
+) {
   return ttlCache(
-    (clientId: number, divisionId: number) => loadSite(db, clientId, divisionId),
+    (clientId: number, divisionId: number) => loadSite(db, clientId, divisionId, qualifications),
     SITE_CACHE_MS,
     now,
   );

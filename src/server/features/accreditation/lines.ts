@@ -25,6 +25,14 @@ export interface Line {
   FechaLimiteCorreccion?: string | null;
   /** A value carried over from the holder's accreditation: the request that accredited it. */
   IdSolicitudOrigen?: number | null;
+  /**
+   * A value proven by a requirement source (a passed induction): the source's name, its record,
+   * what the authoriser reads of it (its labelled facts, JSON) and where its certificate is read.
+   */
+  Fuente?: string | null;
+  ReferenciaFuente?: string | null;
+  DetalleFuente?: string | null;
+  EnlaceFuente?: string | null;
 }
 
 /** A value the requester sends for one datum (spec: the request's Detalle). */
@@ -113,6 +121,8 @@ export function applyValues(
       problems[field] = { messageKey: 'accreditation.refusals.unknownDatum' };
       continue;
     }
+    // A value its source proves is the source's, not the requester's to change.
+    if (line.Fuente) continue;
     const { value, problem } = normaliseValue(
       { Tipo: found.datum.Tipo, choices: found.datum.choices.map((c) => c.IdDato) },
       input.Valor,
@@ -147,7 +157,8 @@ export function missingData(profile: ProfileDef, lines: readonly Line[]): Line[]
   }
   return lines.filter((line) => {
     const datum = required.get(line.IdDatoEvaluar);
-    if (!datum) return false;
+    // A line its source proves is complete: the source's record (its certificate) is the evidence.
+    if (!datum || line.Fuente) return false;
     const needsValue = datum.DatoOpcional !== 'S' && datum.AdjuntarArchivo !== 'S';
     return (needsValue && !line.Valor) || (datum.AdjuntarArchivo === 'S' && !line.ClaveArchivo);
   });

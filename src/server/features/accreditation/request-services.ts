@@ -2,6 +2,7 @@ import type { CrudService } from '../../crud/service.js';
 import type { Database } from '../../db/connection.js';
 import type { AccreditationEvents } from '../../events.js';
 import type { Registry } from '../../registry.js';
+import type { RequirementSources } from '../../requirement-sources.js';
 import type { FileStore } from '../../storage/files.js';
 import { Decisions } from './engine/decisions.js';
 import { type Kinds, RequestEngine } from './engine/engine.js';
@@ -28,8 +29,9 @@ export function requestServices(
   notices: Notices,
   now: () => number = Date.now,
   events?: AccreditationEvents,
+  sources?: RequirementSources,
 ): RequestServices {
-  const engine = new RequestEngine(database, registry, crud, files, notices, kinds, now, events);
+  const engine = new RequestEngine(database, registry, crud, files, notices, kinds, now, events, sources);
   return {
     engine,
     decisions: new Decisions(engine),

@@ -21,6 +21,7 @@ export function servicesOf(fastify: FastifyInstance, kinds: Kinds) {
     notices,
     () => fastify.auth.now(),
     fastify.events,
+    fastify.requirementSources,
   );
   return {
     ...services,

@@ -187,6 +187,10 @@ export class RequestViews {
               FechaAprobacion: line.FechaAprobacion,
               FechaLimiteCorreccion: line.FechaLimiteCorreccion ?? null,
               IdSolicitudOrigen: line.IdSolicitudOrigen ?? null,
+              // A value its source proved (a passed induction): the source, its facts, its certificate.
+              Fuente: line.Fuente ?? null,
+              DetalleFuente: line.DetalleFuente ?? null,
+              EnlaceFuente: line.EnlaceFuente ?? null,
               opciones: options,
               // The lines this authoriser's line waits for before it may be approved.
               Espera:
@@ -203,7 +207,9 @@ export class RequestViews {
                   type === 'A' ||
                   (request.EstadoAprobacion === 'O' && line.EstadoAprobacion === 'A') ||
                   // A value carried over from the holder's accreditation is not asked again.
-                  (Boolean(line.IdSolicitudOrigen) && line.EstadoAprobacion !== 'O'),
+                  (Boolean(line.IdSolicitudOrigen) && line.EstadoAprobacion !== 'O') ||
+                  // Nor one its source proves: the source's record is the evidence.
+                  Boolean(line.Fuente),
             });
           }
       return out;

@@ -15,7 +15,7 @@ import type { Db } from '../../db/connection.js';
 import { ApiError } from '../../errors.js';
 import { t } from '../../i18n.js';
 import type { Registry } from '../../registry.js';
-import { loadDoor, loadHolder, loadSite } from '../../services/site/loader.js';
+import { loadDoor, loadHolder, loadSite, type QualificationSource } from '../../services/site/loader.js';
 import { signingKeys } from '../../services/site/signing-keys.js';
 import { type BadgeCard, type BadgeLayout, badgePdf } from './badge.js';
 import type { Office } from './credentials.js';
@@ -45,6 +45,8 @@ export class Badges {
   constructor(
     private readonly db: Db,
     private readonly registry: Registry,
+    /** What doors require of a person besides access (the app's, fastify.qualifications). */
+    private readonly qualifications: readonly QualificationSource[],
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -282,8 +284,8 @@ export class Badges {
     if (claims.IdCliente !== clientId) return refused('TOKEN_OTHER_CLIENT', true);
     const presented = { kind: 'credential', Numero: claims.Numero } as const;
     const [{ credential: stored, holder }, site, doors] = await Promise.all([
-      loadHolder(this.db, clientId, divisionId, presented),
-      loadSite(this.db, clientId, divisionId),
+      loadHolder(this.db, clientId, divisionId, presented, this.qualifications),
+      loadSite(this.db, clientId, divisionId, this.qualifications),
       this.doors(clientId, divisionId, doorId),
     ]);
     const credential = boundedByToken(stored, claims.Hasta);

@@ -24,7 +24,7 @@ const issueFields = {
 export default async function identificationRoutes(fastify: FastifyInstance): Promise<void> {
   const { db } = fastify.database;
   const credentials = new Credentials(db, fastify.registry);
-  const badges = new Badges(db, fastify.registry);
+  const badges = new Badges(db, fastify.registry, fastify.qualifications);
 
   fastify.get<{ Querystring: { tipo?: HolderKind; buscar?: string; skip?: number; take?: number } }>(
     `${BASE}/titulares`,

@@ -1,5 +1,9 @@
 import { INDUCTION_SCREENS } from '../../../shared/screens.js';
 import type { Feature } from '../feature.js';
+import { seedDemoInductions } from './demo.js';
+import { inductionHooks } from './hooks.js';
+import { inductionQualifications } from './qualifications.js';
+import { requirementSources } from './requirement-source.js';
 import inductionRoutes from './routes.js';
 
 /**
@@ -10,5 +14,9 @@ import inductionRoutes from './routes.js';
 export const induction: Feature = {
   name: 'induction',
   screens: Object.values(INDUCTION_SCREENS),
+  hooks: inductionHooks,
   routes: inductionRoutes,
+  demo: { order: 40, seed: seedDemoInductions },
+  qualifications: inductionQualifications,
+  requirementSources,
 };

@@ -7,9 +7,13 @@ import type {
   Credential,
   Door,
   Exoneration,
+  HeldQualification,
   Holder,
   KeptRequirement,
+  PersonHolder,
   Presented,
+  QualificationKind,
+  RequiredQualification,
   Restriction,
   Schedule,
   ScheduleInterval,
@@ -23,6 +27,24 @@ import type { Db } from '../../db/connection.js';
 export interface LoadedDoor extends Door {
   IdCliente: number;
   IdPuntoControl: number | null;
+}
+
+/**
+ * Something a door may require of a person besides the access rules (an induction today; tomorrow an
+ * internal driving licence), declared by the feature that keeps it (Feature.qualifications): what the
+ * division's doors and zones require, and what people hold. Every decision reads them through the
+ * site and the holders loaded here.
+ */
+export interface QualificationSource {
+  kind: QualificationKind;
+  /** The division's active rules: which doors and zones require what, in a fixed order. */
+  required(db: Db, clientId: number, divisionId: number): Promise<RequiredQualification[]>;
+  /** What these people (at most 500) hold and until when; a revoked one is not held. */
+  held(
+    db: Db,
+    clientId: number,
+    personIds: number[],
+  ): Promise<Array<HeldQualification & { personId: number }>>;
 }
 
 /** The site's IANA time zone, from its country (a division keeps no zone of its own). */
@@ -45,7 +67,7 @@ async function inChunks<T, R>(values: T[], read: (chunk: T[]) => Promise<R[]>): 
  * (a gate's decision) keeps a fixed text, which PostgreSQL prepares once per connection
  * (connection.ts) instead of planning it at every call.
  */
-const among =
+export const among =
   (column: string, values: readonly unknown[]) =>
   // biome-ignore lint/suspicious/noExplicitAny: the tables come from the schemas at run time (Db)
   (eb: ExpressionBuilder<any, any>) =>
@@ -133,8 +155,25 @@ export async function loadDoor(
   return (await loadDoors(db, [doorId])).get(doorId);
 }
 
-/** The division's access configuration: profiles, groups with their doors, schedules and zones. */
-export async function loadSite(db: Db, clientId: number, divisionId: number): Promise<SiteAccess> {
+/**
+ * The division's access configuration: profiles, groups with their doors, schedules, zones, and what
+ * its doors and zones require of a person (every source's qualifications).
+ */
+export async function loadSite(
+  db: Db,
+  clientId: number,
+  divisionId: number,
+  sources: readonly QualificationSource[],
+): Promise<SiteAccess> {
+  const [site, required] = await Promise.all([
+    loadAccessRules(db, clientId, divisionId),
+    Promise.all(sources.map((s) => s.required(db, clientId, divisionId))),
+  ]);
+  return { ...site, qualifications: required.flat() };
+}
+
+/** The division's access rules: profiles, groups with their doors, schedules and zones. */
+async function loadAccessRules(db: Db, clientId: number, divisionId: number): Promise<SiteAccess> {
   const [profiles, profileGroups, groups, groupDoors, schedules, intervals, zones] = await Promise.all([
     db
       .selectFrom('access_access_profile')
@@ -328,8 +367,9 @@ export async function loadHolder(
   clientId: number,
   divisionId: number,
   presented: Presented,
+  sources: readonly QualificationSource[],
 ): Promise<Loaded> {
-  return (await loadHolders(db, [{ clientId, divisionId, presented }]))[0];
+  return (await loadHolders(db, [{ clientId, divisionId, presented }], sources))[0];
 }
 
 /**
@@ -338,7 +378,11 @@ export async function loadHolder(
  * all of them (each holder's rows once, however often presented); each answer in the order asked,
  * the same as `loadHolder` would give it alone.
  */
-export async function loadHolders(db: Db, queries: HolderQuery[]): Promise<Loaded[]> {
+export async function loadHolders(
+  db: Db,
+  queries: HolderQuery[],
+  sources: readonly QualificationSource[],
+): Promise<Loaded[]> {
   const found: Found[] = new Array(queries.length);
   const byClient = new Map<number, number[]>();
   for (const [i, { clientId }] of queries.entries()) {
@@ -375,11 +419,13 @@ export async function loadHolders(db: Db, queries: HolderQuery[]): Promise<Loade
   }
   const holders = new Map<string, Holder>();
   for (const [key, { clientId, divisionId, people, vehicles }] of wanted) {
-    const [persons, cars] = await Promise.all([
+    const [persons, cars, held] = await Promise.all([
       loadPeople(db, clientId, divisionId, [...people]),
       loadVehicles(db, clientId, divisionId, [...vehicles]),
+      heldBy(db, sources, clientId, [...people]),
     ]);
-    for (const [id, holder] of persons) holders.set(`${key}:P:${id}`, holder);
+    for (const [id, holder] of persons)
+      holders.set(`${key}:P:${id}`, { ...holder, qualifications: held.get(id) ?? [] });
     for (const [id, holder] of cars) holders.set(`${key}:V:${id}`, holder);
   }
   return queries.map(({ clientId, divisionId }, i): Loaded => {
@@ -389,6 +435,22 @@ export async function loadHolders(db: Db, queries: HolderQuery[]): Promise<Loade
     if (vehicleId != null) return { credential, holder: holders.get(`${site}:V:${vehicleId}`) };
     return { credential };
   });
+}
+
+/** What these people hold of every source's qualifications, by person. */
+async function heldBy(
+  db: Db,
+  sources: readonly QualificationSource[],
+  clientId: number,
+  ids: number[],
+): Promise<Map<number, HeldQualification[]>> {
+  if (!sources.length) return new Map();
+  const rows = await inChunks(ids, async (chunk) =>
+    (await Promise.all(sources.map((s) => s.held(db, clientId, chunk)))).flat(),
+  );
+  const byPerson = new Map<number, HeldQualification[]>();
+  for (const { personId, ...held } of rows) byPerson.set(personId, [...(byPerson.get(personId) ?? []), held]);
+  return byPerson;
 }
 
 const accreditationOf = (r: Record<string, unknown>): Accreditation => ({
@@ -506,7 +568,7 @@ async function loadPeople(
   clientId: number,
   divisionId: number,
   ids: number[],
-): Promise<Map<number, Holder>> {
+): Promise<Map<number, PersonHolder>> {
   const rows = await inChunks(ids, async (chunk) => [
     await Promise.all([
       Promise.all([
@@ -569,7 +631,7 @@ async function loadPeople(
     'IdPersona',
     ['FechaInicio', 'IdRestriccion'],
   );
-  const holders = new Map<number, Holder>();
+  const holders = new Map<number, PersonHolder>();
   for (const person of rows.flatMap((r) => r[0][0])) {
     const id = Number(person.IdPersona);
     holders.set(id, {

@@ -22,6 +22,7 @@ import { formatDate } from '../../../format.js';
 import { DATE_FORMAT, DatesProvider, fromDate, toDate } from '../../../resources/form/dates.js';
 import type { Choice, Detail, Group, Item } from '../api.js';
 import { StatusChip } from '../status.js';
+import { SourcedFrom } from './SourcedFrom.js';
 
 /** The key of an item's value: its visitor (0 for a worker or vehicle) and its datum. */
 /** The key under which a line's refused file is said (apart from its value's problem). */
@@ -58,12 +59,14 @@ export const isFileSlot = (item: Item) => item.AdjuntarArchivo === 'S';
 
 /**
  * What is still missing before the request can be sent (the server's rule): of a mandatory
- * requester requirement, every datum's value unless optional, and every file asked for.
+ * requester requirement, every datum's value unless optional, and every file asked for; a line
+ * its source proved (a passed induction) is complete.
  */
 export function missingItems(items: Item[], edits: Record<string, string | null>): Item[] {
   return items.filter(
     (item) =>
       item.TipoRequisito === 'S' &&
+      !item.Fuente &&
       item.Tipo !== 'G' &&
       item.Obligatorio === 'S' &&
       (isFileSlot(item) ? item.TieneArchivo !== 'S' : item.DatoOpcional !== 'S' && !shownValue(item, edits)),
@@ -274,6 +277,7 @@ export function Requirements({
                         )}
                       </Typography>
                       <CarriedFrom items={items.filter((i) => i.IdRequisito === requirementId)} />
+                      <SourcedFrom items={items.filter((i) => i.IdRequisito === requirementId)} />
                       {items
                         .filter((i) => i.IdRequisito === requirementId)
                         .map((item) => (

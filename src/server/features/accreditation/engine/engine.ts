@@ -17,6 +17,7 @@ import { ApiError } from '../../../errors.js';
 import { AccreditationEvents } from '../../../events.js';
 import type { Principal } from '../../../principal.js';
 import type { Registry } from '../../../registry.js';
+import { RequirementSources } from '../../../requirement-sources.js';
 import type { Requester } from '../../../services/requester.js';
 import { divisionToday } from '../../../site.js';
 import type { FileStore } from '../../../storage/files.js';
@@ -123,6 +124,8 @@ export class RequestEngine {
     readonly now: () => number = Date.now,
     /** The features that release their rows when an accreditation ends. */
     readonly events: AccreditationEvents = new AccreditationEvents(),
+    /** The features whose records prove requirements (an induction): a worker's lines are filled from them. */
+    readonly sources: RequirementSources = new RequirementSources(),
   ) {}
 
   /** The module of a kind of request; a code no module registers is a fault of the caller. */
@@ -229,6 +232,10 @@ export class RequestEngine {
         'FechaAprobacion',
         'FechaLimiteCorreccion',
         'IdSolicitudOrigen',
+        'Fuente',
+        'ReferenciaFuente',
+        'DetalleFuente',
+        'EnlaceFuente',
       ])
       // The lines' indexes lead with the client: the request's, so the index answers (not a scan).
       .where(

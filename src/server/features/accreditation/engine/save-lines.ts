@@ -13,6 +13,7 @@ import {
   missingData,
   uncarry,
 } from '../lines.js';
+import { applyProofs, proofsFor } from '../sourced.js';
 import type { RequestEngine, Stored } from './engine.js';
 import { type KeptFile, upper } from './input.js';
 
@@ -20,6 +21,8 @@ import { type KeptFile, upper } from './input.js';
  * Rewrites a request's lines: the profile's, with what was stored and what was sent, and marks
  * the request complete or not. A mobilisation's new lines take the values its holder already
  * holds (carried over); files already kept (a bulk upload's PDFs) go on their holder's lines.
+ * A worker's lines of a requirement a feature's record proves (a passed induction) are filled from
+ * it and approved as by the system (sourced.ts).
  */
 export async function saveLines(
   engine: RequestEngine,
@@ -44,6 +47,11 @@ export async function saveLines(
       profile,
       lines.filter((line) => !line.IdDetalle),
     );
+  // What the features' records prove (a passed induction) fills and approves its requirement's lines.
+  const proofs = await proofsFor(trx, engine.registry, engine.sources, request.IdSolicitud, profile, () =>
+    engine.siteToday(trx, request.IdDivision),
+  );
+  applyProofs(lines, profile, proofs, engine.at());
   const byDocument = new Map(visitors.map((v) => [v.Documento, v.IdVisitaPersona]));
   const problems = applyValues(lines, inputs, dataById(profile), (input) =>
     visit ? (input.IdVisitaPersona ?? byDocument.get(upper(input.Documento, 1000)) ?? -1) : null,

@@ -4,7 +4,7 @@ import { writeAudit } from '../../../crud/audit.js';
 import type { Row } from '../../../crud/types.js';
 import type { Db } from '../../../db/connection.js';
 import type { Principal } from '../../../principal.js';
-import { dataById } from '../catalogue.js';
+import { dataById, type ProfileDef } from '../catalogue.js';
 import type { ApprovalContext, RequestEngine, Stored, Visitor } from '../engine/engine.js';
 import { recordEvent } from '../events.js';
 import { reinstate } from '../expiry.js';
@@ -188,7 +188,14 @@ export async function keepValue(
     holder: [column: string, id: number];
     line: Pick<
       Line,
-      'IdRequisito' | 'IdDatoEvaluar' | 'Valor' | 'ClaveArchivo' | 'NombreArchivo' | 'TipoArchivo'
+      | 'IdRequisito'
+      | 'IdDatoEvaluar'
+      | 'Valor'
+      | 'ClaveArchivo'
+      | 'NombreArchivo'
+      | 'TipoArchivo'
+      | 'Fuente'
+      | 'ReferenciaFuente'
     >;
     FechaVencimiento: string | null;
     IdSolicitud: number;
@@ -211,6 +218,9 @@ export async function keepValue(
       ClaveArchivo: line.ClaveArchivo,
       NombreArchivo: line.NombreArchivo,
       TipoArchivo: line.TipoArchivo,
+      // A value a source proved names it, so the source's later revocation finds it.
+      Fuente: line.Fuente ?? null,
+      ReferenciaFuente: line.ReferenciaFuente ?? null,
       FechaVencimiento: kept.FechaVencimiento,
       IdSolicitud: kept.IdSolicitud,
       FechaAprobacion: kept.at,
@@ -218,6 +228,28 @@ export async function keepValue(
       FechaCreacion: kept.at,
     })
     .execute();
+}
+
+/**
+ * The expiry of each requirement of a holder (a visit's visitor, or null): its proof's (a passed
+ * induction's last day), else its expiry datum's date, else its validity from today.
+ */
+function expiries(profile: ProfileDef, lines: Line[], visitor: number | null, today: string) {
+  const expiry = new Map<number, string | null>();
+  for (const requirement of profile.requirements) {
+    const mine = lines.filter(
+      (l) => l.IdRequisito === requirement.IdRequisito && l.IdVisitaPersona === visitor,
+    );
+    const proven = mine.find((l) => l.Fuente);
+    const datum = requirement.data.find((d) => d.Vencimiento === 'S');
+    const line = datum && mine.find((l) => l.IdDatoEvaluar === datum.IdDatoEvaluar);
+    const validity = requirement.VigenciaDias > 0 ? addDays(today, requirement.VigenciaDias) : null;
+    expiry.set(
+      requirement.IdRequisito,
+      proven ? (proven.FechaVencimiento ?? null) : (line?.Valor ?? validity),
+    );
+  }
+  return expiry;
 }
 
 export async function grant(
@@ -236,19 +268,10 @@ export async function grant(
   for (const { column, value, visitor } of holders) {
     // A requirement update renews values only: the accreditation's dates stay.
     if (!renewal) await accredit(engine, trx, request, principal, column, value);
-    // The expiry of each requirement: its expiry datum's date, else its validity from today.
-    const expiry = new Map<number, string | null>();
-    for (const requirement of profile.requirements) {
-      const datum = requirement.data.find((d) => d.Vencimiento === 'S');
-      const line =
-        datum && lines.find((l) => l.IdDatoEvaluar === datum.IdDatoEvaluar && l.IdVisitaPersona === visitor);
-      expiry.set(
-        requirement.IdRequisito,
-        line?.Valor ?? (requirement.VigenciaDias > 0 ? addDays(today, requirement.VigenciaDias) : null),
-      );
-    }
+    const expiry = expiries(profile, lines, visitor, today);
     for (const line of lines.filter((l) => l.IdVisitaPersona === visitor)) {
-      if (!line.Valor && !line.ClaveArchivo) continue;
+      // A proven line is kept even without a value: its expiry is the proof's.
+      if (!line.Valor && !line.ClaveArchivo && !line.Fuente) continue;
       // A carried-over value stays kept as it was: its expiry and the request that proved it.
       if (line.IdSolicitudOrigen) continue;
       if (!data.has(line.IdDatoEvaluar)) continue;

@@ -1,0 +1,65 @@
+import { siteDate } from '../../../shared/dates.js';
+import type { HookMap, Row } from '../../crud/types.js';
+import type { Db } from '../../db/connection.js';
+import { ApiError } from '../../errors.js';
+import type { FeatureContext } from '../feature.js';
+import { tellBooked } from './notices.js';
+import { inductionTables, text } from './tables.js';
+
+/** The country of a division (its calendar decides what "in the past" is). */
+export async function countryOf(db: Db, divisionId: unknown): Promise<string | null> {
+  const row = (await db
+    .selectFrom('system_division')
+    .select('IdPais')
+    .where('IdDivision', '=', Number(divisionId))
+    .executeTakeFirst()) as { IdPais?: string | null } | undefined;
+  return row?.IdPais ?? null;
+}
+
+const invalid = (field: string, messageKey: string, params: Record<string, string | number> = {}) =>
+  new ApiError('VALIDATION_FAILED', { fields: { [field]: { messageKey, params } } });
+
+/** What of a session its booked people must hear about when it changes. */
+const MOVED = ['Fecha', 'HoraInicio', 'HoraFin', 'Sala'] as const;
+
+/**
+ * A session's rules beyond its schema: a new (or moved) session is not in the past; a cancelled
+ * one does not change; the capacity is never below the seats booked; the booked are told of a move.
+ */
+export function inductionHooks({ registry, notifier, now }: FeatureContext): HookMap {
+  const t = inductionTables(registry);
+  return {
+    'training-session': {
+      async beforeWrite({ db, data, existing, operation }) {
+        if (existing?.Estado === 'X')
+          throw new ApiError('BUSINESS_RULE', { messageKey: 'induction.refusals.sessionCancelled' });
+        const today = siteDate(await countryOf(db, data.IdDivision ?? existing?.IdDivision), now());
+        const moved = operation === 'create' || text(data.Fecha) !== text(existing?.Fecha).slice(0, 10);
+        if (moved && text(data.Fecha) < today) throw invalid('Fecha', 'induction.rules.sessionPast');
+        if (operation === 'create') Object.assign(data, { Reservados: 0, Estado: 'P' });
+        const booked = Number(existing?.Reservados ?? 0);
+        if (Number(data.Capacidad) < booked)
+          throw invalid('Capacidad', 'induction.rules.belowBooked', { booked });
+      },
+      async afterWrite({ db, row, existing, operation }) {
+        if (operation !== 'update' || !existing || !Number(existing.Reservados)) return;
+        if (!MOVED.some((f) => text(row[f]).slice(0, 10) !== text(existing[f]).slice(0, 10))) return;
+        await tellBooked(db, t, notifier, movedNotice(row, existing));
+      },
+    },
+  };
+}
+
+function movedNotice(row: Row, before: Row) {
+  const when = (r: Row) =>
+    `${text(r.Fecha).slice(0, 10)} ${text(r.HoraInicio)}–${text(r.HoraFin)}, ${text(r.Sala)}`;
+  return {
+    clientId: Number(row.IdCliente),
+    sessionId: Number(row.IdSesion),
+    subject: 'Sesión de inducción reprogramada / Induction session moved',
+    text: [
+      `La sesión de inducción del ${when(before)} se trasladó al ${when(row)}. Sus reservas se mantienen.`,
+      `The induction session of ${when(before)} was moved to ${when(row)}. Its bookings stand.`,
+    ].join('\n\n'),
+  };
+}
