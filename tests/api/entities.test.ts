@@ -40,6 +40,8 @@ const OVERRIDES: Record<string, Data> = {
   'login-setting': { NotificarPor: 'C' },
   // A code no country's official list uses (the demo has Peru's and Chile's).
   ubigeo: { Codigo: '999999999' },
+  // A new induction session cannot be in the past.
+  'training-session': { Fecha: '2099-01-15' },
 };
 
 type Api = (

@@ -146,6 +146,16 @@ describe.each(DIALECTS)('inductions on %s', (dialect) => {
     // The requester sees only its company's bookings of the session.
     const seen = await w.as('requester', 'GET', `/api/induccion/sesiones/${session}`);
     expect(seen.body.result.reservas.map((r: Json) => r.IdPersona)).toEqual([crew.people[50]]);
+    // Another company's booking is not the requester's to cancel, nor listed among its people's.
+    const theirs = (
+      await w.as('trainer', 'GET', `/api/induccion/sesiones/${session}`)
+    ).body.result.reservas.find((r: Json) => r.IdPersona === others.people[0]);
+    expect(
+      (await w.as('requester', 'DELETE', `/api/induccion/reservas/${theirs.IdInscripcion}`)).status,
+    ).toBe(404);
+    const people = (await w.as('requester', 'GET', '/api/induccion/personal')).body.result;
+    expect(people.reservas.some((r: Json) => r.IdPersona === others.people[0])).toBe(false);
+    expect(people.reservas.some((r: Json) => r.IdPersona === crew.people[50])).toBe(true);
   });
 
   it('marks attendance by a badge’s QR or a document, scores, closes; passing records the induction, failing frees a new booking', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { moduleMenuId } from '../../src/server/demo/security.js';
 import { MODULES } from '../../src/shared/modules.js';
 import { anotherClientAdmin, call, listUrl } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
@@ -176,6 +177,8 @@ describe.each(DIALECTS)('tenancy and permissions on %s', (dialect) => {
       '900801',
       '900802',
       '900803',
+      '91',
+      '9106',
     ]);
     expect(requester.filter((m) => m.Ruta).map((m) => m.Ruta)).toEqual([
       '/company',
@@ -200,10 +203,11 @@ describe.each(DIALECTS)('tenancy and permissions on %s', (dialect) => {
       '/consultas/movilizaciones',
       '/consultas/desmovilizaciones',
       '/consultas/estado',
+      '/induccion/reservas',
     ]);
     const admin = (await menu('southAdmin')).body.result as Array<{ IdMenu: string; Ruta: string | null }>;
     const modules = MODULES.flatMap((module, index) =>
-      w.registry.entities.some((e) => e.module === module && !e.hidden) ? [String((index + 1) * 10)] : [],
+      w.registry.entities.some((e) => e.module === module && !e.hidden) ? [moduleMenuId(index)] : [],
     );
     expect(admin.filter((m) => m.IdMenu.length === 2).map((m) => m.IdMenu)).toEqual(modules);
     const screens = admin.filter((m) => m.Ruta?.startsWith('/acceso/'));
@@ -236,8 +240,15 @@ describe.each(DIALECTS)('tenancy and permissions on %s', (dialect) => {
       '/consultas/estado',
       '/reporte/eficiencia',
     ]);
+    const inductions = admin.filter((m) => m.Ruta?.startsWith('/induccion/'));
+    expect(inductions.map((m) => m.Ruta)).toEqual([
+      '/induccion/sesiones',
+      '/induccion/reservas',
+      '/induccion/reporte',
+    ]);
     expect(
       admin.filter((m) => m.Ruta).length -
+        inductions.length -
         screens.length -
         identification.length -
         lodging.length -

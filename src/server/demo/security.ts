@@ -190,7 +190,7 @@ const GROUP_ICONS: Record<string, string> = {
 const pair = (n: number) => String(n).padStart(2, '0');
 
 /** A module's first-level menu id: 10, 20, … 90 for the first nine, then 91, 92, … (two digits a level). */
-const moduleMenuId = (index: number) => pair(index < 9 ? (index + 1) * 10 : 82 + index);
+export const moduleMenuId = (index: number) => pair(index < 9 ? (index + 1) * 10 : 82 + index);
 
 /**
  * The demo menu: one group per module with its screens, in the modules' order (10, 20, … as

@@ -188,7 +188,7 @@ export async function seedDemoInductions(ctx: DemoContext): Promise<Record<strin
   let sessions = 0;
   for (const [index, { IdDivision }] of divisions.entries()) {
     const people = await accredited(ctx, t, Number(IdDivision));
-    for (const plan of index === 0 ? PLAN : PLAN.filter((p) => p.days >= 0))
+    for (const plan of index === 0 ? PLAN : PLAN.slice(0, 1).concat(PLAN.filter((p) => p.days >= 0)))
       sessions += await seedSession(ctx, t, Number(IdDivision), plan, people, today);
   }
   return { 'training-session': sessions };
