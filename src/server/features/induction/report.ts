@@ -3,44 +3,22 @@ import { addDays } from '../../../shared/dates.js';
 import { EXPIRING_WITHIN_DAYS } from '../../../shared/induction.js';
 import type { Db } from '../../db/connection.js';
 import { ApiError } from '../../errors.js';
+import { t as say } from '../../i18n.js';
 import { columnMaker, workbookBase64 } from '../../services/excel.js';
 import type { InductionOffice } from './office.js';
-import { type InductionTables, type Row, text } from './tables.js';
+import { type InductionTables, named, namesOf, type Row, text } from './tables.js';
 
 /** The longest period one report covers. */
 export const REPORT_MAX_DAYS = 366;
 
 /** Every booking of the period's sessions (cancelled ones aside), named, with its session and course. */
 async function periodRows(db: Db, t: InductionTables, office: InductionOffice, from: string, to: string) {
-  return (await db
-    .selectFrom(`${t.booking} as b`)
-    .innerJoin(`${t.session} as s`, 's.IdSesion', 'b.IdSesion')
-    .innerJoin(`${t.course} as c`, 'c.IdCurso', 'b.IdCurso')
-    .innerJoin(`${t.person} as p`, 'p.IdPersona', 'b.IdPersona')
-    .leftJoin(`${t.company} as m`, 'm.IdCompania', 'b.IdCompania')
-    .select([
-      's.IdSesion',
-      's.Fecha',
-      's.HoraInicio',
-      's.Sala',
-      's.Estado as EstadoSesion',
-      'c.Codigo',
-      'c.Nombre as Curso',
-      'c.NombreIngles as CursoIngles',
-      'b.IdCompania',
-      'm.Alias as Compania',
-      'p.Documento',
-      'p.Apellido',
-      'p.Nombre',
-      'b.Asistio',
-      'b.Nota',
-      'b.Estado',
-    ])
-    .where('s.IdCliente', '=', office.clientId)
-    .where('s.IdDivision', '=', office.divisionId)
+  return (await named(db, t, t.booking, office)
+    .innerJoin(`${t.session} as s`, 's.IdSesion', 'x.IdSesion')
+    .select(['s.IdSesion', 's.Fecha', 's.HoraInicio', 's.Sala', 'x.Asistio', 'x.Nota', 'x.Estado'])
     .where('s.Fecha', '>=', from)
     .where('s.Fecha', '<=', to)
-    .where('b.Estado', '!=', 'X')
+    .where('x.Estado', '!=', 'X')
     .orderBy('s.Fecha')
     .orderBy('s.HoraInicio')
     .orderBy('p.Apellido')
@@ -94,28 +72,12 @@ export async function inductionReport(
   checkPeriod(from, to);
   const rows = await periodRows(db, t, office, from, to);
   const sessions = groupBy(rows, (r) => String(r.IdSesion));
-  const expiringRows = (await db
-    .selectFrom(`${t.record} as r`)
-    .innerJoin(`${t.person} as p`, 'p.IdPersona', 'r.IdPersona')
-    .innerJoin(`${t.course} as c`, 'c.IdCurso', 'r.IdCurso')
-    .leftJoin(`${t.company} as m`, 'm.IdCompania', 'r.IdCompania')
-    .select([
-      'r.IdRegistro',
-      'r.VenceEl',
-      'p.Documento',
-      'p.Apellido',
-      'p.Nombre',
-      'c.Codigo',
-      'c.Nombre as Curso',
-      'c.NombreIngles as CursoIngles',
-      'm.Alias as Compania',
-    ])
-    .where('r.IdCliente', '=', office.clientId)
-    .where('r.IdDivision', '=', office.divisionId)
-    .where('r.Estado', '=', 'V')
-    .where('r.VenceEl', '>=', today)
-    .where('r.VenceEl', '<=', addDays(today, EXPIRING_WITHIN_DAYS))
-    .orderBy('r.VenceEl')
+  const expiringRows = (await named(db, t, t.record, { ...office, companyId: undefined })
+    .select(['x.IdRegistro', 'x.VenceEl'])
+    .where('x.Estado', '=', 'V')
+    .where('x.VenceEl', '>=', today)
+    .where('x.VenceEl', '<=', addDays(today, EXPIRING_WITHIN_DAYS))
+    .orderBy('x.VenceEl')
     .limit(500)
     .execute()) as Row[];
   return {
@@ -140,12 +102,7 @@ export async function inductionReport(
     porVencer: expiringRows.map((r) => ({
       IdRegistro: Number(r.IdRegistro),
       VenceEl: text(r.VenceEl).slice(0, 10),
-      Documento: text(r.Documento),
-      Persona: `${text(r.Apellido)} ${text(r.Nombre)}`,
-      Compania: text(r.Compania),
-      Codigo: text(r.Codigo),
-      Curso: text(r.Curso),
-      CursoIngles: text(r.CursoIngles),
+      ...namesOf(r),
     })),
   };
 }
@@ -171,9 +128,9 @@ export async function reportWorkbook(
     col('Compania', 'text', 20),
     col('Documento', 'text', 14),
     col('Persona', 'text', 32, (r) => `${text(r.Apellido)} ${text(r.Nombre)}`),
-    col('Asistio', 'text', 8),
+    col('Asistio', 'text', 8, (r) => say(language, `enums.yesNo.${r.Asistio}`)),
     col('Nota', 'number', 8),
-    col('Estado', 'text', 14, (r) => r.Estado),
+    col('Estado', 'text', 14, (r) => say(language, `enums.bookingState.${r.Estado}`)),
   ];
   const title = `${from} – ${to}`;
   return {

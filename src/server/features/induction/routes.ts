@@ -214,15 +214,7 @@ export default async function inductionRoutes(fastify: FastifyInstance): Promise
     },
     async (r) => {
       const input = { id: r.params.id, ...r.body, Motivo: r.body.Motivo.trim().toUpperCase() };
-      const done = await amendResult(
-        db,
-        fastify.registry,
-        t,
-        trainer(r),
-        input,
-        endSourced,
-        await today(r),
-      );
+      const done = await amendResult(db, fastify.registry, t, trainer(r), input, endSourced, await today(r));
       return { result: done.booking };
     },
   );

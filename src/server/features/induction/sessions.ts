@@ -4,7 +4,7 @@ import type { Db } from '../../db/connection.js';
 import { requireScheduled, sessionOf } from './bookings.js';
 import { tellBooked } from './notices.js';
 import type { InductionOffice } from './office.js';
-import { type InductionTables, type Row, text } from './tables.js';
+import { type InductionTables, named, namesOf, type Row, text } from './tables.js';
 
 /** A session with its bookings (a requester's: its company's only), named. */
 export async function sessionDetail(db: Db, t: InductionTables, office: InductionOffice, id: number) {
@@ -100,89 +100,28 @@ export async function cancelSession(
 
 /**
  * The office's people's inductions (a requester's: its company's): their records, newest first,
- * flagged when they expire within 30 days, and their open bookings.
+ * flagged when they expire within 30 days, and their open or settled bookings.
  */
 export async function peopleInductions(db: Db, t: InductionTables, office: InductionOffice, today: string) {
-  const mine = <Q extends { where: (...a: never[]) => Q }>(q: Q, column: string): Q =>
-    office.companyId === undefined
-      ? q
-      : (q as never as { where: (c: string, o: string, v: number) => Q }).where(
-          column,
-          '=',
-          office.companyId,
-        );
-  const records = (await mine(
-    db
-      .selectFrom(`${t.record} as r`)
-      .innerJoin(`${t.person} as p`, 'p.IdPersona', 'r.IdPersona')
-      .innerJoin(`${t.course} as c`, 'c.IdCurso', 'r.IdCurso')
-      .select([
-        'r.IdRegistro',
-        'r.IdPersona',
-        'r.Fecha',
-        'r.Nota',
-        'r.VenceEl',
-        'r.Estado',
-        'p.Documento',
-        'p.Apellido',
-        'p.Nombre',
-        'c.Codigo',
-        'c.Nombre as Curso',
-        'c.NombreIngles as CursoIngles',
-      ])
-      .where('r.IdCliente', '=', office.clientId)
-      .where('r.IdDivision', '=', office.divisionId)
-      .orderBy('r.Fecha', 'desc')
-      .limit(1000),
-    'r.IdCompania',
-  ).execute()) as Row[];
-  const bookings = (await mine(
-    db
-      .selectFrom(`${t.booking} as b`)
-      .innerJoin(`${t.session} as s`, 's.IdSesion', 'b.IdSesion')
-      .innerJoin(`${t.person} as p`, 'p.IdPersona', 'b.IdPersona')
-      .innerJoin(`${t.course} as c`, 'c.IdCurso', 'b.IdCurso')
-      .select([
-        'b.IdInscripcion',
-        'b.IdPersona',
-        'b.Estado',
-        's.IdSesion',
-        's.Fecha',
-        's.HoraInicio',
-        's.Sala',
-        'p.Documento',
-        'p.Apellido',
-        'p.Nombre',
-        'c.Codigo',
-        'c.Nombre as Curso',
-        'c.NombreIngles as CursoIngles',
-        'c.Modalidad',
-      ])
-      .where('b.IdCliente', '=', office.clientId)
-      .where('b.IdDivision', '=', office.divisionId)
-      .where('b.Estado', 'in', ['R', 'D', 'N'])
-      .orderBy('s.Fecha', 'desc')
-      .limit(1000),
-    'b.IdCompania',
-  ).execute()) as Row[];
-  const person = (r: Row) => ({
-    IdPersona: Number(r.IdPersona),
-    Documento: text(r.Documento),
-    Persona: `${text(r.Apellido)} ${text(r.Nombre)}`,
-  });
-  const course = (r: Row) => ({
-    Codigo: text(r.Codigo),
-    Curso: text(r.Curso),
-    CursoIngles: text(r.CursoIngles),
-  });
+  const records = (await named(db, t, t.record, office)
+    .select(['x.IdRegistro', 'x.Fecha', 'x.Nota', 'x.VenceEl', 'x.Estado'])
+    .orderBy('x.Fecha', 'desc')
+    .limit(1000)
+    .execute()) as Row[];
+  const bookings = (await named(db, t, t.booking, office)
+    .innerJoin(`${t.session} as s`, 's.IdSesion', 'x.IdSesion')
+    .select(['x.IdInscripcion', 'x.Estado', 's.IdSesion', 's.Fecha', 's.HoraInicio', 's.Sala', 'c.Modalidad'])
+    .where('x.Estado', 'in', ['R', 'D', 'N'])
+    .orderBy('s.Fecha', 'desc')
+    .limit(1000)
+    .execute()) as Row[];
   return {
     registros: records.map((r) => {
       const until = text(r.VenceEl).slice(0, 10);
       const valid = r.Estado === 'V' && until >= today;
       return {
         IdRegistro: Number(r.IdRegistro),
-        ...person(r),
-        ...course(r),
+        ...namesOf(r),
         Fecha: text(r.Fecha).slice(0, 10),
         Nota: Number(r.Nota),
         VenceEl: until,
@@ -194,8 +133,7 @@ export async function peopleInductions(db: Db, t: InductionTables, office: Induc
     reservas: bookings.map((b) => ({
       IdInscripcion: Number(b.IdInscripcion),
       IdSesion: Number(b.IdSesion),
-      ...person(b),
-      ...course(b),
+      ...namesOf(b),
       Modalidad: b.Modalidad,
       Estado: b.Estado,
       Fecha: text(b.Fecha).slice(0, 10),
