@@ -256,6 +256,17 @@ describe.each(DIALECTS)('inductions on %s', (dialect) => {
       token: `${token.slice(0, -4)}AAAA`,
     });
     expect(forged.body.result).toMatchObject({ genuine: false });
+    // A session of the other division is not the trainer's of this one.
+    const north = (await w
+      .db()
+      .selectFrom(w.table('training-session'))
+      .select('IdSesion')
+      .where('IdDivision', '!=', south)
+      .executeTakeFirstOrThrow()) as Json;
+    expect((await w.as('trainer', 'GET', `/api/induccion/sesiones/${north.IdSesion}`)).status).toBe(404);
+    expect((await w.as('trainer', 'POST', `/api/induccion/sesiones/${north.IdSesion}/cerrar`)).status).toBe(
+      404,
+    );
     const stranger = await anotherClientAdmin(w.t, [await menuIdOf(w.t, '/induccion/sesiones')]);
     const theirs = await w.t.app.inject({
       method: 'GET',
