@@ -1,4 +1,4 @@
-import { lazy, type ReactNode, useEffect } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect } from 'react';
 import {
   Admin,
   Authenticated,
@@ -13,7 +13,13 @@ import { BrowserRouter, Navigate, Route, useLocation } from 'react-router-dom';
 import { TOAST_MS } from '../shared/constants.js';
 import type { ProfileType } from '../shared/session.js';
 import { theme } from './consoleTheme.js';
-import { dashboardFor, FEATURE_ROUTES, RECORD_ACTIONS, SLOTS } from './features/index.js';
+import {
+  dashboardFor,
+  FEATURE_ROUTES,
+  PUBLIC_FEATURE_ROUTES,
+  RECORD_ACTIONS,
+  SLOTS,
+} from './features/index.js';
 import Layout from './layout/Layout.js';
 import Dashboard from './pages/Dashboard.js';
 import { ErrorVariantPage, NoPermissionPage, NotFoundPage } from './pages/ErrorPages.js';
@@ -104,6 +110,17 @@ export default function App({ meta, dataProvider, i18nProvider, store }: AppProp
               <Route path="/error" element={<Navigate to="/error/error-v1" replace />} />
               <Route path="/error/:variant" element={<ErrorVariantPage />} />
               <Route path="/sinpermiso" element={<NoPermissionPage />} />
+              {PUBLIC_FEATURE_ROUTES.map(({ path, Component }) => (
+                <Route
+                  key={path}
+                  path={path}
+                  element={
+                    <Suspense fallback={null}>
+                      <Component />
+                    </Suspense>
+                  }
+                />
+              ))}
             </CustomRoutes>
             <CustomRoutes>
               <Route

@@ -7,13 +7,18 @@ export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
 }
 
-export function storedLanguage(): Language {
+/** The language chosen here before (?lang= or a language menu), if one was. */
+export function chosenLanguage(): Language | undefined {
   try {
     const stored = window.localStorage.getItem(KEY);
-    return isLanguage(stored) ? stored : DEFAULT_LANGUAGE;
+    return isLanguage(stored) ? stored : undefined;
   } catch {
-    return DEFAULT_LANGUAGE;
+    return undefined;
   }
+}
+
+export function storedLanguage(): Language {
+  return chosenLanguage() ?? DEFAULT_LANGUAGE;
 }
 
 export function saveLanguage(language: Language): void {

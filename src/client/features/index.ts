@@ -7,6 +7,7 @@ import { attendance } from './attendance/index.js';
 import { dining } from './dining/index.js';
 import { hotel } from './hotel/index.js';
 import { identification } from './identification/index.js';
+import { induction } from './induction/index.js';
 import type { ClientFeature, FeatureRoute } from './types.js';
 import { webhooks } from './webhooks/index.js';
 
@@ -18,10 +19,14 @@ export const FEATURES: readonly ClientFeature[] = [
   identification,
   hotel,
   dining,
+  induction,
   webhooks,
 ];
 
 export const FEATURE_ROUTES: FeatureRoute[] = FEATURES.flatMap((f) => f.routes ?? []);
+
+/** The features' pages that need no sign-in, drawn without the shell. */
+export const PUBLIC_FEATURE_ROUTES = FEATURES.flatMap((f) => f.publicRoutes ?? []);
 
 /** Actions a resource adds to its show and edit screens beyond the generic ones. */
 export const RECORD_ACTIONS: Record<string, ComponentType> = Object.assign(

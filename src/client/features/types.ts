@@ -22,6 +22,11 @@ export interface FeatureRoute {
 export interface ClientFeature {
   name: string;
   routes?: FeatureRoute[];
+  /**
+   * Pages anybody with the address opens, signed in or not, outside the shell (a worker's online
+   * test from a link): their paths must be among the console's public ones (PUBLIC_CONSOLE_PATHS).
+   */
+  publicRoutes?: Array<Pick<FeatureRoute, 'path' | 'Component'>>;
   dashboards?: Partial<Record<ProfileType, ComponentType>>;
   recordActions?: Record<string, ComponentType>;
   slots?: Partial<Slots>;

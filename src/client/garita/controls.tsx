@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import type { Direction } from '../../shared/access/decision.js';
+import Scanner from '../components/Scanner.js';
 import type { Translate } from '../i18n/translate.js';
 import type { ReaderRoom } from './dining.js';
 import { type AllowList, listAgeHours, listFreshness } from './offline.js';
-import Scanner from './Scanner.js';
 import type { Enrolled, Mode } from './store.js';
 import type { SyncProblem } from './sync.js';
 

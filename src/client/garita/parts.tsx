@@ -1,9 +1,9 @@
 import { type ReactNode, useState } from 'react';
 import type { Direction } from '../../shared/access/decision.js';
+import Scanner from '../components/Scanner.js';
 import type { Translate } from '../i18n/translate.js';
 import type { MealAnswer, ReaderRoom } from './dining.js';
 import type { AllowList, GateAnswer } from './offline.js';
-import Scanner from './Scanner.js';
 import type { Language } from './texts.js';
 
 /** A gate's answer as the guard sees it: with the direction, the door and the time. */

@@ -54,7 +54,7 @@ async function testBooking(db: Db, t: InductionTables, sealer: Sealer, token: st
     ])
     .where('b.IdInscripcion', '=', id)
     .executeTakeFirst()) as Row | undefined;
-  if (!row || row.Modalidad !== 'V')
+  if (row?.Modalidad !== 'V')
     throw new ApiError('NOT_FOUND', { messageKey: 'induction.refusals.testLinkInvalid' });
   return row;
 }

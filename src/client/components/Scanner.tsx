@@ -3,8 +3,9 @@ import { BarcodeFormat, DecodeHintType } from '@zxing/library';
 import { useEffect, useRef } from 'react';
 
 /**
- * The camera, read continuously for a badge's QR code or a document's Code 128 barcode. The back
- * camera is asked for; `onRead` gets each text read (the caller drops repeats).
+ * The camera, read continuously for a badge's QR code or a document's Code 128 barcode (the gate
+ * app's, and the trainer's attendance in the console). The back camera is asked for; `onRead` gets
+ * each text read (the caller drops repeats). The video has the class `camera` to be sized by.
  */
 export default function Scanner({
   onRead,
