@@ -37,3 +37,29 @@ export const passes = (attended: boolean, score: number | null | undefined, pass
 /** Whether a record valid until `until` is expiring seen from `today` (still valid, ends within 30 days). */
 export const expiring = (until: string, today: string): boolean =>
   until >= today && until <= addDays(today, EXPIRING_WITHIN_DAYS);
+
+export type SessionState = 'P' | 'C' | 'X';
+
+/** A session's own fields, as the calls and the generic list answer them. */
+export interface SessionFields {
+  IdSesion: number;
+  IdCurso: number;
+  Fecha: string;
+  HoraInicio: string;
+  HoraFin: string;
+  Sala: string;
+  Capacidad: number;
+  Reservados: number;
+  IdInstructor: string;
+  /** P scheduled, C closed, X cancelled. */
+  Estado: SessionState;
+}
+
+/** A worker who may be booked: of the client, accredited or with a request open in the division (a requester's: its company's). */
+export interface Candidate {
+  IdPersona: number;
+  Documento: string;
+  Persona: string;
+  IdCompania: number;
+  Compania: string;
+}

@@ -1,4 +1,5 @@
-import { FormControl, InputLabel, MenuItem, Select } from '@mui/material';
+import SearchIcon from '@mui/icons-material/Search';
+import { FormControl, InputAdornment, InputLabel, MenuItem, Select, TextField } from '@mui/material';
 import { DatePicker } from '@mui/x-date-pickers/DatePicker';
 import { DATE_FORMAT, DatesProvider, fromDate, toDate } from '../resources/form/dates.js';
 
@@ -88,5 +89,44 @@ export function DateInput({
         slotProps={{ textField: { id, size: 'small', sx: { width: { xs: '100%', sm: width } } } }}
       />
     </DatesProvider>
+  );
+}
+
+/** A text box to search with, a magnifying glass at its start. */
+export function SearchField({
+  id,
+  label,
+  value,
+  onChange,
+  helperText,
+  width = 320,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange(value: string): void;
+  helperText?: string;
+  width?: number;
+}) {
+  return (
+    <TextField
+      id={id}
+      size="small"
+      label={label}
+      helperText={helperText}
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+      autoComplete="off"
+      slotProps={{
+        input: {
+          startAdornment: (
+            <InputAdornment position="start">
+              <SearchIcon fontSize="small" />
+            </InputAdornment>
+          ),
+        },
+      }}
+      sx={{ width: { xs: '100%', sm: width } }}
+    />
   );
 }

@@ -253,3 +253,23 @@ export function Grid<T>({
     </Box>
   );
 }
+
+/** A grid over rows all in hand (a short list): it keeps its own page and shows that page's rows. */
+export function LocalGrid<T>({
+  rows,
+  perPage = 10,
+  ...props
+}: Omit<GridProps<T>, 'total' | 'state' | 'onState' | 'loading'> & { perPage?: number }) {
+  const [state, setState] = useGridState(perPage);
+  const shown = rows?.slice(state.page * state.perPage, (state.page + 1) * state.perPage);
+  return (
+    <Grid
+      {...props}
+      rows={shown}
+      total={rows?.length}
+      loading={rows === undefined}
+      state={state}
+      onState={setState}
+    />
+  );
+}

@@ -1,9 +1,8 @@
-import SearchIcon from '@mui/icons-material/Search';
-import { Button, InputAdornment, Stack, TextField, ToggleButton, ToggleButtonGroup } from '@mui/material';
+import { Button, Stack, TextField, ToggleButton, ToggleButtonGroup } from '@mui/material';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useEffect, useState } from 'react';
 import { useTranslate } from 'react-admin';
-import { Pick } from '../../components/fields.js';
+import { Pick, SearchField } from '../../components/fields.js';
 import { Refusal } from '../../components/Refusal.js';
 import { bookingApi, type CrewQuery } from './api.js';
 
@@ -17,24 +16,13 @@ function SearchSource({ onQuery }: { onQuery(query: CrewQuery | undefined): void
   const search = useDeferredValue(text.trim());
   useEffect(() => onQuery(search.length >= 2 ? { buscar: search } : undefined), [search, onQuery]);
   return (
-    <TextField
+    <SearchField
       id="crew-search"
-      size="small"
       label={translate('induction.screens.booking.search')}
       helperText={translate('induction.screens.booking.searchHelp')}
       value={text}
-      onChange={(event) => setText(event.target.value)}
-      autoComplete="off"
-      slotProps={{
-        input: {
-          startAdornment: (
-            <InputAdornment position="start">
-              <SearchIcon fontSize="small" />
-            </InputAdornment>
-          ),
-        },
-      }}
-      sx={{ width: { xs: '100%', sm: 360 } }}
+      onChange={setText}
+      width={360}
     />
   );
 }

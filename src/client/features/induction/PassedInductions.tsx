@@ -2,7 +2,7 @@ import PictureAsPdfIcon from '@mui/icons-material/PictureAsPdf';
 import { Button, Chip, Typography } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { useLocale, useTranslate } from 'react-admin';
-import { Grid, type GridColumn, useGridState } from '../../components/grid/Grid.js';
+import { type GridColumn, LocalGrid } from '../../components/grid/Grid.js';
 import { Refusal } from '../../components/Refusal.js';
 import { saveBase64 } from '../../files.js';
 import { formatDate } from '../../format.js';
@@ -40,7 +40,6 @@ export function PassedInductions({ rows }: { rows: PassedInduction[] | undefined
   const translate = useTranslate();
   const locale = useLocale();
   const text = (key: string) => translate(`induction.screens.workers.${key}`);
-  const [grid, setGrid] = useGridState(10);
   const certificate = useMutation({
     mutationFn: (id: number) => inductionApi.certificate(id),
     onSuccess: (file) => saveBase64(file.fileBase64, file.fileName, file.fileType ?? 'application/pdf'),
@@ -93,18 +92,13 @@ export function PassedInductions({ rows }: { rows: PassedInduction[] | undefined
       ),
     },
   ];
-  const shown = rows?.slice(grid.page * grid.perPage, (grid.page + 1) * grid.perPage);
   return (
     <>
       <Refusal error={certificate.error} testId="certificate-refusal" />
-      <Grid
+      <LocalGrid
         label={text('passed')}
         columns={columns}
-        rows={shown}
-        total={rows?.length}
-        loading={rows === undefined}
-        state={grid}
-        onState={setGrid}
+        rows={rows}
         rowKey={(row) => row.IdRegistro}
         empty={text('noRecords')}
         testId="passed-inductions"

@@ -4,7 +4,7 @@ import { Button, Chip, Stack, Typography } from '@mui/material';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Confirm, useLocale, useTranslate } from 'react-admin';
-import { Grid, type GridColumn, useGridState } from '../../components/grid/Grid.js';
+import { type GridColumn, LocalGrid } from '../../components/grid/Grid.js';
 import { Refusal } from '../../components/Refusal.js';
 import { formatDate } from '../../format.js';
 import { type BookingState, bookingApi, inLanguage, type WorkerBooking } from './api.js';
@@ -31,7 +31,6 @@ export function WorkerBookings({
   const locale = useLocale();
   const text = (key: string) => translate(`induction.screens.workers.${key}`);
   const queryClient = useQueryClient();
-  const [grid, setGrid] = useGridState(10);
   const [cancelling, setCancelling] = useState<WorkerBooking>();
   const [linkOf, setLinkOf] = useState<WorkerBooking>();
   const cancel = useMutation({
@@ -104,18 +103,13 @@ export function WorkerBookings({
         ) : null,
     },
   ];
-  const shown = rows?.slice(grid.page * grid.perPage, (grid.page + 1) * grid.perPage);
   return (
     <>
       <Refusal error={cancel.error} testId="cancel-refusal" />
-      <Grid
+      <LocalGrid
         label={text('bookings')}
         columns={columns}
-        rows={shown}
-        total={rows?.length}
-        loading={rows === undefined}
-        state={grid}
-        onState={setGrid}
+        rows={rows}
         rowKey={(row) => row.IdInscripcion}
         empty={text('noBookings')}
         testId="worker-bookings"

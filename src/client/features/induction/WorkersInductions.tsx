@@ -1,7 +1,7 @@
-import SearchIcon from '@mui/icons-material/Search';
-import { Alert, Card, InputAdornment, Stack, TextField, Typography } from '@mui/material';
+import { Alert, Card, Stack, Typography } from '@mui/material';
 import { type ReactNode, useDeferredValue, useState } from 'react';
 import { useTranslate } from 'react-admin';
+import { SearchField } from '../../components/fields.js';
 import { Refusal } from '../../components/Refusal.js';
 import { useWorkersInductions } from './BookingDialog.js';
 import { PassedInductions } from './PassedInductions.js';
@@ -42,24 +42,7 @@ export function WorkersInductions({ onNotice }: { onNotice(message: string): voi
     <Stack spacing={2}>
       <Refusal error={workers.error} testId="workers-refusal" />
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems={{ sm: 'center' }}>
-        <TextField
-          id="workers-search"
-          size="small"
-          label={text('search')}
-          value={typed}
-          onChange={(event) => setTyped(event.target.value)}
-          autoComplete="off"
-          slotProps={{
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <SearchIcon fontSize="small" />
-                </InputAdornment>
-              ),
-            },
-          }}
-          sx={{ width: { xs: '100%', sm: 320 } }}
-        />
+        <SearchField id="workers-search" label={text('search')} value={typed} onChange={setTyped} />
         {expiring > 0 && (
           <Alert severity="warning" sx={{ flex: 1, py: 0 }} data-testid="expiring-count">
             {text('expiring', { smart_count: expiring })}

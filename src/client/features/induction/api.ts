@@ -1,25 +1,17 @@
 import { siteDate } from '../../../shared/dates.js';
+import type { Candidate, SessionFields, SessionState } from '../../../shared/induction.js';
 import { apiCall, queryString } from '../../session/http.js';
 import { restList } from '../../session/records.js';
 import { session } from '../../session/store.js';
 
-export type SessionState = 'P' | 'C' | 'X';
+export type { Candidate, SessionState };
+
 export type BookingState = 'R' | 'A' | 'D' | 'N' | 'X';
 export type YesNo = 'S' | 'N';
 
 /** A session as the generic list answers it (the calendar's). */
-export interface TrainingSession {
-  IdSesion: number;
-  IdCurso: number;
-  Fecha: string;
-  HoraInicio: string;
-  HoraFin: string;
-  Sala: string;
-  Capacidad: number;
-  Reservados: number;
-  IdInstructor: string;
+export interface TrainingSession extends SessionFields {
   Idioma: string;
-  Estado: SessionState;
 }
 
 /** A course of the division's catalogue. */
@@ -151,15 +143,6 @@ export const inductionApi = {
   reportExcel: (desde: string, hasta: string) =>
     apiCall<Base64File>('GET', `${BASE}/reporte/excel?${queryString({ desde, hasta })}`),
 };
-
-/** A worker the requester may book (its company's, accredited or with a request open in the division). */
-export interface Candidate {
-  IdPersona: number;
-  Documento: string;
-  Persona: string;
-  IdCompania: number;
-  Compania: string;
-}
 
 /** Where a crew comes from: a search, a contract's people, a bulk request's. */
 export type CrewQuery = { buscar: string } | { IdContrato: number } | { IdCargaMasiva: number };

@@ -1,5 +1,5 @@
 import { addDays, siteDate } from '../../../shared/dates.js';
-import { CREW_MAX, EXPIRING_WITHIN_DAYS } from '../../../shared/induction.js';
+import { CREW_MAX, EXPIRING_WITHIN_DAYS, type SessionFields } from '../../../shared/induction.js';
 import type { Db } from '../../db/connection.js';
 import { uniqueViolation } from '../../db/errors.js';
 import { ApiError } from '../../errors.js';
@@ -8,18 +8,8 @@ import type { InductionOffice } from './office.js';
 import { type InductionTables, inChunks, type Row, text } from './tables.js';
 
 /** A session with its course's rules, as the calls read it. */
-export interface SessionRow {
-  IdSesion: number;
-  IdCurso: number;
+export interface SessionRow extends SessionFields {
   IdDivision: number;
-  Fecha: string;
-  HoraInicio: string;
-  HoraFin: string;
-  Sala: string;
-  Capacidad: number;
-  Reservados: number;
-  IdInstructor: string;
-  Estado: 'P' | 'C' | 'X';
   Curso: string;
   CursoIngles: string;
   NotaMinima: number;

@@ -1,14 +1,10 @@
+import type { Candidate as BookableWorker } from '../../../shared/induction.js';
 import type { Db } from '../../db/connection.js';
 import type { InductionOffice } from './office.js';
 import { type InductionTables, inChunks, type Row, text } from './tables.js';
 
-/** A worker who may be booked: of the client, with an open or granted accreditation of a company in the division. */
-export interface Candidate {
-  IdPersona: number;
-  Documento: string;
-  Persona: string;
-  IdCompania: number;
-  Compania: string;
+/** A worker who may be booked, with the e-mail the online test's link may go to. */
+export interface Candidate extends BookableWorker {
   Correo: string | null;
 }
 
