@@ -146,7 +146,7 @@ async function seedSession(
         Asistio: held && score !== null ? 'S' : 'N',
         Nota: held ? score : null,
         FechaReserva: new Date(ctx.now - 30 * 86_400_000).toISOString(),
-        IdUsuarioReserva: 'SOLICITANTE',
+        IdUsuarioReserva: TRAINER,
         ...audit,
       })
       .returning('IdInscripcion')
