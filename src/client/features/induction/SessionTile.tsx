@@ -46,12 +46,10 @@ export function SessionTile({
     booked: session.Reservados,
     capacity: session.Capacidad,
   });
-  const state = translate(`enums.sessionState.${session.Estado}`);
   return (
     <ButtonBase
       onClick={onOpen}
       data-session={session.IdSesion}
-      aria-label={`${hours} ${course.code} ${course.name}, ${session.Sala}, ${seats}, ${state}`}
       sx={{
         display: 'flex',
         flexDirection: 'column',
