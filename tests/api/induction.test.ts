@@ -119,6 +119,64 @@ describe.each(DIALECTS)('inductions on %s', (dialect) => {
     expect(await w.count('training-session')).toBe(before);
   });
 
+  it('answers bad input with a clear 4xx, never a 5xx, and writes nothing', async () => {
+    const session = await newSession('IND-ECF', { Fecha: addDays(today, 20) });
+    const bookings = await w.count('training-booking');
+    const probes: Array<[string, string, string, object | undefined]> = [
+      ['requester', 'POST', `/api/induccion/sesiones/${session}/reservas`, { IdPersonas: [] }],
+      ['requester', 'POST', `/api/induccion/sesiones/${session}/reservas`, { IdPersonas: ['uno'] }],
+      ['requester', 'POST', `/api/induccion/sesiones/${session}/reservas`, { IdPersonas: [99999999] }],
+      ['requester', 'POST', '/api/induccion/sesiones/99999999/reservas', { IdPersonas: [crew.people[58]] }],
+      [
+        'requester',
+        'POST',
+        `/api/induccion/sesiones/${session}/reservas`,
+        { IdPersonas: [crew.people[58], crew.people[58]] },
+      ],
+      ['trainer', 'POST', `/api/induccion/sesiones/${session}/asistencia`, { codigo: 'AC1.xx.yy' }],
+      ['trainer', 'POST', `/api/induccion/sesiones/${session}/asistencia`, { codigo: 'X'.repeat(1001) }],
+      [
+        'trainer',
+        'PUT',
+        `/api/induccion/sesiones/${session}/resultados`,
+        { resultados: [{ IdInscripcion: 1, Asistio: 'Q' }] },
+      ],
+      [
+        'trainer',
+        'PUT',
+        `/api/induccion/sesiones/${session}/resultados`,
+        { resultados: [{ IdInscripcion: 99999999, Asistio: 'S', Nota: 50 }] },
+      ],
+      ['trainer', 'POST', `/api/induccion/sesiones/${session}/cerrar`, undefined],
+      ['trainer', 'POST', `/api/induccion/sesiones/${session}/cancelar`, { Motivo: '' }],
+      [
+        'admin',
+        'PUT',
+        '/api/induccion/reservas/99999999/resultado',
+        { Asistio: 'S', Nota: 50, Motivo: 'PRUEBA' },
+      ],
+      ['trainer', 'GET', '/api/induccion/reporte?desde=2026-13-01&hasta=2026-12-01', undefined],
+      ['trainer', 'GET', `/api/induccion/reporte?desde=${addDays(today, -400)}&hasta=${today}`, undefined],
+      ['trainer', 'GET', '/api/induccion/registros/99999999/certificado', undefined],
+      ['requester', 'GET', '/api/induccion/candidatos?IdContrato=abc', undefined],
+      ['requester', 'GET', '/api/induccion/reservas/99999999/enlace', undefined],
+    ];
+    for (const [who, method, url, payload] of probes) {
+      const answer = await w.as(who, method as 'GET', url, payload);
+      expect(answer.status, `${method} ${url}: ${JSON.stringify(answer.body)}`).toBeGreaterThanOrEqual(400);
+      expect(answer.status, `${method} ${url}`).toBeLessThan(500);
+      expect(answer.body.message, `${method} ${url}`).toEqual(expect.any(String));
+    }
+    for (const token of ['xyz', '1.abc', '99999999.aaaa.bbbb.cccc']) {
+      const sheet = await w.t.app.inject({ method: 'GET', url: `/api/induccion/prueba/${token}` });
+      expect(sheet.statusCode, token).toBe(404);
+    }
+    const garbage = await w.as('trainer', 'POST', '/api/induccion/verificar', { token: 'IN1.!!.??' });
+    expect(garbage.body.result).toMatchObject({ genuine: false });
+    expect(await w.count('training-booking')).toBe(bookings);
+    expect((await sessionRow(session)).Estado).toBe('P');
+  });
+
   it('holds the capacity under concurrency: 50 bookings for the last 5 seats, exactly 5 succeed', async () => {
     const session = await newSession('IND-ECF', { Capacidad: 5 });
     const answers = await Promise.all(crew.people.slice(0, 50).map((p) => book(session, [p])));
