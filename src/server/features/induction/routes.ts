@@ -25,12 +25,8 @@ const score = { anyOf: [field.integer(0, 100), { type: 'null' }] };
 const reason = field.text(300, { minLength: 3 });
 const tags = ['induction'];
 
-/**
- * The Inductions module's calls: a session's bookings, attendance, results and closing (the
- * trainer's), booking and following one's workers (the requester's), certificates and their
- * verification, the period's report, and the online test a worker takes from a link.
- */
-export default async function inductionRoutes(fastify: FastifyInstance): Promise<void> {
+/** What the module's calls share: the database, its tables, the clock and the caller's office and site. */
+function context(fastify: FastifyInstance) {
   const { db } = fastify.database;
   const t = inductionTables(fastify.registry);
   const now = () => fastify.auth.now();
@@ -43,7 +39,12 @@ export default async function inductionRoutes(fastify: FastifyInstance): Promise
   const endSourced = async (trx: Db, ref: number, on: string) => {
     await endSourcedRequirements(trx, fastify.registry, { source: INDUCTION_SOURCE, ref, on });
   };
+  return { db, t, now, trainer, either, country, today, origin, endSourced };
+}
 
+/** A session's bookings: who may be booked, booking, cancelling, an online course's link. */
+async function bookingRoutes(fastify: FastifyInstance): Promise<void> {
+  const { db, t, now, either, country, origin } = context(fastify);
   fastify.get<{ Params: { id: number } }>(
     `${BASE}/sesiones/:id`,
     {
@@ -124,7 +125,11 @@ export default async function inductionRoutes(fastify: FastifyInstance): Promise
     },
     async (r) => ({ result: await testLinkOf(fastify, origin(r), either(r), r.params.id) }),
   );
+}
 
+/** The trainer's work on a session: attendance, results, closing, cancelling; an administrator's change. */
+async function sessionRoutes(fastify: FastifyInstance): Promise<void> {
+  const { db, t, now, trainer, country, today, endSourced } = context(fastify);
   fastify.post<{ Params: { id: number }; Body: { codigo: string } }>(
     `${BASE}/sesiones/:id/asistencia`,
     {
@@ -218,7 +223,11 @@ export default async function inductionRoutes(fastify: FastifyInstance): Promise
       return { result: done.booking };
     },
   );
+}
 
+/** Passed inductions: one's people's, certificates and their verification, the period's report. */
+async function recordRoutes(fastify: FastifyInstance): Promise<void> {
+  const { db, t, trainer, either, today } = context(fastify);
   fastify.get(
     `${BASE}/personal`,
     {
@@ -297,7 +306,11 @@ export default async function inductionRoutes(fastify: FastifyInstance): Promise
       result: await reportWorkbook(db, t, trainer(r), r.query.desde, r.query.hasta, r.language),
     }),
   );
+}
 
+/** The online test a worker takes from its link, without signing in. */
+async function testRoutes(fastify: FastifyInstance): Promise<void> {
+  const { db, t, now } = context(fastify);
   const tokenParams = objectOf({ token: field.text(400, { minLength: 3 }) }, ['token']);
   fastify.get<{ Params: { token: string } }>(
     `${BASE}/prueba/:token`,
@@ -344,4 +357,16 @@ export default async function inductionRoutes(fastify: FastifyInstance): Promise
       result: await takeTest(db, t, fastify.sealer, r.params.token, r.body.respuestas, now()),
     }),
   );
+}
+
+/**
+ * The Inductions module's calls: a session's bookings, attendance, results and closing (the
+ * trainer's), booking and following one's workers (the requester's), certificates and their
+ * verification, the period's report, and the online test a worker takes from a link.
+ */
+export default async function inductionRoutes(fastify: FastifyInstance): Promise<void> {
+  await bookingRoutes(fastify);
+  await sessionRoutes(fastify);
+  await recordRoutes(fastify);
+  await testRoutes(fastify);
 }
