@@ -294,6 +294,14 @@ describe.each(DIALECTS)('inductions on %s', (dialect) => {
       .executeTakeFirstOrThrow()) as Json;
     expect(revoked).toMatchObject({ Estado: 'R', Motivo: 'ERROR DE DIGITACIÓN' });
     expect(await w.count('audit', { Recurso: 'training-booking', IdRegistro: String(id(a)) })).toBe(1);
+    // Turned back into a pass, the same day's record is valid again (one record per person, course and day).
+    const back = await w.as('admin', 'PUT', `/api/induccion/reservas/${id(a)}/resultado`, {
+      Asistio: 'S',
+      Nota: 90,
+      Motivo: 'REVISIÓN DEL EXAMEN',
+    });
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    expect(await w.count('induction-record', { IdPersona: a, Estado: 'V' })).toBe(1);
   });
 
   it('prints a certificate whose signed QR the verification call checks; another client sees nothing', async () => {
@@ -325,6 +333,21 @@ describe.each(DIALECTS)('inductions on %s', (dialect) => {
     expect((await w.as('trainer', 'POST', `/api/induccion/sesiones/${north.IdSesion}/cerrar`)).status).toBe(
       404,
     );
+
+    // Nor are the other division's inductions: their certificates are not found, their QR said to be of another division.
+    const northRecord = (await w
+      .db()
+      .selectFrom(w.table('induction-record'))
+      .selectAll()
+      .where('IdDivision', '!=', south)
+      .executeTakeFirstOrThrow()) as Json;
+    expect(
+      (await w.as('trainer', 'GET', `/api/induccion/registros/${northRecord.IdRegistro}/certificado`)).status,
+    ).toBe(404);
+    const northToken = await certificateToken(w.db(), northRecord);
+    const elsewhere = await w.as('trainer', 'POST', '/api/induccion/verificar', { token: northToken });
+    expect(elsewhere.body.result).toMatchObject({ genuine: true, valid: false, reason: 'OTHER_DIVISION' });
+    expect(elsewhere.body.result.Persona).toBeUndefined();
     const stranger = await anotherClientAdmin(w.t, [await menuIdOf(w.t, '/induccion/sesiones')]);
     const theirs = await w.t.app.inject({
       method: 'GET',
@@ -371,6 +394,22 @@ describe.each(DIALECTS)('inductions on %s', (dialect) => {
       Estado: undefined,
     });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    // Booked, it keeps its course, and its capacity is not below the seats taken.
+    const current = { ...(await sessionRow(session)), Reservados: undefined, Estado: undefined };
+    const otherCourse = await w.as('trainer', 'PUT', `/api/rest/training-session/${session}`, {
+      ...current,
+      IdCurso: await courseId('IND-EXP'),
+    });
+    expect(otherCourse.status).toBe(400);
+    expect(JSON.stringify(otherCourse.body)).toContain('its course does not change');
+    expect((await book(session, [crew.people[59]])).status).toBe(200);
+    const smaller = await w.as('trainer', 'PUT', `/api/rest/training-session/${session}`, {
+      ...current,
+      Capacidad: 1,
+    });
+    expect(smaller.status).toBe(400);
+    expect(JSON.stringify(smaller.body)).toContain('cannot be below');
+    expect(Number((await sessionRow(session)).Capacidad)).toBe(30);
     const cancelled = await w.as('trainer', 'POST', `/api/induccion/sesiones/${session}/cancelar`, {
       Motivo: 'SALA EN MANTENIMIENTO',
     });

@@ -101,11 +101,14 @@ export async function book(
         eb(eb(eb.fn.coalesce('Reservados', eb.lit(0)), '+', ids.length), '<=', eb.ref('Capacidad')),
       )
       .executeTakeFirst();
-    if (!Number(taken.numUpdatedRows))
+    if (!Number(taken.numUpdatedRows)) {
+      // Closed or cancelled meanwhile, or full.
+      requireScheduled(await sessionOf(trx, t, office, sessionId));
       throw new ApiError('CONFLICT', {
         messageKey: 'induction.refusals.full',
         params: { seats: Math.max(0, session.Capacidad - session.Reservados), asked: ids.length },
       });
+    }
     return insertBookings(trx, t, office, session, [...people.values()], now);
   });
 }

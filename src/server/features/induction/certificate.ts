@@ -48,7 +48,7 @@ async function tokenRecord(db: Db, token: string, clientId: number): Promise<num
 export async function recordOf(
   db: Db,
   t: InductionTables,
-  office: Pick<InductionOffice, 'clientId' | 'companyId'>,
+  office: Pick<InductionOffice, 'clientId' | 'divisionId' | 'companyId'>,
   id: number,
 ) {
   let query = db
@@ -80,7 +80,8 @@ export async function recordOf(
       'u.Apellido as InstructorApellido',
     ])
     .where('r.IdRegistro', '=', id)
-    .where('r.IdCliente', '=', office.clientId);
+    .where('r.IdCliente', '=', office.clientId)
+    .where('r.IdDivision', '=', office.divisionId);
   if (office.companyId !== undefined) query = query.where('r.IdCompania', '=', office.companyId);
   const row = (await query.executeTakeFirst()) as Row | undefined;
   if (!row) throw new ApiError('NOT_FOUND', { params: { resource: 'induction-record', id } });
@@ -97,7 +98,14 @@ export async function verifyCertificate(
 ) {
   const id = await tokenRecord(db, token, office.clientId);
   if (id === undefined) return { genuine: false, valid: false, reason: 'FORGED' };
-  const row = await recordOf(db, t, { clientId: office.clientId }, id);
+  // Of the division the caller works in: another division's induction is said to be so, not shown.
+  const row = await recordOf(db, t, { clientId: office.clientId, divisionId: office.divisionId }, id).catch(
+    (error: unknown) => {
+      if (error instanceof ApiError && error.code === 'NOT_FOUND') return undefined;
+      throw error;
+    },
+  );
+  if (!row) return { genuine: true, valid: false, reason: 'OTHER_DIVISION' };
   const until = text(row.VenceEl).slice(0, 10);
   const reason = row.Estado === 'R' ? 'REVOKED' : until < today ? 'EXPIRED' : 'VALID';
   return {

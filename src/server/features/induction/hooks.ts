@@ -16,6 +16,27 @@ export async function countryOf(db: Db, divisionId: unknown): Promise<string | n
   return row?.IdPais ?? null;
 }
 
+/**
+ * A booked session keeps its course (its bookings and their records are that course's), and its
+ * capacity never goes below the seats taken: the new capacity is written by a conditional update
+ * that takes the session's row, so a booking racing the change waits and is held to it.
+ */
+async function keepBookings(db: Db, table: string, data: Row, existing: Row) {
+  const booked = Number(existing.Reservados ?? 0);
+  if (booked > 0 && Number(data.IdCurso) !== Number(existing.IdCurso))
+    throw invalid('IdCurso', 'induction.rules.courseBooked', { booked });
+  const held = await db
+    .updateTable(table)
+    .set({ Capacidad: Number(data.Capacidad) })
+    .where('IdSesion', '=', Number(existing.IdSesion))
+    .where((eb) => eb(eb.fn.coalesce('Reservados', eb.lit(0)), '<=', Number(data.Capacidad)))
+    .executeTakeFirst();
+  if (!Number(held.numUpdatedRows))
+    throw invalid('Capacidad', 'induction.rules.belowBooked', {
+      booked: Math.max(booked, Number(data.Capacidad) + 1),
+    });
+}
+
 const invalid = (field: string, messageKey: string, params: Record<string, string | number> = {}) =>
   new ApiError('VALIDATION_FAILED', { fields: { [field]: { messageKey, params } } });
 
@@ -37,9 +58,7 @@ export function inductionHooks({ registry, notifier, now }: FeatureContext): Hoo
         const moved = operation === 'create' || text(data.Fecha) !== text(existing?.Fecha).slice(0, 10);
         if (moved && text(data.Fecha) < today) throw invalid('Fecha', 'induction.rules.sessionPast');
         if (operation === 'create') Object.assign(data, { Reservados: 0, Estado: 'P' });
-        const booked = Number(existing?.Reservados ?? 0);
-        if (Number(data.Capacidad) < booked)
-          throw invalid('Capacidad', 'induction.rules.belowBooked', { booked });
+        if (operation === 'update' && existing) await keepBookings(db, t.session, data, existing);
       },
       async afterWrite({ db, row, existing, operation }) {
         if (operation !== 'update' || !existing || !Number(existing.Reservados)) return;

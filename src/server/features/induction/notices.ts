@@ -3,7 +3,7 @@ import type { Db } from '../../db/connection.js';
 import type { InductionTables, Row } from './tables.js';
 import { text } from './tables.js';
 
-/** Who hears of a session's change: the requesters who booked its open bookings and the booked people with an e-mail. */
+/** Who hears of a session's change: the requesters who made its open bookings and the booked people with an e-mail. */
 async function recipients(db: Db, t: InductionTables, sessionId: number) {
   const rows = (await db
     .selectFrom(`${t.booking} as b`)
@@ -11,7 +11,7 @@ async function recipients(db: Db, t: InductionTables, sessionId: number) {
     .leftJoin(`${t.user} as u`, 'u.IdUsuario', 'b.IdUsuarioReserva')
     .select(['b.IdUsuarioReserva', 'u.Correo', 'p.IdPersona', 'p.Email', 'p.Apellido', 'p.Nombre'])
     .where('b.IdSesion', '=', sessionId)
-    .where('b.Estado', 'in', ['R', 'X'])
+    .where('b.Estado', '=', 'R')
     .execute()) as Row[];
   const out = new Map<string, { userId: string; to: string }>();
   for (const r of rows) {

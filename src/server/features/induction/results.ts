@@ -154,6 +154,14 @@ export async function closeSession(
     const session = await sessionOf(trx, t, office, sessionId);
     requireScheduled(session);
     if (session.Fecha > siteDate(country, now)) throw refusal('sessionNotHeld');
+    // Claimed first: a booking or a test racing the closing waits on the session's row, then finds it closed.
+    const claimed = await trx
+      .updateTable(t.session)
+      .set({ Estado: 'C' })
+      .where('IdSesion', '=', sessionId)
+      .where('Estado', '=', 'P')
+      .executeTakeFirst();
+    if (!Number(claimed.numUpdatedRows)) throw refusal('sessionClosed');
     const open = (await trx
       .selectFrom(t.booking)
       .selectAll()
@@ -173,6 +181,7 @@ export async function closeSession(
           .updateTable(t.booking)
           .set({ Estado: s })
           .where('IdInscripcion', 'in', ids.slice(i, i + 500))
+          .where('Estado', '=', 'R')
           .execute();
     }
     const records = open
@@ -184,7 +193,6 @@ export async function closeSession(
         .values(records.slice(i, i + 100))
         .onConflict((oc) => oc.columns(['IdPersona', 'IdCurso', 'Fecha']).doNothing())
         .execute();
-    await trx.updateTable(t.session).set({ Estado: 'C' }).where('IdSesion', '=', sessionId).execute();
     const count = (s: string) => open.filter((b) => state(b) === s).length;
     return { IdSesion: sessionId, aprobados: count('A'), desaprobados: count('D'), ausentes: count('N') };
   });
@@ -218,6 +226,7 @@ export async function amendResult(
     const before = await bookingOf(trx, t, office, input.id);
     const session = await sessionOf(trx, t, office, Number(before.IdSesion));
     if (session.Estado !== 'C') throw refusal('sessionNotClosed');
+    if (before.Estado === 'X') throw refusal('bookingNotOpen');
     const passed = passes(input.Asistio === 'S', input.Nota, session.NotaMinima);
     const Estado = passed ? 'A' : input.Asistio === 'S' ? 'D' : 'N';
     const change = { Asistio: input.Asistio, Nota: input.Nota, Estado, Observacion: input.Motivo };
@@ -249,19 +258,23 @@ export async function amendResult(
       await onRevoked(trx, id, today);
       return { booking: after, revoked: id };
     }
-    if (passed && !record) {
-      await trx
-        .insertInto(t.record)
-        .values(recordOf(session, after, office, session.Fecha))
-        .execute();
-      return { booking: after, created: true };
-    }
-    if (passed && record)
-      await trx
-        .updateTable(t.record)
-        .set({ Estado: 'V', Nota: input.Nota, Motivo: input.Motivo })
-        .where('IdRegistro', '=', Number(record.IdRegistro))
-        .execute();
-    return { booking: after };
+    if (!passed) return { booking: after };
+    // The day's record of the course: this booking's, or one the person already has for that day.
+    const made = recordOf(session, after, office, session.Fecha);
+    await trx
+      .insertInto(t.record)
+      .values({ ...made, Motivo: input.Motivo })
+      .onConflict((oc) =>
+        oc.columns(['IdPersona', 'IdCurso', 'Fecha']).doUpdateSet({
+          Estado: 'V',
+          Nota: made.Nota,
+          VenceEl: made.VenceEl,
+          IdSesion: made.IdSesion,
+          IdInscripcion: made.IdInscripcion,
+          Motivo: input.Motivo,
+        }),
+      )
+      .execute();
+    return { booking: after, created: !record };
   });
 }

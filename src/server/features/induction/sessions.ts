@@ -73,18 +73,16 @@ export async function cancelSession(
   return db.transaction().execute(async (trx) => {
     const session = await sessionOf(trx, t, office, id);
     requireScheduled(session);
-    await trx
-      .updateTable(t.booking)
-      .set({ Estado: 'X' })
-      .where('IdSesion', '=', id)
-      .where('Estado', '=', 'R')
-      .execute();
-    await trx
+    // Claimed first: a booking racing the cancelling waits on the session's row, then finds it cancelled.
+    const claimed = await trx
       .updateTable(t.session)
       .set({ Estado: 'X', Reservados: 0, Observacion: reason.slice(0, 300) })
       .where('IdSesion', '=', id)
-      .execute();
+      .where('Estado', '=', 'P')
+      .executeTakeFirst();
+    if (!Number(claimed.numUpdatedRows)) requireScheduled(await sessionOf(trx, t, office, id));
     const when = `${session.Fecha} ${session.HoraInicio}–${session.HoraFin}, ${session.Sala}`;
+    // Those still booked hear of it, then their bookings are cancelled.
     await tellBooked(trx, t, notifier, {
       clientId: office.clientId,
       sessionId: id,
@@ -94,6 +92,12 @@ export async function cancelSession(
         `The ${session.CursoIngles} session of ${when} was cancelled: ${reason}. Book another session for your people.`,
       ].join('\n\n'),
     });
+    await trx
+      .updateTable(t.booking)
+      .set({ Estado: 'X' })
+      .where('IdSesion', '=', id)
+      .where('Estado', '=', 'R')
+      .execute();
     return { IdSesion: id, Estado: 'X' };
   });
 }
