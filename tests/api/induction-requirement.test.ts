@@ -235,6 +235,22 @@ describe.each(DIALECTS)('a requirement proven by an induction on %s', (dialect) 
       (m) => m.subject.includes(`Requisito vencido: ${INDUCTION}`) && m.text.includes(`(${document})`),
     );
 
+  it('proves the line when the request is sent, for a worker who passed after the lines were saved', async () => {
+    const { id, person } = await file('71800009');
+    await complete(id);
+    expect((await inductionItems(id)).every((i) => i.Fuente === null)).toBe(true);
+    const proof = await record(person, ids.bound, 1, addDays(today, 300));
+    await send(id);
+    const seen = await inductionItems(id, 'authoriser');
+    expect(seen.length).toBeGreaterThan(0);
+    for (const item of seen)
+      expect(item).toMatchObject({
+        Fuente: 'induction',
+        EnlaceFuente: `/api/induccion/registros/${proof}/certificado`,
+      });
+    expect(seen.find((i) => i.Text === 'RESULTADO')).toMatchObject({ EstadoAprobacion: 'A' });
+  });
+
   it('fills and approves the line from a valid record of a bound course only, and the grant keeps its expiry', async () => {
     const { id, person } = await file('71800001');
     const other = (await db()

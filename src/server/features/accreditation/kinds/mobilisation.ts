@@ -203,6 +203,9 @@ export class Mobilisations {
     const { engine } = this;
     const request = await engine.transaction(async (trx) => {
       const request = await engine.load(trx, requester, id, true, EDITED_KINDS);
+      // What the features' records prove now (an induction passed since the lines were saved) counts.
+      if (request.EstadoAprobacion === 'I' || request.EstadoAprobacion === 'O')
+        await saveLines(engine, trx, request, await engine.profileOf(trx, request), []);
       const { facts, lines, profile, dates } = await this.facts(trx, request, requester.principal);
       if (request.EstadoAprobacion === 'I' || request.EstadoAprobacion === 'O') {
         if (!facts.complete)
