@@ -3,7 +3,11 @@ import type { Db } from './db/connection.js';
 import type { Registry } from './registry.js';
 
 /** The country of a division's site (its time zone follows it). */
-async function divisionCountry(db: Db, registry: Registry, divisionId: number): Promise<string | null> {
+export async function divisionCountry(
+  db: Db,
+  registry: Registry,
+  divisionId: number,
+): Promise<string | null> {
   const division = (await db
     .selectFrom(registry.require('division').table)
     .select('IdPais')

@@ -273,3 +273,19 @@ export function LocalGrid<T>({
     />
   );
 }
+
+/** A column naming a person, their document under the name. */
+export function personColumn<T extends { Persona: string; Documento: string }>(label: string): GridColumn<T> {
+  return {
+    id: 'Persona',
+    label,
+    render: (row) => (
+      <span>
+        {row.Persona}
+        <Typography component="span" variant="caption" color="text.secondary" sx={{ display: 'block' }}>
+          {row.Documento}
+        </Typography>
+      </span>
+    ),
+  };
+}

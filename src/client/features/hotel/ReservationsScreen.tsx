@@ -5,7 +5,14 @@ import { useDeferredValue, useState } from 'react';
 import { useTranslate } from 'react-admin';
 import type { ReservationState } from '../../../shared/hotel.js';
 import { Pick } from '../../components/fields.js';
-import { Grid, type GridColumn, gridParams, pageOf, useGridState } from '../../components/grid/Grid.js';
+import {
+  Grid,
+  type GridColumn,
+  gridParams,
+  pageOf,
+  personColumn,
+  useGridState,
+} from '../../components/grid/Grid.js';
 import { Refusal } from '../../components/Refusal.js';
 import { ScreenHeader } from '../../components/ScreenHeader.js';
 import { formatDate } from '../../format.js';
@@ -41,18 +48,7 @@ function Reservations({ choices, title }: { choices: CampChoices; title: string 
   });
   const firstPage = () => setGrid((before) => ({ ...before, page: 0 }));
   const columns: GridColumn<ReservationRow>[] = [
-    {
-      id: 'Persona',
-      label: field('IdPersona'),
-      render: (row) => (
-        <span>
-          {row.Persona}
-          <Typography component="span" variant="caption" color="text.secondary" sx={{ display: 'block' }}>
-            {row.Documento}
-          </Typography>
-        </span>
-      ),
-    },
+    personColumn(field('IdPersona')),
     { id: 'Compania', label: field('IdCompania') },
     {
       id: 'Cama',

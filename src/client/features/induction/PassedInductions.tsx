@@ -2,7 +2,7 @@ import PictureAsPdfIcon from '@mui/icons-material/PictureAsPdf';
 import { Button, Chip, Typography } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { useLocale, useTranslate } from 'react-admin';
-import { type GridColumn, LocalGrid } from '../../components/grid/Grid.js';
+import { type GridColumn, LocalGrid, personColumn } from '../../components/grid/Grid.js';
 import { Refusal } from '../../components/Refusal.js';
 import { saveBase64 } from '../../files.js';
 import { formatDate } from '../../format.js';
@@ -45,18 +45,7 @@ export function PassedInductions({ rows }: { rows: PassedInduction[] | undefined
     onSuccess: (file) => saveBase64(file.fileBase64, file.fileName, file.fileType ?? 'application/pdf'),
   });
   const columns: GridColumn<PassedInduction>[] = [
-    {
-      id: 'Persona',
-      label: text('person'),
-      render: (row) => (
-        <span>
-          {row.Persona}
-          <Typography component="span" variant="caption" color="text.secondary" sx={{ display: 'block' }}>
-            {row.Documento}
-          </Typography>
-        </span>
-      ),
-    },
+    personColumn(text('person')),
     { id: 'Curso', label: text('course'), render: (row) => inLanguage(locale, row.Curso, row.CursoIngles) },
     { id: 'Fecha', label: text('passedOn'), render: (row) => formatDate(row.Fecha) },
     { id: 'Nota', label: text('score'), align: 'right' },

@@ -1,10 +1,10 @@
 import EventBusyIcon from '@mui/icons-material/EventBusy';
 import LinkIcon from '@mui/icons-material/Link';
-import { Button, Chip, Stack, Typography } from '@mui/material';
+import { Button, Chip, Stack } from '@mui/material';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Confirm, useLocale, useTranslate } from 'react-admin';
-import { type GridColumn, LocalGrid } from '../../components/grid/Grid.js';
+import { type GridColumn, LocalGrid, personColumn } from '../../components/grid/Grid.js';
 import { Refusal } from '../../components/Refusal.js';
 import { formatDate } from '../../format.js';
 import { type BookingState, bookingApi, inLanguage, type WorkerBooking } from './api.js';
@@ -43,18 +43,7 @@ export function WorkerBookings({
     onSettled: () => setCancelling(undefined),
   });
   const columns: GridColumn<WorkerBooking>[] = [
-    {
-      id: 'Persona',
-      label: text('person'),
-      render: (row) => (
-        <span>
-          {row.Persona}
-          <Typography component="span" variant="caption" color="text.secondary" sx={{ display: 'block' }}>
-            {row.Documento}
-          </Typography>
-        </span>
-      ),
-    },
+    personColumn(text('person')),
     { id: 'Curso', label: text('course'), render: (row) => inLanguage(locale, row.Curso, row.CursoIngles) },
     {
       id: 'Sesion',

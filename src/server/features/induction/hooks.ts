@@ -1,20 +1,10 @@
-import { siteDate } from '../../../shared/dates.js';
 import type { HookMap, Row } from '../../crud/types.js';
 import type { Db } from '../../db/connection.js';
 import { ApiError } from '../../errors.js';
+import { divisionToday } from '../../site.js';
 import type { FeatureContext } from '../feature.js';
 import { tellBooked } from './notices.js';
 import { inductionTables, text } from './tables.js';
-
-/** The country of a division (its calendar decides what "in the past" is). */
-export async function countryOf(db: Db, divisionId: unknown): Promise<string | null> {
-  const row = (await db
-    .selectFrom('system_division')
-    .select('IdPais')
-    .where('IdDivision', '=', Number(divisionId))
-    .executeTakeFirst()) as { IdPais?: string | null } | undefined;
-  return row?.IdPais ?? null;
-}
 
 /**
  * A booked session keeps its course (its bookings and their records are that course's), and its
@@ -54,7 +44,12 @@ export function inductionHooks({ registry, notifier, now }: FeatureContext): Hoo
       async beforeWrite({ db, data, existing, operation }) {
         if (existing?.Estado === 'X')
           throw new ApiError('BUSINESS_RULE', { messageKey: 'induction.refusals.sessionCancelled' });
-        const today = siteDate(await countryOf(db, data.IdDivision ?? existing?.IdDivision), now());
+        const today = await divisionToday(
+          db,
+          registry,
+          Number(data.IdDivision ?? existing?.IdDivision),
+          now(),
+        );
         const moved = operation === 'create' || text(data.Fecha) !== text(existing?.Fecha).slice(0, 10);
         if (moved && text(data.Fecha) < today) throw invalid('Fecha', 'induction.rules.sessionPast');
         if (operation === 'create') Object.assign(data, { Reservados: 0, Estado: 'P' });

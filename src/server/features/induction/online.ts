@@ -1,9 +1,9 @@
-import { siteDate } from '../../../shared/dates.js';
 import { ATTEMPT_EVERY_MS, passes, validUntil } from '../../../shared/induction.js';
 import type { Db } from '../../db/connection.js';
 import { ApiError } from '../../errors.js';
+import type { Registry } from '../../registry.js';
 import type { Sealer } from '../../services/sealer.js';
-import { countryOf } from './hooks.js';
+import { divisionToday } from '../../site.js';
 import { type InductionTables, type Row, text } from './tables.js';
 
 const PURPOSE = 'induction-test';
@@ -99,6 +99,7 @@ export async function testSheet(db: Db, t: InductionTables, sealer: Sealer, toke
  */
 export async function takeTest(
   db: Db,
+  registry: Registry,
   t: InductionTables,
   sealer: Sealer,
   token: string,
@@ -136,7 +137,7 @@ export async function takeTest(
       .set({ Nota: score, Asistio: 'S', ...(passed && { Estado: 'A' }) })
       .where('IdInscripcion', '=', Number(booking.IdInscripcion))
       .execute();
-    if (passed) await recordPass(trx, t, booking, score, now);
+    if (passed) await recordPass(trx, registry, t, booking, score, now);
     return {
       Nota: score,
       aprobado: passed,
@@ -147,8 +148,15 @@ export async function takeTest(
   });
 }
 
-async function recordPass(db: Db, t: InductionTables, booking: Row, score: number, now: number) {
-  const on = siteDate(await countryOf(db, booking.IdDivision), now);
+async function recordPass(
+  db: Db,
+  registry: Registry,
+  t: InductionTables,
+  booking: Row,
+  score: number,
+  now: number,
+) {
+  const on = await divisionToday(db, registry, Number(booking.IdDivision), now);
   await db
     .insertInto(t.record)
     .values({

@@ -4,10 +4,10 @@ import { CREW_MAX } from '../../../shared/induction.js';
 import type { Db } from '../../db/connection.js';
 import { field, objectOf, resultResponses } from '../../routes/responses.js';
 import { endSourcedRequirements } from '../../services/sourced-requirements.js';
+import { divisionCountry } from '../../site.js';
 import { book, cancelBooking } from './bookings.js';
 import { crew } from './candidates.js';
 import { certificatePdf, recordOf, verifyCertificate } from './certificate.js';
-import { countryOf } from './hooks.js';
 import { inductionOffice } from './office.js';
 import { takeTest, testSheet } from './online.js';
 import { inductionReport, reportWorkbook } from './report.js';
@@ -32,7 +32,8 @@ function context(fastify: FastifyInstance) {
   const now = () => fastify.auth.now();
   const trainer = (r: FastifyRequest) => inductionOffice(r.principal, 'trainer');
   const either = (r: FastifyRequest) => inductionOffice(r.principal, 'either');
-  const country = (r: FastifyRequest) => countryOf(db, r.principal.divisionId);
+  const country = (r: FastifyRequest) =>
+    divisionCountry(db, fastify.registry, Number(r.principal.divisionId));
   const today = async (r: FastifyRequest) => siteDate(await country(r), now());
   const origin = (r: FastifyRequest) => `${r.protocol}://${r.host}`;
   // A revoked induction's requirements expire the day it was revoked (the expiry job suspends as usual).
@@ -354,7 +355,15 @@ async function testRoutes(fastify: FastifyInstance): Promise<void> {
       },
     },
     async (r) => ({
-      result: await takeTest(db, t, fastify.sealer, r.params.token, r.body.respuestas, now()),
+      result: await takeTest(
+        db,
+        fastify.registry,
+        t,
+        fastify.sealer,
+        r.params.token,
+        r.body.respuestas,
+        now(),
+      ),
     }),
   );
 }
