@@ -28,25 +28,39 @@ const RAW_KEY = /\b(?:induction|resources|enums|app|ra)\.[a-zA-Z-]+\.[a-zA-Z]/;
 const text = es.induction.screens;
 
 /**
- * A badge's QR code held up to Chromium's fake camera: the code (a PNG from bwip-js) drifting over
- * a light background as a hand moves it, made into a y4m video by ffmpeg. Four pixels a module, as
- * a phone held at a hand's length sees a badge: the console's barcode library reads that at any
- * place in the frame, where at six pixels a module it misses this code wherever it is.
+ * A badge's QR code held up to Chromium's fake camera: the code (PNGs from bwip-js) drifting over a
+ * light background as a hand moves it nearer and farther, made into a y4m video by ffmpeg. The
+ * size changes every half second among two, three and four pixels a module: the console's barcode
+ * library misses a still synthetic code at some sizes and places (a real camera never shows the
+ * same frame twice), so the badge is shown, as a hand shows it, at several.
  */
 async function badgeVideo(token: string, folder: string): Promise<string> {
-  const png = join(folder, 'badge.png');
-  writeFileSync(
-    png,
-    await bwipjs.toBuffer({ bcid: 'qrcode', text: token, scale: 2, padding: 4, backgroundcolor: 'FFFFFF' }),
-  );
+  const scales = [2, 3, 4];
+  const pngs: string[] = [];
+  for (const scale of scales) {
+    const png = join(folder, `badge-${scale}.png`);
+    writeFileSync(
+      png,
+      await bwipjs.toBuffer({ bcid: 'qrcode', text: token, scale, padding: 4, backgroundcolor: 'FFFFFF' }),
+    );
+    pngs.push(png);
+  }
   const video = join(folder, 'badge.y4m');
-  const drift = "overlay=x='(W-w)/2+40*sin(2*t)':y='(H-h)/2+25*cos(3*t)':shortest=1";
+  const period = scales.length / 2;
+  // Each size in its half second of every period, drifting as a hand moves.
+  const layers = scales
+    .map((_, i) => {
+      const from = i === 0 ? '[0:v]' : `[v${i}]`;
+      const shown = `between(mod(t,${period}),${i / 2},${(i + 1) / 2 - 0.001})`;
+      return `${from}[${i + 1}:v]overlay=x='(W-w)/2+40*sin(2*t)':y='(H-h)/2+25*cos(3*t)':enable='${shown}':shortest=1[v${i + 1}]`;
+    })
+    .join(';');
   execFileSync('ffmpeg', [
     ...['-hide_banner', '-loglevel', 'error', '-y'],
     ...['-f', 'lavfi', '-i', 'color=c=0xE8E8E8:s=640x480:r=5'],
-    ...['-loop', '1', '-framerate', '5', '-i', png],
-    ...['-filter_complex', `[0:v][1:v]${drift},format=yuv420p`],
-    ...['-t', '8', video],
+    ...pngs.flatMap((png) => ['-loop', '1', '-framerate', '5', '-i', png]),
+    ...['-filter_complex', `${layers};[v${scales.length}]format=yuv420p`],
+    ...['-t', '9', video],
   ]);
   return video;
 }
