@@ -260,7 +260,8 @@ export async function grant(
   if (!profile) return [];
   const renewal = request.TipoSolicitud === 'A';
   const now = engine.at();
-  const today = now.slice(0, 10);
+  // The site's day (a Lima evening is already tomorrow in UTC).
+  const today = await engine.siteToday(trx, request.IdDivision);
   const holders = await holdersOf(engine, trx, request, principal);
   if (!renewal) await keepPhoto(engine, trx, request, principal);
   const kept = engine.table('accredited-requirement');
