@@ -10,6 +10,7 @@ export const MODULES = [
   'hotel',
   'accreditation',
   'induction',
+  'transport',
 ] as const;
 
 export type ModuleKey = (typeof MODULES)[number];

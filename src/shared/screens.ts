@@ -84,3 +84,20 @@ export const INDUCTION_SCREENS = screens({
   },
   report: { route: '/induccion/reporte', tag: 'app.menu.items.inductionReport', icon: 'Assessment' },
 });
+
+export const TRANSPORT_SCREENS = screens({
+  trips: {
+    route: '/transporte/viajes',
+    tag: 'app.menu.items.transportTrips',
+    icon: 'DirectionsBus',
+    reads: ['transport-route', 'transport-bus', 'person', 'company', 'vehicle', 'schedule-type'],
+  },
+  board: { route: '/transporte/tablero', tag: 'app.menu.items.transportBoard', icon: 'DepartureBoard' },
+  seats: {
+    route: '/transporte/asientos',
+    tag: 'app.menu.items.transportSeats',
+    icon: 'EventSeat',
+    reads: ['transport-route'],
+  },
+  report: { route: '/transporte/reporte', tag: 'app.menu.items.transportReport', icon: 'Assessment' },
+});

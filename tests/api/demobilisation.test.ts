@@ -106,6 +106,17 @@ describe.each(DIALECTS)('demobilisation on %s', (dialect) => {
       .where('Estado', 'in', ['R', 'I'])
       .execute()) as Json[];
     for (const stay of stays) out.push(`reservation:${stay.IdReserva}`);
+    // The demo may seat the worker on a bus: a seat on a trip after today is released with the accreditation.
+    const seats = (await w.t.db.database.db
+      .selectFrom('transport_trip_booking as b')
+      .innerJoin('transport_trip as v', 'v.IdViaje', 'b.IdViaje')
+      .select('b.IdReserva')
+      .where('b.IdPersona', '=', person)
+      .where('b.Estado', '=', 'R')
+      .where('b.Fecha', '>', today)
+      .where('v.Estado', 'in', ['P', 'E'])
+      .execute()) as Json[];
+    for (const seat of seats) out.push(`trip-booking:${seat.IdReserva}`);
     return out;
   };
 

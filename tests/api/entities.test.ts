@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadRegistry } from '../../src/server/registry.js';
+import { addDays, siteDate } from '../../src/shared/dates.js';
 import { call, listUrl, type SignedIn } from '../support/app.js';
 import { DIALECTS } from '../support/databases.js';
 import { expectedValue, RecordMaker } from '../support/records.js';
@@ -69,6 +70,21 @@ const FREE_A_VALUE: Record<string, (api: Api, record: Data) => Promise<Data>> = 
         return { TipoSangre: type.TipoSangre };
     }
     throw new Error('every blood type is in use');
+  },
+  // A trip needs a route, a bus accredited that day and a driver with its licence, free then: the demo's
+  // trip of tomorrow's, later in the evening.
+  async trip(api) {
+    const tomorrow = addDays(siteDate('PE'), 1);
+    const trips = (await api('GET', `/api/transporte/viajes?fecha=${tomorrow}`)).body.result as Data[];
+    const [demo] = trips;
+    if (!demo) throw new Error('no demo trip tomorrow');
+    return {
+      IdRuta: demo.IdRuta,
+      IdBus: demo.IdBus,
+      IdConductor: demo.IdConductor,
+      Fecha: tomorrow,
+      Hora: '21:00',
+    };
   },
   async 'repository-path'(api) {
     const [path] = (await api('GET', listUrl('repository-path', { range: [0, 0] }))).body as Data[];

@@ -179,6 +179,8 @@ describe.each(DIALECTS)('tenancy and permissions on %s', (dialect) => {
       '900803',
       '91',
       '9106',
+      '92',
+      '9207',
     ]);
     expect(requester.filter((m) => m.Ruta).map((m) => m.Ruta)).toEqual([
       '/company',
@@ -204,6 +206,7 @@ describe.each(DIALECTS)('tenancy and permissions on %s', (dialect) => {
       '/consultas/desmovilizaciones',
       '/consultas/estado',
       '/induccion/reservas',
+      '/transporte/asientos',
     ]);
     const admin = (await menu('southAdmin')).body.result as Array<{ IdMenu: string; Ruta: string | null }>;
     const modules = MODULES.flatMap((module, index) =>
@@ -246,9 +249,17 @@ describe.each(DIALECTS)('tenancy and permissions on %s', (dialect) => {
       '/induccion/reservas',
       '/induccion/reporte',
     ]);
+    const transport = admin.filter((m) => m.Ruta?.startsWith('/transporte/'));
+    expect(transport.map((m) => [m.IdMenu.slice(0, 2), m.Ruta])).toEqual([
+      ['92', '/transporte/viajes'],
+      ['92', '/transporte/tablero'],
+      ['92', '/transporte/asientos'],
+      ['92', '/transporte/reporte'],
+    ]);
     expect(
       admin.filter((m) => m.Ruta).length -
         inductions.length -
+        transport.length -
         screens.length -
         identification.length -
         lodging.length -

@@ -2,6 +2,7 @@ import AccessTimeIcon from '@mui/icons-material/AccessTime';
 import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
 import BadgeIcon from '@mui/icons-material/Badge';
 import BusinessIcon from '@mui/icons-material/Business';
+import DirectionsBusIcon from '@mui/icons-material/DirectionsBus';
 import HotelIcon from '@mui/icons-material/Hotel';
 import MeetingRoomIcon from '@mui/icons-material/MeetingRoom';
 import RestaurantIcon from '@mui/icons-material/Restaurant';
@@ -22,4 +23,5 @@ export const MODULE_ICONS: Record<ModuleKey, ComponentType> = {
   hotel: HotelIcon,
   accreditation: VerifiedUserIcon,
   induction: SchoolIcon,
+  transport: DirectionsBusIcon,
 };

@@ -9,7 +9,10 @@ import BusinessIcon from '@mui/icons-material/Business';
 import CalendarMonthIcon from '@mui/icons-material/CalendarMonth';
 import CampaignIcon from '@mui/icons-material/Campaign';
 import DashboardIcon from '@mui/icons-material/Dashboard';
+import DepartureBoardIcon from '@mui/icons-material/DepartureBoard';
+import DirectionsBusIcon from '@mui/icons-material/DirectionsBus';
 import DirectionsCarIcon from '@mui/icons-material/DirectionsCar';
+import EventSeatIcon from '@mui/icons-material/EventSeat';
 import EngineeringIcon from '@mui/icons-material/Engineering';
 import EventAvailableIcon from '@mui/icons-material/EventAvailable';
 import EventNoteIcon from '@mui/icons-material/EventNote';
@@ -52,7 +55,10 @@ export const MENU_ICONS: Record<string, ComponentType<{ fontSize?: 'small' | 'me
   Campaign: CampaignIcon,
   Dashboard: DashboardIcon,
   AccountTree: AccountTreeIcon,
+  DepartureBoard: DepartureBoardIcon,
+  DirectionsBus: DirectionsBusIcon,
   DirectionsCar: DirectionsCarIcon,
+  EventSeat: EventSeatIcon,
   Engineering: EngineeringIcon,
   FactCheck: FactCheckIcon,
   ManageSearch: ManageSearchIcon,

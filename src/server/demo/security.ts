@@ -117,6 +117,12 @@ export const DEMO_PROFILES = {
     Descripcion: 'PROGRAMA LAS SESIONES DE INDUCCIÓN, TOMA ASISTENCIA Y REGISTRA LOS RESULTADOS',
     characteristic: undefined,
   },
+  /** The site's transport coordinator: routes, buses, trips, change days' manifests, the live board. */
+  transport: {
+    Perfil: 'COORDINADOR DE TRANSPORTE',
+    Descripcion: 'PROGRAMA LOS VIAJES, ARMA LOS MANIFIESTOS Y CONTROLA EL EMBARQUE DEL PERSONAL',
+    characteristic: undefined,
+  },
 } as const;
 
 /** The dining halls' set-up their supervisor keeps. */
@@ -148,6 +154,7 @@ const MODULE_ICONS: Record<string, string> = {
   hotel: 'Hotel',
   accreditation: 'VerifiedUser',
   induction: 'School',
+  transport: 'DirectionsBus',
 };
 
 export interface MenuSeed {
@@ -401,6 +408,7 @@ export const DEMO_GRANTS: Record<
         QUERY_SCREEN.test(route) ||
         route === '/hotel/reservas' ||
         route === '/induccion/reservas' ||
+        route === '/transporte/asientos' ||
         route === '/comedor/consumos'
         ? 'write'
         : undefined;
@@ -449,6 +457,17 @@ export const DEMO_GRANTS: Record<
     if (resource && ['course', 'course-question', 'training-session'].includes(resource)) return 'write';
     return resource &&
       ['induction-record', 'person', 'company', 'zone', 'door', 'requirement'].includes(resource)
+      ? 'read'
+      : undefined;
+  },
+  /** The trips, board and report screens; routes, stops, buses and trips to keep; the fleet and people to read. */
+  transport: ({ resource, route }) => {
+    if (route)
+      return route.startsWith('/transporte/') && route !== '/transporte/asientos' ? 'write' : undefined;
+    if (resource && ['transport-route', 'transport-stop', 'transport-bus', 'trip'].includes(resource))
+      return 'write';
+    return resource &&
+      ['person', 'company', 'vehicle', 'driving-licence', 'schedule-type', 'ubigeo'].includes(resource)
       ? 'read'
       : undefined;
   },
@@ -602,6 +621,20 @@ export const DEMO_USERS: DemoUser[] = [
     assignments: [
       { profile: 'induction', division: 0, default: true },
       { profile: 'induction', division: 1 },
+    ],
+  },
+  {
+    IdUsuario: 'TRANSPORTE',
+    Nombre: 'CARLOS ALBERTO',
+    Apellido: 'CONDORI APAZA',
+    Correo: 'transporte@minandes.com.pe',
+    Telefono: '957362814',
+    Administrador: 'N',
+    Contratista: 'N',
+    setting: 'standard',
+    assignments: [
+      { profile: 'transport', division: 0, default: true },
+      { profile: 'transport', division: 1 },
     ],
   },
 ];

@@ -35,6 +35,13 @@ export async function staffDemoPeople(db: Db, registry: Registry, clientId: numb
     PE: await all('driving-licence', { IdPais: 'PE', Activo: 'S' }),
     CH: await all('driving-licence', { IdPais: 'CH', Activo: 'S' }),
   };
+  // The transport contractor's drivers hold the class that drives a bus (the top of the country's A line);
+  // the other drivers a professional class of that line (nobody rides a motorcycle on a mine's roads).
+  const transport = new Set((await all('company', { Alias: 'TRANSALTI' })).map((c) => c.IdCompania));
+  const busClass = { PE: 'A-IIIC', CH: 'A3' } as const;
+  const vanClass = { PE: 'A-IIB', CH: 'A2' } as const;
+  const named = (country: 'PE' | 'CH', category: string) =>
+    licences[country].find((l) => String(l.Categoria).toUpperCase() === category);
   const people = registry.require('person');
   const rows = await all('person');
   for (const [index, person] of rows.entries()) {
@@ -46,7 +53,14 @@ export async function staffDemoPeople(db: Db, registry: Registry, clientId: numb
     const regime = pick(regimes);
     const guard = pick(guards.filter((g) => g.IdRegimen === regime?.IdRegimen));
     const drives = index % 3 === 0;
-    const licence = drives ? pick(licences[country]) : undefined;
+    const picked = drives ? pick(licences[country]) : undefined;
+    const licence = !picked
+      ? undefined
+      : transport.has(person.IdCompania)
+        ? (named(country, busClass[country]) ?? picked)
+        : !String(picked.Categoria).toUpperCase().startsWith('A')
+          ? (named(country, vanClass[country]) ?? picked)
+          : picked;
     const values: Row = {
       IdTipoPosicion: pick(workerTypes)?.IdTipoPosicion ?? null,
       IdPosicion: pick(positions)?.IdPosicion ?? null,

@@ -14,6 +14,7 @@ import { identification } from './identification/index.js';
 import { induction } from './induction/index.js';
 import { security } from './security/index.js';
 import { system } from './system/index.js';
+import { transport } from './transport/index.js';
 import { webhooks } from './webhooks/index.js';
 
 export type { Feature, FeatureContext } from './feature.js';
@@ -29,6 +30,7 @@ export const FEATURES: Feature[] = [
   hotel,
   dining,
   induction,
+  transport,
   accreditation,
   webhooks,
 ];

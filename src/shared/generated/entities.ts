@@ -405,7 +405,8 @@ export interface Menu {
     | 'dining'
     | 'hotel'
     | 'accreditation'
-    | 'induction';
+    | 'induction'
+    | 'transport';
   Ruta?: string;
   Orden: number;
   Tag: string;
@@ -2193,6 +2194,108 @@ export interface InduccionPersona {
   Motivo?: string;
 }
 
+/**
+ * A route of the client's buses to or within a division (Transport module): a code and a name (AREQUIPA – UNIDAD, AEROPUERTO LIMA – UNIDAD, CAMPAMENTO – PLANTA), the department or region its people live in (IdUbigeoOrigen: a change day's manifest puts on it the people whose residence lies there; the default route takes the rest), its ordered stops with the planned minutes between them (transport-stop), and the active flag.
+ */
+export interface RutaTransporte {
+  IdRuta?: number;
+  IdCliente?: number;
+  IdDivision?: number;
+  Codigo: string;
+  Descripcion: string;
+  IdUbigeoOrigen?: string;
+  PorDefecto: 'S' | 'N';
+  Activo: 'S' | 'N';
+}
+
+/**
+ * A stop of a route, in its order (Transport module): its name and the planned minutes from the stop before (0 for the first). A route's duration is the sum of its stops' minutes: two trips of one person overlap when their dates and durations meet.
+ */
+export interface ParadaRuta {
+  IdParada?: number;
+  IdCliente?: number;
+  IdDivision?: number;
+  IdRuta: number;
+  Orden: number;
+  Descripcion: string;
+  MinutosDesdeAnterior: number;
+}
+
+/**
+ * A vehicle of the product that runs the division's routes (Transport module), with its passenger seats (1–100) and the driving licence class it needs (Peru A-IIIa for a bus; a higher class of the same line holds too). A trip may take it only while its accreditation in the division is active and none of its requirements (SOAT or SOAP, technical inspection) has expired by the trip's date.
+ */
+export interface BusTransporte {
+  IdBus?: number;
+  IdCliente?: number;
+  IdDivision?: number;
+  IdVehiculo: number;
+  Asientos: number;
+  IdLicenciaConducir: number;
+  Activo: 'S' | 'N';
+}
+
+/**
+ * A trip of a route on a date and time (Transport module), up to the site (S), down from it (B) or within it (I), with a bus of the division and its driver: an accredited worker whose licence class holds the one the bus needs. Its seats are the bus's, copied when it is made; Reservados counts its live bookings and Abordados those who boarded: the booking call raises the count only while it stays within the seats, in its own statement, and a partial unique index keeps one passenger per seat, so the database holds both under concurrency. Its state: P scheduled, E boarding, S departed (the no-shows are settled), L arrived, X cancelled (its bookings released). A new trip cannot be in the past; a bus runs one live trip at a given date and time.
+ */
+export interface ViajeTransporte {
+  IdViaje?: number;
+  IdCliente?: number;
+  IdDivision?: number;
+  IdRuta: number;
+  Fecha: string;
+  Hora: string;
+  Sentido: 'S' | 'B' | 'I';
+  IdBus: number;
+  IdConductor: number;
+  Asientos?: number;
+  Reservados?: number;
+  Abordados?: number;
+  Estado?: 'P' | 'E' | 'S' | 'L' | 'X';
+  Salida?: string;
+  Llegada?: string;
+  Observacion?: string;
+}
+
+/**
+ * A seat of a trip booked for a person (Transport module), by the coordinator (a change day's manifest) or by a contractor's requester (its own workers), only for a person with an accreditation in force in the trip's division on its date. Its state: R booked, A boarded, N no-show (settled at departure), L released (the reason says why: a demobilisation, the trip cancelled, the booking cancelled). Partial unique indexes on both databases: one live booking per seat of a trip, one per person on a trip, and one per person, date and direction up or down (a person cannot be booked on two trips up the same day). A person boarded without a booking is written as an exception, with its reason.
+ */
+export interface ReservaViaje {
+  IdReserva?: number;
+  IdCliente?: number;
+  IdDivision?: number;
+  IdViaje: number;
+  IdPersona: number;
+  IdCompania: number;
+  Fecha: string;
+  Sentido: 'S' | 'B' | 'I';
+  Asiento: number;
+  Estado: 'R' | 'A' | 'N' | 'L';
+  Excepcion?: 'S' | 'N';
+  Motivo?: string;
+  FechaReserva: string;
+  IdUsuarioReserva?: string;
+  FechaAbordaje?: string;
+}
+
+/**
+ * A badge read at the door of a bus (Transport module), by the gate app in bus mode from the trip's signed manifest with no network, or by the console: the trip, the person, the instant, the result (P boarded, D refused) and its reason (BOARD, NOT_BOOKED, ACCREDITATION_ENDED, ...). IdMarca is the reading's own id, made on the device: a partial sync sent twice writes it once (a unique index).
+ */
+export interface AbordajeViaje {
+  IdAbordaje?: number;
+  IdCliente?: number;
+  IdDivision?: number;
+  IdViaje: number;
+  IdPersona?: number;
+  Credencial?: string;
+  IdMarca: string;
+  FechaHora: string;
+  Resultado: 'P' | 'D';
+  Motivo: string;
+  MotivoExcepcion?: string;
+  IdUsuario?: string;
+  Recibido?: string;
+}
+
 /** Entity type of each REST resource. */
 export interface ResourceTypes {
   application: Aplicacion;
@@ -2332,6 +2435,12 @@ export interface ResourceTypes {
   'training-session': SesionInduccion;
   'training-booking': InscripcionInduccion;
   'induction-record': InduccionPersona;
+  'transport-route': RutaTransporte;
+  'transport-stop': ParadaRuta;
+  'transport-bus': BusTransporte;
+  trip: ViajeTransporte;
+  'trip-booking': ReservaViaje;
+  'trip-boarding': AbordajeViaje;
 }
 
 export type ResourceName = keyof ResourceTypes;

@@ -120,6 +120,8 @@ export async function seedDemoRequests(
     approver: string;
     holder: Holder;
     fixed?: string;
+    /** Approved of late and running to the contract's end (the transport contractor's buses). */
+    recent?: true;
   }> = [];
   for (const contract of contracts) {
     const requester =
@@ -199,7 +201,33 @@ export async function seedDemoRequests(
       fixed,
     });
   }
-  for (const { contract, requester, approver, holder, fixed } of jobs) {
+  // The transport contractor's buses (20 seats or more), accredited a month ago for their contract.
+  for (const contract of contracts) {
+    const buses = (await db
+      .selectFrom(t('vehicle'))
+      .innerJoin(t('company'), `${t('company')}.IdCompania`, `${t('vehicle')}.IdCompania`)
+      .select('IdVehiculo')
+      .where(`${t('vehicle')}.IdCompania`, '=', contract.IdCompaniaContratista)
+      .where('Alias', '=', 'TRANSALTI')
+      .where('NumeroPasajeros', '>=', 20)
+      .orderBy('IdVehiculo')
+      .execute()) as Array<{ IdVehiculo: number }>;
+    const requester =
+      users.find(
+        (u) => u.IdCompania === contract.IdCompaniaContratista && u.IdDivision === contract.IdDivision,
+      )?.IdUsuario ?? 'SISTEMA';
+    const approver = approvers.find((a) => a.IdDivision === contract.IdDivision)?.IdUsuario ?? 'SISTEMA';
+    for (const bus of buses)
+      jobs.push({
+        contract,
+        requester,
+        approver,
+        holder: { entity: 'V', IdVehiculo: bus.IdVehiculo },
+        fixed: 'A',
+        recent: true,
+      });
+  }
+  for (const { contract, requester, approver, holder, fixed, recent } of jobs) {
     const candidates = profiles.filter((p) => p.IdEntidad === holder.entity);
     if (!candidates.length) continue;
     const profile = definitions.get(
@@ -215,12 +243,13 @@ export async function seedDemoRequests(
     // A suspended company was approved; its policy's lapse is written below.
     const status = fixed === 'S' ? 'A' : (fixed ?? outcome());
     // Made some day of the last twelve months; the start a few days later, within the contract.
-    const made_ = now - Math.floor(rnd() * 360) * DAY - Math.floor(rnd() * DAY);
+    const made_ = recent ? now - 40 * DAY : now - Math.floor(rnd() * 360) * DAY - Math.floor(rnd() * DAY);
     const requested = new Date(made_).toISOString();
-    let start = addDays(requested.slice(0, 10), 2 + Math.floor(rnd() * 10));
+    let start = addDays(requested.slice(0, 10), recent ? 2 : 2 + Math.floor(rnd() * 10));
     if (start < contract.FechaInicio) start = contract.FechaInicio;
-    let end =
-      holder.entity === 'P'
+    let end = recent
+      ? contract.FechaFin
+      : holder.entity === 'P'
         ? addDays(start, 1 + Math.floor(rnd() * 5))
         : holder.entity === 'E'
           ? addDays(start, 365)

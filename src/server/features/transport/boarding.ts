@@ -1,0 +1,421 @@
+import { sign } from 'node:crypto';
+import { addDays } from '../../../shared/dates.js';
+import {
+  type BoardingReason,
+  decideBoarding,
+  type ManifestPassenger,
+  type SignedManifest,
+} from '../../../shared/transport.js';
+import type { Db } from '../../db/connection.js';
+import { uniqueViolation } from '../../db/errors.js';
+import { signingKeys } from '../../services/site/signing-keys.js';
+import { bookable } from './bookings.js';
+import type { Site } from './fleet.js';
+import { day, inChunks, nameOf, type Row, type TransportTables, text } from './tables.js';
+import { refusal, type TripRow, tripOf } from './trips.js';
+
+/** How far back a demobilisation still turns a badge away by name at the door of a bus. */
+const ENDED_DAYS = 90;
+
+/** Every active credential number of these people, by person. */
+async function credentialsOf(db: Db, t: TransportTables, site: Site, ids: number[]) {
+  const rows = (await inChunks(ids, (chunk) =>
+    db
+      .selectFrom(t.credential)
+      .select(['IdPersona', 'Numero'])
+      .where('IdCliente', '=', site.clientId)
+      .where('Activo', '=', 'S')
+      .where('IdPersona', 'in', chunk)
+      .execute(),
+  )) as Row[];
+  const out = new Map<number, string[]>();
+  for (const r of rows)
+    out.set(Number(r.IdPersona), [...(out.get(Number(r.IdPersona)) ?? []), text(r.Numero)]);
+  return out;
+}
+
+/** The people accredited in the division on a day, with the last day it holds. */
+async function accreditedPeople(db: Db, t: TransportTables, site: Site, on: string) {
+  return (await db
+    .selectFrom(`${t.accreditation} as g`)
+    .innerJoin(`${t.person} as p`, 'p.IdPersona', 'g.IdPersona')
+    .leftJoin(`${t.company} as m`, 'm.IdCompania', 'g.IdCompania')
+    .select(['g.IdPersona', 'g.FechaFin', 'p.Documento', 'p.Apellido', 'p.Nombre', 'm.Alias'])
+    .where('g.IdCliente', '=', site.clientId)
+    .where('g.IdDivision', '=', site.divisionId)
+    .where('g.Estado', '=', 'A')
+    .where('g.FechaInicio', '<=', on)
+    .where((eb) => eb.or([eb('g.FechaFin', 'is', null), eb('g.FechaFin', '>=', on)]))
+    .execute()) as Row[];
+}
+
+/** The trip's live bookings (booked or boarded) by person, with their seat. */
+async function seatsOf(db: Db, t: TransportTables, tripId: number) {
+  const rows = (await db
+    .selectFrom(t.booking)
+    .select(['IdReserva', 'IdPersona', 'Asiento', 'Estado'])
+    .where('IdViaje', '=', tripId)
+    .where('Estado', 'in', ['R', 'A'])
+    .execute()) as Row[];
+  return new Map(rows.map((r) => [Number(r.IdPersona), r]));
+}
+
+/**
+ * A trip's manifest for the door of the bus, signed with the server's Ed25519 key (the badges' and
+ * allow-lists' key): its booked passengers with their seats and credentials, the division's other
+ * accredited people (boarded only as an exception), and the credentials of those demobilised lately.
+ */
+export async function signedManifest(db: Db, t: TransportTables, site: Site, tripId: number, now: number) {
+  const trip = await tripOf(db, t, site, tripId);
+  const manifest = await manifestOf(db, t, site, trip, now);
+  const payload = JSON.stringify(manifest);
+  const signature = sign(null, Buffer.from(payload), (await signingKeys(db)).signer).toString('base64');
+  return { payload, signature, algorithm: 'Ed25519' };
+}
+
+async function manifestOf(
+  db: Db,
+  t: TransportTables,
+  site: Site,
+  trip: TripRow,
+  now: number,
+): Promise<SignedManifest> {
+  const people = await accreditedPeople(db, t, site, trip.Fecha);
+  const seats = await seatsOf(db, t, trip.IdViaje);
+  const credentials = await credentialsOf(
+    db,
+    t,
+    site,
+    people.map((p) => Number(p.IdPersona)),
+  );
+  const pasajeros: ManifestPassenger[] = [];
+  const acreditados: ManifestPassenger[] = [];
+  const seen = new Set<number>();
+  for (const p of people) {
+    const id = Number(p.IdPersona);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const seat = seats.get(id);
+    const entry: ManifestPassenger = {
+      IdPersona: id,
+      Nombre: nameOf(p),
+      Documento: text(p.Documento),
+      Compania: text(p.Alias),
+      Credenciales: credentials.get(id) ?? [],
+      Hasta: p.FechaFin ? day(p.FechaFin) : '9999-12-31',
+      ...(seat && { Asiento: Number(seat.Asiento) }),
+    };
+    (seat ? pasajeros : acreditados).push(entry);
+  }
+  return {
+    IdViaje: trip.IdViaje,
+    IdCliente: trip.IdCliente,
+    IdDivision: trip.IdDivision,
+    Ruta: trip.Ruta,
+    Fecha: trip.Fecha,
+    Hora: trip.Hora,
+    Asientos: trip.Asientos,
+    Estado: trip.Estado,
+    emitido: new Date(now).toISOString(),
+    pasajeros: pasajeros.sort((a, b) => Number(a.Asiento) - Number(b.Asiento)),
+    acreditados,
+    terminados: await endedOf(db, t, site, trip.Fecha),
+  };
+}
+
+/** People of the division whose accreditation ended or was suspended in the last 90 days, with their credential numbers. */
+async function endedOf(db: Db, t: TransportTables, site: Site, on: string) {
+  const rows = (await db
+    .selectFrom(`${t.accreditation} as g`)
+    .innerJoin(`${t.person} as p`, 'p.IdPersona', 'g.IdPersona')
+    .select(['g.IdPersona', 'p.Apellido', 'p.Nombre'])
+    .where('g.IdCliente', '=', site.clientId)
+    .where('g.IdDivision', '=', site.divisionId)
+    .where('g.Estado', 'in', ['T', 'S'])
+    .where((eb) => eb.or([eb('g.FechaFin', 'is', null), eb('g.FechaFin', '>=', addDays(on, -ENDED_DAYS))]))
+    .execute()) as Row[];
+  const still = new Set((await accreditedPeople(db, t, site, on)).map((r) => Number(r.IdPersona)));
+  const ended = rows.filter((r) => !still.has(Number(r.IdPersona)));
+  const rowsOf = await inChunks(
+    ended.map((r) => Number(r.IdPersona)),
+    (chunk) =>
+      db
+        .selectFrom(t.credential)
+        .select(['IdPersona', 'Numero'])
+        .where('IdCliente', '=', site.clientId)
+        .where('IdPersona', 'in', chunk)
+        .execute(),
+  );
+  const numbers = new Map<number, string[]>();
+  for (const r of rowsOf as Row[])
+    numbers.set(Number(r.IdPersona), [...(numbers.get(Number(r.IdPersona)) ?? []), text(r.Numero)]);
+  const out = new Map<number, { Nombre: string; Credenciales: string[] }>();
+  for (const r of ended)
+    out.set(Number(r.IdPersona), { Nombre: nameOf(r), Credenciales: numbers.get(Number(r.IdPersona)) ?? [] });
+  return [...out.values()].filter((e) => e.Credenciales.length);
+}
+
+/** A reading at the door of the bus, as a device or the console sends it. */
+export interface BoardingMark {
+  IdMarca: string;
+  Credencial: string;
+  FechaHora: string;
+  /** The guard's reason to board someone not booked (an exception). */
+  Excepcion?: string;
+  /** What a device decided offline (its markings synced later): kept as it was, the person was let on or not. */
+  Resultado?: 'P' | 'D';
+  Motivo?: BoardingReason;
+}
+
+/**
+ * Boards readings at the door of a trip, each once (its IdMarca: a sync sent again writes nothing
+ * more): the decision is the shared one (decideBoarding) from the manifest as the server holds it now;
+ * a booked passenger's seat becomes boarded, an exception takes a free seat with its reason, and every
+ * reading is kept with its result. Answers each reading's decision.
+ */
+export async function board(
+  db: Db,
+  t: TransportTables,
+  site: Site,
+  tripId: number,
+  marks: BoardingMark[],
+  who: string,
+  now: number,
+) {
+  return db.transaction().execute(async (trx) => {
+    const trip = await tripOf(trx, t, site, tripId);
+    if (trip.Estado === 'X' || trip.Estado === 'L')
+      throw refusal(trip.Estado === 'X' ? 'tripCancelled' : 'tripArrived');
+    const known = new Set(
+      (
+        (await inChunks(
+          marks.map((m) => m.IdMarca),
+          (chunk) => trx.selectFrom(t.boarding).select('IdMarca').where('IdMarca', 'in', chunk).execute(),
+        )) as Row[]
+      ).map((r) => text(r.IdMarca)),
+    );
+    const manifest = await manifestOf(trx, t, site, { ...trip, Estado: 'E' }, now);
+    const boarded = new Set(
+      (
+        (await trx
+          .selectFrom(t.booking)
+          .select('IdPersona')
+          .where('IdViaje', '=', tripId)
+          .where('Estado', '=', 'A')
+          .execute()) as Row[]
+      ).map((r) => Number(r.IdPersona)),
+    );
+    const answers: Array<{
+      IdMarca: string;
+      allow: boolean;
+      reason: BoardingReason;
+      repeated?: true;
+      Nombre?: string;
+      Asiento?: number;
+    }> = [];
+    for (const mark of marks) {
+      if (known.has(mark.IdMarca)) {
+        answers.push({ IdMarca: mark.IdMarca, allow: false, reason: 'ALREADY_BOARDED', repeated: true });
+        continue;
+      }
+      known.add(mark.IdMarca);
+      const read = { Numero: mark.Credencial, IdCliente: site.clientId, IdDivision: site.divisionId };
+      const exception = mark.Excepcion ? { reason: mark.Excepcion } : undefined;
+      const decision = decideBoarding(
+        { ...manifest, emitido: new Date(now).toISOString() },
+        read,
+        new Date(now),
+        boarded,
+        exception,
+      );
+      const person = decision.passenger?.IdPersona || undefined;
+      const allow = mark.Resultado ? mark.Resultado === 'P' : decision.allow;
+      const reason = mark.Resultado ? (mark.Motivo ?? decision.reason) : decision.reason;
+      if (allow && person && !boarded.has(person)) {
+        boarded.add(person);
+        await seatBoarded(
+          trx,
+          t,
+          site,
+          trip,
+          person,
+          mark,
+          !manifest.pasajeros.some((p) => p.IdPersona === person),
+          who,
+        );
+      }
+      await keep(trx, t, site, trip.IdViaje, mark, allow, reason, person, who, now);
+      answers.push({
+        IdMarca: mark.IdMarca,
+        allow,
+        reason,
+        Nombre: decision.passenger?.Nombre,
+        Asiento: decision.passenger?.Asiento,
+      });
+    }
+    await trx
+      .updateTable(t.trip)
+      .set({ Abordados: boarded.size, ...(trip.Estado === 'P' && { Estado: 'E' }) })
+      .where('IdViaje', '=', tripId)
+      .execute();
+    return answers;
+  });
+}
+
+/** Takes one seat of the trip if one is free (the trip's count, in its own statement). */
+async function seatFree(trx: Db, t: TransportTables, trip: TripRow) {
+  const taken = await trx
+    .updateTable(t.trip)
+    .set((eb) => ({ Reservados: eb(eb.fn.coalesce('Reservados', eb.lit(0)), '+', 1) }))
+    .where('IdViaje', '=', trip.IdViaje)
+    .where((eb) => eb(eb(eb.fn.coalesce('Reservados', eb.lit(0)), '+', 1), '<=', eb.ref('Asientos')))
+    .executeTakeFirst();
+  return Number(taken.numUpdatedRows) > 0;
+}
+
+/** The passenger's seat marked boarded; an exception's seat taken first (a free one, by the trip's count). */
+async function seatBoarded(
+  trx: Db,
+  t: TransportTables,
+  site: Site,
+  trip: TripRow,
+  person: number,
+  mark: BoardingMark,
+  exception: boolean,
+  who: string,
+) {
+  if (exception) {
+    const [p] = [...(await bookable(trx, t, { ...site, userId: who }, trip.Fecha, [person])).values()];
+    // A device let them on offline while the last seats went meanwhile: the reading says so, no seat is made.
+    if (!p || !(await seatFree(trx, t, trip))) return;
+    const taken = new Set(
+      (
+        (await trx
+          .selectFrom(t.booking)
+          .select('Asiento')
+          .where('IdViaje', '=', trip.IdViaje)
+          .where('Estado', 'in', ['R', 'A'])
+          .execute()) as Row[]
+      ).map((r) => Number(r.Asiento)),
+    );
+    let seat = 1;
+    while (taken.has(seat)) seat++;
+    await trx
+      .insertInto(t.booking)
+      .values({
+        IdCliente: site.clientId,
+        IdDivision: site.divisionId,
+        IdViaje: trip.IdViaje,
+        IdPersona: person,
+        IdCompania: p.IdCompania,
+        Fecha: trip.Fecha,
+        Sentido: trip.Sentido,
+        Asiento: seat,
+        Estado: 'A',
+        Excepcion: 'S',
+        Motivo: mark.Excepcion?.trim().slice(0, 300),
+        FechaReserva: mark.FechaHora,
+        IdUsuarioReserva: who,
+        FechaAbordaje: mark.FechaHora,
+      })
+      .execute();
+    return;
+  }
+  await trx
+    .updateTable(t.booking)
+    .set({ Estado: 'A', FechaAbordaje: mark.FechaHora })
+    .where('IdViaje', '=', trip.IdViaje)
+    .where('IdPersona', '=', person)
+    .where('Estado', '=', 'R')
+    .execute();
+}
+
+async function keep(
+  trx: Db,
+  t: TransportTables,
+  site: Site,
+  tripId: number,
+  mark: BoardingMark,
+  allow: boolean,
+  reason: string,
+  person: number | undefined,
+  who: string,
+  now: number,
+) {
+  try {
+    await trx
+      .insertInto(t.boarding)
+      .values({
+        IdCliente: site.clientId,
+        IdDivision: site.divisionId,
+        IdViaje: tripId,
+        IdPersona: person ?? null,
+        Credencial: mark.Credencial.slice(0, 30),
+        IdMarca: mark.IdMarca,
+        FechaHora: mark.FechaHora,
+        Resultado: allow ? 'P' : 'D',
+        Motivo: reason,
+        MotivoExcepcion: mark.Excepcion?.trim().slice(0, 300) ?? null,
+        IdUsuario: who.slice(0, 20),
+        Recibido: new Date(now).toISOString(),
+      })
+      .execute();
+  } catch (error) {
+    if (uniqueViolation(error)) throw refusal('markRepeated');
+    throw error;
+  }
+}
+
+/** The trip departs: its state S with the hour, and its booked who did not board become no-shows (listed). */
+export async function depart(db: Db, t: TransportTables, site: Site, tripId: number, now: number) {
+  return db.transaction().execute(async (trx) => {
+    const trip = await tripOf(trx, t, site, tripId);
+    if (trip.Estado !== 'P' && trip.Estado !== 'E') throw refusal('tripNotBoarding');
+    const changed = await trx
+      .updateTable(t.trip)
+      .set({ Estado: 'S', Salida: new Date(now).toISOString() })
+      .where('IdViaje', '=', tripId)
+      .where('Estado', 'in', ['P', 'E'])
+      .executeTakeFirst();
+    if (!Number(changed.numUpdatedRows)) throw refusal('tripNotBoarding');
+    const noShows = (await trx
+      .selectFrom(`${t.booking} as b`)
+      .innerJoin(`${t.person} as p`, 'p.IdPersona', 'b.IdPersona')
+      .leftJoin(`${t.company} as m`, 'm.IdCompania', 'b.IdCompania')
+      .select(['b.IdReserva', 'b.IdPersona', 'b.Asiento', 'p.Documento', 'p.Apellido', 'p.Nombre', 'm.Alias'])
+      .where('b.IdViaje', '=', tripId)
+      .where('b.Estado', '=', 'R')
+      .orderBy('b.Asiento')
+      .execute()) as Row[];
+    await trx
+      .updateTable(t.booking)
+      .set({ Estado: 'N' })
+      .where('IdViaje', '=', tripId)
+      .where('Estado', '=', 'R')
+      .execute();
+    return {
+      IdViaje: tripId,
+      Estado: 'S',
+      noPresentados: noShows.map((r) => ({
+        IdPersona: Number(r.IdPersona),
+        Persona: nameOf(r),
+        Documento: text(r.Documento),
+        Compania: text(r.Alias),
+        Asiento: Number(r.Asiento),
+      })),
+    };
+  });
+}
+
+/** The trip arrived: its state L with the hour (it leaves the road). */
+export async function arrive(db: Db, t: TransportTables, site: Site, tripId: number, now: number) {
+  const trip = await tripOf(db, t, site, tripId);
+  const changed = await db
+    .updateTable(t.trip)
+    .set({ Estado: 'L', Llegada: new Date(now).toISOString() })
+    .where('IdViaje', '=', trip.IdViaje)
+    .where('Estado', '=', 'S')
+    .executeTakeFirst();
+  if (!Number(changed.numUpdatedRows)) throw refusal('tripNotOnRoad');
+  return { IdViaje: tripId, Estado: 'L' };
+}

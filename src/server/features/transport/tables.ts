@@ -1,0 +1,39 @@
+import type { Registry } from '../../registry.js';
+
+/** The Transport module's tables, and those of other areas its queries read, by the registry. */
+export function transportTables(registry: Registry) {
+  const t = (name: string) => registry.require(name).table;
+  return {
+    route: t('transport-route'),
+    stop: t('transport-stop'),
+    bus: t('transport-bus'),
+    trip: t('trip'),
+    booking: t('trip-booking'),
+    boarding: t('trip-boarding'),
+    person: t('person'),
+    company: t('company'),
+    vehicle: t('vehicle'),
+    licence: t('driving-licence'),
+    accreditation: t('accreditation'),
+    accredited: t('accredited-requirement'),
+    requirement: t('requirement'),
+    credential: t('credential'),
+    assignment: t('schedule-assignment'),
+    scheduleType: t('schedule-type'),
+  };
+}
+
+export type TransportTables = ReturnType<typeof transportTables>;
+
+export type Row = Record<string, unknown>;
+
+export const text = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
+export const day = (v: unknown): string => text(v).slice(0, 10);
+export const nameOf = (r: Row) => `${text(r.Apellido)} ${text(r.Nombre)}`.trim();
+
+/** Rows read a chunk of keys at a time (long lists stay within the drivers' parameter limits). */
+export async function inChunks<K, T>(keys: readonly K[], read: (chunk: K[]) => Promise<T[]>, size = 500) {
+  const out: T[] = [];
+  for (let i = 0; i < keys.length; i += size) out.push(...(await read(keys.slice(i, i + size))));
+  return out;
+}
