@@ -24,6 +24,7 @@ import {
   featureHooks,
   featureListeners,
   featureQualifications,
+  featureWhereabouts,
   featureRequirementSources,
 } from './features/index.js';
 import { Signal } from './jobs/signal.js';
@@ -150,6 +151,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   fastify.decorate('events', featureListeners(featureContext, features));
   fastify.decorate('requirementSources', featureRequirementSources(featureContext, features));
   fastify.decorate('qualifications', featureQualifications(featureContext, features));
+  fastify.decorate('whereabouts', featureWhereabouts(featureContext, features));
   fastify.decorate('auth', authService);
   fastify.decorate('signingKeys', keys);
   fastify.decorate('grants', new GrantsCache(database.db, registry, featureGrants(features)));

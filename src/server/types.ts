@@ -14,6 +14,7 @@ import type { RequirementSources } from './requirement-sources.js';
 import type { Sealer } from './services/sealer.js';
 import type { QualificationSource } from './services/site/loader.js';
 import type { FileStore } from './storage/files.js';
+import type { Whereabouts } from './whereabouts.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -38,6 +39,8 @@ declare module 'fastify' {
     requirementSources: RequirementSources;
     /** What the features' records qualify a person for at the doors (an induction); every decision reads them. */
     qualifications: readonly QualificationSource[];
+    /** Who the features place away from the site in the company's care (on a bus); the roll call reads them. */
+    whereabouts: readonly Whereabouts[];
     /** Keeps the secrets the server reads again encrypted (a webhook endpoint's). */
     sealer: Sealer;
     /** How webhooks are delivered (AppOptions.webhooks). */

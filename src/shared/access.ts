@@ -18,6 +18,21 @@ export type RollCallRow = {
   Permanencia: number;
 };
 
+/**
+ * Someone of the division away from the site but in the company's care now (on a bus on the road):
+ * the roll call lists them apart from those inside, told by the features that know (Feature.whereabouts).
+ */
+export type AwayRow = {
+  IdPersona: number;
+  Documento: string | null;
+  NombreCompleto: string | null;
+  Compania: string | null;
+  /** Where they are, in words (the bus's plate and route). */
+  Donde: string;
+  /** Since when (ISO: the departure). */
+  Desde: string | null;
+};
+
 /** A holder blocked at the gate by an expired mandatory requirement (one row per requirement). */
 export type BlockedRow = {
   IdAcreditacion: number;

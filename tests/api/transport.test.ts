@@ -451,7 +451,27 @@ describe.each(DIALECTS)('transport on %s', (dialect) => {
         .map((p: Json) => p.IdPersona)
         .sort(),
     ).toEqual([booked[0], booked[1], crew.people[85]].sort());
+    // The roll call lists them apart from those on site: the security office all, a requester its company's.
+    const away = await w.as('admin', 'GET', '/api/acceso/evacuacion/fuera');
+    expect(
+      away.body.result
+        .filter((r: Json) => r.Donde === 'TST-452 · AQP-UM')
+        .map((r: Json) => r.IdPersona)
+        .sort(),
+    ).toEqual([booked[0], booked[1], crew.people[85]].sort());
+    const theirs = await w.as('requester', 'GET', '/api/acceso/evacuacion/fuera');
+    expect(
+      theirs.body.result.every(
+        (r: Json) => r.Compania === away.body.result.find((a: Json) => a.IdPersona === booked[0]).Compania,
+      ),
+    ).toBe(true);
+    expect((await w.as('coordinator', 'GET', '/api/acceso/evacuacion/fuera')).status).toBe(403);
     expect((await w.as('coordinator', 'POST', `${BASE}/viajes/${id}/llegada`)).status).toBe(200);
+    expect(
+      (await w.as('admin', 'GET', '/api/acceso/evacuacion/fuera')).body.result.filter(
+        (r: Json) => r.Donde === 'TST-452 · AQP-UM',
+      ),
+    ).toEqual([]);
     const after = await w.as('coordinator', 'GET', `${BASE}/tablero?fecha=${today}`);
     expect(after.body.result.enRuta.filter((p: Json) => p.IdViaje === id)).toEqual([]);
     expect((await call(w.app, { method: 'GET', url: `${BASE}/bus/viajes/${id}/manifiesto` })).status).toBe(

@@ -11,6 +11,7 @@ import type { Registry } from '../registry.js';
 import type { RequirementSource } from '../requirement-sources.js';
 import type { QualificationSource } from '../services/site/loader.js';
 import type { FileStore } from '../storage/files.js';
+import type { Whereabouts } from '../whereabouts.js';
 
 /** What a feature's entity hooks may use. */
 export interface FeatureContext {
@@ -75,4 +76,9 @@ export interface Feature {
    * the area itself.
    */
   qualifications?(ctx: FeatureContext): QualificationSource;
+  /**
+   * Who the area's records place away from the site but in the company's care (people on a bus on
+   * the road): the evacuation roll call lists them apart, through the app (fastify.whereabouts).
+   */
+  whereabouts?(ctx: FeatureContext): Whereabouts;
 }

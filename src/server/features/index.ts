@@ -8,6 +8,7 @@ import { accreditation } from './accreditation/index.js';
 import { administration } from './administration/index.js';
 import { attendance } from './attendance/index.js';
 import { dining } from './dining/index.js';
+import type { Whereabouts } from '../whereabouts.js';
 import type { Feature, FeatureContext } from './feature.js';
 import { hotel } from './hotel/index.js';
 import { identification } from './identification/index.js';
@@ -56,6 +57,11 @@ export function featureQualifications(
   features: Feature[] = FEATURES,
 ): QualificationSource[] {
   return features.flatMap((f) => (f.qualifications ? [f.qualifications(ctx)] : []));
+}
+
+/** Who the areas' records place away from the site in the company's care, in the areas' order. */
+export function featureWhereabouts(ctx: FeatureContext, features: Feature[] = FEATURES): Whereabouts[] {
+  return features.flatMap((f) => (f.whereabouts ? [f.whereabouts(ctx)] : []));
 }
 
 /** What the areas' records prove of accreditation requirements, in the areas' order. */

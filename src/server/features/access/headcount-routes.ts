@@ -70,6 +70,22 @@ export default async function headcountRoutes(fastify: FastifyInstance): Promise
       result: await headcount.detail(headcountScope(request.principal), request.query),
     }),
   );
+  fastify.get(
+    '/acceso/evacuacion/fuera',
+    {
+      schema: {
+        tags: ['access'],
+        summary: 'The roll call’s people away from the site in the company’s care now (on a bus on the road)',
+        description: 'A contractor sees its company’s; the client’s security office the whole division.',
+        response: result('rows'),
+      },
+    },
+    async (request) => {
+      const scope = headcountScope(request.principal);
+      const rows = await Promise.all(fastify.whereabouts.map((w) => w.away(fastify.database.db, scope)));
+      return { result: rows.flat() };
+    },
+  );
   fastify.get<{ Querystring: { IdZona?: number; formato?: 'xlsx' } }>(
     '/acceso/evacuacion',
     {

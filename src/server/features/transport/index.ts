@@ -3,6 +3,7 @@ import type { Feature } from '../feature.js';
 import { seedDemoTransport } from './demo.js';
 import { transportHooks } from './hooks.js';
 import { transportListeners } from './listeners.js';
+import { transportWhereabouts } from './live.js';
 import transportRoutes from './routes.js';
 
 /**
@@ -16,5 +17,6 @@ export const transport: Feature = {
   hooks: transportHooks,
   routes: transportRoutes,
   listens: transportListeners,
+  whereabouts: transportWhereabouts,
   demo: { order: 50, seed: seedDemoTransport },
 };

@@ -1,6 +1,8 @@
 import type { Db } from '../../db/connection.js';
+import type { Whereabouts } from '../../whereabouts.js';
+import type { FeatureContext } from '../feature.js';
 import type { Site } from './fleet.js';
-import { inChunks, nameOf, type Row, type TransportTables, text } from './tables.js';
+import { inChunks, nameOf, type Row, type TransportTables, text, transportTables } from './tables.js';
 import { tripOfRow, tripsQuery } from './trips.js';
 
 /**
@@ -61,4 +63,35 @@ async function onTheRoad(
       Asiento: Number(r.Asiento),
     }))
     .sort((a, b) => a.Placa.localeCompare(b.Placa) || a.Asiento - b.Asiento);
+}
+
+/** The people on the road now (boarded on a trip that left and has not arrived), of a division or a company's. */
+export function transportWhereabouts({ registry }: FeatureContext): Whereabouts {
+  const t = transportTables(registry);
+  return {
+    async away(db, scope) {
+      let q = db
+        .selectFrom(`${t.booking} as b`)
+        .innerJoin(`${t.trip} as v`, 'v.IdViaje', 'b.IdViaje')
+        .innerJoin(`${t.route} as r`, 'r.IdRuta', 'v.IdRuta')
+        .innerJoin(`${t.bus} as u`, 'u.IdBus', 'v.IdBus')
+        .innerJoin(`${t.vehicle} as h`, 'h.IdVehiculo', 'u.IdVehiculo')
+        .innerJoin(`${t.person} as p`, 'p.IdPersona', 'b.IdPersona')
+        .leftJoin(`${t.company} as m`, 'm.IdCompania', 'b.IdCompania')
+        .select(['b.IdPersona', 'p.Documento', 'p.Apellido', 'p.Nombre', 'm.Compania', 'h.Placa', 'r.Codigo', 'v.Salida'])
+        .where('v.IdCliente', '=', scope.clientId)
+        .where('v.IdDivision', '=', scope.divisionId)
+        .where('v.Estado', '=', 'S')
+        .where('b.Estado', '=', 'A');
+      if (scope.companyId !== undefined) q = q.where('b.IdCompania', '=', scope.companyId);
+      return ((await q.orderBy('h.Placa').execute()) as Row[]).map((r) => ({
+        IdPersona: Number(r.IdPersona),
+        Documento: r.Documento == null ? null : text(r.Documento),
+        NombreCompleto: nameOf(r),
+        Compania: r.Compania == null ? null : text(r.Compania),
+        Donde: `${text(r.Placa)} · ${text(r.Codigo)}`,
+        Desde: r.Salida ? text(r.Salida) : null,
+      }));
+    },
+  };
 }

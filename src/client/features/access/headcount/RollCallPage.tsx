@@ -9,6 +9,7 @@ import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
 import { WorkbookButton } from '../../../resources/WorkbookButton.js';
 import { apiCall, apiFetch } from '../../../session/http.js';
 import { ReportChoice, ReportPage } from '../ReportPage.js';
+import { AwayCard } from './AwayCard.js';
 
 interface ZoneRow {
   IdZona: number;
@@ -57,33 +58,36 @@ export default function RollCallPage() {
     return row[column] ?? '';
   };
   return (
-    <ReportPage
-      testId="roll-call"
-      title={`${translate('headcount.rollCall')}: ${rows.data?.length ?? 0}`}
-      controls={
-        <>
-          <ReportChoice
-            id="roll-call-zone"
-            label={translate('headcount.columns.Zona')}
-            all={translate('headcount.allZones')}
-            value={zone}
-            options={(zones.data ?? []).map((z) => ({ value: z.IdZona, label: z.Descripcion }))}
-            onChange={setZone}
-            minWidth={240}
-          />
-          <Button startIcon={<PrintIcon />} onClick={() => window.print()}>
-            {translate('headcount.print')}
-          </Button>
-          <WorkbookButton url={`/api/acceso/evacuacion${query ? `${query}&` : '?'}formato=xlsx`} />
-        </>
-      }
-      rows={rows}
-      columns={COLUMNS}
-      heading={(c) => translate(`headcount.columns.${c}`)}
-      cell={cell}
-      rowKey={(row) => `${row.IdPersona ?? ''}-${row.IdVehiculo ?? ''}`}
-      empty={translate('headcount.empty')}
-      label={translate('headcount.rollCall')}
-    />
+    <>
+      <ReportPage
+        testId="roll-call"
+        title={`${translate('headcount.rollCall')}: ${rows.data?.length ?? 0}`}
+        controls={
+          <>
+            <ReportChoice
+              id="roll-call-zone"
+              label={translate('headcount.columns.Zona')}
+              all={translate('headcount.allZones')}
+              value={zone}
+              options={(zones.data ?? []).map((z) => ({ value: z.IdZona, label: z.Descripcion }))}
+              onChange={setZone}
+              minWidth={240}
+            />
+            <Button startIcon={<PrintIcon />} onClick={() => window.print()}>
+              {translate('headcount.print')}
+            </Button>
+            <WorkbookButton url={`/api/acceso/evacuacion${query ? `${query}&` : '?'}formato=xlsx`} />
+          </>
+        }
+        rows={rows}
+        columns={COLUMNS}
+        heading={(c) => translate(`headcount.columns.${c}`)}
+        cell={cell}
+        rowKey={(row) => `${row.IdPersona ?? ''}-${row.IdVehiculo ?? ''}`}
+        empty={translate('headcount.empty')}
+        label={translate('headcount.rollCall')}
+      />
+      <AwayCard refreshMs={REFRESH_MS} />
+    </>
   );
 }
