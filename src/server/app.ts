@@ -24,8 +24,8 @@ import {
   featureHooks,
   featureListeners,
   featureQualifications,
-  featureWhereabouts,
   featureRequirementSources,
+  featureWhereabouts,
 } from './features/index.js';
 import { Signal } from './jobs/signal.js';
 import auth from './plugins/auth.js';

@@ -78,7 +78,16 @@ export function transportWhereabouts({ registry }: FeatureContext): Whereabouts 
         .innerJoin(`${t.vehicle} as h`, 'h.IdVehiculo', 'u.IdVehiculo')
         .innerJoin(`${t.person} as p`, 'p.IdPersona', 'b.IdPersona')
         .leftJoin(`${t.company} as m`, 'm.IdCompania', 'b.IdCompania')
-        .select(['b.IdPersona', 'p.Documento', 'p.Apellido', 'p.Nombre', 'm.Compania', 'h.Placa', 'r.Codigo', 'v.Salida'])
+        .select([
+          'b.IdPersona',
+          'p.Documento',
+          'p.Apellido',
+          'p.Nombre',
+          'm.Compania',
+          'h.Placa',
+          'r.Codigo',
+          'v.Salida',
+        ])
         .where('v.IdCliente', '=', scope.clientId)
         .where('v.IdDivision', '=', scope.divisionId)
         .where('v.Estado', '=', 'S')
