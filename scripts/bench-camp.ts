@@ -21,7 +21,7 @@ import type { CampOffice } from '../src/server/features/hotel/office.js';
 import { Stays } from '../src/server/features/hotel/stays.js';
 import { prepareDatabase } from '../src/server/prepare.js';
 import { addDays, siteDate } from '../src/shared/dates.js';
-import { eachDialect, registry } from './bench/setup.js';
+import { eachDialect, insertAll as insertRows, registry } from './bench/setup.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -45,15 +45,8 @@ const pct = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
 /** Inserts rows a few hundred at a time, answering the generated keys when asked. */
-async function insertAll(database: Database, name: string, rows: Row[], key?: string): Promise<number[]> {
-  const out: number[] = [];
-  for (let i = 0; i < rows.length; i += 300) {
-    const query = database.db.insertInto(table(name)).values(rows.slice(i, i + 300));
-    if (key) out.push(...((await query.returning(key).execute()) as Row[]).map((r) => Number(r[key])));
-    else await query.execute();
-  }
-  return out;
-}
+const insertAll = (database: Database, name: string, rows: Row[], key?: string) =>
+  insertRows(database, table(name), rows, key);
 
 /** The big camp: blocks of four-bed rooms, every bed a hot bed; a profile for the crews' company. */
 async function bigCamp(database: Database, division: number, company: number): Promise<number> {

@@ -19,7 +19,7 @@ import { closeSession, saveResults } from '../src/server/features/induction/resu
 import { inductionTables } from '../src/server/features/induction/tables.js';
 import { prepareDatabase } from '../src/server/prepare.js';
 import { addDays, siteDate } from '../src/shared/dates.js';
-import { eachDialect, registry } from './bench/setup.js';
+import { eachDialect, insertAll, registry } from './bench/setup.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -34,21 +34,6 @@ const { values: args } = parseArgs({
 type Row = Record<string, unknown>;
 const t = inductionTables(registry);
 const SEAT_ROWS = 40;
-
-async function insertAll(database: Database, table: string, rows: Row[], key: string): Promise<number[]> {
-  const out: number[] = [];
-  for (let i = 0; i < rows.length; i += 300)
-    out.push(
-      ...(
-        (await database.db
-          .insertInto(table)
-          .values(rows.slice(i, i + 300))
-          .returning(key)
-          .execute()) as Row[]
-      ).map((r) => Number(r[key])),
-    );
-  return out;
-}
 
 /** `count` accredited workers of the company in the division, copies of one of its workers. */
 async function workers(database: Database, division: number, company: number, today: string, count: number) {

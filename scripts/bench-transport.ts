@@ -21,7 +21,7 @@ import { confirm, propose } from '../src/server/features/transport/proposal.js';
 import { transportTables } from '../src/server/features/transport/tables.js';
 import { prepareDatabase } from '../src/server/prepare.js';
 import { addDays, siteDate } from '../src/shared/dates.js';
-import { eachDialect, registry } from './bench/setup.js';
+import { eachDialect, insertAll, registry } from './bench/setup.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -37,21 +37,6 @@ type Row = Record<string, unknown>;
 const t = transportTables(registry);
 const PEOPLE = 3000;
 const SEATS = 45;
-
-async function insertAll(database: Database, table: string, rows: Row[], key: string): Promise<number[]> {
-  const out: number[] = [];
-  for (let i = 0; i < rows.length; i += 300)
-    out.push(
-      ...(
-        (await database.db
-          .insertInto(table)
-          .values(rows.slice(i, i + 300))
-          .returning(key)
-          .execute()) as Row[]
-      ).map((r) => Number(r[key])),
-    );
-  return out;
-}
 
 const one = async (database: Database, table: string, where: Row) => {
   let q = database.db.selectFrom(table).selectAll();

@@ -254,3 +254,24 @@ export async function signIn(url: string): Promise<string> {
   );
   return session.accessToken as string;
 }
+
+/** Rows inserted 300 at a time into a table; the generated keys (`key`) in order, when asked. */
+export async function insertAll(
+  database: Database,
+  table: string,
+  rows: Array<Record<string, unknown>>,
+  key?: string,
+): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < rows.length; i += 300) {
+    const query = database.db.insertInto(table).values(rows.slice(i, i + 300));
+    if (key)
+      out.push(
+        ...((await query.returning(key).execute()) as Array<Record<string, unknown>>).map((r) =>
+          Number(r[key]),
+        ),
+      );
+    else await query.execute();
+  }
+  return out;
+}

@@ -69,6 +69,7 @@ export function gateApp(root: string, outDir: string): Plugin[] {
         return {
           gate: { reasons: gate.reasons, unavailable: gate.unavailable },
           dining: { reasons: (m.dining as { reasons: unknown }).reasons },
+          transport: { boarding: (m.transport as { boarding: unknown }).boarding },
           gateApp: m.gateApp,
         };
       },

@@ -11,7 +11,7 @@ import { uniqueViolation } from '../../db/errors.js';
 import { signingKeys } from '../../services/site/signing-keys.js';
 import { bookable } from './bookings.js';
 import type { Site } from './fleet.js';
-import { day, inChunks, nameOf, type Row, type TransportTables, text } from './tables.js';
+import { accreditedOn, day, inChunks, nameOf, type Row, type TransportTables, text } from './tables.js';
 import { refusal, type TripRow, tripOf } from './trips.js';
 
 /** How far back a demobilisation still turns a badge away by name at the door of a bus. */
@@ -36,16 +36,8 @@ async function credentialsOf(db: Db, t: TransportTables, site: Site, ids: number
 
 /** The people accredited in the division on a day, with the last day it holds. */
 async function accreditedPeople(db: Db, t: TransportTables, site: Site, on: string) {
-  return (await db
-    .selectFrom(`${t.accreditation} as g`)
-    .innerJoin(`${t.person} as p`, 'p.IdPersona', 'g.IdPersona')
-    .leftJoin(`${t.company} as m`, 'm.IdCompania', 'g.IdCompania')
+  return (await accreditedOn(db, t, site, on)
     .select(['g.IdPersona', 'g.FechaFin', 'p.Documento', 'p.Apellido', 'p.Nombre', 'm.Alias'])
-    .where('g.IdCliente', '=', site.clientId)
-    .where('g.IdDivision', '=', site.divisionId)
-    .where('g.Estado', '=', 'A')
-    .where('g.FechaInicio', '<=', on)
-    .where((eb) => eb.or([eb('g.FechaFin', 'is', null), eb('g.FechaFin', '>=', on)]))
     .execute()) as Row[];
 }
 

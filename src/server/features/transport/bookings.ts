@@ -6,7 +6,7 @@ import { ApiError } from '../../errors.js';
 import type { Registry } from '../../registry.js';
 import { routeMinutesOf } from './fleet.js';
 import type { TransportOffice } from './office.js';
-import { day, inChunks, nameOf, type Row, type TransportTables, text } from './tables.js';
+import { accreditedOn, day, inChunks, nameOf, type Row, type TransportTables, text } from './tables.js';
 import { refusal, requireOpen, type TripRow, tripOf } from './trips.js';
 
 /** What the booking calls work with. */
@@ -36,21 +36,12 @@ export async function bookable(
   on: string,
   ids: readonly number[],
 ): Promise<Map<number, Bookable>> {
-  const rows = (await inChunks([...new Set(ids)], (chunk) => {
-    let q = db
-      .selectFrom(`${t.accreditation} as g`)
-      .innerJoin(`${t.person} as p`, 'p.IdPersona', 'g.IdPersona')
-      .leftJoin(`${t.company} as m`, 'm.IdCompania', 'g.IdCompania')
+  const rows = (await inChunks([...new Set(ids)], (chunk) =>
+    accreditedOn(db, t, office, on)
       .select(['g.IdPersona', 'g.IdCompania', 'p.Documento', 'p.Apellido', 'p.Nombre', 'm.Alias'])
-      .where('g.IdCliente', '=', office.clientId)
-      .where('g.IdDivision', '=', office.divisionId)
-      .where('g.Estado', '=', 'A')
-      .where('g.FechaInicio', '<=', on)
-      .where((eb) => eb.or([eb('g.FechaFin', 'is', null), eb('g.FechaFin', '>=', on)]))
-      .where('g.IdPersona', 'in', chunk);
-    if (office.companyId !== undefined) q = q.where('g.IdCompania', '=', office.companyId);
-    return q.execute();
-  })) as Row[];
+      .where('g.IdPersona', 'in', chunk)
+      .execute(),
+  )) as Row[];
   const out = new Map<number, Bookable>();
   for (const r of rows)
     if (!out.has(Number(r.IdPersona)))
@@ -288,16 +279,7 @@ export async function candidates(
   search = '',
 ) {
   const words = search.trim().toUpperCase();
-  let q = db
-    .selectFrom(`${t.accreditation} as g`)
-    .innerJoin(`${t.person} as p`, 'p.IdPersona', 'g.IdPersona')
-    .select('g.IdPersona')
-    .where('g.IdCliente', '=', office.clientId)
-    .where('g.IdDivision', '=', office.divisionId)
-    .where('g.Estado', '=', 'A')
-    .where('g.FechaInicio', '<=', on)
-    .where((eb) => eb.or([eb('g.FechaFin', 'is', null), eb('g.FechaFin', '>=', on)]));
-  if (office.companyId !== undefined) q = q.where('g.IdCompania', '=', office.companyId);
+  let q = accreditedOn(db, t, office, on).select('g.IdPersona');
   if (words)
     q = q.where((eb) =>
       eb.or([

@@ -16,7 +16,7 @@ const invalid = (field: string, key: string, params: Record<string, string | num
   });
 
 /** The accreditation of a person or vehicle in force in the division on a day, or undefined. */
-export async function accreditedOn(
+export async function holderAccredited(
   db: Db,
   t: TransportTables,
   site: Site,
@@ -66,7 +66,7 @@ export async function busOf(db: Db, t: TransportTables, site: Site, busId: numbe
 export async function checkBus(db: Db, t: TransportTables, site: Site, busId: number, on: string) {
   const bus = await busOf(db, t, site, busId);
   if (bus.Activo !== 'S') throw invalid('IdBus', 'busInactive', { plate: bus.Placa });
-  if (!(await accreditedOn(db, t, site, { IdVehiculo: bus.IdVehiculo }, on)))
+  if (!(await holderAccredited(db, t, site, { IdVehiculo: bus.IdVehiculo }, on)))
     throw invalid('IdBus', 'busNotAccredited', { plate: bus.Placa, date: on });
   const expired = await expiredRequirement(db, t, site, bus.IdVehiculo, on);
   if (expired) throw invalid('IdBus', 'busRequirementExpired', { plate: bus.Placa, ...expired });
@@ -113,7 +113,7 @@ export async function checkDriver(
     .executeTakeFirst()) as Row | undefined;
   if (!person) throw invalid('IdConductor', 'driverUnknown');
   const name = nameOf(person);
-  if (!(await accreditedOn(db, t, site, { IdPersona: personId }, on)))
+  if (!(await holderAccredited(db, t, site, { IdPersona: personId }, on)))
     throw invalid('IdConductor', 'driverNotAccredited', { name, date: on });
   const held = person.Categoria ? text(person.Categoria) : null;
   if (!licenceHolds(held, needed))

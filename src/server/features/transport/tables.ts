@@ -1,3 +1,4 @@
+import type { Db } from '../../db/connection.js';
 import type { Registry } from '../../registry.js';
 
 /** The Transport module's tables, and those of other areas its queries read, by the registry. */
@@ -36,4 +37,27 @@ export async function inChunks<K, T>(keys: readonly K[], read: (chunk: K[]) => P
   const out: T[] = [];
   for (let i = 0; i < keys.length; i += size) out.push(...(await read(keys.slice(i, i + size))));
   return out;
+}
+
+/**
+ * The accreditations in force in a division on a day (state A, within their dates) as `g`, with their
+ * person `p` and company `m` joined: the rows every "who may ride" question narrows (a company's, some
+ * people, a search) and selects from.
+ */
+export function accreditedOn(
+  db: Db,
+  t: TransportTables,
+  site: { clientId: number; divisionId: number; companyId?: number },
+  on: string,
+) {
+  const q = db
+    .selectFrom(`${t.accreditation} as g`)
+    .innerJoin(`${t.person} as p`, 'p.IdPersona', 'g.IdPersona')
+    .leftJoin(`${t.company} as m`, 'm.IdCompania', 'g.IdCompania')
+    .where('g.IdCliente', '=', site.clientId)
+    .where('g.IdDivision', '=', site.divisionId)
+    .where('g.Estado', '=', 'A')
+    .where('g.FechaInicio', '<=', on)
+    .where((eb) => eb.or([eb('g.FechaFin', 'is', null), eb('g.FechaFin', '>=', on)]));
+  return site.companyId === undefined ? q : q.where('g.IdCompania', '=', site.companyId);
 }
