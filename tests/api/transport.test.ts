@@ -374,6 +374,9 @@ describe.each(DIALECTS)('transport on %s', (dialect) => {
       call(w.app, { method, url, payload, headers: { authorization: `Device ${key}` } });
     const listed = await device('GET', `${BASE}/bus/viajes?fecha=${today}`);
     expect(listed.body.result.map((v: Json) => v.IdViaje)).toContain(id);
+    // Without a day, the site's today (the phone's calendar may be another zone's).
+    const todays = await device('GET', `${BASE}/bus/viajes`);
+    expect(todays.body.result.map((v: Json) => v.IdViaje)).toContain(id);
     const signed = (await device('GET', `${BASE}/bus/viajes/${id}/manifiesto`)).body.result;
     const keys = await signingKeys(w.db());
     expect(

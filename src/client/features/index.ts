@@ -8,6 +8,7 @@ import { dining } from './dining/index.js';
 import { hotel } from './hotel/index.js';
 import { identification } from './identification/index.js';
 import { induction } from './induction/index.js';
+import { transport } from './transport/index.js';
 import type { ClientFeature, FeatureRoute } from './types.js';
 import { webhooks } from './webhooks/index.js';
 
@@ -20,6 +21,7 @@ export const FEATURES: readonly ClientFeature[] = [
   hotel,
   dining,
   induction,
+  transport,
   webhooks,
 ];
 

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Direction } from '../../shared/access/decision.js';
+import { BusPanel } from './BusPanel.js';
 import { Controls, ReaderInput, StatusLine } from './controls.js';
 import type { ReaderRoom } from './dining.js';
 import { passGate } from './gate.js';
@@ -17,6 +18,7 @@ import { RecentReads } from './recent.js';
 import { type Enrolled, type Mode, store } from './store.js';
 import { enrol } from './sync.js';
 import { initialLanguage, type Language, textsOf } from './texts.js';
+import { useBusDoor } from './useBusDoor.js';
 import { useDevice } from './useDevice.js';
 
 /** The direction a device starts in: its equipment's own (exits at an exit gate, else entries). */
@@ -46,6 +48,11 @@ export default function GateApp() {
     if (kept && !new URLSearchParams(window.location.search).get('lang')) setLanguage(kept);
   });
   const { device, indexed, reader, problem, setProblem, setPending, setNow, sync } = held;
+  const marked = useCallback(async () => {
+    setPending(await store.pendingCount());
+    if (navigator.onLine && device) sync(device);
+  }, [device, setPending, sync]);
+  const bus = useBusDoor(device, marked);
 
   useEffect(() => {
     document.documentElement.lang = language;
@@ -117,7 +124,15 @@ export default function GateApp() {
   const rooms = reader?.rooms ?? [];
   const room: ReaderRoom | undefined = rooms.find((r) => r.IdComedor === held.roomId) ?? rooms[0];
   // A device with no control point but a room is a dining reader only; with both, the guard chooses.
-  const serving: Mode = device && !device.controlPoints.length ? 'dining' : rooms.length ? held.mode : 'gate';
+  // Any device may serve at the door of a bus.
+  const serving: Mode =
+    held.mode === 'bus'
+      ? 'bus'
+      : device && !device.controlPoints.length
+        ? 'dining'
+        : rooms.length
+          ? held.mode
+          : 'gate';
 
   /** A meal, asked to the server while there is a network, else judged here (meals.ts). */
   const { setOnline } = held;
@@ -145,7 +160,11 @@ export default function GateApp() {
     [device, room, reader, language, setProblem, setPending, setOnline, setNow],
   );
   const read = (text: string, fromCamera: boolean) =>
-    serving === 'dining' ? judgeMeal(text, fromCamera) : judge(text, fromCamera);
+    serving === 'bus'
+      ? bus.judge(text, fromCamera)
+      : serving === 'dining'
+        ? judgeMeal(text, fromCamera)
+        : judge(text, fromCamera);
 
   /** A key the server refuses (revoked, rotated, equipment switched off): back to the enrolment screen. */
   const forget = async () => {
@@ -164,6 +183,7 @@ export default function GateApp() {
   };
   const chooseMode = async (next: Mode) => {
     forgetReads();
+    bus.clear();
     await held.keepMode(next);
   };
   const chooseRoom = async (IdComedor: number) => {
@@ -173,6 +193,7 @@ export default function GateApp() {
   };
   const toggleCamera = () => {
     forgetReads();
+    bus.clear();
     setCamera((on) => !on);
     if (problem === 'camera') setProblem(undefined);
   };
@@ -194,11 +215,17 @@ export default function GateApp() {
   const list: AllowList | undefined = indexed?.list;
   const door = list && doorFor(list, direction);
   const point = device.controlPoints.find((p) => p.IdPuntoControl === device.IdPuntoControl);
-  const ready = serving === 'dining' ? Boolean(room) : Boolean(list);
+  const ready = serving === 'bus' ? Boolean(bus.held) : serving === 'dining' ? Boolean(room) : Boolean(list);
+  const heading =
+    serving === 'bus'
+      ? t('gateApp.bus.title')
+      : serving === 'dining'
+        ? room?.Descripcion
+        : point?.Descripcion;
   return (
     <main className="gate">
       <header className="bar">
-        <h1>{(serving === 'dining' ? room?.Descripcion : point?.Descripcion) ?? t('gateApp.title')}</h1>
+        <h1>{heading ?? t('gateApp.title')}</h1>
         <span className={`net ${held.online ? 'on' : 'off'}`} data-testid="network">
           {t(held.online ? 'gateApp.online' : 'gateApp.offline')}
         </span>
@@ -230,11 +257,27 @@ export default function GateApp() {
       />
       {serving === 'dining' && meal && <MealVerdict meal={meal} t={t} language={language} room={room} />}
       {serving === 'gate' && shown && <GateVerdict shown={shown} t={t} language={language} list={list} />}
+      {serving === 'bus' && (
+        <BusPanel
+          t={t}
+          device={device}
+          held={bus.held}
+          shown={bus.shown}
+          onTake={bus.take}
+          onException={bus.except}
+        />
+      )}
       <ReaderInput
         t={t}
         ready={ready}
         camera={camera}
-        documentLabel={serving === 'dining' ? 'gateApp.dining.document' : 'gateApp.document'}
+        documentLabel={
+          serving === 'bus'
+            ? 'gateApp.bus.card'
+            : serving === 'dining'
+              ? 'gateApp.dining.document'
+              : 'gateApp.document'
+        }
         onToggleCamera={toggleCamera}
         onRead={read}
         onCameraError={() => setProblem('camera')}

@@ -42,11 +42,12 @@ export function StatusLine({
   return (
     <>
       <section className="status">
-        {serving === 'gate' ? (
+        {serving === 'gate' && (
           <span data-testid="list-age">
             {list ? t('gateApp.listVersion', { version: list.version, age: ageText }) : t('gateApp.noList')}
           </span>
-        ) : (
+        )}
+        {serving === 'dining' && (
           <span data-testid="reader-rooms">
             {hasRoom ? t('gateApp.dining.reader') : t('gateApp.dining.noRoom')}
           </span>
@@ -110,12 +111,18 @@ export function Controls({
   onPoint: (point: number) => void;
   onDirection: (direction: Direction) => void;
 }) {
+  // What this device may serve: its control point's doors, its dining rooms, and any bus's door.
+  const modes = [
+    ...(device.controlPoints.length ? (['gate'] as const) : []),
+    ...(rooms.length ? (['dining'] as const) : []),
+    'bus' as const,
+  ];
   return (
     <>
-      {device.controlPoints.length > 0 && rooms.length > 0 && (
+      {modes.length > 1 && (
         <fieldset className="direction">
           <legend>{t('gateApp.dining.mode')}</legend>
-          {(['gate', 'dining'] as const).map((m) => (
+          {modes.map((m) => (
             <button
               key={m}
               type="button"

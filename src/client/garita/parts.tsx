@@ -104,8 +104,8 @@ const timeOf = (at: Date, language: Language, timeZone?: string) =>
     ...(timeZone && { timeZone }),
   });
 
-/** A verdict as the guard or the cashier sees it: the word (allowed, served or not), the name, then what the reader adds. */
-function Verdict({
+/** A verdict as the guard, the cashier or the bus door sees it: the word (allowed, served or not), the name, then what the reader adds. */
+export function Verdict({
   allow,
   reason,
   word,

@@ -1,5 +1,6 @@
 import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
 import type { Language } from '../../shared/constants.js';
+import type { BoardingReason, SignedManifest } from '../../shared/transport.js';
 import type { PendingMeal } from './dining.js';
 import type { AllowList } from './offline.js';
 
@@ -11,6 +12,25 @@ export interface Enrolled {
   publicKey: string;
   /** The control point this device serves (the first unless the guard picked another). */
   IdPuntoControl: number;
+}
+
+/** The manifest this door holds, as signed, and whom it boarded. */
+export interface HeldManifest {
+  payload: string;
+  signature: string;
+  manifest: SignedManifest;
+  boarded: number[];
+}
+
+/** A reading at the door waiting to be sent (POST /api/transporte/bus/viajes/:id/abordajes). */
+export interface PendingBoarding {
+  IdMarca: string;
+  IdViaje: number;
+  Credencial: string;
+  FechaHora: string;
+  Resultado: 'P' | 'D';
+  Motivo: BoardingReason;
+  Excepcion?: string;
 }
 
 /** A marking decided offline, waiting to be sent (`POST /api/acceso/marcaciones`). */
@@ -33,16 +53,23 @@ export interface RefusedMark extends PendingMark {
 interface GateDb extends DBSchema {
   settings: { key: string; value: unknown };
   marks: { key: string; value: PendingMark; indexes: { byTime: string } };
-  refused: { key: string; value: RefusedMark | (PendingMeal & { Motivo: string }) };
+  refused: {
+    key: string;
+    value:
+      | RefusedMark
+      | (PendingMeal & { Motivo: string })
+      | (Omit<PendingBoarding, 'Motivo'> & { Motivo: string });
+  };
   meals: { key: string; value: PendingMeal; indexes: { byTime: string } };
+  boardings: { key: string; value: PendingBoarding; indexes: { byTime: string } };
 }
 
-/** What the device serves: a control point's doors, or a dining room's reader. */
-export type Mode = 'gate' | 'dining';
+/** What the device serves: a control point's doors, a dining room's reader, or the door of a bus. */
+export type Mode = 'gate' | 'dining' | 'bus';
 
 let opened: Promise<IDBPDatabase<GateDb>> | undefined;
 const db = () => {
-  opened ??= openDB<GateDb>('garita', 3, {
+  opened ??= openDB<GateDb>('garita', 4, {
     upgrade(database, from) {
       if (from < 1) {
         database.createObjectStore('settings');
@@ -51,12 +78,14 @@ const db = () => {
       if (from < 2) database.createObjectStore('refused', { keyPath: 'IdMarca' });
       if (from < 3)
         database.createObjectStore('meals', { keyPath: 'IdMarca' }).createIndex('byTime', 'FechaHora');
+      if (from < 4)
+        database.createObjectStore('boardings', { keyPath: 'IdMarca' }).createIndex('byTime', 'FechaHora');
     },
   });
   return opened;
 };
 
-type Waiting = 'marks' | 'meals';
+type Waiting = 'marks' | 'meals' | 'boardings';
 
 /** Moves a waiting marking or meal aside, with the server's reason, so the others can go. */
 async function setAside(from: Waiting, id: string, reason: string) {
@@ -80,6 +109,23 @@ export const store = {
   refuseMeal: (id: string, reason: string) => setAside('meals', id, reason),
   removeMarks: (ids: string[]) => forget('marks', ids),
   removeMeals: (ids: string[]) => forget('meals', ids),
+  refuseBoarding: (id: string, reason: string) => setAside('boardings', id, reason),
+  removeBoardings: (ids: string[]) => forget('boardings', ids),
+  async addBoarding(boarding: PendingBoarding) {
+    await (await db()).put('boardings', boarding);
+  },
+  async boardings(limit: number) {
+    return (await db()).getAllFromIndex('boardings', 'byTime', undefined, limit);
+  },
+  /** The trip's manifest this door holds (bus mode), with whom it boarded. */
+  async manifest() {
+    return (await (await db()).get('settings', 'bus')) as HeldManifest | undefined;
+  },
+  async setManifest(held: HeldManifest | undefined) {
+    const database = await db();
+    if (held) await database.put('settings', held, 'bus');
+    else await database.delete('settings', 'bus');
+  },
   async enrolled() {
     return (await (await db()).get('settings', 'device')) as Enrolled | undefined;
   },
@@ -120,7 +166,9 @@ export const store = {
   /** Markings and meals waiting to be sent. */
   async pendingCount() {
     const database = await db();
-    return (await database.count('marks')) + (await database.count('meals'));
+    return (
+      (await database.count('marks')) + (await database.count('meals')) + (await database.count('boardings'))
+    );
   },
   async addMark(mark: PendingMark) {
     await (await db()).put('marks', mark);

@@ -8,7 +8,7 @@ export type SyncProblem = 'network' | 'keyRefused' | 'signature' | 'server';
 
 const BATCH = 500;
 
-const deviceFetch = (device: Enrolled, url: string, init: RequestInit = {}) =>
+export const deviceFetch = (device: Enrolled, url: string, init: RequestInit = {}) =>
   fetch(url, {
     ...init,
     cache: 'no-store',

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { sendBoardings } from './bus.js';
 import type { Problem } from './controls.js';
 import type { ReaderData } from './dining.js';
 import { type IndexedList, indexList } from './offline.js';
@@ -88,9 +89,10 @@ export function useDevice(onLoaded: (held: Enrolled | undefined, language: Langu
         due = false;
         const sent = await sendMarks(current);
         const served = await sendMeals(current);
+        const boarded = await sendBoardings(current);
         setPending(await store.pendingCount());
         setRefused(await store.refusedCount());
-        const problems = [listProblem, sent.problem, served.problem];
+        const problems = [listProblem, sent.problem, served.problem, boarded.problem];
         setProblem(
           problems.find((p): p is Exclude<SyncProblem, 'network'> => p !== undefined && p !== 'network'),
         );
@@ -134,6 +136,7 @@ export function useDevice(onLoaded: (held: Enrolled | undefined, language: Langu
       if (next?.key !== device?.key) {
         for (const key of ['reader', 'mode', 'room', 'served'] as const)
           await store.setSetting(key, undefined);
+        await store.setManifest(undefined);
         setReader(undefined);
         setMode(next?.controlPoints.length ? 'gate' : 'dining');
         setRoomId(undefined);

@@ -4,7 +4,7 @@ import { BOARDING_REASONS, BOOKING_MAX } from '../../../shared/transport.js';
 import { field, objectOf, resultResponses } from '../../routes/responses.js';
 import { deviceAuth } from '../../services/site/device-call.js';
 import { DeviceKeys } from '../../services/site/device-keys.js';
-import { divisionCountry } from '../../site.js';
+import { divisionCountry, divisionToday } from '../../site.js';
 import { arrive, type BoardingMark, board, depart, signedManifest } from './boarding.js';
 import { book, cancelBooking, cancelTrip, candidates, released } from './bookings.js';
 import { tripDetail } from './detail.js';
@@ -341,18 +341,23 @@ async function deviceRoutes(fastify: FastifyInstance): Promise<void> {
     return { clientId: device.IdCliente, divisionId: device.IdDivision, device };
   };
   const device = { config: { public: true }, onRequest: keyFirst };
-  fastify.get<{ Querystring: { fecha: string } }>(
+  fastify.get<{ Querystring: { fecha?: string } }>(
     `${BASE}/bus/viajes`,
     {
       ...device,
       schema: {
         tags,
-        summary: 'Authorization: Device <key>. A day’s trips of the device’s division',
-        querystring: dayQuery,
+        summary:
+          'Authorization: Device <key>. A day’s trips of the device’s division (the site’s today unless asked)',
+        querystring: objectOf({ fecha: date }),
         response: resultResponses('the trips', [400, 401]),
       },
     },
-    async (r) => ({ result: (await liveBoard(db, t, await site(r), r.query.fecha)).viajes }),
+    async (r) => {
+      const where = await site(r);
+      const day = r.query.fecha ?? (await divisionToday(db, fastify.registry, where.divisionId, now()));
+      return { result: (await liveBoard(db, t, where, day)).viajes };
+    },
   );
   fastify.get<{ Params: { id: number } }>(
     `${BASE}/bus/viajes/:id/manifiesto`,
