@@ -97,6 +97,86 @@ export function tripSpan(Fecha: string, Hora: string, minutes: number): { from: 
 export const spansMeet = (a: { from: number; to: number }, b: { from: number; to: number }) =>
   a.from < b.to && b.from < a.to;
 
+/** A trip as the calls answer it: its route, bus, driver, seats and state. */
+export interface TripFields {
+  IdViaje: number;
+  IdRuta: number;
+  Ruta: string;
+  RutaCodigo: string;
+  Fecha: string;
+  Hora: string;
+  Sentido: TripDirection;
+  IdBus: number;
+  IdConductor: number;
+  Asientos: number;
+  Reservados: number;
+  Abordados: number;
+  Estado: TripState;
+  Salida: string | null;
+  Llegada: string | null;
+}
+
+/** A person who may be booked on a trip (accredited in its division on its day). */
+export interface Traveller {
+  IdPersona: number;
+  Persona: string;
+  Documento: string;
+  IdCompania: number;
+  Compania: string;
+}
+
+/** Why a person a change day moves has no seat in its proposal. */
+export type Unplaced = 'NO_ROUTE' | 'NO_TRIP' | 'NO_SEAT';
+
+/** Why a seat was released. */
+export type ReleaseReason = 'DESMOVILIZACION' | 'VIAJE_CANCELADO' | 'CANCELADA';
+
+/** A roster's timetable: a trip of a route at an hour on each of its change days that way in a period. */
+export interface TimetablePlan {
+  IdTipoHorario: number;
+  FechaAncla: string;
+  desde: string;
+  hasta: string;
+  IdRuta: number;
+  Hora: string;
+  Sentido: 'S' | 'B';
+  IdBus: number;
+  IdConductor: number;
+}
+
+/** A passenger on the road now (boarded on a trip that left and has not arrived), with the bus. */
+export interface OnTheRoad {
+  IdPersona: number;
+  Persona: string;
+  Documento: string;
+  Compania: string;
+  IdViaje: number;
+  Placa: string;
+  Ruta: string;
+  Asiento: number;
+}
+
+/** A route's occupancy over a period. */
+export interface RouteOccupancy {
+  IdRuta: number;
+  Ruta: string;
+  viajes: number;
+  asientos: number;
+  reservados: number;
+  abordados: number;
+  noPresentados: number;
+  /** Booked of the seats, in percent (one decimal). */
+  ocupacion: number;
+}
+
+/** The seats of a day of a period. */
+export interface SeatsOfDay {
+  Fecha: string;
+  asientos: number;
+  reservados: number;
+  abordados: number;
+}
+
 /** A passenger of a trip's signed manifest. */
 export interface ManifestPassenger {
   IdPersona: number;

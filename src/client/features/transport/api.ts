@@ -1,40 +1,40 @@
 import { siteDate } from '../../../shared/dates.js';
-import type { BoardingReason, SeatState, TripDirection, TripState } from '../../../shared/transport.js';
+import type {
+  BoardingReason,
+  OnTheRoad,
+  ReleaseReason,
+  RouteOccupancy,
+  SeatState,
+  SeatsOfDay,
+  TimetablePlan,
+  Traveller,
+  TripDirection,
+  TripFields,
+  TripState,
+  Unplaced,
+} from '../../../shared/transport.js';
 import { apiCall, queryString } from '../../session/http.js';
 import { restList } from '../../session/records.js';
 import { session } from '../../session/store.js';
 
-export type { BoardingReason, SeatState, TripDirection, TripState };
+export type {
+  BoardingReason,
+  OnTheRoad,
+  ReleaseReason,
+  RouteOccupancy,
+  SeatState,
+  TimetablePlan,
+  Traveller,
+  TripDirection,
+  TripState,
+  Unplaced,
+};
 
 /** A trip of a day as the trips call answers it: its route, bus, driver and seats. */
-export interface Trip {
-  IdViaje: number;
-  IdRuta: number;
-  Ruta: string;
-  RutaCodigo: string;
-  Fecha: string;
-  Hora: string;
-  Sentido: TripDirection;
-  IdBus: number;
-  IdConductor: number;
-  Asientos: number;
-  Reservados: number;
-  Abordados: number;
-  Estado: TripState;
-  Salida: string | null;
-  Llegada: string | null;
+export interface Trip extends TripFields {
   Placa: string;
   Conductor: string;
   Libres: number;
-}
-
-/** A person who may be booked on a trip (accredited in the division on its day). */
-export interface Traveller {
-  IdPersona: number;
-  Persona: string;
-  Documento: string;
-  IdCompania: number;
-  Compania: string;
 }
 
 /** A seat of a trip: booked, boarded, a no-show or released (with why). */
@@ -61,8 +61,6 @@ export interface TripDetail extends Omit<Trip, 'Libres'> {
   reservas: Seat[];
 }
 
-export type Unplaced = 'NO_ROUTE' | 'NO_TRIP' | 'NO_SEAT';
-
 /** The manifests a change day proposes, and who has no seat in them. */
 export interface Proposal {
   Fecha: string;
@@ -70,8 +68,6 @@ export interface Proposal {
   sinAsiento: Array<Traveller & { Sentido: TripDirection; motivo: Unplaced }>;
   yaReservados: number;
 }
-
-export type ReleaseReason = 'DESMOVILIZACION' | 'VIAJE_CANCELADO' | 'CANCELADA';
 
 /** A seat someone lost, and why. */
 export interface ReleasedSeat {
@@ -97,40 +93,17 @@ export interface BoardingAnswer {
   Asiento?: number;
 }
 
-/** A passenger on the road now, with the bus they rode. */
-export interface OnTheRoad {
-  IdPersona: number;
-  Persona: string;
-  Documento: string;
-  Compania: string;
-  IdViaje: number;
-  Placa: string;
-  Ruta: string;
-  Asiento: number;
-}
-
 export interface LiveBoard {
   Fecha: string;
   viajes: Trip[];
   enRuta: OnTheRoad[];
 }
 
-export interface RouteOccupancy {
-  IdRuta: number;
-  Ruta: string;
-  viajes: number;
-  asientos: number;
-  reservados: number;
-  abordados: number;
-  noPresentados: number;
-  ocupacion: number;
-}
-
 export interface TransportReport {
   desde: string;
   hasta: string;
   rutas: RouteOccupancy[];
-  dias: Array<{ Fecha: string; asientos: number; reservados: number; abordados: number }>;
+  dias: SeatsOfDay[];
 }
 
 export interface NoShow {
@@ -139,19 +112,6 @@ export interface NoShow {
   Documento: string;
   Compania: string;
   Asiento: number;
-}
-
-/** A roster's timetable: a trip of a route at an hour on each of its change days in a period. */
-export interface TimetablePlan {
-  IdTipoHorario: number;
-  FechaAncla: string;
-  desde: string;
-  hasta: string;
-  IdRuta: number;
-  Hora: string;
-  Sentido: 'S' | 'B';
-  IdBus: number;
-  IdConductor: number;
 }
 
 export interface Base64File {

@@ -1,5 +1,5 @@
 import { addDays } from '../../../shared/dates.js';
-import { BOOKING_MAX, spansMeet, tripSpan } from '../../../shared/transport.js';
+import { BOOKING_MAX, spansMeet, type Traveller, tripSpan } from '../../../shared/transport.js';
 import type { Db } from '../../db/connection.js';
 import { brokenUniqueWhen, uniqueWhenRefusal } from '../../db/errors.js';
 import { ApiError } from '../../errors.js';
@@ -17,13 +17,7 @@ export interface Books {
 }
 
 /** A person who may be booked on a trip: accredited in its division on its date. */
-export interface Bookable {
-  IdPersona: number;
-  Persona: string;
-  Documento: string;
-  IdCompania: number;
-  Compania: string;
-}
+export type Bookable = Traveller;
 
 /**
  * The people among `ids` with an accreditation in force in the trip's division on its date (a

@@ -1,3 +1,4 @@
+import type { OnTheRoad } from '../../../shared/transport.js';
 import type { Db } from '../../db/connection.js';
 import type { Whereabouts } from '../../whereabouts.js';
 import type { FeatureContext } from '../feature.js';
@@ -39,7 +40,7 @@ async function onTheRoad(
   t: TransportTables,
   tripIds: number[],
   trips: Array<{ IdViaje: number; Placa: string; Ruta: string }>,
-) {
+): Promise<OnTheRoad[]> {
   const rows = (await inChunks(tripIds, (chunk) =>
     db
       .selectFrom(`${t.booking} as b`)

@@ -1,6 +1,6 @@
 import { assignmentOn } from '../../../shared/attendance.js';
 import { addDays } from '../../../shared/dates.js';
-import { rosterMove, type TripDirection } from '../../../shared/transport.js';
+import { rosterMove, type TripDirection, type Unplaced } from '../../../shared/transport.js';
 import type { Db } from '../../db/connection.js';
 import { type Bookable, type Books, bookable, bookIn, settled } from './bookings.js';
 import type { TransportOffice } from './office.js';
@@ -12,9 +12,6 @@ interface Mover extends Bookable {
   Sentido: 'S' | 'B';
   IdRuta?: number;
 }
-
-/** Why a mover has no seat in the proposal. */
-export type Unplaced = 'NO_ROUTE' | 'NO_TRIP' | 'NO_SEAT';
 
 /**
  * The people a day moves by their rosters: those with a cycle schedule (14×7, 7×7…) in force whose

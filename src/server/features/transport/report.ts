@@ -1,4 +1,5 @@
 import type { Language } from '../../../shared/constants.js';
+import type { RouteOccupancy, SeatsOfDay } from '../../../shared/transport.js';
 import type { Db } from '../../db/connection.js';
 import { t as say } from '../../i18n.js';
 import { columnMaker, workbookBase64 } from '../../services/excel.js';
@@ -15,19 +16,8 @@ const pct = (part: number, whole: number) => (whole ? Math.round((part / whole) 
 export async function transportReport(db: Db, t: TransportTables, site: Site, from: string, to: string) {
   const trips = (await tripsBetween(db, t, site, from, to)).filter((v) => v.Estado !== 'X');
   const noShows = await noShowsOf(db, t, trips);
-  const routes = new Map<
-    number,
-    {
-      IdRuta: number;
-      Ruta: string;
-      viajes: number;
-      asientos: number;
-      reservados: number;
-      abordados: number;
-      noPresentados: number;
-    }
-  >();
-  const days = new Map<string, { Fecha: string; asientos: number; reservados: number; abordados: number }>();
+  const routes = new Map<number, Omit<RouteOccupancy, 'ocupacion'>>();
+  const days = new Map<string, SeatsOfDay>();
   for (const v of trips) {
     const r = routes.get(v.IdRuta) ?? {
       IdRuta: v.IdRuta,

@@ -1,4 +1,4 @@
-import { changeDays, rosterMove, TIMETABLE_MAX } from '../../../shared/transport.js';
+import { changeDays, rosterMove, TIMETABLE_MAX, type TimetablePlan } from '../../../shared/transport.js';
 import type { Db } from '../../db/connection.js';
 import { ApiError } from '../../errors.js';
 import type { Registry } from '../../registry.js';
@@ -8,18 +8,7 @@ import type { TransportOffice } from './office.js';
 import type { Row } from './tables.js';
 import { refusal } from './trips.js';
 
-/** A roster's timetable: a trip of a route at an hour on every day the roster moves people that way. */
-export interface Timetable {
-  IdTipoHorario: number;
-  FechaAncla: string;
-  desde: string;
-  hasta: string;
-  IdRuta: number;
-  Hora: string;
-  Sentido: 'S' | 'B';
-  IdBus: number;
-  IdConductor: number;
-}
+export type Timetable = TimetablePlan;
 
 /** The roster's days of work and rest (a cycle schedule of the client), or a field error. */
 async function roster(db: Db, table: string, clientId: number, id: number) {

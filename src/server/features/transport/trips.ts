@@ -1,29 +1,14 @@
 import { addDays } from '../../../shared/dates.js';
-import type { TripDirection, TripState } from '../../../shared/transport.js';
+import type { TripDirection, TripFields, TripState } from '../../../shared/transport.js';
 import type { Db } from '../../db/connection.js';
 import { ApiError } from '../../errors.js';
 import type { Site } from './fleet.js';
 import { day, type Row, type TransportTables, text } from './tables.js';
 
-/** A trip as the calls read it, with its route's code and name. */
-export interface TripRow {
-  IdViaje: number;
+/** A trip as the calls read it, with its route's code and name, and where it runs. */
+export interface TripRow extends TripFields {
   IdCliente: number;
   IdDivision: number;
-  IdRuta: number;
-  Ruta: string;
-  RutaCodigo: string;
-  Fecha: string;
-  Hora: string;
-  Sentido: TripDirection;
-  IdBus: number;
-  IdConductor: number;
-  Asientos: number;
-  Reservados: number;
-  Abordados: number;
-  Estado: TripState;
-  Salida: string | null;
-  Llegada: string | null;
 }
 
 export const refusal = (key: string, params: Record<string, string | number> = {}) =>
