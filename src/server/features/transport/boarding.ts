@@ -9,7 +9,7 @@ import {
 import type { Db } from '../../db/connection.js';
 import { uniqueViolation } from '../../db/errors.js';
 import { signingKeys } from '../../services/site/signing-keys.js';
-import { bookable } from './bookings.js';
+import { bookable, freeSeats } from './bookings.js';
 import type { Site } from './fleet.js';
 import { accreditedOn, day, inChunks, nameOf, type Row, type TransportTables, text } from './tables.js';
 import { refusal, type TripRow, tripOf } from './trips.js';
@@ -159,9 +159,33 @@ export interface BoardingMark {
   Motivo?: BoardingReason;
 }
 
+/** What boarding at a trip's door works with, in its transaction. */
+interface Door {
+  trx: Db;
+  t: TransportTables;
+  site: Site;
+  trip: TripRow;
+  manifest: SignedManifest;
+  /** Who boarded already (the trip's seats boarded, and those boarded in this call). */
+  boarded: Set<number>;
+  who: string;
+  now: number;
+}
+
+/** A reading's answer: boarded or not and why, the person's name and seat; `repeated`, sent before. */
+export interface DoorAnswer {
+  IdMarca: string;
+  allow: boolean;
+  reason: BoardingReason;
+  repeated?: true;
+  Nombre?: string;
+  Asiento?: number;
+}
+
 /**
  * Boards readings at the door of a trip, each once (its IdMarca: a sync sent again writes nothing
- * more): the decision is the shared one (decideBoarding) from the manifest as the server holds it now;
+ * more): the decision is the shared one (decideBoarding) from the manifest as the server holds it now,
+ * or, for a device's reading decided offline, what the device decided (the person was let on or not);
  * a booked passenger's seat becomes boarded, an exception takes a free seat with its reason, and every
  * reading is kept with its result. Answers each reading's decision.
  */
@@ -178,80 +202,71 @@ export async function board(
     const trip = await tripOf(trx, t, site, tripId);
     if (trip.Estado === 'X' || trip.Estado === 'L')
       throw refusal(trip.Estado === 'X' ? 'tripCancelled' : 'tripArrived');
-    const known = new Set(
-      (
-        (await inChunks(
-          marks.map((m) => m.IdMarca),
-          (chunk) => trx.selectFrom(t.boarding).select('IdMarca').where('IdMarca', 'in', chunk).execute(),
-        )) as Row[]
-      ).map((r) => text(r.IdMarca)),
-    );
+    const known = await keptMarks(trx, t, marks);
     const manifest = await manifestOf(trx, t, site, { ...trip, Estado: 'E' }, now);
-    const boarded = new Set(
-      (
-        (await trx
-          .selectFrom(t.booking)
-          .select('IdPersona')
-          .where('IdViaje', '=', tripId)
-          .where('Estado', '=', 'A')
-          .execute()) as Row[]
-      ).map((r) => Number(r.IdPersona)),
-    );
-    const answers: Array<{
-      IdMarca: string;
-      allow: boolean;
-      reason: BoardingReason;
-      repeated?: true;
-      Nombre?: string;
-      Asiento?: number;
-    }> = [];
+    const door: Door = { trx, t, site, trip, manifest, boarded: await boardedOn(trx, t, tripId), who, now };
+    const answers: DoorAnswer[] = [];
     for (const mark of marks) {
-      if (known.has(mark.IdMarca)) {
-        answers.push({ IdMarca: mark.IdMarca, allow: false, reason: 'ALREADY_BOARDED', repeated: true });
-        continue;
-      }
+      const repeated = known.has(mark.IdMarca);
       known.add(mark.IdMarca);
-      const read = { Numero: mark.Credencial, IdCliente: site.clientId, IdDivision: site.divisionId };
-      const exception = mark.Excepcion ? { reason: mark.Excepcion } : undefined;
-      const decision = decideBoarding(
-        { ...manifest, emitido: new Date(now).toISOString() },
-        read,
-        new Date(now),
-        boarded,
-        exception,
+      answers.push(
+        repeated
+          ? { IdMarca: mark.IdMarca, allow: false, reason: 'ALREADY_BOARDED', repeated: true }
+          : await readAtDoor(door, mark),
       );
-      const person = decision.passenger?.IdPersona || undefined;
-      const allow = mark.Resultado ? mark.Resultado === 'P' : decision.allow;
-      const reason = mark.Resultado ? (mark.Motivo ?? decision.reason) : decision.reason;
-      if (allow && person && !boarded.has(person)) {
-        boarded.add(person);
-        await seatBoarded(
-          trx,
-          t,
-          site,
-          trip,
-          person,
-          mark,
-          !manifest.pasajeros.some((p) => p.IdPersona === person),
-          who,
-        );
-      }
-      await keep(trx, t, site, trip.IdViaje, mark, allow, reason, person, who, now);
-      answers.push({
-        IdMarca: mark.IdMarca,
-        allow,
-        reason,
-        Nombre: decision.passenger?.Nombre,
-        Asiento: decision.passenger?.Asiento,
-      });
     }
     await trx
       .updateTable(t.trip)
-      .set({ Abordados: boarded.size, ...(trip.Estado === 'P' && { Estado: 'E' }) })
+      .set({ Abordados: door.boarded.size, ...(trip.Estado === 'P' && { Estado: 'E' }) })
       .where('IdViaje', '=', tripId)
       .execute();
     return answers;
   });
+}
+
+/** The readings of these ids kept already. */
+async function keptMarks(trx: Db, t: TransportTables, marks: BoardingMark[]) {
+  const rows = (await inChunks(
+    marks.map((m) => m.IdMarca),
+    (chunk) => trx.selectFrom(t.boarding).select('IdMarca').where('IdMarca', 'in', chunk).execute(),
+  )) as Row[];
+  return new Set(rows.map((r) => text(r.IdMarca)));
+}
+
+/** Who boarded the trip already. */
+async function boardedOn(trx: Db, t: TransportTables, tripId: number) {
+  const rows = (await trx
+    .selectFrom(t.booking)
+    .select('IdPersona')
+    .where('IdViaje', '=', tripId)
+    .where('Estado', '=', 'A')
+    .execute()) as Row[];
+  return new Set(rows.map((r) => Number(r.IdPersona)));
+}
+
+/** One reading decided (or as a device decided it), its seat boarded and the reading kept. */
+async function readAtDoor(door: Door, mark: BoardingMark): Promise<DoorAnswer> {
+  const { site, manifest, boarded, now } = door;
+  const read = { Numero: mark.Credencial, IdCliente: site.clientId, IdDivision: site.divisionId };
+  const exception = mark.Excepcion ? { reason: mark.Excepcion } : undefined;
+  const at = new Date(now);
+  const decision = decideBoarding({ ...manifest, emitido: at.toISOString() }, read, at, boarded, exception);
+  const person = decision.passenger?.IdPersona || undefined;
+  const allow = mark.Resultado ? mark.Resultado === 'P' : decision.allow;
+  const reason = mark.Resultado ? (mark.Motivo ?? decision.reason) : decision.reason;
+  if (allow && person && !boarded.has(person)) {
+    boarded.add(person);
+    if (manifest.pasajeros.some((p) => p.IdPersona === person)) await seatBoarded(door, person, mark);
+    else await exceptionSeat(door, person, mark);
+  }
+  await keep(door, mark, allow, reason, person);
+  return {
+    IdMarca: mark.IdMarca,
+    allow,
+    reason,
+    Nombre: decision.passenger?.Nombre,
+    Asiento: decision.passenger?.Asiento,
+  };
 }
 
 /** Takes one seat of the trip if one is free (the trip's count, in its own statement). */
@@ -265,54 +280,8 @@ async function seatFree(trx: Db, t: TransportTables, trip: TripRow) {
   return Number(taken.numUpdatedRows) > 0;
 }
 
-/** The passenger's seat marked boarded; an exception's seat taken first (a free one, by the trip's count). */
-async function seatBoarded(
-  trx: Db,
-  t: TransportTables,
-  site: Site,
-  trip: TripRow,
-  person: number,
-  mark: BoardingMark,
-  exception: boolean,
-  who: string,
-) {
-  if (exception) {
-    const [p] = [...(await bookable(trx, t, { ...site, userId: who }, trip.Fecha, [person])).values()];
-    // A device let them on offline while the last seats went meanwhile: the reading says so, no seat is made.
-    if (!p || !(await seatFree(trx, t, trip))) return;
-    const taken = new Set(
-      (
-        (await trx
-          .selectFrom(t.booking)
-          .select('Asiento')
-          .where('IdViaje', '=', trip.IdViaje)
-          .where('Estado', 'in', ['R', 'A'])
-          .execute()) as Row[]
-      ).map((r) => Number(r.Asiento)),
-    );
-    let seat = 1;
-    while (taken.has(seat)) seat++;
-    await trx
-      .insertInto(t.booking)
-      .values({
-        IdCliente: site.clientId,
-        IdDivision: site.divisionId,
-        IdViaje: trip.IdViaje,
-        IdPersona: person,
-        IdCompania: p.IdCompania,
-        Fecha: trip.Fecha,
-        Sentido: trip.Sentido,
-        Asiento: seat,
-        Estado: 'A',
-        Excepcion: 'S',
-        Motivo: mark.Excepcion?.trim().slice(0, 300),
-        FechaReserva: mark.FechaHora,
-        IdUsuarioReserva: who,
-        FechaAbordaje: mark.FechaHora,
-      })
-      .execute();
-    return;
-  }
+/** A booked passenger's seat, boarded. */
+async function seatBoarded({ trx, t, trip }: Door, person: number, mark: BoardingMark) {
   await trx
     .updateTable(t.booking)
     .set({ Estado: 'A', FechaAbordaje: mark.FechaHora })
@@ -322,17 +291,40 @@ async function seatBoarded(
     .execute();
 }
 
+/** An exception's seat: a free one (the trip's count first), boarded with the guard's reason. */
+async function exceptionSeat({ trx, t, site, trip, who }: Door, person: number, mark: BoardingMark) {
+  const [p] = [...(await bookable(trx, t, { ...site, userId: who }, trip.Fecha, [person])).values()];
+  // A device let them on offline while the last seats went meanwhile: the reading says so, no seat is made.
+  if (!p || !(await seatFree(trx, t, trip))) return;
+  const [seat] = await freeSeats(trx, t, trip, 1);
+  await trx
+    .insertInto(t.booking)
+    .values({
+      IdCliente: site.clientId,
+      IdDivision: site.divisionId,
+      IdViaje: trip.IdViaje,
+      IdPersona: person,
+      IdCompania: p.IdCompania,
+      Fecha: trip.Fecha,
+      Sentido: trip.Sentido,
+      Asiento: seat,
+      Estado: 'A',
+      Excepcion: 'S',
+      Motivo: mark.Excepcion?.trim().slice(0, 300),
+      FechaReserva: mark.FechaHora,
+      IdUsuarioReserva: who,
+      FechaAbordaje: mark.FechaHora,
+    })
+    .execute();
+}
+
+/** The reading kept with its result (once: its IdMarca is unique). */
 async function keep(
-  trx: Db,
-  t: TransportTables,
-  site: Site,
-  tripId: number,
+  { trx, t, site, trip, who, now }: Door,
   mark: BoardingMark,
   allow: boolean,
   reason: string,
   person: number | undefined,
-  who: string,
-  now: number,
 ) {
   try {
     await trx
@@ -340,7 +332,7 @@ async function keep(
       .values({
         IdCliente: site.clientId,
         IdDivision: site.divisionId,
-        IdViaje: tripId,
+        IdViaje: trip.IdViaje,
         IdPersona: person ?? null,
         Credencial: mark.Credencial.slice(0, 30),
         IdMarca: mark.IdMarca,

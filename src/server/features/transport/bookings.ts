@@ -167,18 +167,7 @@ async function seat(
   people: Bookable[],
   now: number,
 ) {
-  const taken = new Set(
-    (
-      (await db
-        .selectFrom(t.booking)
-        .select('Asiento')
-        .where('IdViaje', '=', trip.IdViaje)
-        .where('Estado', 'in', ['R', 'A'])
-        .execute()) as Row[]
-    ).map((r) => Number(r.Asiento)),
-  );
-  const free: number[] = [];
-  for (let s = 1; s <= trip.Asientos && free.length < people.length; s++) if (!taken.has(s)) free.push(s);
+  const free = await freeSeats(db, t, trip, people.length);
   const at = new Date(now).toISOString();
   const rows = people.map((p, i) => ({
     IdCliente: trip.IdCliente,
@@ -204,6 +193,20 @@ async function seat(
     ids.push(...written.map((w: Row) => Number(w.IdReserva)));
   }
   return people.map((p, i) => ({ ...p, IdReserva: ids[i], Asiento: free[i] }));
+}
+
+/** The lowest `n` seats of a trip no live booking holds (its row held by the caller's count update). */
+export async function freeSeats(db: Db, t: TransportTables, trip: TripRow, n: number) {
+  const rows = (await db
+    .selectFrom(t.booking)
+    .select('Asiento')
+    .where('IdViaje', '=', trip.IdViaje)
+    .where('Estado', 'in', ['R', 'A'])
+    .execute()) as Row[];
+  const taken = new Set(rows.map((r) => Number(r.Asiento)));
+  const free: number[] = [];
+  for (let s = 1; s <= trip.Asientos && free.length < n; s++) if (!taken.has(s)) free.push(s);
+  return free;
 }
 
 /** Releases live bookings (state R) by id with a reason, giving their seats back to their trips. */

@@ -147,7 +147,7 @@ async function seatRoutes(fastify: FastifyInstance): Promise<void> {
   );
 }
 
-/** The coordinator's work: timetables, a change day's manifests, the door of the bus, departure and arrival, cancelling. */
+/** The coordinator's planning: timetables, a change day's manifests, the seats released. */
 async function coordinatorRoutes(fastify: FastifyInstance): Promise<void> {
   const { db, t, books, now, coordinator, at } = context(fastify);
   fastify.post<{ Body: Timetable }>(
@@ -231,6 +231,11 @@ async function coordinatorRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (r) => ({ result: await released(db, t, coordinator(r), r.query.desde, r.query.hasta) }),
   );
+}
+
+/** The coordinator's work on a trip: the door from the console, departure and arrival, cancelling, the signed manifest. */
+async function tripRoutes(fastify: FastifyInstance): Promise<void> {
+  const { db, t, now, coordinator } = context(fastify);
   fastify.post<{ Params: { id: number }; Body: { marcas: BoardingMark[] } }>(
     `${BASE}/viajes/:id/abordajes`,
     {
@@ -400,6 +405,7 @@ async function deviceRoutes(fastify: FastifyInstance): Promise<void> {
 export default async function transportRoutes(fastify: FastifyInstance): Promise<void> {
   await seatRoutes(fastify);
   await coordinatorRoutes(fastify);
+  await tripRoutes(fastify);
   await boardRoutes(fastify);
   await deviceRoutes(fastify);
 }
