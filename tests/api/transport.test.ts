@@ -251,6 +251,35 @@ describe.each(DIALECTS)('transport on %s', (dialect) => {
     expect((await seats(b, ['R', 'A', 'N', 'L'])).length).toBe(0);
   });
 
+  it('books a visitor only within the visit’s dates', async () => {
+    // An approved visit registers its visitor as a person accredited for the visit's days (IdEntidad P).
+    const visitor = crew.people[89];
+    await w
+      .db()
+      .updateTable('accreditation_accreditation')
+      .set({ IdEntidad: 'P', FechaInicio: addDays(today, 7), FechaFin: addDays(today, 8) })
+      .where('IdAcreditacion', '=', crew.accreditations[89])
+      .execute();
+    const during = await newTrip({
+      Fecha: addDays(today, 8),
+      Hora: '16:00',
+      IdBus: buses['TST-452'],
+      IdConductor: drivers[2],
+    });
+    const after = await newTrip({
+      Fecha: addDays(today, 9),
+      Hora: '16:00',
+      IdBus: buses['TST-452'],
+      IdConductor: drivers[2],
+    });
+    expect((await book(during, [visitor])).status).toBe(200);
+    const late = await book(after, [visitor]);
+    expect(late.status).toBe(400);
+    expect(late.body.message).toBe(
+      `Person ${visitor} has no accreditation in force in the division on ${addDays(today, 9)}.`,
+    );
+  });
+
   it('proposes the manifests of a 14×7 change day from the rosters and confirms them in one transaction', async () => {
     const D = addDays(today, 10);
     const db = w.db();
