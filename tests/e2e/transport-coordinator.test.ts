@@ -12,10 +12,8 @@ import { api, sessionOf } from '../support/processes.js';
 import { asUser } from '../support/request-screens.js';
 import { type RunningServer, startRealServer } from '../support/server.js';
 import { drawingProblems, screenshot } from '../support/shots.js';
-import { giveBadges, giveLicence, putOnRoster, testVehicle } from '../support/transport.js';
+import { divisionNamed, driverAndBus, giveBadges, namesOf, putOnRoster } from '../support/transport.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
-type Json = any;
 const SOUTH = 'UNIDAD MINERA SAN GABRIEL';
 const SHOTS = '/tmp/transport-shots';
 const PLATE = 'E2E-701';
@@ -54,15 +52,7 @@ describe('the coordinator schedules, proposes, boards and sees the trip on the r
     mkdirSync(SHOTS, { recursive: true });
     database = openDatabase({ dataDir: server.dataDir });
     const db = database.db;
-    const south = Number(
-      (
-        (await db
-          .selectFrom('system_division')
-          .select('IdDivision')
-          .where('Division', '=', SOUTH)
-          .executeTakeFirstOrThrow()) as Json
-      ).IdDivision,
-    );
+    const south = await divisionNamed(db, SOUTH);
     // Four workers of SERMIPAC living in Arequipa, each with a badge: three go up today by their roster.
     crew = (await accreditCrew(db, { company: 'SERMIPAC', division: south, count: 4, prefix: 'EV', today }))
       .people;
@@ -73,40 +63,12 @@ describe('the coordinator schedules, proposes, boards and sees the trip on the r
       .execute();
     await putOnRoster(db, crew.slice(0, 3), ROSTER, today);
     badges = await giveBadges(db, crew, 'EVB');
-    for (const row of (await db
-      .selectFrom('administration_person')
-      .select(['IdPersona', 'Documento', 'Apellido', 'Nombre'])
-      .where('IdPersona', 'in', crew)
-      .execute()) as Json[])
-      people.set(Number(row.IdPersona), {
-        Documento: row.Documento,
-        Persona: `${row.Apellido} ${row.Nombre}`,
-      });
+    for (const [id, named] of await namesOf(db, crew)) people.set(id, named);
     // A driver of the transport contractor with the licence a bus needs, and a bus of its own.
-    const [driver] = (
-      await accreditCrew(db, { company: 'TRANSALTI', division: south, count: 1, prefix: 'EC', today })
-    ).people;
-    await giveLicence(db, [driver], 'A-IIIc');
-    const vehicle = await testVehicle(db, {
-      plate: PLATE,
-      seats: 20,
-      division: south,
-      soatUntil: addDays(today, 300),
-      today,
-    });
-    const licence = (await db
-      .selectFrom('system_driving_licence')
-      .select('IdLicenciaConducir')
-      .where('IdPais', '=', 'PE')
-      .where('Categoria', '=', 'A-IIIA')
-      .executeTakeFirstOrThrow()) as Json;
     const coordinator = await sessionOf(server.url, 'TRANSPORTE', SOUTH);
-    await api(server.url, 'POST', '/api/rest/transport-bus', coordinator, {
-      IdVehiculo: vehicle,
-      Asientos: 20,
-      IdLicenciaConducir: licence.IdLicenciaConducir,
-      Activo: 'S',
-    });
+    await driverAndBus(db, { division: south, plate: PLATE, seats: 20, today, prefix: 'EC' }, (body) =>
+      api(server.url, 'POST', '/api/rest/transport-bus', coordinator, body),
+    );
     browser = await launchBrowser();
     page = await signedInPage(browser, server.url, 'TRANSPORTE', problems, {
       context: { viewport: { width: 1366, height: 768 }, locale: 'es-PE' },

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../locales/en.json';
 import { type Database, openDatabase } from '../../src/server/db/connection.js';
-import { addDays, siteDate } from '../../src/shared/dates.js';
+import { siteDate } from '../../src/shared/dates.js';
 import { seriousAxeFindings } from '../support/axe.js';
 import { launchBrowser, PHONE } from '../support/browser.js';
 import { signedInPage } from '../support/console.js';
@@ -11,7 +11,7 @@ import { api, sessionOf } from '../support/processes.js';
 import { asUser } from '../support/request-screens.js';
 import { type RunningServer, startRealServer } from '../support/server.js';
 import { drawingProblems } from '../support/shots.js';
-import { giveLicence, testVehicle } from '../support/transport.js';
+import { divisionNamed, driverAndBus, namesOf } from '../support/transport.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
 type Json = any;
@@ -40,51 +40,18 @@ describe('bus seats as a requester in a real browser (English, phone)', () => {
     server = await startRealServer();
     database = openDatabase({ dataDir: server.dataDir });
     const db = database.db;
-    const south = Number(
-      (
-        (await db
-          .selectFrom('system_division')
-          .select('IdDivision')
-          .where('Division', '=', SOUTH)
-          .executeTakeFirstOrThrow()) as Json
-      ).IdDivision,
-    );
+    const south = await divisionNamed(db, SOUTH);
     // Two new workers of the requester's company, a driver of the transport contractor and a bus.
     const crew = (
       await accreditCrew(db, { company: 'SERMIPAC', division: south, count: 2, prefix: 'ES', today })
     ).people;
-    workers = (
-      (await db
-        .selectFrom('administration_person')
-        .select(['Documento', 'Apellido', 'Nombre'])
-        .where('IdPersona', 'in', crew)
-        .orderBy('Documento')
-        .execute()) as Json[]
-    ).map((p) => ({ Documento: p.Documento, Persona: `${p.Apellido} ${p.Nombre}` }));
-    const [driver] = (
-      await accreditCrew(db, { company: 'TRANSALTI', division: south, count: 1, prefix: 'ED', today })
-    ).people;
-    await giveLicence(db, [driver], 'A-IIIc');
-    const vehicle = await testVehicle(db, {
-      plate: PLATE,
-      seats: 12,
-      division: south,
-      soatUntil: addDays(today, 300),
-      today,
-    });
-    const licence = (await db
-      .selectFrom('system_driving_licence')
-      .select('IdLicenciaConducir')
-      .where('IdPais', '=', 'PE')
-      .where('Categoria', '=', 'A-IIIA')
-      .executeTakeFirstOrThrow()) as Json;
+    workers = [...(await namesOf(db, crew)).values()];
     const coordinator = await sessionOf(server.url, 'TRANSPORTE', SOUTH);
-    const bus = await api(server.url, 'POST', '/api/rest/transport-bus', coordinator, {
-      IdVehiculo: vehicle,
-      Asientos: 12,
-      IdLicenciaConducir: licence.IdLicenciaConducir,
-      Activo: 'S',
-    });
+    const { driver, bus } = await driverAndBus(
+      db,
+      { division: south, plate: PLATE, seats: 12, today, prefix: 'ED' },
+      (body) => api(server.url, 'POST', '/api/rest/transport-bus', coordinator, body),
+    );
     const routes = (await api(
       server.url,
       'GET',
@@ -96,7 +63,7 @@ describe('bus seats as a requester in a real browser (English, phone)', () => {
       Fecha: today,
       Hora: '21:00',
       Sentido: 'B',
-      IdBus: bus.IdBus,
+      IdBus: bus,
       IdConductor: driver,
     });
     tripId = Number(trip.IdViaje);

@@ -1,5 +1,6 @@
 import type { Database } from '../../src/server/db/connection.js';
 import { addDays } from '../../src/shared/dates.js';
+import { accreditCrew } from './lodging.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary rows
 type Json = any;
@@ -117,4 +118,66 @@ export async function putOnRoster(db: Db, people: number[], schedule: string, an
       })
       .execute();
   return Number(type.IdTipoHorario);
+}
+
+/** A division's id by its name. */
+export async function divisionNamed(db: Db, name: string): Promise<number> {
+  const row = (await db
+    .selectFrom('system_division')
+    .select('IdDivision')
+    .where('Division', '=', name)
+    .executeTakeFirstOrThrow()) as Json;
+  return Number(row.IdDivision);
+}
+
+/** People's documents and names (surnames first), by id. */
+export async function namesOf(
+  db: Db,
+  people: number[],
+): Promise<Map<number, { Documento: string; Persona: string }>> {
+  const rows = (await db
+    .selectFrom('administration_person')
+    .select(['IdPersona', 'Documento', 'Apellido', 'Nombre'])
+    .where('IdPersona', 'in', people)
+    .orderBy('Documento')
+    .execute()) as Json[];
+  return new Map(
+    rows.map((r) => [Number(r.IdPersona), { Documento: r.Documento, Persona: `${r.Apellido} ${r.Nombre}` }]),
+  );
+}
+
+/**
+ * A driver of the transport contractor (an accredited worker with an A-IIIc licence) and a bus of
+ * `seats` made by the coordinator's own call (`makeBus`, the REST create of transport-bus) on a test
+ * vehicle of that plate. Answers the driver's person id and the bus's id.
+ */
+export async function driverAndBus(
+  db: Db,
+  options: { division: number; plate: string; seats: number; today: string; prefix: string },
+  makeBus: (body: Record<string, unknown>) => Promise<{ IdBus: number }>,
+): Promise<{ driver: number; bus: number }> {
+  const [driver] = (
+    await accreditCrew(db, {
+      company: 'TRANSALTI',
+      division: options.division,
+      count: 1,
+      prefix: options.prefix,
+      today: options.today,
+    })
+  ).people;
+  await giveLicence(db, [driver], 'A-IIIc');
+  const vehicle = await testVehicle(db, { ...options, soatUntil: addDays(options.today, 300) });
+  const licence = (await db
+    .selectFrom('system_driving_licence')
+    .select('IdLicenciaConducir')
+    .where('IdPais', '=', 'PE')
+    .where('Categoria', '=', 'A-IIIA')
+    .executeTakeFirstOrThrow()) as Json;
+  const bus = await makeBus({
+    IdVehiculo: vehicle,
+    Asientos: options.seats,
+    IdLicenciaConducir: licence.IdLicenciaConducir,
+    Activo: 'S',
+  });
+  return { driver, bus: Number(bus.IdBus) };
 }
