@@ -1,5 +1,6 @@
 import { addDays, daysBetween } from '../../../shared/dates.js';
 import { dmy } from '../../../shared/request-dates.js';
+import { inChunks } from '../../db/chunks.js';
 import type { Db } from '../../db/connection.js';
 import type { Registry } from '../../registry.js';
 import type { CampOffice } from './office.js';
@@ -36,7 +37,6 @@ export interface Lodger {
   DiasMaximoEstadia: number;
 }
 
-const CHUNK = 500;
 const refusal = (messageKey: string, params: Refusal['params'] = {}): Refusal => ({
   messageKey: `hotel.refusals.${messageKey}`,
   params,
@@ -45,12 +45,7 @@ const refusal = (messageKey: string, params: Refusal['params'] = {}): Refusal =>
 type Row = Record<string, unknown>;
 const text = (v: unknown) => (v === null || v === undefined ? '' : String(v).slice(0, 10));
 
-/** Rows of `ids` read a chunk at a time (long lists stay within the drivers' parameter limits). */
-export async function inChunks<K, T>(ids: readonly K[], read: (chunk: K[]) => Promise<T[]>): Promise<T[]> {
-  const out: T[] = [];
-  for (let i = 0; i < ids.length; i += CHUNK) out.push(...(await read(ids.slice(i, i + CHUNK))));
-  return out;
-}
+export { inChunks };
 
 /**
  * Who may stay in a camp from `from` to `to` (departure), person by person, read in a few

@@ -24,12 +24,7 @@ export type InductionTables = ReturnType<typeof inductionTables>;
 
 export type Row = Record<string, unknown>;
 
-/** Rows read a chunk of keys at a time (long lists stay within the drivers' parameter limits). */
-export async function inChunks<K, T>(keys: readonly K[], read: (chunk: K[]) => Promise<T[]>, size = 500) {
-  const out: T[] = [];
-  for (let i = 0; i < keys.length; i += size) out.push(...(await read(keys.slice(i, i + size))));
-  return out;
-}
+export { inChunks } from '../../db/chunks.js';
 
 export const text = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
 export const day = (v: unknown): string => text(v).slice(0, 10);

@@ -111,12 +111,12 @@ async function manifestOf(
     emitido: new Date(now).toISOString(),
     pasajeros: pasajeros.sort((a, b) => Number(a.Asiento) - Number(b.Asiento)),
     acreditados,
-    terminados: await endedOf(db, t, site, trip.Fecha),
+    terminados: await endedOf(db, t, site, trip.Fecha, seen),
   };
 }
 
-/** People of the division whose accreditation ended or was suspended in the last 90 days, with their credential numbers. */
-async function endedOf(db: Db, t: TransportTables, site: Site, on: string) {
+/** People of the division whose accreditation ended or was suspended in the last 90 days and who hold none now (`still`), with their credential numbers. */
+async function endedOf(db: Db, t: TransportTables, site: Site, on: string, still: ReadonlySet<number>) {
   const rows = (await db
     .selectFrom(`${t.accreditation} as g`)
     .innerJoin(`${t.person} as p`, 'p.IdPersona', 'g.IdPersona')
@@ -126,7 +126,6 @@ async function endedOf(db: Db, t: TransportTables, site: Site, on: string) {
     .where('g.Estado', 'in', ['T', 'S'])
     .where((eb) => eb.or([eb('g.FechaFin', 'is', null), eb('g.FechaFin', '>=', addDays(on, -ENDED_DAYS))]))
     .execute()) as Row[];
-  const still = new Set((await accreditedPeople(db, t, site, on)).map((r) => Number(r.IdPersona)));
   const ended = rows.filter((r) => !still.has(Number(r.IdPersona)));
   const rowsOf = await inChunks(
     ended.map((r) => Number(r.IdPersona)),

@@ -8,7 +8,7 @@ import { divisionCountry, divisionToday } from '../../site.js';
 import { arrive, type BoardingMark, board, depart, signedManifest } from './boarding.js';
 import { book, cancelBooking, cancelTrip, candidates, released } from './bookings.js';
 import { tripDetail } from './detail.js';
-import { liveBoard } from './live.js';
+import { dayTrips, liveBoard } from './live.js';
 import { manifestPdf } from './manifest-pdf.js';
 import { transportOffice } from './office.js';
 import { confirm, propose } from './proposal.js';
@@ -69,7 +69,7 @@ async function seatRoutes(fastify: FastifyInstance): Promise<void> {
         response: result('the trips'),
       },
     },
-    async (r) => ({ result: (await liveBoard(db, t, either(r), r.query.fecha)).viajes }),
+    async (r) => ({ result: await dayTrips(db, t, either(r), r.query.fecha) }),
   );
   fastify.get<{ Params: { id: number } }>(
     `${BASE}/viajes/:id`,
@@ -361,7 +361,7 @@ async function deviceRoutes(fastify: FastifyInstance): Promise<void> {
     async (r) => {
       const where = await site(r);
       const day = r.query.fecha ?? (await divisionToday(db, fastify.registry, where.divisionId, now()));
-      return { result: (await liveBoard(db, t, where, day)).viajes };
+      return { result: await dayTrips(db, t, where, day) };
     },
   );
   fastify.get<{ Params: { id: number } }>(

@@ -32,12 +32,7 @@ export const text = (v: unknown): string => (v === null || v === undefined ? '' 
 export const day = (v: unknown): string => text(v).slice(0, 10);
 export const nameOf = (r: Row) => `${text(r.Apellido)} ${text(r.Nombre)}`.trim();
 
-/** Rows read a chunk of keys at a time (long lists stay within the drivers' parameter limits). */
-export async function inChunks<K, T>(keys: readonly K[], read: (chunk: K[]) => Promise<T[]>, size = 500) {
-  const out: T[] = [];
-  for (let i = 0; i < keys.length; i += size) out.push(...(await read(keys.slice(i, i + size))));
-  return out;
-}
+export { inChunks } from '../../db/chunks.js';
 
 /**
  * The accreditations in force in a division on a day (state A, within their dates) as `g`, with their
