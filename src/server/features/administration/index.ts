@@ -1,15 +1,21 @@
 import type { Feature } from '../feature.js';
+import { addendaSchedule, addendumHooks, seedDemoAddenda } from './addenda.js';
 import { backfill } from './employment.js';
 import { administrationHooks } from './hooks.js';
 
 /** Administration screens: people, contracts, companies. */
 export const administration: Feature = {
   name: 'administration',
-  hooks: ({ registry }) => administrationHooks(registry),
+  hooks: ({ registry, now }) => ({
+    ...administrationHooks(registry),
+    addendum: addendumHooks(registry, now),
+  }),
   // Who reaches the people's screens reads their employments (its company's, by the scope).
   grants: [{ routePrefix: '/person', read: ['person-employment'] }],
+  demo: { order: 5, seed: seedDemoAddenda },
   routes: async (api) => {
     // People registered before employments were kept get theirs once the server is ready.
     api.addHook('onReady', () => backfill(api.database, api.registry));
+    addendaSchedule(api);
   },
 };

@@ -1,6 +1,7 @@
 import type { Db } from '../../../db/connection.js';
 import { ApiError } from '../../../errors.js';
 import type { Registry } from '../../../registry.js';
+import { divisionToday } from '../../../site.js';
 
 const refuse = (field: string, messageKey: string, params?: Record<string, string>): never => {
   throw new ApiError('VALIDATION_FAILED', {
@@ -89,6 +90,24 @@ export async function checkContractTerms(
 }
 
 /**
+ * The services the contract's approved addenda in force today add over their period (an addendum
+ * bringing the camp's laundry), named by the addendum.
+ */
+async function addedServices(db: Db, registry: Registry, contract: Record<string, unknown>) {
+  const today = await divisionToday(db, registry, Number(contract.IdDivision), Date.now());
+  return (await db
+    .selectFrom(registry.require('addendum').table)
+    .select(['TipoServicio', 'Descripcion'])
+    .where('IdContrato', '=', Number(contract.IdContrato))
+    .where('Aprobada', '=', 'S')
+    .where('Activo', '=', 'S')
+    .where('TipoServicio', 'is not', null)
+    .where('FechaInicio', '<=', today)
+    .where('FechaFin', '>=', today)
+    .execute()) as Array<{ TipoServicio: string; Descripcion: string }>;
+}
+
+/**
  * What a contract (its row, as the caller read it) lists beside its header (spec section 3
  * Contract), for a request's context: its operators 1 and 2 by name, its organisational units with their endowment, its cost centres, its
  * subcontractors with their period and its associated services; active ones only.
@@ -120,12 +139,14 @@ export async function contractParts(db: Db, registry: Registry, contract: Record
     .where('s.Activo', '=', 'S')
     .orderBy('c.Compania')
     .execute();
-  const Servicios = await db
-    .selectFrom(table('contract-service'))
-    .select(['TipoServicio', 'Descripcion'])
-    .where('IdContrato', '=', id)
-    .where('Activo', '=', 'S')
-    .orderBy('TipoServicio')
-    .execute();
+  const Servicios = [
+    ...(await db
+      .selectFrom(table('contract-service'))
+      .select(['TipoServicio', 'Descripcion'])
+      .where('IdContrato', '=', id)
+      .where('Activo', '=', 'S')
+      .execute()),
+    ...(await addedServices(db, registry, contract)),
+  ].sort((a, b) => String(a.TipoServicio).localeCompare(String(b.TipoServicio)));
   return { Operadores, UnidadesOrganizativas, CentrosCosto, Subcontratistas, Servicios };
 }

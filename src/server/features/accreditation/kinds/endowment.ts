@@ -28,8 +28,30 @@ export type EndowmentOutcome = 'N' | 'S';
 export class Endowment {
   constructor(private readonly engine: RequestEngine) {}
 
-  /** The cap that applies to people of `contract` (in `unit`), if any. */
-  private async capOf(trx: Db, contract: number, unit: number | null | undefined): Promise<Cap | undefined> {
+  /** The people the contract's approved addenda in force on `today` add to its endowment. */
+  private async added(trx: Db, contract: number, today: string): Promise<number> {
+    const row = (await trx
+      .selectFrom(this.engine.table('addendum'))
+      .select((eb) => eb.fn.sum('DotacionAdicional').as('n'))
+      .where('IdContrato', '=', contract)
+      .where('Aprobada', '=', 'S')
+      .where('Activo', '=', 'S')
+      .where('FechaInicio', '<=', today)
+      .where('FechaFin', '>=', today)
+      .executeTakeFirst()) as { n: number | string | null } | undefined;
+    return Number(row?.n ?? 0);
+  }
+
+  /**
+   * The cap that applies to people of `contract` (in `unit`), if any: a contract-wide one grows by
+   * what its addenda in force today add.
+   */
+  private async capOf(
+    trx: Db,
+    contract: number,
+    unit: number | null | undefined,
+    today: string,
+  ): Promise<Cap | undefined> {
     const { engine } = this;
     let qb = trx
       .selectFrom(engine.table('contract'))
@@ -51,7 +73,8 @@ export class Endowment {
         .executeTakeFirst()) as { Dotacion: number } | undefined;
       return share ? { limit: Number(share.Dotacion), unit } : undefined;
     }
-    return row.Dotacion === null || row.Dotacion === undefined ? undefined : { limit: Number(row.Dotacion) };
+    if (row.Dotacion === null || row.Dotacion === undefined) return undefined;
+    return { limit: Number(row.Dotacion) + (await this.added(trx, contract, today)) };
   }
 
   /**
@@ -60,14 +83,13 @@ export class Endowment {
    */
   private async others(
     trx: Db,
-    principal: Principal,
+    today: string,
     contract: number,
     cap: Cap,
     people: number[],
     except?: number,
   ) {
     const { engine } = this;
-    const today = await engine.siteToday(trx, principal.divisionId as number);
     const accredited = trx
       .selectFrom(`${engine.table('accreditation')} as a`)
       .innerJoin(`${engine.table('request')} as r`, 'r.IdSolicitud', 'a.IdSolicitud')
@@ -106,11 +128,12 @@ export class Endowment {
     target: { contract: number; unit?: number | null; people: number[]; except?: number },
   ): Promise<EndowmentOutcome> {
     if (!target.people.length) return 'N';
-    const cap = await this.capOf(trx, target.contract, target.unit);
+    const today = await this.engine.siteToday(trx, principal.divisionId as number);
+    const cap = await this.capOf(trx, target.contract, target.unit, today);
     if (!cap) return 'N';
     const people = [...new Set(target.people)];
     const total =
-      (await this.others(trx, principal, target.contract, cap, people, target.except)) + people.length;
+      (await this.others(trx, today, target.contract, cap, people, target.except)) + people.length;
     if (total <= cap.limit) return 'N';
     const mode = (await parameter(trx, this.engine.registry, principal, 'DOTACIONEXCEDIDA'))?.Valor1;
     if (mode?.toUpperCase() === 'F') return 'S';
