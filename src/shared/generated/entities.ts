@@ -571,7 +571,7 @@ export interface Persona {
 }
 
 /**
- * An addendum (adenda) to a contract of the division (spec section 3 Contract: addenda; spec section 2 screen 'addenda'): its number within the contract, what it changes, the period it covers and, when it extends the contract, the contract's new end date. The spec names only the screen; the fields are the ones a contract administrator records for an addendum. A contract extension needs a date (spec section 5).
+ * An addendum (adenda) to a contract of the division (spec section 3 Contract: addenda; spec section 2 screen 'addenda'): its number within the contract, what it changes, the period it covers (within the contract, not overlapping another active addendum of it) and, once approved (Aprobada S), what it changes from its date: the contract's new end date (NuevaFechaFin: the contract's end in force becomes the latest new end of its approved addenda whose date has come, never before the signed end FechaFinOriginal), the people it adds to the contract's endowment over its period (DotacionAdicional) and a service the contract's people get over its period (TipoServicio). The spec names only the screen; the fields are the ones a contract administrator records for an addendum. A contract extension needs a date (spec section 5).
  */
 export interface Adenda {
   IdAdenda?: number;
@@ -583,7 +583,10 @@ export interface Adenda {
   FechaInicio: string;
   FechaFin: string;
   NuevaFechaFin?: string;
+  DotacionAdicional?: number;
+  TipoServicio?: 'H' | 'A' | 'T' | 'L' | 'O';
   Observacion?: string;
+  Aprobada: 'S' | 'N';
   Activo: 'S' | 'N';
 }
 
@@ -722,6 +725,22 @@ export interface Indisciplina {
   Gravedad: 1 | 2 | 3;
   DiasSancion: number;
   BloqueaAcceso: 'S' | 'N';
+  Activo: 'S' | 'N';
+}
+
+/**
+ * An indiscipline recorded against a person (Administration > Indiscipline of people): which kind of the client's catalogue (indiscipline), the day it happened, its severity (the kind's, unless the safety officer records another) and the last day its sanction lasts (FechaHasta: the day plus the kind's days of sanction, unless another is recorded). While it lasts, a new accreditation request for the person is refused at every contractor of the client. An authoriser who rejects a request for indiscipline, choosing the kind, records one for the request's worker (IdSolicitud). The people it names are the client's: a contractor does not see them.
+ */
+export interface IndisciplinaPersona {
+  IdIndisciplinaPersona?: number;
+  IdCliente?: number;
+  IdPersona: number;
+  IdIndisciplina: number;
+  Fecha: string;
+  Gravedad?: 1 | 2 | 3;
+  FechaHasta?: string;
+  IdSolicitud?: number;
+  Observacion?: string;
   Activo: 'S' | 'N';
 }
 
@@ -2345,6 +2364,7 @@ export interface ResourceTypes {
   'position-type': TipoPosicion;
   'cessation-reason': MotivoCese;
   indiscipline: Indisciplina;
+  'person-indiscipline': IndisciplinaPersona;
   'contract-type': TipoContrato;
   'personnel-division': DivisionPersonal;
   'organisational-unit': UnidadOrganizativa;

@@ -23,6 +23,8 @@ export const accreditationFeature = (kinds: Kinds = KINDS): Feature => ({
   name: 'accreditation',
   // The request forms' selects and labels.
   grants: [
+    // The rejection's kinds of indiscipline, for whoever evaluates.
+    { routePrefix: '/movilizacion/autorizador', read: ['indiscipline'] },
     {
       routePrefix: '/movilizacion/',
       read: [

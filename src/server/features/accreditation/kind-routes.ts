@@ -159,7 +159,7 @@ export function kindCalls(
           tags,
           summary: `An authoriser’s evaluation of a pending ${what}`,
           description: lined
-            ? 'Detalle: [{ IdDetalle, EstadoAprobacion (P, A, R, O), Observacion, Valor (authoriser-type requirements) }], each change asked of the approval machine; Accion: APROBAR, OBSERVAR, RECHAZAR or DEVOLVER, asked of the request machine; Observacion (the note), MotivoRechazo and IndisciplinaRechazo (S/N) for a rejection. Approval grants (or renews) in the same transaction.'
+            ? 'Detalle: [{ IdDetalle, EstadoAprobacion (P, A, R, O), Observacion, Valor (authoriser-type requirements) }], each change asked of the approval machine; Accion: APROBAR, OBSERVAR, RECHAZAR or DEVOLVER, asked of the request machine; Observacion (the note), MotivoRechazo and IndisciplinaRechazo (S/N) for a rejection, with IdIndisciplina (the kind of the client’s catalogue) to record it against the worker until its sanction ends. Approval grants (or renews) in the same transaction.'
             : 'Accion: APROBAR, OBSERVAR or RECHAZAR (observing and rejecting need Observacion or MotivoRechazo). Approval ends, extends or moves the accreditation in the same transaction, and revokes what hangs on an ended one (answered as revocados).',
           body: lined
             ? {
@@ -168,6 +168,7 @@ export function kindCalls(
                   ...evaluation,
                   IdSolicitud: id,
                   IndisciplinaRechazo: field.flag,
+                  IdIndisciplina: id,
                   Detalle: {
                     type: 'array',
                     maxItems: 2000,

@@ -1,3 +1,4 @@
+import { addDays } from '../../../shared/dates.js';
 import type { HookMap } from '../../crud/types.js';
 import type { Db } from '../../db/connection.js';
 import { ApiError } from '../../errors.js';
@@ -45,6 +46,19 @@ export function administrationHooks(registry: Registry): HookMap {
         if (start < contract.FechaInicio || start > contract.FechaFin)
           refuse({ FechaInicio: 'rules.outsideContract' }, params);
         if (end > contract.FechaFin) refuse({ FechaFin: 'rules.outsideContract' }, params);
+      },
+    },
+    // A recorded indiscipline takes its kind's severity and days of sanction unless others are given.
+    'person-indiscipline': {
+      async beforeWrite({ db, data }) {
+        const kind = (await db
+          .selectFrom(registry.require('indiscipline').table)
+          .select(['Gravedad', 'DiasSancion'])
+          .where('IdIndisciplina', '=', Number(data.IdIndisciplina))
+          .executeTakeFirst()) as { Gravedad: number; DiasSancion: number } | undefined;
+        if (!kind) return;
+        data.Gravedad ??= kind.Gravedad;
+        if (typeof data.Fecha === 'string') data.FechaHasta ??= addDays(data.Fecha, Number(kind.DiasSancion));
       },
     },
     person: {

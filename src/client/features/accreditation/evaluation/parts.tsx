@@ -20,7 +20,7 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { useTranslate } from 'react-admin';
+import { useGetList, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import type { LineStatus } from '../../../../../workflows/requirement-approval.machine.js';
 import { OBSERVATION_MAX_LENGTH } from '../../../../shared/constants.js';
@@ -168,6 +168,40 @@ export function DecisionBar({ form }: { form: EvaluationState }) {
   );
 }
 
+/**
+ * The kind of indiscipline a rejection records against the worker, from the client's catalogue;
+ * choosing one writes its name as the reason when none was typed.
+ */
+function IndisciplineKind({ form }: { form: EvaluationState }) {
+  const translate = useTranslate();
+  const { data = [] } = useGetList('indiscipline', {
+    filter: { Activo: 'S' },
+    pagination: { page: 1, perPage: 200 },
+    sort: { field: 'Descripcion', order: 'ASC' },
+  });
+  return (
+    <TextField
+      select
+      fullWidth
+      margin="dense"
+      label={translate('accreditation.evaluation.indisciplineKind')}
+      value={form.indisciplineKind ?? ''}
+      onChange={(event) => {
+        const kind = data.find((k) => k.id === Number(event.target.value));
+        form.setIndisciplineKind(kind ? Number(kind.id) : undefined);
+        if (kind && !form.reason.trim()) form.setReason(String(kind.Descripcion));
+      }}
+      slotProps={{ htmlInput: { 'data-testid': 'indiscipline-kind' } }}
+    >
+      {data.map((kind) => (
+        <MenuItem key={kind.id} value={kind.id}>
+          {kind.Descripcion}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}
+
 /** The reason a return, rejection or observation of the whole request needs (and a rejection's indiscipline). */
 export function ReasonDialog({ form }: { form: EvaluationState }) {
   const translate = useTranslate();
@@ -204,6 +238,7 @@ export function ReasonDialog({ form }: { form: EvaluationState }) {
             label={translate('accreditation.evaluation.indiscipline')}
           />
         )}
+        {asking === 'RECHAZAR' && form.indiscipline && <IndisciplineKind form={form} />}
       </DialogContent>
       <DialogActions>
         <Button onClick={() => setAsking(undefined)}>{translate('ra.action.cancel')}</Button>

@@ -62,6 +62,7 @@ export function useEvaluation({
   const [asking, setAsking] = useState<RequestAction>();
   const [reason, setReason] = useState('');
   const [indiscipline, setIndiscipline] = useState(false);
+  const [indisciplineKind, setIndisciplineKind] = useState<number>();
   const items = [...detail[0], ...detail[1]];
   const pending = record.EstadoAprobacion === 'P';
   useConsoleTitle(
@@ -143,6 +144,9 @@ export function useEvaluation({
           ...(action ? { Accion: action } : {}),
           ...(action && action !== 'APROBAR' ? { MotivoRechazo: reason.trim() } : {}),
           ...(action === 'RECHAZAR' ? { IndisciplinaRechazo: indiscipline ? 'S' : 'N' } : {}),
+          ...(action === 'RECHAZAR' && indiscipline && indisciplineKind
+            ? { IdIndisciplina: indisciplineKind }
+            : {}),
         },
         record.TipoSolicitud,
       );
@@ -183,6 +187,8 @@ export function useEvaluation({
     setReason,
     indiscipline,
     setIndiscipline,
+    indisciplineKind,
+    setIndisciplineKind,
     dirty: Object.keys(changes).length > 0 || Object.keys(edits).length > 0,
   };
 }

@@ -306,7 +306,12 @@ export class Decisions {
         trx,
         authoriser,
         request,
-        { type, reason, indiscipline: body.IndisciplinaRechazo === 'S' },
+        {
+          type,
+          reason,
+          indiscipline: body.IndisciplinaRechazo === 'S',
+          indisciplineKind: body.IdIndisciplina as number | undefined,
+        },
         requestFacts(lines, { complete: true, datesValid: true }),
       );
       if (status === 'A')

@@ -371,7 +371,13 @@ export class RequestEngine {
     trx: Db,
     authoriser: Authoriser,
     request: Stored,
-    decision: { type: RequestEvent['type']; reason: string; indiscipline?: boolean },
+    decision: {
+      type: RequestEvent['type'];
+      reason: string;
+      indiscipline?: boolean;
+      /** The kind of indiscipline a rejection for indiscipline records against the worker. */
+      indisciplineKind?: number;
+    },
     facts: RequestFacts,
   ): Promise<RequestStatus> {
     const { type, reason } = decision;
@@ -395,7 +401,36 @@ export class RequestEngine {
       authoriser.principal,
     );
     await this.history(trx, request, authoriser.principal, type, status, reason);
+    if (type === 'REJECT' && decision.indiscipline && decision.indisciplineKind && request.IdPersona)
+      await this.recordIndiscipline(trx, authoriser, request, decision.indisciplineKind, reason);
     return status;
+  }
+
+  /** The indiscipline a rejection names, recorded against the request's worker (the request is read-only on it). */
+  private async recordIndiscipline(
+    trx: Db,
+    authoriser: Authoriser,
+    request: Stored,
+    kind: number,
+    reason: string,
+  ) {
+    const entity = this.registry.require('person-indiscipline');
+    const made = await this.crud.within(trx).create(
+      entity,
+      {
+        IdPersona: request.IdPersona,
+        IdIndisciplina: kind,
+        Fecha: await this.siteToday(trx, request.IdDivision),
+        Observacion: reason.slice(0, 500),
+        Activo: 'S',
+      },
+      authoriser.principal,
+    );
+    await trx
+      .updateTable(entity.table)
+      .set({ IdSolicitud: request.IdSolicitud })
+      .where('IdIndisciplinaPersona', '=', made.id as number)
+      .execute();
   }
 
   /** Counts a request's sendings and decisions into the efficiency report's table, in the caller's transaction. */

@@ -4,7 +4,7 @@ import {
   PERSON_FIELDS,
   VEHICLE_FIELDS,
 } from '../../../../shared/accreditation.js';
-import { requestDateProblems } from '../../../../shared/request-dates.js';
+import { dmy, requestDateProblems } from '../../../../shared/request-dates.js';
 import type { FieldProblem } from '../../../../shared/validation.js';
 import type { CrudService } from '../../../crud/service.js';
 import type { Row } from '../../../crud/types.js';
@@ -156,6 +156,33 @@ export class Holders {
     }
     const defaults = worker ? { Condicion: 'T', Visita: 'N' } : {};
     return { [column]: (await crud.create(resource, { ...defaults, ...fields }, principal)).id as number };
+  }
+
+  /**
+   * A worker with an indiscipline in force today (recorded by the client, at whatever contractor)
+   * is not requested again until its sanction ends: refused on the document, naming it.
+   */
+  async refuseIndisciplined(db: Db, header: Row, principal: Principal): Promise<void> {
+    if (!header.IdPersona) return;
+    const { engine } = this;
+    const today = await engine.siteToday(db, principal.divisionId as number);
+    const found = (await db
+      .selectFrom(`${engine.table('person-indiscipline')} as pi`)
+      .innerJoin(`${engine.table('indiscipline')} as i`, 'i.IdIndisciplina', 'pi.IdIndisciplina')
+      .select(['i.Descripcion', 'pi.Fecha', 'pi.FechaHasta'])
+      .where('pi.IdPersona', '=', Number(header.IdPersona))
+      .where('pi.IdCliente', '=', principal.clientId as number)
+      .where('pi.Activo', '=', 'S')
+      .where('pi.Fecha', '<=', today)
+      .where('pi.FechaHasta', '>=', today)
+      .orderBy('pi.FechaHasta', 'desc')
+      .executeTakeFirst()) as { Descripcion: string; Fecha: string; FechaHasta: string } | undefined;
+    if (!found) return;
+    const problem = {
+      messageKey: 'accreditation.refusals.indisciplineInForce',
+      params: { kind: found.Descripcion, date: dmy(found.Fecha), until: dmy(found.FechaHasta) },
+    };
+    throw new ApiError('BUSINESS_RULE', { ...problem, fields: { Documento: problem } });
   }
 
   /**

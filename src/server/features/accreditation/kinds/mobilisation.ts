@@ -114,6 +114,7 @@ export class Mobilisations {
       const checked = engine.crud.prepare(engine.registry.require('request'), header);
       await holders.requireDates(trx, principal, checked, profile, body);
       await holders.refuseSecondOpen(trx, checked, principal, undefined, requester.companyId);
+      await holders.refuseIndisciplined(trx, checked, principal);
       const over = await this.overEndowment(trx, principal, { ...checked, IdEntidad: entity });
       const created = await engine.file(trx, header, principal, {
         SolicitudCompleta: 'N',
