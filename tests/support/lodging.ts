@@ -46,6 +46,9 @@ export async function accreditCrew(
         Apellido: `CUADRILLA ${options.prefix}`,
         Nombre: `TRABAJADOR ${String(i + 1).padStart(2, '0')}`,
         Sexo: options.sex ?? 'M',
+        // No guard of the model's: a guard's cycle would move them by its own dates (transport, attendance).
+        IdGuardia: null,
+        IdRegimen: null,
       })
       .returning('IdPersona')
       .executeTakeFirstOrThrow()) as Json;

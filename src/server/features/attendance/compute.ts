@@ -15,6 +15,7 @@ import {
 import { addDays, siteDate, timeZoneOf } from '../../../shared/dates.js';
 import type { Db } from '../../db/connection.js';
 import type { Registry } from '../../registry.js';
+import { guardCycles } from '../../services/guards.js';
 import { ACCESS_TABLES } from '../../services/site/tables.js';
 import { ATTENDANCE_TABLES } from './tables.js';
 
@@ -40,6 +41,8 @@ export function attendanceTables(registry: Registry) {
     company: table('company'),
     division: table('division'),
     scheduleType: table('schedule-type'),
+    guard: table('guard'),
+    regime: table('regime'),
     scheduleDay: table('schedule-day'),
     assignment: table('schedule-assignment'),
     config: table('attendance-config'),
@@ -180,6 +183,8 @@ interface PersonRows {
   IdPersona: number;
   IdCompania?: number;
   assignments: ScheduleAssignment[];
+  /** The first day of the person's guard's cycle, when they have one. */
+  guardStart?: string;
 }
 interface CompanyConfig extends ScheduleAssignment {
   FechaFin?: string | null;
@@ -201,7 +206,13 @@ function scheduleOn(
   if (config && !config.tracked) return {};
   const chosen = own ?? (config?.IdTipoHorario ? config : undefined);
   const schedule = chosen && setup.schedules.get(chosen.IdTipoHorario);
-  return { schedule, assignment: chosen, config };
+  // A cycle counts from the person's own first day, else from their guard's (guards A, B, C of one
+  // 14×7 rotate apart), else from the company's or the assignment's.
+  const anchored =
+    chosen && schedule?.Tipo === 'C' && person.guardStart && !own?.FechaAncla
+      ? { ...chosen, FechaAncla: person.guardStart }
+      : chosen;
+  return { schedule, assignment: anchored, config };
 }
 
 function planFor(
@@ -474,6 +485,7 @@ async function peopleRows(db: Db, tables: AttendanceTables, setup: ClientSetup, 
     ...new Set(people.map((p) => num(p.IdCompania)).filter((c): c is number => c !== undefined)),
   ];
   const configs = await companyConfigs(db, tables, setup.IdCliente, companies);
+  const guards = await guardCycles(db, tables, { clientId: setup.IdCliente, ids });
   // A round's chunks share their companies: each company's candidates are read once a round.
   const kept = keptCandidates.get(setup) ?? keptCandidates.set(setup, new Map()).get(setup);
   const missing = companies.filter((c) => !kept?.has(c));
@@ -488,6 +500,7 @@ async function peopleRows(db: Db, tables: AttendanceTables, setup: ClientSetup, 
       IdPersona: Number(p.IdPersona),
       IdCompania: num(p.IdCompania),
       assignments: [],
+      guardStart: guards.get(Number(p.IdPersona))?.start,
     });
   for (const a of assignments)
     byPerson.get(Number(a.IdPersona))?.assignments.push({

@@ -2,6 +2,7 @@ import { assignmentOn } from '../../../shared/attendance.js';
 import { addDays } from '../../../shared/dates.js';
 import { rosterMove, type TripDirection, type Unplaced } from '../../../shared/transport.js';
 import type { Db } from '../../db/connection.js';
+import { guardCycles } from '../../services/guards.js';
 import { type Bookable, type Books, bookable, bookIn, settled } from './bookings.js';
 import type { TransportOffice } from './office.js';
 import { day, inChunks, type Row, type TransportTables, text } from './tables.js';
@@ -14,8 +15,9 @@ interface Mover extends Bookable {
 }
 
 /**
- * The people a day moves by their rosters: those with a cycle schedule (14×7, 7×7…) in force whose
- * first day of work (up, S) or first day of rest (down, B) it is, and accredited in the division.
+ * The people a day moves by their rosters: those with a cycle schedule (14×7, 7×7…) in force, or
+ * else a guard (its cycle's start and its regime's days), whose first day of work (up, S) or first
+ * day of rest (down, B) it is, and accredited in the division.
  */
 async function movers(db: Db, t: TransportTables, office: TransportOffice, on: string): Promise<Mover[]> {
   const rows = (await db
@@ -38,6 +40,13 @@ async function movers(db: Db, t: TransportTables, office: TransportOffice, on: s
   const byPerson = new Map<number, Row[]>();
   for (const r of rows) byPerson.set(Number(r.IdPersona), [...(byPerson.get(Number(r.IdPersona)) ?? []), r]);
   const moves = new Map<number, 'S' | 'B'>();
+  // Without a roster of their own in force, people rotate with their guard (its start, its regime's days).
+  for (const [person, guard] of await guardCycles(db, t, { clientId: office.clientId })) {
+    if (byPerson.has(person)) continue;
+    const move = rosterMove(guard.start, on, guard.on, guard.off);
+    if (move) moves.set(person, move);
+  }
+  const guards = await guardCycles(db, t, { clientId: office.clientId, ids: [...byPerson.keys()] });
   for (const [person, list] of byPerson) {
     const assignments = list.map((r) => ({
       Tipo: text(r.Tipo),
@@ -50,7 +59,9 @@ async function movers(db: Db, t: TransportTables, office: TransportOffice, on: s
     }));
     const a = assignmentOn(assignments, on) ?? assignmentOn(assignments, addDays(on, -1));
     if (a?.Tipo !== 'C') continue;
-    const move = rosterMove(a.FechaAncla ?? a.FechaInicio, on, a.DiasTrabajo, a.DiasDescanso);
+    // A roster without its own first day counts from the person's guard's, else from its start.
+    const anchor = a.FechaAncla ?? guards.get(person)?.start ?? a.FechaInicio;
+    const move = rosterMove(anchor, on, a.DiasTrabajo, a.DiasDescanso);
     if (move) moves.set(person, move);
   }
   const people = await bookable(db, t, office, on, [...moves.keys()]);

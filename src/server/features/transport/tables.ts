@@ -21,6 +21,8 @@ export function transportTables(registry: Registry) {
     credential: t('credential'),
     assignment: t('schedule-assignment'),
     scheduleType: t('schedule-type'),
+    guard: t('guard'),
+    regime: t('regime'),
   };
 }
 
