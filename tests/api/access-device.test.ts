@@ -626,6 +626,72 @@ describe.each(DIALECTS)('gate device calls on %s', (dialect) => {
       .execute();
   });
 
+  it('refuses a vehicle whose maintenance of a blocking kind is overdue, at the door and on the offline list', async () => {
+    const db = t.db.database.db;
+    const vehicleId = Number(vehicle.IdVehiculo);
+    const list = async () =>
+      JSON.parse(
+        (
+          await call(t.app, {
+            method: 'GET',
+            url: '/api/acceso/listapermitidos?puntoControl=1',
+            headers: { authorization: `Device ${key}` },
+          })
+        ).body.result.payload,
+      ).entradas.find((e: Json) => e.Titular === `V:${vehicleId}`);
+    const kind = (name: string) =>
+      db
+        .selectFrom('system_maintenance_type')
+        .select(['IdTipoMantenimiento', 'PeriodicidadDias'])
+        .where('Descripcion', '=', name)
+        .executeTakeFirstOrThrow() as Promise<Json>;
+    const preventive = await kind('PREVENTIVO');
+    const record = (fields: object) =>
+      call(t.app, {
+        method: 'POST',
+        url: '/api/rest/vehicle-maintenance',
+        token: admin,
+        payload: {
+          IdVehiculo: vehicleId,
+          IdTipoMantenimiento: preventive.IdTipoMantenimiento,
+          Activo: 'S',
+          ...fields,
+        },
+      });
+    // Recorded without a next due day: the kind's period gives it.
+    const made = await record({ Fecha: addDays(today, -100) });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.body.FechaProxima).toBe(addDays(today, -100 + Number(preventive.PeriodicidadDias)));
+    await db
+      .updateTable('administration_vehicle_maintenance')
+      .set({ FechaProxima: addDays(today, -10) })
+      .where('IdMantenimientoVehiculo', '=', made.body.IdMantenimientoVehiculo)
+      .execute();
+    const refused = await decidir({ IdPuerta: ENTRY_DOOR, Credencial: 'TV-PRUEBA-1' });
+    expect(refused.body.result).toMatchObject({ allow: false, reason: 'MAINTENANCE_OVERDUE' });
+    expect(refused.body.result.message).toBe(`Maintenance overdue: PREVENTIVO (${addDays(today, -10)})`);
+    expect((await decidir({ IdPuerta: EXIT_DOOR, Credencial: 'TV-PRUEBA-1' })).body.result).toMatchObject({
+      allow: true,
+      reason: 'MAINTENANCE_OVERDUE',
+    });
+    expect(await list()).toBeUndefined();
+    // A kind that does not block (corrective) overdue changes nothing; a newer preventive one is what counts.
+    const corrective = await kind('CORRECTIVO');
+    await record({
+      IdTipoMantenimiento: corrective.IdTipoMantenimiento,
+      Fecha: addDays(today, -60),
+      FechaProxima: addDays(today, -30),
+    });
+    const renewed = await record({ Fecha: addDays(today, -1), FechaProxima: addDays(today, 5) });
+    expect(renewed.status, JSON.stringify(renewed.body)).toBe(201);
+    expect((await decidir({ IdPuerta: ENTRY_DOOR, Credencial: 'TV-PRUEBA-1' })).body.result).toMatchObject({
+      allow: true,
+    });
+    expect((await list()).Mantenimiento).toEqual({ Nombre: 'PREVENTIVO', Vence: addDays(today, 5) });
+    await db.deleteFrom('administration_vehicle_maintenance').where('IdVehiculo', '=', vehicleId).execute();
+    expect((await list()).Mantenimiento).toBeUndefined();
+  });
+
   it('lists a vehicle with its windscreen card, lets the card through, and names a suspended vehicle to turn away', async () => {
     const db = t.db.database.db;
     const vehicleId = Number(vehicle.IdVehiculo);

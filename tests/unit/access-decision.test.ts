@@ -14,6 +14,7 @@ import {
   type Restriction,
   reasonMessageKey,
   type ScheduleInterval,
+  type VehicleHolder,
   type Weekday,
 } from '../../src/shared/access/decision.js';
 import { lookup, type Messages, translate } from '../../src/shared/i18n.js';
@@ -345,6 +346,27 @@ const rows: Row[] = [
     },
     reason: 'REQUIREMENT_EXPIRED',
     allow: false,
+  },
+  {
+    name: 'a vehicle past the due day of a blocking maintenance',
+    change: (f) => {
+      asVehicle(f);
+      (f.holder as VehicleHolder).maintenance = [
+        { Tipo: 'REVISIÓN TÉCNICA', Vence: '2025-03-12' },
+        { Tipo: 'PREVENTIVO', Vence: '2025-03-09' },
+      ];
+    },
+    reason: 'MAINTENANCE_OVERDUE',
+    allow: false,
+  },
+  {
+    name: 'a vehicle on the due day of its maintenance',
+    change: (f) => {
+      asVehicle(f);
+      (f.holder as VehicleHolder).maintenance = [{ Tipo: 'PREVENTIVO', Vence: '2025-03-10' }];
+    },
+    reason: 'ALLOWED',
+    allow: true,
   },
   {
     name: 'a mandatory requirement on its last day',

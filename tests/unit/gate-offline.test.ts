@@ -247,6 +247,22 @@ describe('the gate app decides offline with the server decision', () => {
     });
   });
 
+  it('denies a vehicle past the day its blocking maintenance falls due, naming it, and lets it out', async () => {
+    const serviced = { ...truck, Mantenimiento: { Nombre: 'PREVENTIVO', Vence: '2026-11-27' } };
+    const held = applyPayload(undefined, { ...head, completo: true, entradas: [serviced] }) as AllowList;
+    expect(await judge('AHK-852', 'E', NOW, held)).toMatchObject({ allow: true, reason: 'ALLOWED' });
+    const later = new Date('2026-11-28T15:00:00Z');
+    expect(await judge('AHK-852', 'E', later, held)).toMatchObject({
+      allow: false,
+      reason: 'MAINTENANCE_OVERDUE',
+      params: { type: 'PREVENTIVO', date: '2026-11-27' },
+    });
+    expect(await judge('AHK-852', 'S', later, held)).toMatchObject({
+      allow: true,
+      reason: 'MAINTENANCE_OVERDUE',
+    });
+  });
+
   it('denies at a door whose course the worker lacks or holds no more, naming it, and lets them out', async () => {
     const course = { Tipo: 'induction' as const, Id: 4, Nombre: 'ESPACIOS CONFINADOS' };
     const withCourse = (Vence?: string) => ({

@@ -217,7 +217,14 @@ function allowedRows(list: AllowList, entry: AllowEntry): { holder: Holder; site
     assignments,
   };
   const holder: Holder = isVehicle(entry.Titular)
-    ? { kind: 'vehicle', vehicle: { IdVehiculo: id, Estado: 'A' }, ...rows }
+    ? {
+        kind: 'vehicle',
+        vehicle: { IdVehiculo: id, Estado: 'A' },
+        ...rows,
+        maintenance: entry.Mantenimiento
+          ? [{ Tipo: entry.Mantenimiento.Nombre, Vence: entry.Mantenimiento.Vence }]
+          : [],
+      }
     : {
         kind: 'person',
         person: {

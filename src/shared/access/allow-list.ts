@@ -26,6 +26,11 @@ export interface AllowEntry {
    * checks requirements for them: a gate offline past that day denies with the requirement's name.
    */
   Requisito?: { Nombre: string; Vence: string };
+  /**
+   * A vehicle's maintenance of a kind that blocks it, the first to fall due: a gate offline past
+   * that day denies it, naming the kind.
+   */
+  Mantenimiento?: { Nombre: string; Vence: string };
   /** Per door of the control point: the schedule intervals (Dia 1–7, HH:mm) that open it. */
   Puertas: AllowDoor[];
 }

@@ -8,7 +8,8 @@
  *   1. identity: a known credential (a person's or a vehicle's; active, within its dates) or a known
  *      document or plate;
  *   2. an accreditation of the door's division in force today (state A);
- *   3. mandatory requirements not expired, unless an exoneration waives them;
+ *   3. mandatory requirements not expired, unless an exoneration waives them; a vehicle's maintenance
+ *      of a kind that blocks it not overdue (MAINTENANCE_OVERDUE, naming it);
  *   4. qualifications the door requires of a person (a specific induction today): one that names the
  *      door, its zone or a zone it sits in must be held, valid today (INDUCTION_MISSING, naming it).
  *      The feature that keeps them says what the site requires and what each person holds. Vehicles
@@ -67,6 +68,7 @@ export const REASONS = [
   'ACCREDITATION_SUSPENDED',
   'ACCREDITATION_TERMINATED',
   'REQUIREMENT_EXPIRED',
+  'MAINTENANCE_OVERDUE',
   'INDUCTION_MISSING',
   'NO_ACCESS_GROUP',
   'OUTSIDE_SCHEDULE',
@@ -182,9 +184,18 @@ export interface PersonHolder extends HolderRows {
   /** The qualifications held (valid ones: a revoked one is not held), when the site requires any. */
   qualifications?: HeldQualification[];
 }
+/** When a vehicle's maintenance of a kind that blocks it (maintenance-type BloqueaVehiculo) is next due. */
+export interface MaintenanceDue {
+  /** The kind's name, for the message. */
+  Tipo: string;
+  /** The last day (yyyy-mm-dd) before it is overdue. */
+  Vence: string;
+}
 export interface VehicleHolder extends HolderRows {
   kind: 'vehicle';
   vehicle: Vehicle;
+  /** Its maintenance of the kinds that block it, by their next due day; none when absent. */
+  maintenance?: MaintenanceDue[];
 }
 export type Holder = PersonHolder | VehicleHolder;
 
@@ -381,6 +392,15 @@ function checkRequirements(holder: Holder, division: number, today: string): Out
   };
 }
 
+/** A vehicle past the next due day of a maintenance whose kind blocks it (step 3, after its requirements). */
+function checkMaintenance(holder: Holder, today: string): Outcome {
+  if (holder.kind !== 'vehicle') return undefined;
+  const overdue = (holder.maintenance ?? [])
+    .filter((m) => m.Vence < today)
+    .sort((a, b) => (a.Vence < b.Vence ? -1 : 1))[0];
+  return overdue && { reason: 'MAINTENANCE_OVERDUE', params: { type: overdue.Tipo, date: overdue.Vence } };
+}
+
 /** A profile of the holder that opens this door, and whether one of its groups' schedules covers now. */
 interface Opening {
   assignment: AccessAssignment;
@@ -519,6 +539,7 @@ function evaluate(input: DecisionInput, local: LocalTime): NonNullable<Outcome> 
   const failure =
     checkAccreditation(holder.accreditations, door.IdDivision, today) ??
     (requirementsChecked ? checkRequirements(holder, door.IdDivision, today) : undefined) ??
+    checkMaintenance(holder, today) ??
     checkQualifications(holder, input, today) ??
     checkAccess(granted, () => openings(input, active, local), local) ??
     checkRestrictions(holder, input, local) ??

@@ -217,12 +217,13 @@ export interface Equipo {
 }
 
 /**
- * A kind of maintenance done on the access-control devices (System > Maintenance types): preventive, corrective, calibration, sensor cleaning. The spec gives only the screen's name; the fields are the description and how often it is due in days (0 when it is done on demand).
+ * A kind of maintenance (System > Maintenance types): preventive, corrective, calibration, sensor cleaning, of the access-control devices and of the vehicles. The spec gives only the screen's name; the fields are the description, how often it is due in days (0 when it is done on demand) and whether a vehicle whose maintenance of this kind is overdue is refused at the gate (BloqueaVehiculo): a vehicle's maintenance records (vehicle-maintenance) say when each kind is next due.
  */
 export interface TipoMantenimiento {
   IdTipoMantenimiento?: number;
   Descripcion: string;
   PeriodicidadDias: number;
+  BloqueaVehiculo: 'S' | 'N';
   Activo: 'S' | 'N';
 }
 
@@ -875,6 +876,20 @@ export interface Vehiculo {
   NumeroPasajeros?: number;
   TiempoControl?: number;
   ModoMarcacion: 'C' | 'P';
+}
+
+/**
+ * A maintenance done on a vehicle (Administration > Vehicle maintenance): its kind (maintenance-type), the day it was done and the day it is next due (FechaProxima: the day plus the kind's period when none is given; none for a kind done on demand). When the kind says so (BloqueaVehiculo), a vehicle past the next due day of its latest maintenance of that kind is refused at the gate (MAINTENANCE_OVERDUE), online and offline. A contractor records its own vehicles'.
+ */
+export interface MantenimientoVehiculo {
+  IdMantenimientoVehiculo?: number;
+  IdCliente?: number;
+  IdVehiculo: number;
+  IdTipoMantenimiento: number;
+  Fecha: string;
+  FechaProxima?: string;
+  Observacion?: string;
+  Activo: 'S' | 'N';
 }
 
 /**
@@ -2376,6 +2391,7 @@ export interface ResourceTypes {
   brand: Marca;
   colour: Color;
   vehicle: Vehiculo;
+  'vehicle-maintenance': MantenimientoVehiculo;
   'internal-licence': LicenciaInterna;
   holiday: Feriado;
   regime: Regimen;

@@ -167,6 +167,7 @@ export async function allowList(
       Credenciales: cards.filter((c) => c.Activo === 'S').map((c) => String(c.Numero)),
       ...(inactive.length && { Inactivas: inactive }),
       ...(requirement && { Requisito: requirement }),
+      ...maintenanceDue(holder),
       Documento: isVehicle ? null : String(found.Documento),
       Placa: isVehicle ? String(found.Placa) : null,
       Desde: starts[0] ?? '',
@@ -363,6 +364,13 @@ function requiredHere(holder: Holder, door: Door, site: SiteAccess): Pick<AllowD
     return { Tipo: q.kind, Id: q.id, Nombre: q.name, ...(until !== undefined && { Vence: until }) };
   });
   return required.length ? { Requiere: required } : {};
+}
+
+/** A vehicle's blocking maintenance that falls due first, for a gate offline past that day. */
+function maintenanceDue(holder: Holder): Pick<AllowEntry, 'Mantenimiento'> {
+  if (holder.kind !== 'vehicle') return {};
+  const first = [...(holder.maintenance ?? [])].sort((a, b) => a.Vence.localeCompare(b.Vence))[0];
+  return first ? { Mantenimiento: { Nombre: first.Tipo, Vence: first.Vence } } : {};
 }
 
 /**

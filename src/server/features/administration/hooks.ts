@@ -61,6 +61,19 @@ export function administrationHooks(registry: Registry): HookMap {
         if (typeof data.Fecha === 'string') data.FechaHasta ??= addDays(data.Fecha, Number(kind.DiasSancion));
       },
     },
+    // A maintenance's next due day follows from its kind's period unless given (none for one on demand).
+    'vehicle-maintenance': {
+      async beforeWrite({ db, data }) {
+        if (data.FechaProxima != null || typeof data.Fecha !== 'string') return;
+        const kind = (await db
+          .selectFrom(registry.require('maintenance-type').table)
+          .select('PeriodicidadDias')
+          .where('IdTipoMantenimiento', '=', Number(data.IdTipoMantenimiento))
+          .executeTakeFirst()) as { PeriodicidadDias: number } | undefined;
+        if (kind && Number(kind.PeriodicidadDias) > 0)
+          data.FechaProxima = addDays(data.Fecha, Number(kind.PeriodicidadDias));
+      },
+    },
     person: {
       // Registered by another company once ceased or free, the person moves (employment.ts).
       claim: ({ db, data }) => claimOf(db, registry, data),

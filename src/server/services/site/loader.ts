@@ -10,6 +10,7 @@ import type {
   HeldQualification,
   Holder,
   KeptRequirement,
+  MaintenanceDue,
   PersonHolder,
   Presented,
   QualificationKind,
@@ -688,8 +689,15 @@ async function loadVehicles(
         .where(among('IdVehiculo', chunk))
         .execute(),
       accreditedRows(db, 'vehicle', clientId, divisionId, chunk),
+      maintenanceRows(db, chunk),
     ]),
   ]);
+  const due = new Map<number, MaintenanceDue[]>();
+  for (const m of rows.flatMap((r) => r[2]))
+    due.set(Number(m.IdVehiculo), [
+      ...(due.get(Number(m.IdVehiculo)) ?? []),
+      { Tipo: String(m.Descripcion), Vence: String(m.Vence).slice(0, 10) },
+    ]);
   const { accreditations, requirements, assignments } = accreditedBy(
     'vehicle',
     rows.map((r) => r[1]),
@@ -703,7 +711,37 @@ async function loadVehicles(
       accreditations: (accreditations.get(id) ?? []).map(accreditationOf),
       requirements: (requirements.get(id) ?? []).map(requirementOf),
       assignments: (assignments.get(id) ?? []).map(assignmentOf),
+      maintenance: due.get(id) ?? [],
     });
   }
   return holders;
+}
+
+/**
+ * Vehicles' maintenance of the kinds that block them (maintenance-type BloqueaVehiculo): per vehicle
+ * and kind, the next due day of its latest active record of that kind.
+ */
+function maintenanceRows(db: Db, vehicles: number[]) {
+  return db
+    .selectFrom('administration_vehicle_maintenance as m')
+    .innerJoin('system_maintenance_type as t', 't.IdTipoMantenimiento', 'm.IdTipoMantenimiento')
+    .select(['m.IdVehiculo', 't.Descripcion', 'm.FechaProxima as Vence'])
+    .where(among('m.IdVehiculo', vehicles))
+    .where('t.BloqueaVehiculo', '=', 'S')
+    .where('t.Activo', '=', 'S')
+    .where('m.Activo', '=', 'S')
+    .where('m.FechaProxima', 'is not', null)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('administration_vehicle_maintenance as later')
+            .select('later.IdMantenimientoVehiculo')
+            .whereRef('later.IdVehiculo', '=', 'm.IdVehiculo')
+            .whereRef('later.IdTipoMantenimiento', '=', 'm.IdTipoMantenimiento')
+            .where('later.Activo', '=', 'S')
+            .whereRef('later.Fecha', '>', 'm.Fecha'),
+        ),
+      ),
+    )
+    .execute() as Promise<Array<Record<string, unknown>>>;
 }
