@@ -34,3 +34,25 @@ export async function divisionTimeZone(
 ): Promise<string> {
   return timeZoneOf(divisionId === undefined ? undefined : await divisionCountry(db, registry, divisionId));
 }
+
+/** A client's currency as its amounts are shown: the ISO code, the symbol and the decimals. */
+export interface Currency {
+  IdMoneda: string;
+  Simbolo: string;
+  Decimales: number;
+}
+
+/** The client's currency (System > Clients, Currency), or undefined when it names none. */
+export async function clientCurrency(
+  db: Db,
+  registry: Registry,
+  clientId: number,
+): Promise<Currency | undefined> {
+  const row = (await db
+    .selectFrom(`${registry.require('client').table} as c`)
+    .innerJoin(`${registry.require('currency').table} as m`, 'm.IdMoneda', 'c.IdMoneda')
+    .select(['m.IdMoneda', 'm.Simbolo', 'm.Decimales'])
+    .where('c.IdCliente', '=', clientId)
+    .executeTakeFirst()) as { IdMoneda: string; Simbolo: string; Decimales: number } | undefined;
+  return row && { IdMoneda: row.IdMoneda, Simbolo: row.Simbolo, Decimales: Number(row.Decimales) };
+}

@@ -451,6 +451,20 @@ export function decideMeal(input: MealInput): MealDecision {
 }
 
 /** Cents as the client's money with two decimals (12.5 → "12.50"). */
+/**
+ * Cents in a currency (its symbol and decimals, as the client configures it): rounded to its
+ * decimals, thousands grouped: 1890 in soles → "S/ 18.90", 189050 in Chilean pesos → "$ 1,891".
+ * Without a currency, two decimals and no symbol.
+ */
+export function amountText(cents: number, currency?: { Simbolo: string; Decimales: number }): string {
+  const decimals = Math.min(4, Math.max(0, currency?.Decimales ?? 2));
+  const fixed = (Math.abs(cents) / 100).toFixed(decimals);
+  const [whole, part] = fixed.split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const number = `${cents < 0 ? '-' : ''}${grouped}${part ? `.${part}` : ''}`;
+  return currency?.Simbolo ? `${currency.Simbolo} ${number}` : number;
+}
+
 export const money = (cents: number): string => {
   const sign = cents < 0 ? '-' : '';
   const abs = Math.abs(cents);

@@ -633,6 +633,31 @@ describe.each(DIALECTS)('dining halls on %s', (dialect) => {
       totales.compania / 100,
       totales.trabajador / 100,
     ]);
+    // In the client's currency: its symbol and decimals in the answer, its code in the headers.
+    expect(report.body.result.moneda).toEqual({ IdMoneda: 'PEN', Simbolo: 'S/', Decimales: 2 });
+    expect((sheet.getRow(1).values as Json[]).slice(9, 12).join('|')).toMatch(/\(PEN\).*\(PEN\).*\(PEN\)/);
+    const currency = (IdMoneda: string) =>
+      db().updateTable('system_client').set({ IdMoneda }).where('IdCliente', '=', 1).execute();
+    await currency('CLP');
+    const pesos = await as('dining', 'GET', `/api/comedor/reporte?${range}&take=1`);
+    expect(pesos.body.result.moneda).toEqual({ IdMoneda: 'CLP', Simbolo: '$', Decimales: 0 });
+    const inPesos = new ExcelJS.Workbook();
+    await inPesos.xlsx.load(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/comedor/reporte/excel?${range}`,
+          headers: { authorization: `Bearer ${tokens.dining}` },
+        })
+      ).rawPayload as never,
+    );
+    const pesoSheet = inPesos.getWorksheet('data');
+    if (!pesoSheet) throw new Error('no sheet');
+    expect((pesoSheet.getRow(1).values as Json[])[9]).toContain('(CLP)');
+    expect((pesoSheet.getRow(pesoSheet.rowCount).values as Json[])[9]).toBe(
+      Math.round(totales.importe / 100),
+    );
+    await currency('PEN');
     // A contractor sees its company's meals only, whatever company it asks for.
     const mine = await as('requester', 'GET', `/api/comedor/reporte?${range}&take=200`);
     expect(mine.status, JSON.stringify(mine.body)).toBe(200);

@@ -234,8 +234,12 @@ describe('dining halls in a real browser', () => {
     const sheet = book.worksheets[0];
     const header = (sheet.getRow(1).values as Json[]).map(String);
     const last = sheet.getRow(sheet.rowCount).values as Json[];
-    const at = (name: string) =>
-      last[header.indexOf(es.dining.report[name as keyof typeof es.dining.report])];
+    // An amount's header names the client's currency: "Importe total (PEN)".
+    const at = (name: string) => {
+      const label = es.dining.report[name as keyof typeof es.dining.report];
+      return last[header.findIndex((h) => h === label || h === `${label} (PEN)`)];
+    };
+    expect(header).toContain(`${es.dining.report.ImporteTotal} (PEN)`);
     expect(String(at('Nombres'))).toBe(`${es.dining.report.total}: ${shown.consumos}`);
     expect(Math.round(Number(at('ImporteTotal')) * 100)).toBe(shown.importe);
     expect(Math.round(Number(at('ImporteCompania')) * 100)).toBe(shown.compania);

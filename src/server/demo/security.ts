@@ -6,6 +6,9 @@ import type { Registry } from '../registry.js';
 /** The password of every demo account (it meets the advanced level: upper, lower, digit, symbol). */
 export const DEMO_PASSWORD = 'Acredita#2026';
 
+/** The demo client's currency, set once the currencies are loaded (the client comes first). */
+export const DEMO_CURRENCY = 'PEN';
+
 export const DEMO_CLIENT = {
   Cliente: 'MINERA ANDINA DEL SUR S.A.A.',
   IdPais: 'PE',

@@ -25,6 +25,7 @@ import { generatePeople } from './people.js';
 import {
   DEMO_CLIENT,
   DEMO_CONTRACTS,
+  DEMO_CURRENCY,
   DEMO_DIVISIONS,
   DEMO_GRANTS,
   DEMO_PASSWORD,
@@ -256,6 +257,11 @@ export async function seedDemo(
         });
       }
     }
+    await trx
+      .updateTable(registry.require('client').table)
+      .set({ IdMoneda: DEMO_CURRENCY })
+      .where('IdCliente', '=', clientId)
+      .execute();
     await staffDemoPeople(trx, registry, clientId);
     const files = options.files ?? fileStoreFor(database, mkdtempSync(join(tmpdir(), 'acr-demo-files-')));
     // Each feature's own demo data, in their order (the requests and accreditations first).

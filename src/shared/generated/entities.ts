@@ -130,13 +130,14 @@ export interface EstadoCivil {
 }
 
 /**
- * A client: the company whose sites the accreditation is for (the tenant). Its contact e-mail is the address the shell shows for help. InicioSesionDirectorio S (spec section 9, the directory sign-in flag) lets its users flagged ValidarDirectorio sign in with their corporate account over OpenID Connect: DirectorioEmisor is the issuer's URL (Microsoft Entra ID's https://login.microsoftonline.com/<tenant>/v2.0 or any OpenID provider), DirectorioIdAplicacion and DirectorioSecreto the application's client id and secret registered there, DirectorioReclamo the ID token's claim that names the user (matched to the user's e-mail, or to the user name). The secret is write-only: no answer carries it, and a save that leaves it empty keeps the stored one.
+ * A client: the company whose sites the accreditation is for (the tenant). Its contact e-mail is the address the shell shows for help. InicioSesionDirectorio S (spec section 9, the directory sign-in flag) lets its users flagged ValidarDirectorio sign in with their corporate account over OpenID Connect: DirectorioEmisor is the issuer's URL (Microsoft Entra ID's https://login.microsoftonline.com/<tenant>/v2.0 or any OpenID provider), DirectorioIdAplicacion and DirectorioSecreto the application's client id and secret registered there, DirectorioReclamo the ID token's claim that names the user (matched to the user's e-mail, or to the user name). The secret is write-only: no answer carries it, and a save that leaves it empty keeps the stored one. Its currency (IdMoneda) is what its costs (the dining services', the consumption report's) are shown and exported in, with the currency's symbol and decimals.
  */
 export interface Cliente {
   IdCliente?: number;
   Cliente: string;
   Documento?: string;
   IdPais: string;
+  IdMoneda?: string;
   Correo?: string;
   Activo: 'S' | 'N';
   InicioSesionDirectorio: 'S' | 'N';

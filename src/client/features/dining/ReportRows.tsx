@@ -2,7 +2,7 @@ import { Box, Card, CardContent, Typography } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import { Grid, type GridColumn, type GridState } from '../../components/grid/Grid.js';
 import { formatDate } from '../../format.js';
-import type { ReportRow } from './api.js';
+import type { Currency, ReportRow } from './api.js';
 import { formatMoney } from './texts.js';
 
 /** The report's meals, a page at a time (the server's), newest first. */
@@ -12,7 +12,9 @@ export function ReportRows({
   loading,
   state,
   onState,
+  currency,
 }: {
+  currency: Currency | null;
   rows: ReportRow[] | undefined;
   total: number | undefined;
   loading: boolean;
@@ -25,7 +27,7 @@ export function ReportRows({
     id: key,
     label: field(key),
     align: 'right',
-    render: (row) => <span style={{ whiteSpace: 'nowrap' }}>{formatMoney(row[key])}</span>,
+    render: (row) => <span style={{ whiteSpace: 'nowrap' }}>{formatMoney(row[key], currency)}</span>,
   });
   /** A text with a second, smaller line under it. */
   const twoLines = (first: string, second: string | null, minWidth?: number) => (

@@ -142,11 +142,12 @@ function ConsumptionReport({ choices, title }: { choices: DiningChoices; title: 
         </Alert>
       )}
       <Refusal error={report.error ?? person.error ?? excel.error} />
-      {data && <ReportTotals totals={data.totales} />}
+      {data && <ReportTotals totals={data.totales} currency={data.moneda} />}
       {data && range && data.totalCount > 0 && <ReportChart report={data} from={from} to={to} />}
       {data && (
         <ReportRows
           rows={data.data}
+          currency={data.moneda}
           total={data.totalCount}
           loading={report.isFetching}
           state={grid}

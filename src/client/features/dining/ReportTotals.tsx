@@ -1,12 +1,12 @@
 import { Box, Card, CardContent, Typography } from '@mui/material';
 import { useTranslate } from 'react-admin';
-import type { ReportTotals as Totals } from './api.js';
+import type { Currency, ReportTotals as Totals } from './api.js';
 import { formatMoney } from './texts.js';
 
 const FIGURES = ['consumos', 'importe', 'compania', 'trabajador'] as const;
 
 /** The report's totals over every meal the filters keep: the meals, the amount and who bears it. */
-export function ReportTotals({ totals }: { totals: Totals }) {
+export function ReportTotals({ totals, currency }: { totals: Totals; currency: Currency | null }) {
   const translate = useTranslate();
   return (
     <Card data-testid="dining-report-totals">
@@ -30,7 +30,7 @@ export function ReportTotals({ totals }: { totals: Totals }) {
               sx={{ m: 0, overflowWrap: 'anywhere' }}
               data-total={figure}
             >
-              {figure === 'consumos' ? totals.consumos : formatMoney(totals[figure])}
+              {figure === 'consumos' ? totals.consumos : formatMoney(totals[figure], currency)}
             </Typography>
           </Box>
         ))}

@@ -118,8 +118,16 @@ export interface ReportTotals {
   trabajador: number;
 }
 
+/** The client's currency, as its amounts are shown (null: none configured, two decimals and no symbol). */
+export interface Currency {
+  IdMoneda: string;
+  Simbolo: string;
+  Decimales: number;
+}
+
 export interface Report {
   data: ReportRow[];
+  moneda: Currency | null;
   totalCount: number;
   totales: ReportTotals;
   porDia: Array<{ Fecha: string; IdServicio: number; Servicio: string; consumos: number }>;

@@ -1,24 +1,10 @@
-import { MEAL_REASONS, type MealReason, mealMessageKey, money } from '../../../shared/dining.js';
+import { amountText, MEAL_REASONS, type MealReason, mealMessageKey } from '../../../shared/dining.js';
 import type { Translate } from '../../i18n/translate.js';
-import { session } from '../../session/store.js';
+import type { Currency } from './api.js';
 
-/** The currency symbol of a site's country (the clients' countries). */
-const SYMBOLS: Record<string, string> = {
-  PE: 'S/',
-  CH: '$',
-  AR: '$',
-  CO: '$',
-  BO: 'Bs',
-  BRA: 'R$',
-  US: 'US$',
-};
-
-/** Cents as the site's money with two decimals and thousands grouped: 1890 → "S/ 18.90". */
-export function formatMoney(cents: number): string {
-  const [whole, decimals] = money(cents).split('.');
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  const symbol = SYMBOLS[session.siteCountry() ?? ''];
-  return `${symbol ? `${symbol} ` : ''}${grouped}.${decimals}`;
+/** Cents in the client's currency, with its symbol and decimals: 1890 in soles → "S/ 18.90". */
+export function formatMoney(cents: number, currency?: Currency | null): string {
+  return amountText(cents, currency ?? undefined);
 }
 
 /**

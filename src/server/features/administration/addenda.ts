@@ -124,13 +124,7 @@ export function addendumHooks(registry: Registry, now: () => number): EntityHook
 }
 
 /** Every contract with an approved extension whose date may have come: its end in force, once a day per client. */
-async function applyDue(
-  db: Db,
-  registry: Registry,
-  clientId: number,
-  now: number,
-  { inTransaction = false } = {},
-): Promise<number> {
+async function applyDue(db: Db, registry: Registry, clientId: number, now: number): Promise<number> {
   const contracts = (await db
     .selectFrom(registry.require('addendum').table)
     .select('IdContrato')
@@ -141,8 +135,7 @@ async function applyDue(
     .execute()) as Array<{ IdContrato: number }>;
   let moved = 0;
   for (const { IdContrato } of contracts) {
-    const apply = (trx: Db) => applyAddenda(trx, registry, IdContrato, now);
-    if (await (inTransaction ? apply(db) : db.transaction().execute(apply))) moved++;
+    if (await db.transaction().execute((trx) => applyAddenda(trx, registry, IdContrato, now))) moved++;
   }
   return moved;
 }
@@ -166,19 +159,4 @@ export function addendaSchedule(fastify: FastifyInstance, now: () => number = Da
       if (moved) fastify.log.info({ client: IdCliente, moved }, 'contract ends moved by addenda');
     }
   });
-}
-
-/** The demo's approved addenda applied to their contracts (the seed writes without the hooks). */
-export async function seedDemoAddenda({
-  trx,
-  registry,
-  clientId,
-  now,
-}: {
-  trx: Db;
-  registry: Registry;
-  clientId: number;
-  now: number;
-}) {
-  return { 'contract-end': await applyDue(trx, registry, clientId, now, { inTransaction: true }) };
 }

@@ -1,5 +1,5 @@
 import type { Feature } from '../feature.js';
-import { addendaSchedule, addendumHooks, seedDemoAddenda } from './addenda.js';
+import { addendaSchedule, addendumHooks } from './addenda.js';
 import { backfill } from './employment.js';
 import { administrationHooks } from './hooks.js';
 
@@ -12,7 +12,6 @@ export const administration: Feature = {
   }),
   // Who reaches the people's screens reads their employments (its company's, by the scope).
   grants: [{ routePrefix: '/person', read: ['person-employment'] }],
-  demo: { order: 5, seed: seedDemoAddenda },
   routes: async (api) => {
     // People registered before employments were kept get theirs once the server is ready.
     api.addHook('onReady', () => backfill(api.database, api.registry));

@@ -4,6 +4,7 @@ import { ApiError } from '../../errors.js';
 import { t } from '../../i18n.js';
 import { field, INT32, objectOf, resultResponses } from '../../routes/responses.js';
 import { type ExportColumn, sendWorkbook, writeWorkbook } from '../../services/excel.js';
+import { clientCurrency } from '../../site.js';
 import { type DiningTables, diningTables } from './loader.js';
 import { DINING_ROUTES, type DiningOffice, diningOffice } from './office.js';
 import { consumptionReport, REPORT_MAX_DAYS, type ReportQuery, reportBatches } from './report.js';
@@ -61,12 +62,14 @@ export default async function diningReportRoutes(fastify: FastifyInstance): Prom
         summary:
           'The consumption report: served meals within the filters, their totals and cost split, meals per day and service',
         description:
-          'Amounts in cents. A contractor sees its company’s meals only. Totals are over every row the filters keep, not the page.',
+          'Amounts in cents; moneda is the client’s currency they are shown in (its symbol and decimals). A contractor sees its company’s meals only. Totals are over every row the filters keep, not the page.',
         querystring: objectOf(
           { ...reportQuery, skip: field.integer(0, INT32.max), take: field.integer(1, 200) },
           ['desde', 'hasta'],
         ),
-        response: result('{ data, totalCount, totales, porDia }'),
+        response: result(
+          '{ data, totalCount, totales, porDia, moneda: { IdMoneda, Simbolo, Decimales } | null }',
+        ),
       },
     },
     async (request) => {
@@ -74,7 +77,10 @@ export default async function diningReportRoutes(fastify: FastifyInstance): Prom
       const { skip = 0, take = 25, ...q } = request.query;
       checkRange(q);
       return {
-        result: await consumptionReport(db, tables, office, await byDocument(office, q), { skip, take }),
+        result: {
+          ...(await consumptionReport(db, tables, office, await byDocument(office, q), { skip, take })),
+          moneda: (await clientCurrency(db, fastify.registry, office.clientId)) ?? null,
+        },
       };
     },
   );
@@ -95,20 +101,24 @@ export default async function diningReportRoutes(fastify: FastifyInstance): Prom
       const q = await byDocument(office, request.query);
       checkRange(q);
       const language = request.language;
-      const h = (key: string) => t(language, `dining.report.${key}`);
+      // Amounts in the client's currency: its code beside their headers, rounded to its decimals.
+      const currency = await clientCurrency(db, fastify.registry, office.clientId);
+      const decimals = currency?.Decimales ?? 2;
+      const h = (key: string, cents = false) =>
+        `${t(language, `dining.report.${key}`)}${cents && currency ? ` (${currency.IdMoneda})` : ''}`;
       const column = (
         key: string,
         kind: ExportColumn['kind'],
         width: number,
         cents = false,
       ): ExportColumn => ({
-        header: h(key),
+        header: h(key, cents),
         kind,
         width,
         value: (row) => {
           const v = row[key];
           if (v == null) return null;
-          return cents ? Number(v) / 100 : (v as string | number);
+          return cents ? Number((Number(v) / 100).toFixed(decimals)) : (v as string | number);
         },
       });
       const columns = [
