@@ -34,6 +34,7 @@ import errors, { errorBody } from './plugins/errors.js';
 import headers from './plugins/headers.js';
 import input from './plugins/input.js';
 import openapi from './plugins/openapi.js';
+import repository from './plugins/repository.js';
 import type { Registry } from './registry.js';
 import healthRoutes from './routes/health.js';
 import jwksRoutes from './routes/jwks.js';
@@ -171,6 +172,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(
     async (api) => {
       await api.register(auth);
+      await api.register(repository);
       await api.register(healthRoutes);
       await api.register(metaRoutes);
       await api.register(lookupRoutes);

@@ -61,5 +61,7 @@ declare module 'fastify' {
     stage?: 'any';
     /** Accepts an access token past its time (signing out). */
     allowExpired?: boolean;
+    /** Uploads or downloads files of this repository use (plugins/repository.ts). */
+    repository?: 'F' | 'D' | 'M' | 'R';
   }
 }

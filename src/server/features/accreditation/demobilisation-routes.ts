@@ -122,6 +122,7 @@ export default async function demobilisationRoutes(fastify: FastifyInstance): Pr
   fastify.get<{ Querystring: { IdSolicitud?: number } }>(
     `${base}/downloadFileBase64`,
     {
+      config: { repository: 'D' },
       schema: {
         tags,
         summary: 'The file a demobilisation carries, base64',

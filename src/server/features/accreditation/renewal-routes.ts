@@ -137,6 +137,7 @@ export default async function renewalRoutes(fastify: FastifyInstance): Promise<v
   fastify.get<{ Querystring: { IdSolicitud?: number; IdFile?: number } }>(
     `${base}/downloadFileBase64`,
     {
+      config: { repository: 'D' },
       schema: {
         tags,
         summary: 'A renewal line’s file, base64 (IdFile: the line’s IdSecuencial)',

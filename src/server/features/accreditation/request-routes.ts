@@ -112,6 +112,7 @@ export default async function requestRoutes(fastify: FastifyInstance): Promise<v
   fastify.post(
     `${base}/UploadSolicitanteArchivo`,
     {
+      config: { repository: 'D' },
       schema: multipartDoc(
         'Attach a requirement’s PDF',
         'Multipart fields IdSolicitud, IdDatoEvaluar (and IdVisitaPersona for a visitor’s line), then the file: a PDF by its content, no larger than SIZEMAXPDFUPLOAD MB.',
@@ -128,6 +129,7 @@ export default async function requestRoutes(fastify: FastifyInstance): Promise<v
   fastify.post(
     `${base}/crearsolicitantefoto`,
     {
+      config: { repository: 'F' },
       schema: multipartDoc(
         'The worker’s photo of a request',
         'Multipart field IdSolicitud, then the image: .png, .jpg or .jpeg by its content, within SIZEMAXPHOTOUPLOAD MB and MAXIMAGESIZECLIENTE KB, its width and height within CLIENTIMAGERATIO ± 50 %.',
@@ -346,6 +348,7 @@ export default async function requestRoutes(fastify: FastifyInstance): Promise<v
     fastify.get<{ Querystring: { IdSolicitud?: number; IdFile?: number } }>(
       `${path}/downloadFileBase64`,
       {
+        config: { repository: 'D' },
         schema: {
           tags,
           summary: 'A line’s file, base64 (IdFile: the line’s IdSecuencial)',
@@ -366,6 +369,7 @@ export default async function requestRoutes(fastify: FastifyInstance): Promise<v
   fastify.get<{ Querystring: { IdSolicitud?: number } }>(
     `${base}/descargarfoto`,
     {
+      config: { repository: 'F' },
       schema: {
         tags,
         summary: 'A request’s photo, base64',
@@ -466,6 +470,7 @@ export default async function requestRoutes(fastify: FastifyInstance): Promise<v
   fastify.get<{ Querystring: { IdSolicitud?: number; IdFile?: number } }>(
     `${visits}/downloadFileBase64`,
     {
+      config: { repository: 'D' },
       schema: {
         tags,
         summary: 'A visitor’s line file, base64',

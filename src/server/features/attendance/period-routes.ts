@@ -273,6 +273,7 @@ export default async function periodRoutes(fastify: FastifyInstance): Promise<vo
   fastify.post(
     '/asistencia/justificaciones/importar',
     {
+      config: { repository: 'M' },
       schema: {
         tags: ['attendance'],
         summary: 'Imports a file of one justification for people of one company',

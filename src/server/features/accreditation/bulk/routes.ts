@@ -131,6 +131,7 @@ export default async function bulkRoutes(fastify: FastifyInstance): Promise<void
   fastify.post(
     `${base}/cargamasiva`,
     {
+      config: { repository: 'M' },
       schema: {
         tags,
         summary: 'Upload a filled bulk template: every row checked, nothing created',
