@@ -276,6 +276,78 @@ describe.each(DIALECTS)('gate device calls on %s', (dialect) => {
     expect(await presence()).toMatchObject({ Funcion: 'E', IdZona: 1 });
   });
 
+  it('serves the device its reading settings and judges its raw reads by them', async () => {
+    const db = t.db.database.db;
+    const settings = await call(t.app, {
+      method: 'GET',
+      url: '/api/acceso/lectura',
+      headers: { authorization: `Device ${key}` },
+    });
+    expect(settings.status).toBe(200);
+    expect(settings.body.result).toMatchObject({
+      IdEquipo: 1,
+      Funcion: 'E',
+      lectura: { TipoLectura: 'T', Formato: 'WIEGAND26', PosicionInicio: 0, LongitudDato: 8 },
+    });
+    const config = (await db
+      .selectFrom('system_equipment')
+      .select('IdConfiguracionLectura')
+      .where('IdEquipo', '=', 1)
+      .executeTakeFirstOrThrow()) as Json;
+    const reading = () =>
+      db
+        .updateTable('system_reading_configuration')
+        .where('IdConfiguracionLectura', '=', config.IdConfiguracionLectura);
+    // A card reader that sends a prefix and a suffix around the card's number: the configured part is kept.
+    await reading().set({ PosicionInicio: 3, LongitudDato: CARD.length }).execute();
+    const byCard = await decidir({ IdPuerta: ENTRY_DOOR, Lectura: `W26${CARD}#FIN` });
+    expect(byCard.body.result, JSON.stringify(byCard.body)).toMatchObject({ allow: true, reason: 'ALLOWED' });
+    const [marked] = await markings({ IdMarcacion: byCard.body.result.IdMarcacion });
+    expect(marked).toMatchObject({ IdPersona: personId, CodigoMotivo: 'ALLOWED' });
+    // Read as a document's barcode, the same read names a document.
+    const document = (await db
+      .selectFrom('administration_person')
+      .select('Documento')
+      .where('IdPersona', '=', personId)
+      .executeTakeFirstOrThrow()) as Json;
+    await reading()
+      .set({ TipoLectura: 'D', PosicionInicio: 1, LongitudDato: document.Documento.length })
+      .execute();
+    const byDocument = await decidir({ IdPuerta: ENTRY_DOOR, Lectura: `@${document.Documento}<<PER` });
+    expect(byDocument.body.result).toMatchObject({ allow: true, reason: 'ALLOWED' });
+    // The offline list tells the gate app the same.
+    const list = JSON.parse(
+      (
+        await call(t.app, {
+          method: 'GET',
+          url: '/api/acceso/listapermitidos?puntoControl=1',
+          headers: { authorization: `Device ${key}` },
+        })
+      ).body.result.payload,
+    );
+    expect(list.lectura).toMatchObject({ TipoLectura: 'D', PosicionInicio: 1 });
+    // Nothing where the configuration looks, two things presented, or no configuration: refused, said why.
+    const empty = await decidir({ IdPuerta: ENTRY_DOOR, Lectura: '@' });
+    expect(empty.status).toBe(400);
+    expect(empty.body.message).toBe('Read 0 holds no data at the configured position.');
+    const two = await decidir({ IdPuerta: ENTRY_DOOR, Lectura: CARD, Credencial: CARD });
+    expect(two.status).toBe(400);
+    await db
+      .updateTable('system_equipment')
+      .set({ IdConfiguracionLectura: null })
+      .where('IdEquipo', '=', 1)
+      .execute();
+    const none = await decidir({ IdPuerta: ENTRY_DOOR, Lectura: CARD });
+    expect(none.status).toBe(400);
+    expect(none.body.message).toContain('no active reading configuration');
+    await db
+      .updateTable('system_equipment')
+      .set({ IdConfiguracionLectura: config.IdConfiguracionLectura })
+      .where('IdEquipo', '=', 1)
+      .execute();
+    await reading().set({ TipoLectura: 'T', PosicionInicio: 0, LongitudDato: 8 }).execute();
+  });
+
   it('answers an unknown card with a denial, stored with its reason, in the asked language', async () => {
     const answer = await decidir({ IdPuerta: ENTRY_DOOR, Credencial: 'NO-EXISTE-9' }, key, 'es');
     expect(answer.body.result).toMatchObject({ allow: false, reason: 'UNKNOWN' });

@@ -128,10 +128,16 @@ describe('the gate app decides offline with the server decision', () => {
       entradas: [worker, dayShift, truck],
     }) as AllowList;
   });
-  const judge = (text: string, direction: 'E' | 'S' = 'E', at = NOW, held = list) =>
+  const judge = (
+    text: string,
+    direction: 'E' | 'S' = 'E',
+    at = NOW,
+    held = list,
+    config?: Parameters<typeof readingOf>[1],
+  ) =>
     decideOffline(
       indexList(held),
-      readingOf(text) ?? { kind: 'document', Documento: text },
+      readingOf(text, config) ?? { kind: 'document', Documento: text },
       direction,
       at,
       key,
@@ -245,6 +251,23 @@ describe('the gate app decides offline with the server decision', () => {
       reason: 'REQUIREMENT_EXPIRED',
       params: { requirement: 'SCTR SALUD', date: '2026-11-27' },
     });
+  });
+
+  it('reads a scanned code as the equipment’s reading configuration says: the part it keeps, named as it says', async () => {
+    const wiegand = { TipoLectura: 'T', Formato: 'WIEGAND34', PosicionInicio: 2, LongitudDato: 7 } as const;
+    expect(readingOf('00TV-0003FF', wiegand)).toEqual({ kind: 'card', Numero: 'TV-0003' });
+    expect(await judge('00TV-0003FF', 'E', NOW, list, wiegand)).toMatchObject({
+      allow: true,
+      name: 'AHK-852',
+      marking: { Credencial: 'TV-0003' },
+    });
+    const barcode = { TipoLectura: 'D', Formato: 'PDF417', PosicionInicio: 1, LongitudDato: 8 } as const;
+    expect(readingOf('@40000008<<PER', barcode)).toEqual({ kind: 'document', Documento: '40000008' });
+    const plate = { TipoLectura: 'P', Formato: 'ANPR', PosicionInicio: 0, LongitudDato: null } as const;
+    expect(readingOf(' ahk 852 ', plate)).toEqual({ kind: 'document', Documento: 'AHK852' });
+    // A signed badge is a badge whatever the configuration; nothing where it looks: no reading.
+    expect(readingOf(token({}), wiegand)?.kind).toBe('token');
+    expect(readingOf('00', wiegand)).toBeUndefined();
   });
 
   it('denies a vehicle past the day its blocking maintenance falls due, naming it, and lets it out', async () => {

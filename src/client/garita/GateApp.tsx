@@ -100,7 +100,9 @@ export default function GateApp() {
   const judge = useCallback(
     async (text: string, fromCamera: boolean) => {
       if (!device || !indexed) return;
-      const reading = readingOf(text);
+      // What the camera reads is cut and named as the equipment's reading configuration says; what
+      // the guard types is a document or a plate.
+      const reading = readingOf(text, fromCamera ? indexed.list.lectura : undefined);
       if (!reading) return;
       const at = new Date();
       const key = `${direction}|${text.trim()}`;

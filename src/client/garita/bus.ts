@@ -96,7 +96,7 @@ export async function boardAtDoor(
       return { shown: refusedHere('OTHER_CLIENT', at), held };
     card = verified.claims.Numero;
     titular = verified.claims.Titular;
-  } else card = reading.Documento;
+  } else card = reading.kind === 'card' ? reading.Numero : reading.Documento;
   const read = {
     Numero: card,
     IdCliente: held.manifest.IdCliente,

@@ -73,9 +73,13 @@ export function prunedCounts(counts: Record<string, number>, today: string): Rec
   return Object.fromEntries(Object.entries(counts).filter(([key]) => (key.split('|')[2] ?? '') >= from));
 }
 
-/** What a presentation sends to the server: the token as read (the server checks it again), or the document. */
+/** What a presentation sends to the server: the token as read (the server checks it again), a card's number, or the document. */
 export const presentedOf = (reading: Reading) =>
-  reading.kind === 'token' ? { Credencial: reading.token } : { Documento: reading.Documento };
+  reading.kind === 'token'
+    ? { Credencial: reading.token }
+    : reading.kind === 'card'
+      ? { Credencial: reading.Numero }
+      : { Documento: reading.Documento };
 
 const answerOf = (reason: MealReason | AppReason, params?: MessageParams): MealAnswer => ({
   allow: reason === 'ALLOWED',

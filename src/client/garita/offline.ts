@@ -21,6 +21,7 @@ import {
   reasonMessageKey,
   type SiteAccess,
 } from '../../shared/access/decision.js';
+import { presentedByReading, type ReadingConfig } from '../../shared/access/reading.js';
 import { fromBase64url, TOKEN_PREFIX, verifyToken } from '../../shared/badge-token.js';
 import type { MessageParams } from '../../shared/errors.js';
 
@@ -37,6 +38,8 @@ interface PayloadHead {
   limiteHoras: number;
   puertas: ListDoor[];
   denegados: DeniedEntry[];
+  /** The equipment's reading configuration: how a scanned or typed code is cut and what it names. */
+  lectura?: ReadingConfig | null;
 }
 export type Payload = PayloadHead &
   (
@@ -284,11 +287,29 @@ const gateOnly = (reason: (typeof GATE_REASONS)[number], params?: MessageParams)
  * What the camera or the keyboard gave: a badge's token, or a code: a person's document or a
  * vehicle's plate (typed, or read from a badge's barcode), told apart by the list.
  */
-export type Reading = { kind: 'token'; token: string } | { kind: 'document'; Documento: string };
+export type Reading =
+  | { kind: 'token'; token: string }
+  | { kind: 'document'; Documento: string }
+  /** A card's number, as a device configured to read cards (or a QR code or fingerprint's number) gives it. */
+  | { kind: 'card'; Numero: string };
 
-export function readingOf(text: string): Reading | undefined {
+/**
+ * What a scanned or typed code is: a signed badge always; else, with the equipment's reading
+ * configuration, its part the configuration keeps, named as it says (a card's number, a document
+ * or a plate); without one, a document or plate as typed.
+ */
+export function readingOf(text: string, config?: ReadingConfig | null): Reading | undefined {
   const value = text.trim();
   if (value.startsWith(`${TOKEN_PREFIX}.`)) return { kind: 'token', token: value };
+  if (config) {
+    const presented = presentedByReading(value, config);
+    if (!presented) return undefined;
+    if (presented.kind === 'credential') return { kind: 'card', Numero: presented.Numero };
+    return {
+      kind: 'document',
+      Documento: presented.kind === 'plate' ? presented.Placa : presented.Documento,
+    };
+  }
   const document = value.toUpperCase();
   return /^[A-Z0-9-]{4,20}$/.test(document) ? { kind: 'document', Documento: document } : undefined;
 }
@@ -316,7 +337,8 @@ export async function decideOffline(
     presented = { kind: 'credential', Numero: verified.claims.Numero };
     claimsHasta = verified.claims.Hasta;
     claimsTitular = verified.claims.Titular;
-  } else
+  } else if (reading.kind === 'card') presented = { kind: 'credential', Numero: reading.Numero };
+  else
     presented =
       !indexed.byDocument.has(reading.Documento) && indexed.byPlate.has(reading.Documento)
         ? { kind: 'plate', Placa: reading.Documento }

@@ -256,6 +256,8 @@ export async function allowList(
       Activo: row.Activo,
     })),
     denegados: await deniedOf(db, device, today, allowedIds),
+    // How the gate app cuts and names a scanned or typed code (the equipment's reading configuration).
+    lectura: device.reading ?? null,
     ...body,
   });
   const signature = sign(null, Buffer.from(payload), (await signingKeys(db)).signer).toString('base64');

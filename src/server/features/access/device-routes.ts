@@ -2,12 +2,13 @@ import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Decision, Presented } from '../../../shared/access/decision.js';
+import { presentedByReading } from '../../../shared/access/reading.js';
 import { ApiError } from '../../errors.js';
 import { t } from '../../i18n.js';
 import { requireGrant } from '../../routes/guards.js';
 import { field, INT32, objectOf, resultResponses } from '../../routes/responses.js';
 import { correctedTime, deviceAuth, withinBudget } from '../../services/site/device-call.js';
-import { DeviceKeys } from '../../services/site/device-keys.js';
+import { type Device, DeviceKeys } from '../../services/site/device-keys.js';
 import type { loadSite } from '../../services/site/loader.js';
 import { signingKeys } from '../../services/site/signing-keys.js';
 import { allowList } from './allow-list.js';
@@ -33,6 +34,8 @@ interface Presentable {
   Credencial?: string;
   Documento?: string;
   Placa?: string;
+  /** The device's raw read, turned into a credential, document or plate by its reading configuration. */
+  Lectura?: string;
   FechaHora?: string;
   IdMarca?: string;
 }
@@ -46,14 +49,28 @@ const presentable = {
   Credencial: field.text(50, { minLength: 1 }),
   Documento: field.text(20, { minLength: 1 }),
   Placa: field.text(10, { minLength: 1 }),
+  Lectura: field.text(500, { minLength: 1 }),
   FechaHora: field.text(40, { format: 'date-time' }),
   IdMarca: field.text(64, { minLength: 1 }),
 };
 
-function presentedOf(item: Presentable, where: string): Presented {
-  const given = [item.Credencial, item.Documento, item.Placa].filter((v) => v != null).length;
+/** Exactly one thing presented: a credential, a document, a plate or the device's raw read. */
+function checkOnePresented(item: Presentable, where: string): void {
+  const given = [item.Credencial, item.Documento, item.Placa, item.Lectura].filter((v) => v != null).length;
   if (given !== 1)
     throw new ApiError('BAD_REQUEST', { messageKey: 'gate.onePresented', params: { item: where } });
+}
+
+/** What was presented; a raw read as the device's reading configuration says (none: refused). */
+function presentedOf(item: Presentable, where: string, device: Device): Presented {
+  checkOnePresented(item, where);
+  if (item.Lectura != null) {
+    if (!device.reading) throw new ApiError('BAD_REQUEST', { messageKey: 'gate.noReadingConfiguration' });
+    const presented = presentedByReading(item.Lectura, device.reading);
+    if (!presented)
+      throw new ApiError('BAD_REQUEST', { messageKey: 'gate.readingEmpty', params: { item: where } });
+    return presented;
+  }
   if (item.Credencial != null) return { kind: 'credential', Numero: item.Credencial.trim() };
   if (item.Documento != null) return { kind: 'document', Documento: item.Documento.trim().toUpperCase() };
   return { kind: 'plate', Placa: String(item.Placa).trim().toUpperCase() };
@@ -94,7 +111,7 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
         tags: ['access'],
         summary: 'A device asks whether what was presented at a door may pass; the marking is written',
         description:
-          'Authorization: Device <key>. Exactly one of Credencial, Documento, Placa. The answer comes once the ' +
+          'Authorization: Device <key>. Exactly one of Credencial, Documento, Placa, or Lectura (the raw read, which the equipment’s reading configuration cuts and names). The answer comes once the ' +
           'marking is committed; when the database does not answer within the budget (200 ms unless ' +
           'GATE_DECISION_BUDGET_MS says otherwise) the gate is told to deny ' +
           '(reason SYSTEM_UNAVAILABLE). An unknown key is 401.',
@@ -113,10 +130,11 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
     async (request) => {
       const received = Date.now();
       const body = request.body;
-      const presented = presentedOf(body, '0');
+      checkOnePresented(body, '0');
       let timedOut = false;
       const work = (async () => {
         const device = await authenticate(request);
+        const presented = presentedOf(body, '0', device);
         const found = await doorOfDevice(db, device, Number(body.IdPuerta));
         if (!found) throw new ApiError('BAD_REQUEST', { messageKey: 'gate.doorNotOfDevice' });
         const clock = correctedTime(device, body.FechaHora, received);
@@ -214,7 +232,7 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
       );
       const prepared: Presentation[] = [];
       for (const [index, item] of items.entries()) {
-        const presented = presentedOf(item, String(index));
+        const presented = presentedOf(item, String(index), device);
         const id = String(item.IdMarca);
         if (seen.has(id))
           throw new ApiError('BAD_REQUEST', {
@@ -332,6 +350,30 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
           .send(body);
       }
       return { result: list };
+    },
+  );
+  fastify.get(
+    '/acceso/lectura',
+    {
+      config: { public: true },
+      onRequest: keyFirst,
+      schema: {
+        tags: ['access'],
+        summary:
+          'The calling device’s reading settings: what it reads and how a read is cut, and its direction',
+        description:
+          'Authorization: Device <key>. lectura: the equipment’s active reading configuration (TipoLectura T card, ' +
+          'B fingerprint, Q QR code, D document barcode, P plate; Formato; PosicionInicio and LongitudDato: the part ' +
+          'of a read kept), null when it names none; Funcion: E entries, S exits, A both. A device that sends its raw ' +
+          'read as Lectura to /api/acceso/decidir is judged by these settings.',
+        response: resultResponses('{ IdEquipo, Funcion, lectura }', [401]),
+      },
+    },
+    async (request) => {
+      const device = await authenticate(request);
+      return {
+        result: { IdEquipo: device.IdEquipo, Funcion: device.Funcion, lectura: device.reading ?? null },
+      };
     },
   );
   fastify.get(

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { ReadingConfig } from '../../../shared/access/reading.js';
 import type { Db } from '../../db/connection.js';
 import { ACCESS_TABLES } from './tables.js';
 
@@ -10,6 +11,8 @@ export interface Device {
   /** Minutes the device's clock runs ahead of the server's (negative: behind). */
   DiferenciaHoraria: number;
   Funcion: 'E' | 'S' | 'A';
+  /** How its raw reads become what was presented (its active reading configuration), when it has one. */
+  reading?: ReadingConfig;
 }
 
 const hashOf = (key: string) => createHash('sha256').update(key).digest('hex');
@@ -93,15 +96,29 @@ export class DeviceKeys {
     const at = this.now();
     const known = this.trusted.get(hash);
     const recent = known && known.until > at ? known.device : undefined;
-    let row: (Device & { Activo: string }) | undefined;
+    let row: (Device & { Activo: string } & Partial<ReadingConfig>) | undefined;
     try {
       row = (await this.db
         .selectFrom(`${ACCESS_TABLES.deviceKey} as k`)
         .innerJoin('system_equipment as e', 'e.IdEquipo', 'k.IdEquipo')
-        .select(['e.IdEquipo', 'e.IdCliente', 'e.IdDivision', 'e.DiferenciaHoraria', 'e.Funcion', 'e.Activo'])
+        .leftJoin('system_reading_configuration as c', (join) =>
+          join.onRef('c.IdConfiguracionLectura', '=', 'e.IdConfiguracionLectura').on('c.Activo', '=', 'S'),
+        )
+        .select([
+          'e.IdEquipo',
+          'e.IdCliente',
+          'e.IdDivision',
+          'e.DiferenciaHoraria',
+          'e.Funcion',
+          'e.Activo',
+          'c.TipoLectura',
+          'c.Formato',
+          'c.PosicionInicio',
+          'c.LongitudDato',
+        ])
         .where('k.Hash', '=', hash)
         .where('k.RevocadoEn', 'is', null)
-        .executeTakeFirst()) as (Device & { Activo: string }) | undefined;
+        .executeTakeFirst()) as (Device & { Activo: string } & Partial<ReadingConfig>) | undefined;
     } catch (error) {
       if (recent) return recent;
       throw error;
@@ -116,6 +133,14 @@ export class DeviceKeys {
       IdDivision: Number(row.IdDivision),
       DiferenciaHoraria: Number(row.DiferenciaHoraria ?? 0),
       Funcion: row.Funcion,
+      ...(row.TipoLectura && {
+        reading: {
+          TipoLectura: row.TipoLectura,
+          Formato: String(row.Formato ?? ''),
+          PosicionInicio: Number(row.PosicionInicio ?? 0),
+          LongitudDato: row.LongitudDato == null ? null : Number(row.LongitudDato),
+        },
+      }),
     };
     this.trusted.set(hash, { device, until: at + TRUST_MS });
     return device;
