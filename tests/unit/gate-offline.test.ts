@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   type AllowList,
   applyPayload,
+  cameraReading,
   decideOffline,
   indexList,
   listFreshness,
@@ -268,6 +269,9 @@ describe('the gate app decides offline with the server decision', () => {
     // A signed badge is a badge whatever the configuration; nothing where it looks: no reading.
     expect(readingOf(token({}), wiegand)?.kind).toBe('token');
     expect(readingOf('00', wiegand)).toBeUndefined();
+    // A phone's camera honours a document or plate reader's configuration, not a card reader's.
+    expect(cameraReading(wiegand)).toBeUndefined();
+    expect(cameraReading(barcode)).toBe(barcode);
   });
 
   it('denies a vehicle past the day its blocking maintenance falls due, naming it, and lets it out', async () => {

@@ -5,7 +5,7 @@ import { Controls, ReaderInput, StatusLine } from './controls.js';
 import type { ReaderRoom } from './dining.js';
 import { passGate } from './gate.js';
 import { serveMeal } from './meals.js';
-import { type AllowList, doorFor, readingOf } from './offline.js';
+import { type AllowList, cameraReading, doorFor, readingOf } from './offline.js';
 import {
   EnrolScreen,
   GateVerdict,
@@ -100,9 +100,9 @@ export default function GateApp() {
   const judge = useCallback(
     async (text: string, fromCamera: boolean) => {
       if (!device || !indexed) return;
-      // What the camera reads is cut and named as the equipment's reading configuration says; what
-      // the guard types is a document or a plate.
-      const reading = readingOf(text, fromCamera ? indexed.list.lectura : undefined);
+      // What the camera reads is cut and named as the equipment's document or plate reader's
+      // configuration says (offline.ts cameraReading); what the guard types is a document or a plate.
+      const reading = readingOf(text, fromCamera ? cameraReading(indexed.list.lectura) : undefined);
       if (!reading) return;
       const at = new Date();
       const key = `${direction}|${text.trim()}`;

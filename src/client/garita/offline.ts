@@ -294,6 +294,15 @@ export type Reading =
   | { kind: 'card'; Numero: string };
 
 /**
+ * The reading configuration a phone's camera honours: a document's barcode (D) or a plate (P), what
+ * a camera reads as that equipment's reader would; a card, fingerprint or badge-QR reader's (T, B,
+ * Q) is the hardware's, and the camera goes on reading badges and documents.
+ */
+export function cameraReading(config: ReadingConfig | null | undefined): ReadingConfig | undefined {
+  return config && (config.TipoLectura === 'D' || config.TipoLectura === 'P') ? config : undefined;
+}
+
+/**
  * What a scanned or typed code is: a signed badge always; else, with the equipment's reading
  * configuration, its part the configuration keeps, named as it says (a card's number, a document
  * or a plate); without one, a document or plate as typed.
