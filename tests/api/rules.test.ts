@@ -110,6 +110,39 @@ describe.each(DIALECTS)('validations and business rules on %s', (dialect) => {
       });
       expect(unknownField.body.errors.Campo.messageKey).toBe('validation.unknownFormField');
     });
+
+    it('binds a rule to the form object that stands for its form, and refuses a form none stands for', async () => {
+      const rule = { IdDato: 'guard', Campo: 'Turno', Obligatorio: 'S', Modificable: 'S', Activo: 'S' };
+      const without = await api('POST', '/api/rest/field-rule', rule);
+      expect(without.status).toBe(400);
+      expect(without.body.errors.IdDato.messageKey).toBe('validation.formObjectMissing');
+      expect(without.body.errors.IdDato.message).toBe(
+        'No active form object stands for the form guard: register it first under System > Form objects.',
+      );
+      const object = await api('POST', '/api/rest/form-object', {
+        IdModulo: 'ADM',
+        Codigo: 'FRM_GUARDIA',
+        Objeto: 'GUARDIAS',
+        Tipo: 'F',
+        Recurso: 'guard',
+        Activo: 'S',
+      });
+      expect(object.status, JSON.stringify(object.body)).toBe(201);
+      const bound = await api('POST', '/api/rest/field-rule', rule);
+      expect(bound.status, JSON.stringify(bound.body)).toBe(201);
+      expect(bound.body.IdObjeto).toBe(object.body.IdObjeto);
+      // The demo's rules are bound to theirs.
+      const person = (await api('GET', '/api/SistemaReglaCampo/obtenerTodos?IdDato=person')).body
+        .result as Data[];
+      const objects = (await api('GET', listUrl('form-object'))).body as Data[];
+      const personForm = objects.find((o) => o.Codigo === 'FRM_PERSONA') as Data;
+      const stored = (await api('GET', listUrl('field-rule'))).body as Data[];
+      const personRules = stored.filter((r) => r.IdDato === 'person');
+      expect(person.length).toBeGreaterThan(0);
+      expect(personRules.length).toBe(person.length);
+      expect(personRules.filter((r) => r.IdObjeto === personForm.IdObjeto)).toHaveLength(person.length);
+      await api('DELETE', `/api/rest/field-rule/${bound.body.IdReglaCampo}`);
+    });
   });
 
   describe('section 5 validations', () => {

@@ -126,6 +126,37 @@ describe('configuration screens in a real browser', () => {
     expect(await rows().filter({ hasText: 'Alergia' }).textContent()).toContain('Persona');
   });
 
+  it('offers a field rule the forms the form objects stand for, by their names, and binds the rule to one', async () => {
+    await page.goto(`${server.url}/field-rule/create?lang=es`, { waitUntil: 'networkidle' });
+    const form = page.locator('#root_IdDato');
+    await form.click();
+    const options = page.getByRole('option');
+    await expect.poll(() => options.count()).toBeGreaterThan(3);
+    const names = await options.allTextContents();
+    expect(names).toContain('PERSONAS (FRM_PERSONA)');
+    expect(names).toContain('MIS DATOS (FRM_MIS_DATOS)');
+    // A screen no form object stands for is not offered (holidays).
+    expect(names.some((n) => /FERIADO|holiday/i.test(n))).toBe(false);
+    await page.getByRole('option', { name: 'VEHÍCULOS (FRM_VEHICULO)' }).click();
+    await page.locator('#root_Campo').click();
+    await page
+      .getByRole('option', { name: /\(Color\)|\(IdColor\)/ })
+      .first()
+      .click();
+    await page.getByRole('button', { name: 'Guardar' }).click();
+    await page.waitForURL(/\/field-rule$/);
+    await rows().first().waitFor();
+    const saved = (await (await api('/api/rest/field-rule?range=%5B0%2C999%5D')).json()) as Array<{
+      IdDato: string;
+      IdObjeto: number;
+      id: number;
+    }>;
+    const rule = saved.find((r) => r.IdDato === 'vehicle' && r.IdObjeto);
+    expect(rule).toBeDefined();
+    await page.screenshot({ path: 'test-results/field-rule-form-objects.png' });
+    await api(`/api/rest/field-rule/${rule?.id}`, { method: 'DELETE' });
+  });
+
   it('asks for a secret twice, never shows the stored one, and keeps it when left empty', async () => {
     await page.goto(`${server.url}/repository-path?lang=es`, { waitUntil: 'networkidle' });
     await rows().first().click();

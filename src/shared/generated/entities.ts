@@ -26,7 +26,7 @@ export interface Modulo {
 }
 
 /**
- * A screen, button, field or report of a module (System > Form objects), named by a code the application uses to grant or hide it. The spec gives only the screen's name; the fields are the module, the object's code (unique within its module), its name, its kind (F form/screen, B button, C field, R report) and a description.
+ * A screen, button, field or report of a module (System > Form objects), named by a code the application uses to grant or hide it. The spec gives only the screen's name; the fields are the module, the object's code (unique within its module), its name, its kind (F form/screen, B button, C field, R report), a description and, for a form, the console's form it is (Recurso: a screen's resource, such as person, or a page's form, such as user-login). Field rules bind to the form objects: a rule names a form that an active form object of kind F stands for (System > Field rules offers those).
  */
 export interface ObjetoFormulario {
   IdObjeto?: number;
@@ -34,17 +34,19 @@ export interface ObjetoFormulario {
   Codigo: string;
   Objeto: string;
   Tipo: 'F' | 'B' | 'C' | 'R';
+  Recurso?: string;
   Descripcion?: string;
   Activo: 'S' | 'N';
 }
 
 /**
- * Field rules of the client's forms (spec section 3 Reference data: IdDato, Campo, Obligatorio, Modificable). IdDato names the form (the resource, such as person) and Campo one of its fields. Obligatorio S makes the field required; Modificable N makes it read-only once the record exists. They apply on top of the schema the next time the form loads, and the server enforces the same rules on every write. GET /api/SistemaReglaCampo/obtenerTodos?IdDato=<form> returns a form's rules.
+ * Field rules of the client's forms (spec section 3 Reference data: IdDato, Campo, Obligatorio, Modificable). IdDato names the form (the resource, such as person) and Campo one of its fields. Obligatorio S makes the field required; Modificable N makes it read-only once the record exists. They apply on top of the schema the next time the form loads, and the server enforces the same rules on every write. GET /api/SistemaReglaCampo/obtenerTodos?IdDato=<form> returns a form's rules. A rule binds to the form object that stands for its form (IdObjeto, System > Form objects, kind F): a form no active form object stands for takes no rules.
  */
 export interface ReglaCampo {
   IdReglaCampo?: number;
   IdCliente?: number;
   IdDato: string;
+  IdObjeto?: number;
   Campo: string;
   Obligatorio: 'S' | 'N';
   Modificable: 'S' | 'N';

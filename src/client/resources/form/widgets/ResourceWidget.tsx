@@ -1,6 +1,6 @@
 import { Autocomplete, TextField } from '@mui/material';
 import type { WidgetProps } from '@rjsf/utils';
-import { useTranslate } from 'react-admin';
+import { useGetList, useTranslate } from 'react-admin';
 import type { PropertySchema } from '../../../../shared/schema/types.js';
 import { useMeta } from '../../../providers/meta.js';
 import { PAGE_FORMS, screenProperty, useScreenChoices } from '../../screens.js';
@@ -31,7 +31,11 @@ function ChoiceSelect(props: WidgetProps & { choices: Choice[] }) {
   );
 }
 
-/** A form of the console (the field rules' IdDato): its screens, by their names. */
+/**
+ * A form of the console (the field rules' IdDato), as the form objects stand for them (System >
+ * Form objects, kind F): a form object's name and code, for a screen or page the profile reaches.
+ * A form object's own form (its Recurso) offers every such form, by its name.
+ */
 export function ResourceWidget(props: WidgetProps) {
   const translate = useTranslate();
   const { resources } = useMeta();
@@ -43,8 +47,24 @@ export function ResourceWidget(props: WidgetProps) {
   const pages = Object.entries(PAGE_FORMS)
     .filter(([, form]) => resources.some((r) => r.name === form.resource))
     .map(([id, form]) => ({ id, name: `${translate(form.labelKey)} (${id})` }));
-  const choices = [...screens, ...pages].sort((a, b) => a.name.localeCompare(b.name));
-  return <ChoiceSelect {...props} choices={choices} />;
+  const forms = [...screens, ...pages];
+  // The field rules' form (IdDato) binds to a form object; a form object's own Recurso names any form.
+  const bound = props.name === 'IdDato';
+  const { data: objects = [] } = useGetList(
+    'form-object',
+    {
+      filter: { Tipo: 'F', Activo: 'S' },
+      pagination: { page: 1, perPage: 500 },
+      sort: { field: 'Codigo', order: 'ASC' },
+    },
+    { enabled: bound },
+  );
+  const choices = bound
+    ? objects
+        .filter((o) => forms.some((f) => f.id === o.Recurso))
+        .map((o) => ({ id: String(o.Recurso), name: `${o.Objeto} (${o.Codigo})` }))
+    : forms;
+  return <ChoiceSelect {...props} choices={choices.sort((a, b) => a.name.localeCompare(b.name))} />;
 }
 
 /** A field of the form chosen above it (the field rules' Campo), by its label. */
