@@ -1952,6 +1952,17 @@ export interface VisitaPersona {
 }
 
 /**
+ * A request's value of one of the client's additional data (Administration > Additional data) for the request's entity (spec section 4: the request form's additional data section): written with the request by its requester (DatosAdicionales on crearsolicitante and actualizarsolicitante), checked against the datum's type and length, and required before sending when the datum is mandatory.
+ */
+export interface DatoAdicionalSolicitud {
+  IdDatoSolicitud?: number;
+  IdCliente?: number;
+  IdSolicitud: number;
+  IdDatoAdicional: number;
+  Valor: string;
+}
+
+/**
  * A request's status changes, one row each (who, when, the event, from which status to which, and the reason), so the time a request spends in each status can be measured.
  */
 export interface SolicitudHistorial {
@@ -2458,6 +2469,7 @@ export interface ResourceTypes {
   request: Solicitud;
   'request-detail': SolicitudDetalle;
   'visit-person': VisitaPersona;
+  'request-additional': DatoAdicionalSolicitud;
   'request-history': SolicitudHistorial;
   'accredited-requirement': RequisitoAcreditado;
   'request-count': SolicitudConteo;

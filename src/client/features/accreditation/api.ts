@@ -124,8 +124,21 @@ export interface Visitor {
 }
 
 /** The request record of spec section 3 with its context, history and the machine's facts. */
+/** A client's additional datum of the request's entity, with the request's value. */
+export interface AdditionalValue {
+  IdDatoAdicional: number;
+  Dato: string;
+  TipoDato: 'N' | 'T' | 'F' | 'L';
+  Longitud?: number | null;
+  Obligatorio: 'S' | 'N';
+  Orden: number;
+  Valor: string | null;
+}
+
 export interface RequestRecord extends Record<string, unknown> {
   IdSolicitud: number;
+  /** The client's additional data of its entity (Administration > Additional data), with their values. */
+  DatosAdicionales?: AdditionalValue[];
   NumeroSolicitud: string;
   IdEntidad: EntityCode;
   /** M mobilisation, A requirement update (renewal): each is decided through its own call. */

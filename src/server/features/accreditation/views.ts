@@ -120,6 +120,7 @@ export class RequestViews {
       Asunto: contract?.Asunto ?? null,
       FechaInicioContrato: contract?.FechaInicio ?? null,
       FechaFinContrato: contract?.FechaFin ?? null,
+      DatosAdicionales: await this.services.mobilisations.additional.of(this.db, request),
       hechos: facts,
       Decision: decision,
       historial: history,

@@ -6,6 +6,7 @@ import { VEHICLE_FIELDS } from '../../../../shared/accreditation.js';
 import { FieldsForm } from '../../../resources/form/FieldsForm.js';
 import { PhotoPicker } from '../../../resources/form/widgets/ImageWidget.js';
 import { accreditationApi, type Item } from '../api.js';
+import { AdditionalData } from './AdditionalData.js';
 import { CompanyData } from './CompanyData.js';
 import { ADDITIONAL, GENERAL } from './fields.js';
 import { History } from './History.js';
@@ -122,6 +123,11 @@ function AdditionalStep({ form }: StepProps) {
         {...form.headerForm}
         fields={ADDITIONAL}
         idPrefix="additional"
+      />
+      <AdditionalData
+        data={form.record?.DatosAdicionales ?? []}
+        values={form.values}
+        disabled={form.disabled}
       />
     </>
   );

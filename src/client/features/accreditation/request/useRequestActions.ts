@@ -109,6 +109,7 @@ export function useRequestActions(input: ActionsInput) {
       values.setProblems({});
       await refresh();
       values.setEdits({});
+      values.setAdditional({});
       values.setPhoto(undefined);
       if (!quiet) notify('accreditation.form.saved', { type: 'success' });
     });
@@ -177,6 +178,12 @@ function requestBody(entity: EntityCode, detail: Detail | undefined, values: Req
           })),
         }
       : values.holder),
+    ...(Object.keys(values.additional).length && {
+      DatosAdicionales: Object.entries(values.additional).map(([id, Valor]) => ({
+        IdDatoAdicional: Number(id),
+        Valor,
+      })),
+    }),
     Detalle: JSON.stringify(
       (detail?.[0] ?? [])
         .filter((item) => itemKey(item) in values.edits)

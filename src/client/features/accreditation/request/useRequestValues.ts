@@ -44,6 +44,8 @@ export function useRequestValues({ entity, record }: Pick<FormProps, 'entity' | 
     }),
   );
   const [edits, setEdits] = useState<Record<string, string | null>>({});
+  /** The additional data's values typed, by datum. */
+  const [additional, setAdditional] = useState<Record<number, string>>({});
   const [problems, setProblems] = useState<Record<string, string>>({});
   const [photo, setPhoto] = useState<string>();
   const [serverErrors, setErrors] = useState<Record<string, FieldError>>({});
@@ -78,6 +80,8 @@ export function useRequestValues({ entity, record }: Pick<FormProps, 'entity' | 
     known,
     edits,
     setEdits,
+    additional,
+    setAdditional,
     problems,
     setProblems,
     photo,

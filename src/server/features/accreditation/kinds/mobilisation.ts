@@ -6,6 +6,7 @@ import type { Db } from '../../../db/connection.js';
 import { ApiError } from '../../../errors.js';
 import type { Principal } from '../../../principal.js';
 import type { Requester } from '../../../services/requester.js';
+import { AdditionalData } from '../additional.js';
 import { dataById, loadProfile } from '../catalogue.js';
 import type { RequestEngine, Stored } from '../engine/engine.js';
 import { type Body, idOf, type KeptFile, parseDetail, pick, upper } from '../engine/input.js';
@@ -50,10 +51,12 @@ function refuseRenewalChanges(request: Row, body: Body): void {
 export class Mobilisations {
   readonly holders: Holders;
   readonly endowment: Endowment;
+  readonly additional: AdditionalData;
 
   constructor(private readonly engine: RequestEngine) {
     this.holders = new Holders(engine);
     this.endowment = new Endowment(engine);
+    this.additional = new AdditionalData(engine.registry);
   }
 
   /**
@@ -122,6 +125,7 @@ export class Mobilisations {
         ...(within ? { CodigoCargaMasiva: within.massCode } : {}),
       });
       if (entity === 'P') await holders.saveVisitors(trx, created, body.Visitantes, principal);
+      await this.additional.save(trx, created, body.DatosAdicionales);
       await saveLines(engine, trx, created, profile, inputs, within?.files);
       return created.IdSolicitud;
     }, within?.trx);
@@ -175,6 +179,7 @@ export class Mobilisations {
           .where('IdSolicitud', '=', id)
           .execute();
       if (request.IdEntidad === 'P') await holders.saveVisitors(trx, request, body.Visitantes, principal);
+      await this.additional.save(trx, request, body.DatosAdicionales);
       await saveLines(engine, trx, request, profile, inputs);
       await engine.history(trx, request, principal, 'UPDATE', request.EstadoAprobacion);
     });
@@ -220,6 +225,13 @@ export class Mobilisations {
             ),
           });
         if (!facts.datesValid) throw new ApiError('VALIDATION_FAILED', { fields: dates });
+        // A mobilisation's additional data (a renewal renews one requirement only).
+        const additional = request.TipoSolicitud === 'M' ? await this.additional.missing(trx, request) : {};
+        if (Object.keys(additional).length)
+          throw new ApiError('BUSINESS_RULE', {
+            messageKey: 'accreditation.refusals.incomplete',
+            fields: additional,
+          });
       }
       const still = request.EstadoAprobacion === 'O' ? 'accreditation.refusals.stillObserved' : undefined;
       const next = await engine.send(trx, request, requester.principal, facts, undefined, still);
