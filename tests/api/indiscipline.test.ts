@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addDays, siteDate } from '../../src/shared/dates.js';
-import { catalogue, pdf, upload, valuesFor } from '../support/accreditation.js';
+import { catalogue, fillRequest } from '../support/accreditation.js';
 import { DIALECTS } from '../support/databases.js';
-import { png } from '../support/png.js';
 import { world } from '../support/world.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
@@ -68,35 +67,7 @@ describe.each(DIALECTS)('indiscipline on %s', (dialect) => {
     );
   /** Fills every line, attaches the PDFs and the photo, and sends the request. */
   const send = async (id: number) => {
-    const [items, , , lists] = (
-      await as('requester', 'GET', `/api/acreditacionsolicituddetalle/obtener?IdSolicitud=${id}`)
-    ).body.result;
-    await as('requester', 'POST', `${BASE}/actualizarsolicitante`, {
-      IdSolicitud: id,
-      Detalle: JSON.stringify(valuesFor(items, lists, addDays(today, 200).replaceAll('-', ''))),
-    });
-    for (const item of items.filter((i: Json) => i.AdjuntarArchivo === 'S' && i.TipoRequisito === 'S'))
-      await upload(
-        w.app,
-        tokens.requester,
-        `${BASE}/UploadSolicitanteArchivo`,
-        {
-          IdSolicitud: id,
-          IdDatoEvaluar: item.IdDatoEvaluar,
-        },
-        { name: 'constancia.pdf', bytes: pdf(item.Requisito), type: 'application/pdf' },
-      );
-    await upload(
-      w.app,
-      tokens.requester,
-      `${BASE}/crearsolicitantefoto`,
-      { IdSolicitud: id },
-      {
-        name: 'foto.png',
-        bytes: png(150, 160),
-        type: 'image/png',
-      },
-    );
+    await fillRequest(w.app, tokens.requester, id, addDays(today, 200));
     const sent = await as('requester', 'POST', `${BASE}/cerrarsolicitud`, { IdSolicitud: id });
     expect(sent.body.result?.EstadoAprobacion, JSON.stringify(sent.body)).toBe('P');
   };

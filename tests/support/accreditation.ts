@@ -187,3 +187,37 @@ export async function peopleOnContract(
     .execute()) as Json[];
   return new Set([...accredited, ...open].map((r) => r.IdPersona)).size;
 }
+
+/**
+ * A worker's request filled as its requester would before sending: every requirement's value
+ * (expiring on `expiry`, yyyy-mm-dd), a PDF on each line that takes one, and the photo.
+ */
+export async function fillRequest(app: FastifyInstance, token: string, id: number, expiry: string) {
+  const as = (method: 'GET' | 'POST', url: string, payload?: object) =>
+    call(app, { method, url, token, payload });
+  const [items, , , lists] = (await as('GET', `/api/acreditacionsolicituddetalle/obtener?IdSolicitud=${id}`))
+    .body.result;
+  await as('POST', '/api/acreditacionsolicitud/actualizarsolicitante', {
+    IdSolicitud: id,
+    Detalle: JSON.stringify(valuesFor(items, lists, expiry.replaceAll('-', ''))),
+  });
+  for (const item of items.filter((i: Json) => i.AdjuntarArchivo === 'S' && i.TipoRequisito === 'S'))
+    await upload(
+      app,
+      token,
+      '/api/acreditacionsolicitud/UploadSolicitanteArchivo',
+      { IdSolicitud: id, IdDatoEvaluar: item.IdDatoEvaluar },
+      { name: 'constancia.pdf', bytes: pdf(item.Requisito), type: 'application/pdf' },
+    );
+  await upload(
+    app,
+    token,
+    '/api/acreditacionsolicitud/crearsolicitantefoto',
+    { IdSolicitud: id },
+    {
+      name: 'foto.png',
+      bytes: png(150, 160),
+      type: 'image/png',
+    },
+  );
+}

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { Leases } from './leases.js';
 
 /** How often a process looks for background work nobody holds (JOB_POLL_SECONDS, 10 by default). */
 export function pollMs(): number {
@@ -27,5 +28,30 @@ export function poll(fastify: FastifyInstance, name: string, look: () => Promise
   fastify.addHook('preClose', async () => {
     closing = true;
     clearTimeout(timer);
+  });
+}
+
+/**
+ * A job run for each client every poll by whichever process takes the client's lease
+ * (jobs/leases.ts): with several processes on one database it runs once at a time. `work` answers
+ * how many things it did; a round that did any is logged as `done`.
+ */
+export function pollEachClient(
+  fastify: FastifyInstance,
+  job: string,
+  work: (clientId: number) => Promise<number>,
+  done: string,
+): void {
+  const { db } = fastify.database;
+  const leases = new Leases(db, fastify.registry);
+  poll(fastify, job, async () => {
+    const clients = (await db
+      .selectFrom(fastify.registry.require('client').table)
+      .select('IdCliente')
+      .execute()) as Array<{ IdCliente: number }>;
+    for (const { IdCliente } of clients) {
+      const count = await leases.hold(IdCliente, job, () => work(IdCliente));
+      if (count) fastify.log.info({ client: IdCliente, job, count }, done);
+    }
   });
 }

@@ -2,8 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { EntityHooks, Row } from '../../crud/types.js';
 import type { Db } from '../../db/connection.js';
 import { ApiError } from '../../errors.js';
-import { Leases } from '../../jobs/leases.js';
-import { poll } from '../../jobs/poller.js';
+import { pollEachClient } from '../../jobs/poller.js';
 import type { Registry } from '../../registry.js';
 import { divisionToday } from '../../site.js';
 
@@ -145,18 +144,10 @@ async function applyDue(db: Db, registry: Registry, clientId: number, now: numbe
  * extension's date has come (an addendum approved ahead of its date takes effect on that day).
  */
 export function addendaSchedule(fastify: FastifyInstance, now: () => number = Date.now): void {
-  const { db } = fastify.database;
-  const leases = new Leases(db, fastify.registry);
-  poll(fastify, ADDENDA_JOB, async () => {
-    const clients = (await db
-      .selectFrom(fastify.registry.require('client').table)
-      .select('IdCliente')
-      .execute()) as Array<{ IdCliente: number }>;
-    for (const { IdCliente } of clients) {
-      const moved = await leases.hold(IdCliente, ADDENDA_JOB, () =>
-        applyDue(db, fastify.registry, IdCliente, now()),
-      );
-      if (moved) fastify.log.info({ client: IdCliente, moved }, 'contract ends moved by addenda');
-    }
-  });
+  pollEachClient(
+    fastify,
+    ADDENDA_JOB,
+    (client) => applyDue(fastify.database.db, fastify.registry, client, now()),
+    'contract ends moved by addenda',
+  );
 }

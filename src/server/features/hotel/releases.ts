@@ -3,8 +3,7 @@ import { addDays, siteDate } from '../../../shared/dates.js';
 import { departureOn } from '../../../shared/hotel.js';
 import { dmy } from '../../../shared/request-dates.js';
 import type { Db } from '../../db/connection.js';
-import { Leases } from '../../jobs/leases.js';
-import { poll } from '../../jobs/poller.js';
+import { pollEachClient } from '../../jobs/poller.js';
 import type { Registry } from '../../registry.js';
 
 /** The release's name in the lease table. */
@@ -75,20 +74,12 @@ export async function releaseLapsed(
  * takes its lease (jobs/leases.ts), so with several processes on one database it runs once at a time.
  */
 export function releaseSchedule(fastify: FastifyInstance, now: () => number = Date.now): void {
-  const { db } = fastify.database;
-  const leases = new Leases(db, fastify.registry);
-  poll(fastify, RELEASE_JOB, async () => {
-    const clients = (await db
-      .selectFrom(fastify.registry.require('client').table)
-      .select('IdCliente')
-      .execute()) as Array<{ IdCliente: number }>;
-    for (const { IdCliente } of clients) {
-      const released = await leases.hold(IdCliente, RELEASE_JOB, () =>
-        releaseLapsed(db, fastify.registry, IdCliente, now()),
-      );
-      if (released) fastify.log.info({ client: IdCliente, released }, 'lapsed reservations released');
-    }
-  });
+  pollEachClient(
+    fastify,
+    RELEASE_JOB,
+    (client) => releaseLapsed(fastify.database.db, fastify.registry, client, now()),
+    'lapsed reservations released',
+  );
 }
 
 /** A stay a demobilisation ended, for its revocation record. */
