@@ -764,6 +764,83 @@ describe.each(DIALECTS)('gate device calls on %s', (dialect) => {
     expect((await list()).Mantenimiento).toBeUndefined();
   });
 
+  it('lets a vehicle whose type needs an internal licence in only with a driver who holds one', async () => {
+    const db = t.db.database.db;
+    const vehicleId = Number(vehicle.IdVehiculo);
+    const type = (await db
+      .selectFrom('administration_vehicle as v')
+      .innerJoin('administration_vehicle_type as t', 't.IdTipoVehiculo', 'v.IdTipoVehiculo')
+      .select(['t.IdTipoVehiculo', 't.Descripcion'])
+      .where('v.IdVehiculo', '=', vehicleId)
+      .executeTakeFirstOrThrow()) as Json;
+    const needs = (flag: 'S' | 'N') =>
+      db
+        .updateTable('administration_vehicle_type')
+        .set({ RequiereLicenciaInterna: flag })
+        .where('IdTipoVehiculo', '=', type.IdTipoVehiculo)
+        .execute();
+    await needs('S');
+    const alone = await decidir({ IdPuerta: ENTRY_DOOR, Credencial: 'TV-PRUEBA-1' });
+    expect(alone.body.result).toMatchObject({ allow: false, reason: 'INTERNAL_LICENCE_MISSING' });
+    expect(alone.body.result.message).toBe(`No valid internal licence for ${type.Descripcion}: driver —`);
+    const person = (await db
+      .selectFrom('administration_person')
+      .select(['Apellido', 'Nombre', 'Documento'])
+      .where('IdPersona', '=', personId)
+      .executeTakeFirstOrThrow()) as Json;
+    const unlicensed = await decidir(
+      { IdPuerta: ENTRY_DOOR, Credencial: 'TV-PRUEBA-1', Conductor: CARD },
+      key,
+      'es',
+    );
+    expect(unlicensed.body.result.message).toBe(
+      `Sin licencia interna vigente para ${type.Descripcion}: conductor ${person.Apellido}, ${person.Nombre}`,
+    );
+    const licence = (await db
+      .insertInto('administration_internal_licence')
+      .values({
+        IdCliente: 1,
+        IdPersona: personId,
+        NumeroLicencia: '2026990001',
+        IdTipoVehiculo: type.IdTipoVehiculo,
+        FechaEmision: addDays(today, -100),
+        FechaVencimiento: today,
+        Activo: 'S',
+      } as never)
+      .returning('IdLicenciaInterna')
+      .executeTakeFirstOrThrow()) as Json;
+    // Held to its last day, by the driver's card or document.
+    const driven = await decidir({ IdPuerta: ENTRY_DOOR, Credencial: 'TV-PRUEBA-1', Conductor: CARD });
+    expect(driven.body.result, JSON.stringify(driven.body)).toMatchObject({ allow: true, reason: 'ALLOWED' });
+    const byDocument = await decidir({
+      IdPuerta: ENTRY_DOOR,
+      Credencial: 'TV-PRUEBA-1',
+      Conductor: person.Documento,
+    });
+    expect(byDocument.body.result).toMatchObject({ allow: true });
+    await db
+      .updateTable('administration_internal_licence')
+      .set({ FechaVencimiento: addDays(today, -1) })
+      .where('IdLicenciaInterna', '=', licence.IdLicenciaInterna)
+      .execute();
+    expect(
+      (await decidir({ IdPuerta: ENTRY_DOOR, Credencial: 'TV-PRUEBA-1', Conductor: CARD })).body.result,
+    ).toMatchObject({
+      allow: false,
+      reason: 'INTERNAL_LICENCE_MISSING',
+    });
+    // Out, it is let through with the reason kept.
+    expect((await decidir({ IdPuerta: EXIT_DOOR, Credencial: 'TV-PRUEBA-1' })).body.result).toMatchObject({
+      allow: true,
+      reason: 'INTERNAL_LICENCE_MISSING',
+    });
+    await db
+      .deleteFrom('administration_internal_licence')
+      .where('IdLicenciaInterna', '=', licence.IdLicenciaInterna)
+      .execute();
+    await needs('N');
+  });
+
   it('lists a vehicle with its windscreen card, lets the card through, and names a suspended vehicle to turn away', async () => {
     const db = t.db.database.db;
     const vehicleId = Number(vehicle.IdVehiculo);

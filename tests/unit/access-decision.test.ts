@@ -360,6 +360,51 @@ const rows: Row[] = [
     allow: false,
   },
   {
+    name: 'a haul truck without a driver, its type needing an internal licence',
+    change: (f) => {
+      asVehicle(f);
+      (f.holder as VehicleHolder).licenceType = { IdTipoVehiculo: 9, Tipo: 'CAMIÓN MINERO' };
+    },
+    reason: 'INTERNAL_LICENCE_MISSING',
+    allow: false,
+  },
+  {
+    name: 'a haul truck whose driver’s internal licence is of another type or expired',
+    change: (f) => {
+      asVehicle(f);
+      (f.holder as VehicleHolder).licenceType = { IdTipoVehiculo: 9, Tipo: 'CAMIÓN MINERO' };
+      f.driver = {
+        Nombre: 'QUISPE, JUAN',
+        licences: [
+          { IdTipoVehiculo: 3, Vence: '2026-01-01' },
+          { IdTipoVehiculo: 9, Vence: '2025-03-09' },
+        ],
+      };
+    },
+    reason: 'INTERNAL_LICENCE_MISSING',
+    allow: false,
+  },
+  {
+    name: 'a haul truck whose driver holds the licence to its last day',
+    change: (f) => {
+      asVehicle(f);
+      (f.holder as VehicleHolder).licenceType = { IdTipoVehiculo: 9, Tipo: 'CAMIÓN MINERO' };
+      f.driver = { Nombre: 'QUISPE, JUAN', licences: [{ IdTipoVehiculo: 9, Vence: '2025-03-10' }] };
+    },
+    reason: 'ALLOWED',
+    allow: true,
+  },
+  {
+    name: 'a haul truck leaving without a driver (let out, reason kept)',
+    change: (f) => {
+      asVehicle(f);
+      (f.holder as VehicleHolder).licenceType = { IdTipoVehiculo: 9, Tipo: 'CAMIÓN MINERO' };
+      f.direction = 'S';
+    },
+    reason: 'INTERNAL_LICENCE_MISSING',
+    allow: true,
+  },
+  {
     name: 'a vehicle on the due day of its maintenance',
     change: (f) => {
       asVehicle(f);

@@ -9,7 +9,8 @@
  *      document or plate;
  *   2. an accreditation of the door's division in force today (state A);
  *   3. mandatory requirements not expired, unless an exoneration waives them; a vehicle's maintenance
- *      of a kind that blocks it not overdue (MAINTENANCE_OVERDUE, naming it);
+ *      of a kind that blocks it not overdue (MAINTENANCE_OVERDUE, naming it); the driver of a vehicle
+ *      whose type needs one holding a valid internal licence of it (INTERNAL_LICENCE_MISSING);
  *   4. qualifications the door requires of a person (a specific induction today): one that names the
  *      door, its zone or a zone it sits in must be held, valid today (INDUCTION_MISSING, naming it).
  *      The feature that keeps them says what the site requires and what each person holds. Vehicles
@@ -69,6 +70,7 @@ export const REASONS = [
   'ACCREDITATION_TERMINATED',
   'REQUIREMENT_EXPIRED',
   'MAINTENANCE_OVERDUE',
+  'INTERNAL_LICENCE_MISSING',
   'INDUCTION_MISSING',
   'NO_ACCESS_GROUP',
   'OUTSIDE_SCHEDULE',
@@ -194,10 +196,18 @@ export interface MaintenanceDue {
 export interface VehicleHolder extends HolderRows {
   kind: 'vehicle';
   vehicle: Vehicle;
+  /** Its type, when the type needs its driver to hold an internal licence of it to enter. */
+  licenceType?: { IdTipoVehiculo: number; Tipo: string };
   /** Its maintenance of the kinds that block it, by their next due day; none when absent. */
   maintenance?: MaintenanceDue[];
 }
 export type Holder = PersonHolder | VehicleHolder;
+
+/** The driver presented with a vehicle: their name and the internal licences they hold (type, last valid day). */
+export interface Driver {
+  Nombre: string;
+  licences: Array<{ IdTipoVehiculo: number; Vence: string }>;
+}
 
 /** What the device read. */
 export type Presented =
@@ -231,6 +241,8 @@ export interface DecisionInput {
   credential?: Credential;
   /** The person (of the credential or document) or the vehicle (of the plate) found, if any. */
   holder?: Holder;
+  /** With a vehicle, its driver as presented (their badge or document), when one was. */
+  driver?: Driver;
   site: SiteAccess;
 }
 
@@ -401,6 +413,19 @@ function checkMaintenance(holder: Holder, today: string): Outcome {
   return overdue && { reason: 'MAINTENANCE_OVERDUE', params: { type: overdue.Tipo, date: overdue.Vence } };
 }
 
+/**
+ * A vehicle whose type needs an internal licence enters only with a driver who holds a valid one of
+ * that type (step 3, after its maintenance): the driver named, or "—" when none was presented.
+ */
+function checkInternalLicence(holder: Holder, driver: Driver | undefined, today: string): Outcome {
+  if (holder.kind !== 'vehicle' || !holder.licenceType) return undefined;
+  const type = holder.licenceType;
+  const holds = driver?.licences.some((l) => l.IdTipoVehiculo === type.IdTipoVehiculo && today <= l.Vence);
+  return holds
+    ? undefined
+    : { reason: 'INTERNAL_LICENCE_MISSING', params: { type: type.Tipo, driver: driver?.Nombre ?? '—' } };
+}
+
 /** A profile of the holder that opens this door, and whether one of its groups' schedules covers now. */
 interface Opening {
   assignment: AccessAssignment;
@@ -540,6 +565,7 @@ function evaluate(input: DecisionInput, local: LocalTime): NonNullable<Outcome> 
     checkAccreditation(holder.accreditations, door.IdDivision, today) ??
     (requirementsChecked ? checkRequirements(holder, door.IdDivision, today) : undefined) ??
     checkMaintenance(holder, today) ??
+    checkInternalLicence(holder, input.driver, today) ??
     checkQualifications(holder, input, today) ??
     checkAccess(granted, () => openings(input, active, local), local) ??
     checkRestrictions(holder, input, local) ??

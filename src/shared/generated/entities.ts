@@ -818,12 +818,13 @@ export interface CentroCosto {
 }
 
 /**
- * Type of vehicle (pick-up, bus, minibus, truck, dump truck, tanker, crane...; spec section 3 Vehicle: type), with its usual number of passenger seats, proposed for new vehicles of the type. A global catalogue shared by every client; internal driving licences authorise a vehicle type. The spec names only the screen; the fields are a description, the usual seats and the active flag.
+ * Type of vehicle (pick-up, bus, minibus, truck, dump truck, tanker, crane...; spec section 3 Vehicle: type), with its usual number of passenger seats, proposed for new vehicles of the type. A global catalogue shared by every client; internal driving licences authorise a vehicle type, and a type that requires one (RequiereLicenciaInterna) enters a gate only with a driver who holds a valid internal licence of it (INTERNAL_LICENCE_MISSING otherwise). The spec names only the screen; the fields are a description, the usual seats, whether it needs an internal licence and the active flag.
  */
 export interface TipoVehiculo {
   IdTipoVehiculo?: number;
   Descripcion: string;
   NumeroPasajeros?: number;
+  RequiereLicenciaInterna: 'S' | 'N';
   Activo: 'S' | 'N';
 }
 

@@ -36,6 +36,8 @@ interface Presentable {
   Placa?: string;
   /** The device's raw read, turned into a credential, document or plate by its reading configuration. */
   Lectura?: string;
+  /** With a vehicle: its driver's card number or document. */
+  Conductor?: string;
   FechaHora?: string;
   IdMarca?: string;
 }
@@ -50,6 +52,7 @@ const presentable = {
   Documento: field.text(20, { minLength: 1 }),
   Placa: field.text(10, { minLength: 1 }),
   Lectura: field.text(500, { minLength: 1 }),
+  Conductor: field.text(50, { minLength: 1 }),
   FechaHora: field.text(40, { format: 'date-time' }),
   IdMarca: field.text(64, { minLength: 1 }),
 };
@@ -111,7 +114,7 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
         tags: ['access'],
         summary: 'A device asks whether what was presented at a door may pass; the marking is written',
         description:
-          'Authorization: Device <key>. Exactly one of Credencial, Documento, Placa, or Lectura (the raw read, which the equipment’s reading configuration cuts and names). The answer comes once the ' +
+          'Authorization: Device <key>. Exactly one of Credencial, Documento, Placa, or Lectura (the raw read, which the equipment’s reading configuration cuts and names); with a vehicle, Conductor: its driver’s card number or document (a vehicle whose type needs an internal licence enters only with a driver who holds one). The answer comes once the ' +
           'marking is committed; when the database does not answer within the budget (200 ms unless ' +
           'GATE_DECISION_BUDGET_MS says otherwise) the gate is told to deny ' +
           '(reason SYSTEM_UNAVAILABLE). An unknown key is 401.',
@@ -141,6 +144,7 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
         const presentation: Presentation = {
           ...found,
           presented,
+          ...(body.Conductor && { driver: body.Conductor.trim() }),
           direction: body.Funcion,
           at: new Date(received),
           deviceAt: clock.deviceAt,
@@ -252,6 +256,7 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
         prepared.push({
           ...found,
           presented,
+          ...(item.Conductor && { driver: item.Conductor.trim() }),
           direction: item.Funcion,
           at: clock.at,
           deviceAt: clock.deviceAt,

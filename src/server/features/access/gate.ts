@@ -19,6 +19,7 @@ import {
   type Loaded,
   type LoadedDoor,
   loadDoors,
+  loadDriver,
   loadHolder,
   loadHolders,
   loadSite,
@@ -31,6 +32,8 @@ export interface Presentation {
   door: LoadedDoor;
   timeZone: string;
   presented: Presented;
+  /** With a vehicle, its driver's card number or document, when the device read one. */
+  driver?: string;
   /** Given by the device, else from the door or the equipment, else inferred from the holder's presence. */
   direction?: Direction;
   /** The corrected instant. */
@@ -87,11 +90,12 @@ export async function decideAndRecord(
   writer: DecisionWriter,
 ): Promise<Recorded> {
   const { door } = p;
-  const [loaded, site] = await Promise.all([
+  const [loaded, site, driver] = await Promise.all([
     loadHolder(db, door.IdCliente, door.IdDivision, p.presented, qualifications),
     siteOf(door.IdCliente, door.IdDivision),
+    p.driver ? loadDriver(db, door.IdCliente, p.driver) : undefined,
   ]);
-  return writer.record({ device, p, loaded, site, abort });
+  return writer.record({ device, p, loaded: driver ? { ...loaded, driver } : loaded, site, abort });
 }
 
 /** A decision ready to be written: the presentation, what was read for it, and whether its caller still waits. */
@@ -138,7 +142,7 @@ function givenDirection(device: Device, p: Presentation): Direction | undefined 
 function plan(
   device: Device,
   p: Presentation,
-  { credential, holder }: Loaded,
+  { credential, holder, driver }: Loaded,
   site: SiteAccess,
   last: Last,
 ): Planned {
@@ -154,6 +158,7 @@ function plan(
     presented: p.presented,
     credential,
     holder,
+    driver,
     site,
   });
   const local = markingClock(p.at, p.timeZone);
@@ -423,6 +428,9 @@ export async function recordBatch(
     })),
     qualifications,
   );
+  // The drivers read with vehicles (few in a batch), each with their internal licences.
+  for (const [i, p] of prepared.entries())
+    if (p.driver) loaded[i] = { ...loaded[i], driver: await loadDriver(trx, p.door.IdCliente, p.driver) };
   // The presence of every holder of the batch, by division and holder.
   const presence = new Map<string, { IdZona: unknown; Funcion: unknown; Instante: number }>();
   const keys = new Map<number, Set<string>>();

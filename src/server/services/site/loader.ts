@@ -6,6 +6,7 @@ import type {
   Accreditation,
   Credential,
   Door,
+  Driver,
   Exoneration,
   HeldQualification,
   Holder,
@@ -353,6 +354,44 @@ export async function findAllPresented(db: Db, clientId: number, presented: Pres
 export interface Loaded {
   credential?: Credential;
   holder?: Holder;
+  /** With a vehicle, the driver presented with it and their internal licences. */
+  driver?: Driver;
+}
+
+/**
+ * The driver presented with a vehicle (`code`: their card's number or their document): their name
+ * and their active internal licences (type, last valid day); an unknown one holds none and is named
+ * by the code.
+ */
+export async function loadDriver(db: Db, clientId: number, code: string): Promise<Driver> {
+  const byCard = (await db
+    .selectFrom('identification_credential')
+    .select('IdPersona')
+    .where('Numero', '=', code)
+    .where('Activo', '=', 'S')
+    .where('IdPersona', 'is not', null)
+    .executeTakeFirst()) as { IdPersona: number } | undefined;
+  const person = (await db
+    .selectFrom('administration_person')
+    .select(['IdPersona', 'Apellido', 'Nombre'])
+    .where('IdCliente', '=', clientId)
+    .$if(Boolean(byCard), (qb) => qb.where('IdPersona', '=', Number(byCard?.IdPersona)))
+    .$if(!byCard, (qb) => qb.where('Documento', '=', code.toUpperCase()))
+    .executeTakeFirst()) as { IdPersona: number; Apellido: string; Nombre: string } | undefined;
+  if (!person) return { Nombre: code, licences: [] };
+  const licences = (await db
+    .selectFrom('administration_internal_licence')
+    .select(['IdTipoVehiculo', 'FechaVencimiento'])
+    .where('IdPersona', '=', person.IdPersona)
+    .where('Activo', '=', 'S')
+    .execute()) as Array<{ IdTipoVehiculo: number; FechaVencimiento: string }>;
+  return {
+    Nombre: `${person.Apellido}, ${person.Nombre}`,
+    licences: licences.map((l) => ({
+      IdTipoVehiculo: Number(l.IdTipoVehiculo),
+      Vence: String(l.FechaVencimiento).slice(0, 10),
+    })),
+  };
 }
 
 /** One presentation to load: what was presented to a client's division. */
@@ -684,9 +723,12 @@ async function loadVehicles(
   const rows = await inChunks(ids, async (chunk) => [
     await Promise.all([
       db
-        .selectFrom('administration_vehicle')
-        .select(['IdVehiculo', 'Estado'])
-        .where(among('IdVehiculo', chunk))
+        .selectFrom('administration_vehicle as v')
+        .leftJoin('administration_vehicle_type as t', (join) =>
+          join.onRef('t.IdTipoVehiculo', '=', 'v.IdTipoVehiculo').on('t.RequiereLicenciaInterna', '=', 'S'),
+        )
+        .select(['v.IdVehiculo', 'v.Estado', 't.IdTipoVehiculo as TipoConLicencia', 't.Descripcion as Tipo'])
+        .where(among('v.IdVehiculo', chunk))
         .execute(),
       accreditedRows(db, 'vehicle', clientId, divisionId, chunk),
       maintenanceRows(db, chunk),
@@ -712,6 +754,9 @@ async function loadVehicles(
       requirements: (requirements.get(id) ?? []).map(requirementOf),
       assignments: (assignments.get(id) ?? []).map(assignmentOf),
       maintenance: due.get(id) ?? [],
+      ...(vehicle.TipoConLicencia != null && {
+        licenceType: { IdTipoVehiculo: Number(vehicle.TipoConLicencia), Tipo: String(vehicle.Tipo) },
+      }),
     });
   }
   return holders;
