@@ -818,6 +818,23 @@ describe.each(DIALECTS)('gate device calls on %s', (dialect) => {
       Conductor: person.Documento,
     });
     expect(byDocument.body.result).toMatchObject({ allow: true });
+    // The offline list: the vehicle asks for its driver, the driver carries the licence.
+    const payload = JSON.parse(
+      (
+        await call(t.app, {
+          method: 'GET',
+          url: '/api/acceso/listapermitidos?puntoControl=1',
+          headers: { authorization: `Device ${key}` },
+        })
+      ).body.result.payload,
+    );
+    expect(payload.entradas.find((e: Json) => e.Titular === `V:${vehicleId}`).LicenciaInterna).toEqual({
+      IdTipoVehiculo: type.IdTipoVehiculo,
+      Tipo: type.Descripcion,
+    });
+    expect(payload.entradas.find((e: Json) => e.Titular === `P:${personId}`).Licencias).toEqual(
+      expect.arrayContaining([{ IdTipoVehiculo: type.IdTipoVehiculo, Vence: today }]),
+    );
     await db
       .updateTable('administration_internal_licence')
       .set({ FechaVencimiento: addDays(today, -1) })

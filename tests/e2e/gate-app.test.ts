@@ -27,6 +27,8 @@ describe('the gate app decides offline and sends its markings when back online',
   const today = siteDate('PE');
   const people: Array<{ id: number; card: string; credential: number; name: string }> = [];
   let tokens: string[] = [];
+  /** The plate of the vehicle whose type needs its driver's internal licence. */
+  let plate = '';
 
   beforeAll(async () => {
     server = await startRealServer();
@@ -109,6 +111,43 @@ describe('the gate app decides offline and sends its markings when back online',
         ).lastInsertRowid;
       people.push({ id, card, credential: Number(credential), name: `${worker.Apellido}, ${worker.Nombre}` });
     }
+    // A vehicle of the division let through the same doors, whose type needs its driver's internal
+    // licence; the first worker holds one of its type.
+    const car = db
+      .prepare(
+        `select v.IdVehiculo, v.Placa, v.IdTipoVehiculo from accreditation_accreditation a
+         join administration_vehicle v on v.IdVehiculo = a.IdVehiculo
+         where a.IdDivision = 1 and a.IdEntidad = 'V' order by a.IdAcreditacion limit 1`,
+      )
+      .get() as Json;
+    db.prepare(
+      `update accreditation_accreditation set Estado = 'A', FechaInicio = ?, FechaFin = ? where IdVehiculo = ? and IdDivision = 1`,
+    ).run(addDays(today, -10), addDays(today, 60), car.IdVehiculo);
+    db.prepare(`update administration_vehicle set Estado = 'A' where IdVehiculo = ?`).run(car.IdVehiculo);
+    db.prepare(
+      `update administration_vehicle_type set RequiereLicenciaInterna = 'S' where IdTipoVehiculo = ?`,
+    ).run(car.IdTipoVehiculo);
+    db.prepare(`delete from administration_vehicle_maintenance where IdVehiculo = ?`).run(car.IdVehiculo);
+    const vehicles = db
+      .prepare(
+        `insert into access_access_profile (IdCliente, IdDivision, Descripcion, IdEntidad, ValidarRequisitos, Activo)
+         values (1, 1, 'GARITA APP VEHÍCULOS', 'V', 'N', 'S')`,
+      )
+      .run().lastInsertRowid;
+    db.prepare('insert into access_access_profile_grupos (IdPerfilAcceso, Valor) values (?, ?)').run(
+      vehicles,
+      group,
+    );
+    db.prepare(
+      `insert into access_vehicle_access (IdCliente, IdDivision, IdVehiculo, IdPerfilAcceso, FechaInicio, FechaFin, Temporal, Activo)
+       values (1, 1, ?, ?, ?, ?, 'N', 'S')`,
+    ).run(car.IdVehiculo, vehicles, addDays(today, -10), addDays(today, 60));
+    db.prepare(
+      `insert into administration_internal_licence (IdCliente, IdPersona, NumeroLicencia, IdTipoVehiculo, FechaEmision, FechaVencimiento, Activo)
+       values (1, ?, '2026880001', ?, ?, ?, 'S')`,
+    ).run(people[0].id, car.IdTipoVehiculo, addDays(today, -30), addDays(today, 300));
+    plate = String(car.Placa);
+
     // The second worker is demobilised: accreditation terminated, card inactivated (as the approval does).
     const [, gone] = people;
     db.prepare(
@@ -315,6 +354,29 @@ describe('the gate app decides offline and sends its markings when back online',
       .toBe('0');
     expect(markings(worker.id)).toMatchObject([{ Funcion: 'E' }, { Resultado: 'P', Funcion: 'S' }]);
     expect(markings(gone.id).length).toBe(2);
+
+    // A vehicle whose type needs an internal licence: its plate asks for the driver; the worker's
+    // document (holding one of its type) lets it in, and the marking names the driver.
+    await field.fill(plate);
+    await page.getByRole('button', { name: 'Check' }).click();
+    const wanted = page.getByTestId('driver-wanted');
+    await wanted.waitFor();
+    expect(await wanted.textContent()).toContain('its type needs an internal licence');
+    await page.screenshot({ path: `${SHOTS}/driver-wanted-en.png` });
+    await field.fill(documentOf(worker.id));
+    await page.getByRole('button', { name: 'Check' }).click();
+    await verdict.and(page.locator('[data-allow="true"]')).waitFor();
+    expect(await verdict.textContent()).toContain(plate);
+    expect(await wanted.count()).toBe(0);
+    await expect
+      .poll(() => page.getByTestId('pending').getAttribute('data-count'), { timeout: 30_000 })
+      .toBe('0');
+    const driven = db
+      .prepare(
+        `select Resultado, Funcion, CodigoMotivo from access_marking where Placa = ? order by IdMarcacion`,
+      )
+      .all(plate) as Json[];
+    expect(driven.at(-1)).toMatchObject({ Resultado: 'P', Funcion: 'E', CodigoMotivo: 'ALLOWED' });
 
     // An old list (its age set back in the device's store, offline so it is not renewed): past the
     // control point's first limit (24 h) a warning, past the second (72 h) every reading is denied.

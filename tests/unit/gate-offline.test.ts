@@ -7,8 +7,10 @@ import {
   decideOffline,
   indexList,
   listFreshness,
+  needsDriver,
   type Payload,
   payloadGenuine,
+  type Reading,
   readingOf,
 } from '../../src/client/garita/offline.js';
 import { type BadgeClaims, claimsBytes, tokenOf, verifyingKey } from '../../src/shared/badge-token.js';
@@ -252,6 +254,42 @@ describe('the gate app decides offline with the server decision', () => {
       reason: 'REQUIREMENT_EXPIRED',
       params: { requirement: 'SCTR SALUD', date: '2026-11-27' },
     });
+  });
+
+  it('asks for the driver of a vehicle whose type needs an internal licence, and judges with the licences the list carries', async () => {
+    const haul = { ...truck, LicenciaInterna: { IdTipoVehiculo: 9, Tipo: 'CAMIÓN MINERO' } };
+    const licensed = { ...worker, Licencias: [{ IdTipoVehiculo: 9, Vence: '2026-11-27' }] };
+    const stranger = { ...dayShift, Licencias: [{ IdTipoVehiculo: 3, Vence: '2027-01-01' }] };
+    const held = applyPayload(undefined, {
+      ...head,
+      completo: true,
+      entradas: [haul, licensed, stranger],
+    }) as AllowList;
+    const indexed = indexList(held);
+    const plate = readingOf('AHK-852') as Reading;
+    expect(await needsDriver(indexed, plate, 'E', key)).toBe('AHK-852');
+    expect(await needsDriver(indexed, plate, 'S', key)).toBeUndefined();
+    expect(await needsDriver(indexed, readingOf('40000007') as Reading, 'E', key)).toBeUndefined();
+    const decide = (driver?: string, at = NOW) =>
+      decideOffline(indexed, plate, 'E', at, key, driver ? readingOf(driver) : undefined);
+    expect(await decide()).toMatchObject({
+      allow: false,
+      reason: 'INTERNAL_LICENCE_MISSING',
+      params: { driver: '—' },
+    });
+    expect(await decide('40000007')).toMatchObject({
+      allow: true,
+      reason: 'ALLOWED',
+      marking: { Placa: 'AHK-852', Conductor: '40000007' },
+    });
+    // The driver's badge works as their document; a licence of another type, or past its day, does not.
+    expect(await decide(token({}))).toMatchObject({ allow: true });
+    expect(await decide('40000008')).toMatchObject({
+      allow: false,
+      reason: 'INTERNAL_LICENCE_MISSING',
+      params: { type: 'CAMIÓN MINERO', driver: 'PAZ, EVA' },
+    });
+    expect(await decide('40000007', new Date('2026-11-28T15:00:00Z'))).toMatchObject({ allow: false });
   });
 
   it('reads a scanned code as the equipment’s reading configuration says: the part it keeps, named as it says', async () => {

@@ -5,7 +5,7 @@ import { Controls, ReaderInput, StatusLine } from './controls.js';
 import type { ReaderRoom } from './dining.js';
 import { passGate } from './gate.js';
 import { serveMeal } from './meals.js';
-import { type AllowList, cameraReading, doorFor, readingOf } from './offline.js';
+import { type AllowList, cameraReading, doorFor, needsDriver, type Reading, readingOf } from './offline.js';
 import {
   EnrolScreen,
   GateVerdict,
@@ -16,7 +16,7 @@ import {
 } from './parts.js';
 import { RecentReads } from './recent.js';
 import { type Enrolled, type Mode, store } from './store.js';
-import { enrol } from './sync.js';
+import { enrol, publicKeyOf } from './sync.js';
 import { initialLanguage, type Language, textsOf } from './texts.js';
 import { useBusDoor } from './useBusDoor.js';
 import { useDevice } from './useDevice.js';
@@ -35,6 +35,9 @@ export default function GateApp() {
   const [direction, setDirection] = useState<Direction>('E');
   const [camera, setCamera] = useState(false);
   const [shown, setShown] = useState<Shown>();
+  /** A vehicle read whose driver the gate waits for (its type needs an internal licence). */
+  const awaiting = useRef<{ key: string; reading: Reading; name: string } | undefined>(undefined);
+  const [driverWanted, setDriverWanted] = useState<string>();
   const [meal, setMeal] = useState<MealShown>();
   // The camera's repeat window, at the gate and at a dining room.
   const gateReads = useRef(new RecentReads<Shown>());
@@ -106,14 +109,30 @@ export default function GateApp() {
       if (!reading) return;
       const at = new Date();
       const key = `${direction}|${text.trim()}`;
-      const before = gateReads.current.repeat(key, at.getTime(), fromCamera);
+      // A vehicle whose type needs its driver's internal licence waits for the driver's badge or document.
+      const vehicle = awaiting.current;
+      if (vehicle?.key === key) return;
+      const before = vehicle ? undefined : gateReads.current.repeat(key, at.getTime(), fromCamera);
       if (before) {
         // Still being decided (the camera reads several times a second), or decided a moment ago.
         if (before.shown) setShown(before.shown);
         return;
       }
-      const { shown: result, marked } = await passGate(device, indexed, reading, direction, at);
-      gateReads.current.decided(key, at.getTime(), result);
+      if (!vehicle) {
+        const name = await needsDriver(indexed, reading, direction, await publicKeyOf(device));
+        if (name) {
+          awaiting.current = { key, reading, name };
+          setDriverWanted(name);
+          setShown(undefined);
+          return;
+        }
+      }
+      awaiting.current = undefined;
+      setDriverWanted(undefined);
+      const { shown: result, marked } = vehicle
+        ? await passGate(device, indexed, vehicle.reading, direction, at, reading)
+        : await passGate(device, indexed, reading, direction, at);
+      gateReads.current.decided(vehicle?.key ?? key, at.getTime(), result);
       setShown(result);
       setNow(at);
       if (!marked) return;
@@ -258,6 +277,20 @@ export default function GateApp() {
         onDirection={setDirection}
       />
       {serving === 'dining' && meal && <MealVerdict meal={meal} t={t} language={language} room={room} />}
+      {serving === 'gate' && driverWanted && (
+        <section className="verdict wait" role="status" data-testid="driver-wanted">
+          <p>{t('gateApp.driverWanted', { vehicle: driverWanted })}</p>
+          <button
+            type="button"
+            onClick={() => {
+              awaiting.current = undefined;
+              setDriverWanted(undefined);
+            }}
+          >
+            {t('gateApp.driverCancel')}
+          </button>
+        </section>
+      )}
       {serving === 'gate' && shown && <GateVerdict shown={shown} t={t} language={language} list={list} />}
       {serving === 'bus' && (
         <BusPanel

@@ -14,8 +14,9 @@ export async function passGate(
   reading: Reading,
   direction: Direction,
   at: Date,
+  driver?: Reading,
 ): Promise<{ shown: Shown; marked: boolean }> {
-  const answer = await decideOffline(indexed, reading, direction, at, await publicKeyOf(device));
+  const answer = await decideOffline(indexed, reading, direction, at, await publicKeyOf(device), driver);
   const door = doorFor(indexed.list, direction);
   const shown: Shown = { ...answer, direction, door: door?.Descripcion ?? '', at };
   if (!answer.marking || !door) return { shown, marked: false };

@@ -12,6 +12,7 @@ import {
   type DecisionInput,
   type Direction,
   type Door,
+  type Driver,
   decide,
   type HeldQualification,
   type Holder,
@@ -63,7 +64,7 @@ export interface GateAnswer {
   /** The holder's name, when the list knows who was presented. */
   name?: string;
   /** What the marking sends: the credential number, the document or the plate; none for a token not genuine. */
-  marking?: { Credencial: string } | { Documento: string } | { Placa: string };
+  marking?: ({ Credencial: string } | { Documento: string } | { Placa: string }) & { Conductor?: string };
 }
 
 /** Whether `signature` (base64) is the Ed25519 signature of the payload's text. */
@@ -227,6 +228,7 @@ function allowedRows(list: AllowList, entry: AllowEntry): { holder: Holder; site
         maintenance: entry.Mantenimiento
           ? [{ Tipo: entry.Mantenimiento.Nombre, Vence: entry.Mantenimiento.Vence }]
           : [],
+        ...(entry.LicenciaInterna && { licenceType: entry.LicenciaInterna }),
       }
     : {
         kind: 'person',
@@ -328,12 +330,52 @@ export function readingOf(text: string, config?: ReadingConfig | null): Reading 
  * this client's); a list older than the control point's limit denies everyone (fail closed); then
  * the decision function judges the rows rebuilt from the list.
  */
+/** The entry a reading names (a signed badge's card, a card number, a document or a plate), if the list has it. */
+async function entryOf(indexed: IndexedList, reading: Reading, key: CryptoKey) {
+  let code: string;
+  if (reading.kind === 'token') {
+    const verified = await verifyToken(reading.token, key);
+    if (!verified.ok) return undefined;
+    code = verified.claims.Numero;
+  } else code = reading.kind === 'card' ? reading.Numero : reading.Documento;
+  const found =
+    indexed.byCard.get(code) ?? indexed.byDocument.get(code) ?? indexed.byPlate.get(code) ?? undefined;
+  return { code, entry: found && 'entry' in found ? found.entry : undefined };
+}
+
+/** The driver a second reading names, with the internal licences the list carries for them. */
+async function driverOf(indexed: IndexedList, reading: Reading, key: CryptoKey) {
+  const found = await entryOf(indexed, reading, key);
+  if (!found) return undefined;
+  const driver: Driver = {
+    Nombre: found.entry?.Nombre ?? found.code,
+    licences: found.entry?.Licencias ?? [],
+  };
+  return { code: found.code, driver };
+}
+
+/**
+ * Whether a reading at the gate, in this direction, is of a vehicle whose type needs its driver's
+ * internal licence: the app then asks for the driver before deciding.
+ */
+export async function needsDriver(
+  indexed: IndexedList,
+  reading: Reading,
+  direction: Direction,
+  key: CryptoKey,
+): Promise<string | undefined> {
+  if (direction !== 'E') return undefined;
+  const found = await entryOf(indexed, reading, key);
+  return found?.entry?.LicenciaInterna ? found.entry.Nombre : undefined;
+}
+
 export async function decideOffline(
   indexed: IndexedList,
   reading: Reading,
   direction: Direction,
   at: Date,
   key: CryptoKey,
+  driverReading?: Reading,
 ): Promise<GateAnswer> {
   const { list } = indexed;
   let presented: Presented;
@@ -352,12 +394,15 @@ export async function decideOffline(
       !indexed.byDocument.has(reading.Documento) && indexed.byPlate.has(reading.Documento)
         ? { kind: 'plate', Placa: reading.Documento }
         : { kind: 'document', Documento: reading.Documento };
-  const marking: GateAnswer['marking'] =
-    presented.kind === 'credential'
+  const driver = driverReading && (await driverOf(indexed, driverReading, key));
+  const marking: GateAnswer['marking'] = {
+    ...(presented.kind === 'credential'
       ? { Credencial: presented.Numero }
       : presented.kind === 'plate'
         ? { Placa: presented.Placa }
-        : { Documento: presented.Documento };
+        : { Documento: presented.Documento }),
+    ...(driver && { Conductor: driver.code }),
+  };
 
   const found =
     presented.kind === 'credential'
@@ -386,6 +431,7 @@ export async function decideOffline(
     timeZone: list.zonaHoraria,
     presented,
     site: EMPTY_SITE,
+    ...(driver && { driver: driver.driver }),
   };
   const titular = found && ('denied' in found ? found.denied.Titular : found.entry.Titular);
   // A token naming another holder than the one the list has under its number is no card of theirs.

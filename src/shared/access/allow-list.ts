@@ -31,6 +31,10 @@ export interface AllowEntry {
    * that day denies it, naming the kind.
    */
   Mantenimiento?: { Nombre: string; Vence: string };
+  /** A vehicle's type that needs its driver's internal licence: the gate asks for the driver. */
+  LicenciaInterna?: { IdTipoVehiculo: number; Tipo: string };
+  /** A person's internal licences (vehicle type, last valid day), for when they drive a vehicle in. */
+  Licencias?: Array<{ IdTipoVehiculo: number; Vence: string }>;
   /** Per door of the control point: the schedule intervals (Dia 1–7, HH:mm) that open it. */
   Puertas: AllowDoor[];
 }

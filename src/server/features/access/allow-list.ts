@@ -84,6 +84,7 @@ export async function allowList(
     device.IdCliente,
     holders.map((h) => (h.IdVehiculo != null ? `V:${h.IdVehiculo}` : `P:${h.IdPersona}`)),
   );
+  const licences = await internalLicences(db, device.IdCliente);
   const entries: AllowEntry[] = [];
   const at = new Date(now);
   const today = localTime(at, timeZone).date;
@@ -124,7 +125,17 @@ export async function allowList(
         Activo: row.Activo as 'S' | 'N',
       };
       const direction = door.Sentido === 'S' ? 'S' : 'E';
-      const decision = decide({ door, direction, at, timeZone, presented, holder, site: unqualified });
+      // A vehicle's driver is judged at the gate, with the licences the list carries.
+      const unlicensed: Holder = holder.kind === 'vehicle' ? { ...holder, licenceType: undefined } : holder;
+      const decision = decide({
+        door,
+        direction,
+        at,
+        timeZone,
+        presented,
+        holder: unlicensed,
+        site: unqualified,
+      });
       if (!HOURLY.includes(decision.reason)) continue;
       const opening = site.profiles.filter(
         (p) =>
@@ -168,6 +179,8 @@ export async function allowList(
       ...(inactive.length && { Inactivas: inactive }),
       ...(requirement && { Requisito: requirement }),
       ...maintenanceDue(holder),
+      ...(holder.kind === 'vehicle' && holder.licenceType && { LicenciaInterna: holder.licenceType }),
+      ...(!isVehicle && licences.has(id) && { Licencias: licences.get(id) }),
       Documento: isVehicle ? null : String(found.Documento),
       Placa: isVehicle ? String(found.Placa) : null,
       Desde: starts[0] ?? '',
@@ -366,6 +379,23 @@ function requiredHere(holder: Holder, door: Door, site: SiteAccess): Pick<AllowD
     return { Tipo: q.kind, Id: q.id, Nombre: q.name, ...(until !== undefined && { Vence: until }) };
   });
   return required.length ? { Requiere: required } : {};
+}
+
+/** The client's people's active internal licences (type, last valid day), by person. */
+async function internalLicences(db: Db, clientId: number) {
+  const rows = (await db
+    .selectFrom('administration_internal_licence')
+    .select(['IdPersona', 'IdTipoVehiculo', 'FechaVencimiento'])
+    .where('IdCliente', '=', clientId)
+    .where('Activo', '=', 'S')
+    .execute()) as Array<{ IdPersona: number; IdTipoVehiculo: number; FechaVencimiento: string }>;
+  const out = new Map<number, Array<{ IdTipoVehiculo: number; Vence: string }>>();
+  for (const r of rows)
+    out.set(Number(r.IdPersona), [
+      ...(out.get(Number(r.IdPersona)) ?? []),
+      { IdTipoVehiculo: Number(r.IdTipoVehiculo), Vence: String(r.FechaVencimiento).slice(0, 10) },
+    ]);
+  return out;
 }
 
 /** A vehicle's blocking maintenance that falls due first, for a gate offline past that day. */
