@@ -138,6 +138,15 @@ describe.each(DIALECTS)('identification management on %s', (dialect) => {
     const reversed = await issue({ FechaInicio: addDays(today, 5), FechaFin: addDays(today, 2) });
     expect(reversed.body.messageKey).toBe('rules.credentialStartAfterEnd');
     expect(await credentials()).toEqual([]);
+    // Without an active identification type for workers, a worker is given no credential (spec message).
+    const workerTypes = () =>
+      w.t.db.database.db.updateTable('identification_identification_type').where('IdEntidad', '=', 'T');
+    await workerTypes().set({ Activo: 'N' }).execute();
+    const untyped = await issue({});
+    expect(untyped.status).toBe(400);
+    expect(untyped.body.message).toBe('Person has no identification type configured.');
+    await workerTypes().set({ Activo: 'S' }).where('Descripcion', '<>', 'PASE DE PAPEL').execute();
+    expect(await credentials()).toEqual([]);
 
     const issued = await issue({});
     expect(issued.status, JSON.stringify(issued.body)).toBe(200);

@@ -11,6 +11,7 @@ import { ApiError } from '../../errors.js';
 import type { Principal } from '../../principal.js';
 import type { Registry } from '../../registry.js';
 import { divisionToday } from '../../site.js';
+import { checkIdentificationType } from './identification-types.js';
 
 /** Who works on credentials: the client and division of the session, and who it is. */
 export interface Office {
@@ -313,6 +314,7 @@ export class Credentials {
     const span = await this.accreditation(trx, office, holder);
     await this.reason(trx, office, input.IdMotivoEmision, 'E', 'IdMotivoEmision');
     const type = await this.credentialType(trx, office, input.IdTipoCredencial);
+    await checkIdentificationType(trx, this.registry, office.clientId, input);
     const start = input.FechaInicio ?? (today > span.from ? today : span.from);
     const byType = type.VigenciaDias ? addDays(start, Number(type.VigenciaDias) - 1) : span.to;
     const end = input.FechaFin ?? (byType < span.to ? byType : span.to);

@@ -1,6 +1,7 @@
 import type { HookMap } from '../../crud/types.js';
 import { ApiError } from '../../errors.js';
 import type { Registry } from '../../registry.js';
+import { checkIdentificationType } from './identification-types.js';
 
 /** Rules of the identification screens beyond the schemas (spec section 4). */
 export function identificationHooks(registry: Registry): HookMap {
@@ -9,7 +10,7 @@ export function identificationHooks(registry: Registry): HookMap {
     credential: {
       // A credential is a person's or a vehicle's, as its TipoTitular says (left out, the holder
       // named says it), never both; a new one cannot be registered while its holder has an active one.
-      async beforeWrite({ db, data, existing }) {
+      async beforeWrite({ db, data, existing, principal }) {
         data.TipoTitular ??= data.IdVehiculo != null && data.IdPersona == null ? 'V' : 'P';
         const column = data.TipoTitular === 'V' ? 'IdVehiculo' : 'IdPersona';
         const other = column === 'IdVehiculo' ? 'IdPersona' : 'IdVehiculo';
@@ -22,6 +23,7 @@ export function identificationHooks(registry: Registry): HookMap {
             fields: { [column]: { messageKey: 'validation.required' } },
           });
         if (data.Activo !== 'S') return;
+        await checkIdentificationType(db, registry, Number(data.IdCliente ?? principal.clientId), data);
         let qb = db
           .selectFrom(table('credential'))
           .select('IdCredencial')
