@@ -182,4 +182,72 @@ describe.each(DIALECTS)('the daily expiry job on %s', (dialect) => {
       .execute()) as Json[];
     expect(lease.every((l) => l.Titular === null && l.UltimaFecha === addDays(base, 2))).toBe(true);
   });
+
+  it('notices an accredited person’s internal licence falling due, and once expired, once each', async () => {
+    const person = (await db()
+      .selectFrom(`${table('accreditation')} as a`)
+      .innerJoin(`${table('request')} as r`, 'r.IdSolicitud', 'a.IdSolicitud')
+      .select('a.IdPersona')
+      .where('a.IdEntidad', '=', 'T')
+      .where('a.Estado', 'in', ['A', 'S'])
+      .where('r.IdUsuarioCreacion', '=', 'SOLICITANTE')
+      .executeTakeFirstOrThrow()) as Json;
+    const days = Number(
+      (
+        (await db()
+          .selectFrom(table('requirement-type'))
+          .select((eb) => eb.fn.max('DiasNotificarVencimiento').as('most'))
+          .executeTakeFirstOrThrow()) as Json
+      ).most,
+    );
+    expect(days).toBeGreaterThan(0);
+    const expiry = addDays(start, 1000);
+    const type = (await db()
+      .selectFrom(table('vehicle-type'))
+      .select(['IdTipoVehiculo', 'Descripcion'])
+      .where('Descripcion', '=', 'CAMIONETA')
+      .executeTakeFirstOrThrow()) as Json;
+    const licence = (await db()
+      .insertInto(table('internal-licence'))
+      .values({
+        IdCliente: 1,
+        IdPersona: person.IdPersona,
+        NumeroLicencia: '2026770001',
+        IdTipoVehiculo: type.IdTipoVehiculo,
+        FechaEmision: start,
+        FechaVencimiento: expiry,
+        Activo: 'S',
+      } as never)
+      .returning('IdLicenciaInterna')
+      .executeTakeFirstOrThrow()) as Json;
+    const licenceNotices = async () =>
+      (await db()
+        .selectFrom(table('licence-notice'))
+        .select(['Umbral', 'FechaVencimiento'])
+        .where('IdLicenciaInterna', '=', licence.IdLicenciaInterna)
+        .orderBy('IdAvisoLicencia')
+        .execute()) as Json[];
+    const named = `2026770001 (${type.Descripcion})`;
+    clock = at(addDays(expiry, -days - 1));
+    await job('uno').runOnce();
+    expect(await licenceNotices()).toEqual([]);
+    clock = at(addDays(expiry, -days));
+    await job('uno').runOnce();
+    expect(await licenceNotices()).toEqual([{ Umbral: days, FechaVencimiento: expiry }]);
+    const soon = mailsAbout(
+      person.IdPersona,
+      new RegExp(`Internal licence expiring: ${named.replace(/[()]/g, '\\$&')}`),
+    );
+    expect(soon.length).toBeGreaterThan(0);
+    expect(soon.map((m) => m.userId)).toContain('SOLICITANTE');
+    clock = at(addDays(expiry, -days + 1));
+    await job('uno').runOnce();
+    expect(await licenceNotices()).toHaveLength(1);
+    clock = at(addDays(expiry, 1));
+    await job('uno').runOnce();
+    expect((await licenceNotices()).map((n) => n.Umbral)).toEqual([days, 0]);
+    expect(mailsAbout(person.IdPersona, /Licencia interna vencida: 2026770001/)[0].text).toContain(
+      'cannot drive a vehicle of that type in',
+    );
+  });
 });

@@ -2088,6 +2088,18 @@ export interface ArriendoTrabajo {
 }
 
 /**
+ * One notice the daily expiry job sent of an internal driving licence (Administration > Internal licences) of an accredited person falling due, with the requirements' expiry notices: the licence, the expiry it was sent for and the threshold crossed (Umbral: the client's longest requirement-type notice days before expiry, or 0 once expired). Unique per licence, expiry and threshold, so a notice is sent once even when two server processes run the job.
+ */
+export interface AvisoLicenciaInterna {
+  IdAvisoLicencia?: number;
+  IdCliente?: number;
+  IdLicenciaInterna: number;
+  FechaVencimiento: string;
+  Umbral: number;
+  Fecha: string;
+}
+
+/**
  * A bulk (massive) request upload (spec sections 2, 3 and 4): an Excel file of one contract and accreditation profile, read and checked row by row as a dry run, then processed as a job that creates the valid rows' requests with its mass upload code. A requirement update upload (IdRequisito set) renews that requirement for the contract's accredited workers or vehicles the rows name. Its jobs run as the requester who uploaded it (IdUsuario, with the session's profile IdPerfil), also when a restarted server picks them up. Written only by the bulk calls.
  */
 export interface CargaMasiva {
@@ -2479,6 +2491,7 @@ export interface ResourceTypes {
   'expiry-notice': AvisoVencimiento;
   'request-attention': SolicitudAtencion;
   'job-lease': ArriendoTrabajo;
+  'licence-notice': AvisoLicenciaInterna;
   'bulk-upload': CargaMasiva;
   'bulk-upload-row': CargaMasivaFila;
   'bulk-upload-file': CargaMasivaArchivo;

@@ -267,6 +267,7 @@ export class ExpiryJob {
       notices++;
       await this.mail(trx, client, item, threshold === 0);
     }
+    notices += await this.licences(trx, client, today, Math.max(0, Number(types?.most ?? 0)), at);
     // Suspension follows the expired mandatory requirements; a suspension with none left lifts.
     let suspended = 0;
     let reinstated = 0;
@@ -320,10 +321,11 @@ export class ExpiryJob {
     return { notices, suspended, reinstated, escalated };
   }
 
-  /** The notice of one item to the contractor's requester and the authorisers of its divisions. */
-  private async mail(trx: Db, client: number, item: Item, expired: boolean): Promise<void> {
-    const column: HolderColumn = item.IdPersona ? 'IdPersona' : item.IdVehiculo ? 'IdVehiculo' : 'IdCompania';
-    const holder = (item.IdPersona ?? item.IdVehiculo ?? item.IdCompania) as number;
+  /**
+   * Who is told of a holder's expiry: the requesters of its accreditations in force and the
+   * authorisers of their divisions; and the originating request's number.
+   */
+  private async recipients(trx: Db, client: number, column: HolderColumn, holder: number) {
     const accreditations = (await trx
       .selectFrom(`${this.table('accreditation')} as a`)
       .innerJoin(`${this.table('request')} as r`, 'r.IdSolicitud', 'a.IdSolicitud')
@@ -349,7 +351,40 @@ export class ExpiryJob {
         .execute()) as Array<{ IdUsuario: string }>;
       for (const a of approvers) users.add(a.IdUsuario);
     }
-    if (!users.size) return;
+    const origin = accreditations[0] ? requestNumber(accreditations[0].IdSolicitud) : '';
+    return { users: users.size ? await activeUsers(trx, this.registry, [...users]) : [], origin };
+  }
+
+  /** A notice in both languages to each recipient with a mail, in the job's transaction. */
+  private async send(
+    trx: Db,
+    client: number,
+    recipients: Array<{ IdUsuario: string; Correo: string | null }>,
+    subject: string[],
+    text: string[],
+  ): Promise<void> {
+    for (const user of recipients) {
+      if (!user.Correo) continue;
+      await this.notifier.send(
+        {
+          clientId: client,
+          userId: user.IdUsuario,
+          channel: 'C',
+          to: user.Correo,
+          subject: `${subject[0]} / ${subject[1]}`,
+          text: `${text[0]}\n\n${text[1]}`,
+        },
+        trx,
+      );
+    }
+  }
+
+  /** The notice of one item to the contractor's requester and the authorisers of its divisions. */
+  private async mail(trx: Db, client: number, item: Item, expired: boolean): Promise<void> {
+    const column: HolderColumn = item.IdPersona ? 'IdPersona' : item.IdVehiculo ? 'IdVehiculo' : 'IdCompania';
+    const holder = (item.IdPersona ?? item.IdVehiculo ?? item.IdCompania) as number;
+    const { users: recipients, origin } = await this.recipients(trx, client, column, holder);
+    if (!recipients.length) return;
     const name = item.IdPersona
       ? ((await trx
           .selectFrom(this.table('person'))
@@ -377,8 +412,6 @@ export class ExpiryJob {
       : company
         ? `${company.Compania} (${company.Documento})`
         : (plate?.Placa ?? String(holder));
-    const origin = accreditations[0] ? requestNumber(accreditations[0].IdSolicitud) : '';
-    const recipients = await activeUsers(trx, this.registry, [...users]);
     const date = item.FechaVencimiento;
     const subject = expired
       ? [`Requisito vencido: ${item.Requisito}`, `Requirement expired: ${item.Requisito}`]
@@ -393,19 +426,83 @@ export class ExpiryJob {
           `El requisito ${item.Requisito} de ${who} vence el ${date}: solicite su actualización. Solicitud de origen ${origin}.`,
           `Requirement ${item.Requisito} of ${who} expires on ${date}: request its update. Originating request ${origin}.`,
         ];
-    for (const user of recipients) {
-      if (!user.Correo) continue;
-      await this.notifier.send(
-        {
-          clientId: client,
-          userId: user.IdUsuario,
-          channel: 'C',
-          to: user.Correo,
-          subject: `${subject[0]} / ${subject[1]}`,
-          text: `${text[0]}\n\n${text[1]}`,
-        },
+    await this.send(trx, client, recipients, subject, text);
+  }
+
+  /**
+   * The internal driving licences of accredited people falling due (with the requirements' notices):
+   * within `days` of their expiry, and once expired; a notice row per licence, expiry and threshold.
+   */
+  private async licences(trx: Db, client: number, today: string, days: number, at: string): Promise<number> {
+    const rows = (await trx
+      .selectFrom(`${this.table('internal-licence')} as l`)
+      .innerJoin(`${this.table('person')} as p`, 'p.IdPersona', 'l.IdPersona')
+      .innerJoin(`${this.table('vehicle-type')} as t`, 't.IdTipoVehiculo', 'l.IdTipoVehiculo')
+      .select([
+        'l.IdLicenciaInterna',
+        'l.IdPersona',
+        'l.NumeroLicencia',
+        'l.FechaVencimiento',
+        't.Descripcion as Tipo',
+        'p.Apellido',
+        'p.Nombre',
+        'p.Documento',
+      ])
+      .where('l.IdCliente', '=', client)
+      .where('l.Activo', '=', 'S')
+      .where('l.FechaVencimiento', '<=', addDays(today, days))
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom(`${this.table('accreditation')} as a`)
+            .select('a.IdAcreditacion')
+            .whereRef('a.IdPersona', '=', 'l.IdPersona')
+            .where('a.Estado', 'in', ['A', 'S']),
+        ),
+      )
+      .orderBy('l.IdLicenciaInterna')
+      .execute()) as Array<Record<string, string | number>>;
+    let sent = 0;
+    for (const r of rows) {
+      const expiry = String(r.FechaVencimiento).slice(0, 10);
+      const threshold = thresholdOf(expiry, days, today);
+      if (threshold === undefined) continue;
+      const recorded = await trx
+        .insertInto(this.table('licence-notice'))
+        .values({
+          IdCliente: client,
+          IdLicenciaInterna: r.IdLicenciaInterna,
+          FechaVencimiento: expiry,
+          Umbral: threshold,
+          Fecha: at,
+          IdUsuarioCreacion: 'SISTEMA',
+          FechaCreacion: at,
+        })
+        .onConflict((oc) => oc.columns(['IdLicenciaInterna', 'FechaVencimiento', 'Umbral']).doNothing())
+        .returning('IdAvisoLicencia')
+        .executeTakeFirst();
+      if (!recorded) continue;
+      sent++;
+      const { users } = await this.recipients(trx, client, 'IdPersona', Number(r.IdPersona));
+      const licence = `${r.NumeroLicencia} (${r.Tipo})`;
+      const who = `${r.Apellido} ${r.Nombre} (${r.Documento})`;
+      await this.send(
         trx,
+        client,
+        users,
+        threshold === 0
+          ? [`Licencia interna vencida: ${licence}`, `Internal licence expired: ${licence}`]
+          : [`Licencia interna por vencer: ${licence}`, `Internal licence expiring: ${licence}`],
+        threshold === 0
+          ? [
+              `La licencia interna ${licence} de ${who} venció el ${expiry}: no puede ingresar conduciendo un vehículo de ese tipo.`,
+              `Internal licence ${licence} of ${who} expired on ${expiry}: they cannot drive a vehicle of that type in.`,
+            ]
+          : [
+              `La licencia interna ${licence} de ${who} vence el ${expiry}: solicite su renovación.`,
+              `Internal licence ${licence} of ${who} expires on ${expiry}: have it renewed.`,
+            ],
       );
     }
+    return sent;
   }
 }
