@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { stayText, zoneOffset } from '../../../shared/dates.js';
 import { t } from '../../i18n.js';
+import { SESSION_DIVISION } from '../../plugins/repository.js';
 import { field, INT32, resultResponses } from '../../routes/responses.js';
 import { type ExportColumn, workbookBase64 } from '../../services/excel.js';
 import { divisionTimeZone, divisionToday } from '../../site.js';
@@ -26,7 +27,7 @@ export default async function headcountRoutes(fastify: FastifyInstance): Promise
         querystring: {
           type: 'object',
           properties: {
-            IdDivision: field.id({ description: 'Ignored: the division is the session’s.' }),
+            IdDivision: SESSION_DIVISION,
             CantMeses: field.integer(1, 120),
             CantYear: field.integer(2000, 2100),
             CantMonth: field.text(40),

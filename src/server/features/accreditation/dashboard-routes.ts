@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { DashboardKind } from '../../../shared/request-kinds.js';
+import { SESSION_DIVISION } from '../../plugins/repository.js';
 import { field, objectOf, resultResponses } from '../../routes/responses.js';
 import { requesterOf } from '../../services/requester.js';
 import { Dashboards } from './dashboards.js';
@@ -8,7 +9,7 @@ import { authoriserOf } from './roles.js';
 
 /** The dashboards' period of spec section 7: months back, or a year and some of its months. */
 export const PERIOD = {
-  IdDivision: field.id({ description: 'Ignored: the division is the session’s.' }),
+  IdDivision: SESSION_DIVISION,
   CantMeses: field.integer(1, 120),
   CantYear: field.integer(2000, 2100),
   CantMonth: field.text(40, { description: 'Comma-separated months (1–12) of CantYear.' }),

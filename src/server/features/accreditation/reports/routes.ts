@@ -4,6 +4,7 @@ import type { Language } from '../../../../shared/constants.js';
 import type { Row } from '../../../crud/types.js';
 import { ApiError } from '../../../errors.js';
 import { t } from '../../../i18n.js';
+import { SESSION_DIVISION } from '../../../plugins/repository.js';
 import { field, objectOf, resultResponses } from '../../../routes/responses.js';
 import { columnMaker, type ExportColumn, sendWorkbook, writeWorkbook } from '../../../services/excel.js';
 import { screenScope } from '../roles.js';
@@ -20,7 +21,7 @@ const ask = {
   MesHasta: field.integer(1, 12),
   TipoSolicitud: { type: 'string', enum: ['M', 'D', 'A', 'E', 'C'] },
   IdEntidad: { type: 'string', enum: [...ENTITY_CODES] },
-  IdDivision: field.id({ description: 'Ignored: the division is the session’s.' }),
+  IdDivision: SESSION_DIVISION,
 };
 const VIEWS = ['meses', 'autorizadores', 'requisitos'] as const;
 
