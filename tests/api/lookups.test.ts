@@ -35,6 +35,47 @@ describe.each(DIALECTS)('lookups and grid lists of spec section 7 on %s', (diale
     expect(chileLicences.body.result.every((l: { IdPais: string }) => l.IdPais === 'CH')).toBe(true);
   });
 
+  it('pages a reference list longer than one answer instead of stopping silently', async () => {
+    const table = w.table('function');
+    const before = Number(
+      (
+        (await w
+          .db()
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()) as {
+          n: number | string;
+        }
+      ).n,
+    );
+    const rows = Array.from({ length: 5002 - before + 3 }, (_, i) => ({
+      IdCliente: 1,
+      Descripcion: `FUNCIÓN DE PRUEBA ${String(i).padStart(5, '0')}`,
+      Contratista: 'S',
+      Activo: 'S',
+    }));
+    for (let i = 0; i < rows.length; i += 500)
+      await w
+        .db()
+        .insertInto(table)
+        .values(rows.slice(i, i + 500))
+        .execute();
+    const total = before + rows.length;
+    const first = await get('/api/AdministracionFuncion/obtenerTodos');
+    expect(first.status).toBe(200);
+    expect(first.body.result).toHaveLength(5000);
+    expect(first.body.totalCount).toBe(total);
+    expect(first.body.siguiente).toBe(5000);
+    const second = await get(`/api/AdministracionFuncion/obtenerTodos?skip=${first.body.siguiente}`);
+    expect(second.body.result).toHaveLength(total - 5000);
+    expect(second.body.siguiente).toBeUndefined();
+    const ids = new Set(
+      [...first.body.result, ...second.body.result].map((f: { IdFuncion: number }) => f.IdFuncion),
+    );
+    expect(ids.size).toBe(total);
+    await w.db().deleteFrom(table).where('Descripcion', 'like', 'FUNCIÓN DE PRUEBA %').execute();
+  });
+
   it('takes the client from the token and ignores IdCliente', async () => {
     const functions = await get('/api/AdministracionFuncion/obtenerTodos?IdCliente=999&Contratista=S');
     expect(functions.status).toBe(200);

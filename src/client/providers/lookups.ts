@@ -33,10 +33,20 @@ export async function fetchLookup(
   } catch {
     // A damaged entry is fetched again.
   }
-  const query = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
-  const response = await apiFetch(`/api/${lookup}/obtenerTodos${query ? `?${query}` : ''}`);
-  if (!response.ok) throw new Error(`${lookup} answered ${response.status}`);
-  const data = ((await response.json()) as { result: Data[] }).result;
+  // A list longer than one answer comes a page at a time (its `siguiente`), all of it.
+  const data: Data[] = [];
+  let skip: number | undefined = 0;
+  while (skip !== undefined) {
+    const query = new URLSearchParams([
+      ...Object.entries(params).map(([k, v]) => [k, String(v)]),
+      ...(skip ? [['skip', String(skip)]] : []),
+    ]).toString();
+    const response = await apiFetch(`/api/${lookup}/obtenerTodos${query ? `?${query}` : ''}`);
+    if (!response.ok) throw new Error(`${lookup} answered ${response.status}`);
+    const page = (await response.json()) as { result: Data[]; siguiente?: number };
+    data.push(...page.result);
+    skip = page.siguiente !== undefined && page.siguiente > skip ? page.siguiente : undefined;
+  }
   try {
     window.localStorage.setItem(
       key,

@@ -69,7 +69,12 @@ function lookupQuerystring(entity: Entity) {
   const names = [...new Set([...filterableFields(entity), ...Object.values(entity.scope)])];
   return {
     type: 'object',
-    properties: Object.fromEntries(names.map((name) => [name, queryParameter(entity, name)])),
+    properties: {
+      ...Object.fromEntries(names.map((name) => [name, queryParameter(entity, name)])),
+      skip: field.integer(0, INT32.max, {
+        description: 'Records to pass over: the `siguiente` of the page before.',
+      }),
+    },
   };
 }
 
@@ -165,19 +170,24 @@ export default async function lookupRoutes(fastify: FastifyInstance): Promise<vo
         schema: {
           tags,
           summary: `Every ${entity.name} record of the session’s scope`,
-          description: `Equality on any of: ${[...filterableFields(entity)].join(', ')}.`,
+          description: `Equality on any of: ${[...filterableFields(entity)].join(', ')}. At most ${LOOKUP_LIMIT} records an answer: totalCount says how many there are, and siguiente, when more follow, the skip of the next page.`,
           querystring: lookupQuerystring(entity),
           response: result(`${entity.name} records in their default order`),
         },
       },
       async (request) => {
+        const { skip, ...filters } = request.query;
+        const offset = skip === undefined ? 0 : Number(skip);
         const query: ListQuery = {
           sort: entity.defaultSort,
-          offset: 0,
+          offset,
           limit: LOOKUP_LIMIT,
-          filters: [...lookupReach(entity, request), ...lookupFilters(entity, request.query)],
+          filters: [...lookupReach(entity, request), ...lookupFilters(entity, filters)],
         };
-        return { result: (await crud.list(entity, query, request.principal)).records };
+        const { records, total } = await crud.list(entity, query, request.principal);
+        // A list longer than one answer says so: its total, and where the next page starts.
+        const next = offset + records.length < total ? offset + records.length : undefined;
+        return { result: records, totalCount: total, ...(next !== undefined && { siguiente: next }) };
       },
     );
     fastify.get<{ Querystring: Record<string, unknown> }>(
