@@ -76,6 +76,19 @@ describe('headcount and roll call in a real browser', () => {
       await dialog.getByRole('button', { name: 'Cerrar' }).click();
       await dialog.waitFor({ state: 'detached' });
     }
+    // The headcount by contract, as the division counts it: its groups' present and absent add up to the card's.
+    const groups = tab.getByTestId('headcount-groups');
+    await groups.waitFor();
+    expect(await groups.getAttribute('data-mode')).toBe('C');
+    expect(await groups.getByRole('heading').textContent()).toBe('Dotación por contrato');
+    const workerRows = groups.locator('tbody tr').filter({ hasText: 'Trabajadores' });
+    expect(await workerRows.count()).toBeGreaterThan(0);
+    const cells = await workerRows.evaluateAll((rows) =>
+      rows.map((r) => [...r.querySelectorAll('td')].slice(2).map((td) => Number(td.textContent))),
+    );
+    expect(cells.reduce((sum, [present, absent]) => sum + present + absent, 0)).toBe(
+      (await count('TP')) + (await count('TA')),
+    );
     // The roll call of its own people, from the tab: it asks for nothing the requester may not read.
     await tab.getByRole('link', { name: 'Lista de evacuación' }).click();
     await page.waitForURL((url) => url.pathname === '/acceso/evacuacion');

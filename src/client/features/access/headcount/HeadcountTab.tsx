@@ -27,6 +27,7 @@ import { Link } from 'react-router-dom';
 import { Pager } from '../../../components/grid/Pager.js';
 import { formatDateTime, formatStay } from '../../../format.js';
 import { apiCall } from '../../../session/http.js';
+import { type GroupRow, HeadcountGroups } from './HeadcountGroups.js';
 
 type Kind = 'T' | 'V' | 'P';
 type State = 'P' | 'A';
@@ -202,6 +203,11 @@ export default function HeadcountTab({ kinds }: { kinds: Kind[] }) {
           );
         })}
       </Stack>
+      <HeadcountGroups
+        mode={answer.data?.[0]?.[0]?.ModoDotacion as unknown as string | undefined}
+        groups={(answer.data?.[4] ?? []) as unknown as GroupRow[]}
+        kinds={kinds}
+      />
       {open && <HeadcountPopup kind={open.kind} state={open.state} onClose={() => setOpen(null)} />}
     </Stack>
   );
