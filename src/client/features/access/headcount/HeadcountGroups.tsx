@@ -20,7 +20,7 @@ export interface GroupRow {
 
 /**
  * The headcount by contract or by organisational unit, as the division's headcount mode says
- * (ModoDotacion C or U; none for N): per kind the session sees, each group's present and absent.
+ * (ModoDotacion C or O; none for N): per kind the session sees, each group's present and absent.
  */
 export function HeadcountGroups({
   mode,
@@ -32,7 +32,7 @@ export function HeadcountGroups({
   kinds: Array<'T' | 'V' | 'P'>;
 }) {
   const translate = useTranslate();
-  if (mode !== 'C' && mode !== 'U') return null;
+  if (mode !== 'C' && mode !== 'O') return null;
   const shown = groups.filter((g) => kinds.includes(g.IdEntidad));
   if (!shown.length) return null;
   const title = translate(`headcount.groups.${mode}`);
