@@ -35,6 +35,17 @@ describe.each(DIALECTS)('gate device calls on %s', (dialect) => {
     });
   const decidir = (payload: object, deviceKey = key, language = 'en') =>
     device('/api/acceso/decidir', payload, deviceKey, language);
+  /** The whole offline list of the main gate (control point 1), as the gate verifies it. */
+  const allowList = async () =>
+    JSON.parse(
+      (
+        await call(t.app, {
+          method: 'GET',
+          url: '/api/acceso/listapermitidos?puntoControl=1',
+          headers: { authorization: `Device ${key}` },
+        })
+      ).body.result.payload,
+    );
   const batch = (Marcas: object[], deviceKey = key) =>
     device('/api/acceso/marcaciones', { Marcas }, deviceKey);
   const issue = async (equipment: number) =>
@@ -316,15 +327,7 @@ describe.each(DIALECTS)('gate device calls on %s', (dialect) => {
     const byDocument = await decidir({ IdPuerta: ENTRY_DOOR, Lectura: `@${document.Documento}<<PER` });
     expect(byDocument.body.result).toMatchObject({ allow: true, reason: 'ALLOWED' });
     // The offline list tells the gate app the same.
-    const list = JSON.parse(
-      (
-        await call(t.app, {
-          method: 'GET',
-          url: '/api/acceso/listapermitidos?puntoControl=1',
-          headers: { authorization: `Device ${key}` },
-        })
-      ).body.result.payload,
-    );
+    const list = await allowList();
     expect(list.lectura).toMatchObject({ TipoLectura: 'D', PosicionInicio: 1 });
     // Nothing where the configuration looks, two things presented, or no configuration: refused, said why.
     const empty = await decidir({ IdPuerta: ENTRY_DOOR, Lectura: '@' });
@@ -701,16 +704,7 @@ describe.each(DIALECTS)('gate device calls on %s', (dialect) => {
   it('refuses a vehicle whose maintenance of a blocking kind is overdue, at the door and on the offline list', async () => {
     const db = t.db.database.db;
     const vehicleId = Number(vehicle.IdVehiculo);
-    const list = async () =>
-      JSON.parse(
-        (
-          await call(t.app, {
-            method: 'GET',
-            url: '/api/acceso/listapermitidos?puntoControl=1',
-            headers: { authorization: `Device ${key}` },
-          })
-        ).body.result.payload,
-      ).entradas.find((e: Json) => e.Titular === `V:${vehicleId}`);
+    const list = async () => (await allowList()).entradas.find((e: Json) => e.Titular === `V:${vehicleId}`);
     const kind = (name: string) =>
       db
         .selectFrom('system_maintenance_type')
@@ -819,15 +813,7 @@ describe.each(DIALECTS)('gate device calls on %s', (dialect) => {
     });
     expect(byDocument.body.result).toMatchObject({ allow: true });
     // The offline list: the vehicle asks for its driver, the driver carries the licence.
-    const payload = JSON.parse(
-      (
-        await call(t.app, {
-          method: 'GET',
-          url: '/api/acceso/listapermitidos?puntoControl=1',
-          headers: { authorization: `Device ${key}` },
-        })
-      ).body.result.payload,
-    );
+    const payload = await allowList();
     expect(payload.entradas.find((e: Json) => e.Titular === `V:${vehicleId}`).LicenciaInterna).toEqual({
       IdTipoVehiculo: type.IdTipoVehiculo,
       Tipo: type.Descripcion,
@@ -861,16 +847,7 @@ describe.each(DIALECTS)('gate device calls on %s', (dialect) => {
   it('lists a vehicle with its windscreen card, lets the card through, and names a suspended vehicle to turn away', async () => {
     const db = t.db.database.db;
     const vehicleId = Number(vehicle.IdVehiculo);
-    const list = async () =>
-      JSON.parse(
-        (
-          await call(t.app, {
-            method: 'GET',
-            url: '/api/acceso/listapermitidos?puntoControl=1',
-            headers: { authorization: `Device ${key}` },
-          })
-        ).body.result.payload,
-      );
+    const list = allowList;
     expect((await list()).entradas.find((e: Json) => e.Titular === `V:${vehicleId}`)).toMatchObject({
       Nombre: vehicle.Placa,
       Placa: vehicle.Placa,

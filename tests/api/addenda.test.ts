@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyAddenda } from '../../src/server/features/administration/addenda.js';
 import { addDays, siteDate } from '../../src/shared/dates.js';
-import { catalogue, copyContract, peopleOnContract } from '../support/accreditation.js';
+import { catalogue, copyContract, peopleOnContract, workerRequest } from '../support/accreditation.js';
 import { DIALECTS } from '../support/databases.js';
 import { world } from '../support/world.js';
 
@@ -52,22 +52,12 @@ describe.each(DIALECTS)('contract addenda on %s', (dialect) => {
       ...fields,
     });
   const file = (end: string) =>
-    as('requester', 'POST', `${BASE}/crearsolicitante`, {
-      IdEntidad: 'T',
-      IdContrato: contract,
-      IdPerfilAcreditacion: cat.worker,
-      FechaInicio: today,
-      FechaFin: end,
-      IdTipoDocumento: cat.dni,
-      Documento: String(72_400_000 + serial++),
-      Apellido: 'Quispe Mamani',
-      Nombre: 'Rosa',
-      Sexo: 'F',
-      FechaNacimiento: '1990-03-12',
-      IdPaisNacimiento: 'PE',
-      IdPaisResidencia: 'PE',
-      TelefonoMovil: '987111222',
-    });
+    as(
+      'requester',
+      'POST',
+      `${BASE}/crearsolicitante`,
+      workerRequest(cat, contract, today, { FechaFin: end, Documento: String(72_400_000 + serial++) }),
+    );
 
   it('extends the contract’s end once approved, from its date; requests may then reach the new end', async () => {
     const before = await contractRow();

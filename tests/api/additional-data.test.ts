@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addDays, siteDate } from '../../src/shared/dates.js';
-import { catalogue, fillRequest } from '../support/accreditation.js';
+import { catalogue, fillRequest, workerRequest } from '../support/accreditation.js';
 import { DIALECTS } from '../support/databases.js';
 import { world } from '../support/world.js';
 
@@ -34,23 +34,17 @@ describe.each(DIALECTS)('additional data of a request on %s', (dialect) => {
   const datum = (name: string) => data.find((d) => d.Dato === name).IdDatoAdicional as number;
 
   const file = (extra: object = {}) =>
-    as('requester', 'POST', `${BASE}/crearsolicitante`, {
-      IdEntidad: 'T',
-      IdContrato: contract,
-      IdPerfilAcreditacion: cat.worker,
-      FechaInicio: today,
-      FechaFin: addDays(today, 30),
-      IdTipoDocumento: cat.dni,
-      Documento: '72500111',
-      Apellido: 'Huamán Quispe',
-      Nombre: 'Julia',
-      Sexo: 'F',
-      FechaNacimiento: '1992-08-14',
-      IdPaisNacimiento: 'PE',
-      IdPaisResidencia: 'PE',
-      TelefonoMovil: '987666777',
-      ...extra,
-    });
+    as(
+      'requester',
+      'POST',
+      `${BASE}/crearsolicitante`,
+      workerRequest(cat, contract, today, {
+        Documento: '72500111',
+        Apellido: 'Huamán Quispe',
+        Nombre: 'Julia',
+        ...extra,
+      }),
+    );
   const record = async (id: number) =>
     (await as('requester', 'GET', `${BASE}/obtenersolicitud?IdSolicitud=${id}`)).body.result;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addDays, siteDate } from '../../src/shared/dates.js';
-import { catalogue, fillRequest } from '../support/accreditation.js';
+import { catalogue, fillRequest, workerRequest } from '../support/accreditation.js';
 import { DIALECTS } from '../support/databases.js';
 import { world } from '../support/world.js';
 
@@ -47,22 +47,13 @@ describe.each(DIALECTS)('indiscipline on %s', (dialect) => {
       'requester',
       'POST',
       `${BASE}/crearsolicitante`,
-      {
-        IdEntidad: 'T',
-        IdContrato: contract,
-        IdPerfilAcreditacion: cat.worker,
-        FechaInicio: today,
-        FechaFin: addDays(today, 30),
-        IdTipoDocumento: chilean ? run : cat.dni,
+      workerRequest(cat, contract, today, {
         Documento: document,
         Apellido: 'Torres López',
         Nombre: 'Pedro',
         Sexo: 'M',
-        FechaNacimiento: '1985-01-20',
-        IdPaisNacimiento: chilean ? 'CH' : 'PE',
-        IdPaisResidencia: chilean ? 'CH' : 'PE',
-        TelefonoMovil: '987333444',
-      },
+        ...(chilean && { IdTipoDocumento: run, IdPaisNacimiento: 'CH', IdPaisResidencia: 'CH' }),
+      }),
       { headers: { 'accept-language': language } },
     );
   /** Fills every line, attaches the PDFs and the photo, and sends the request. */

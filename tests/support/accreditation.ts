@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../src/server/db/connection.js';
 import type { Registry } from '../../src/server/registry.js';
 import { textPdf } from '../../src/server/services/pdf.js';
+import { addDays } from '../../src/shared/dates.js';
 import { call } from './app.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
@@ -220,4 +221,32 @@ export async function fillRequest(app: FastifyInstance, token: string, id: numbe
       type: 'image/png',
     },
   );
+}
+
+/**
+ * A worker's mobilisation as the wizard's first steps send it: on `contract`, from `today` for 30
+ * days, a Peruvian worker by DNI; `fields` replace any of it (the document, the names, the dates).
+ */
+export function workerRequest(
+  cat: Awaited<ReturnType<typeof catalogue>>,
+  contract: number,
+  today: string,
+  fields: Record<string, unknown> = {},
+) {
+  return {
+    IdEntidad: 'T',
+    IdContrato: contract,
+    IdPerfilAcreditacion: cat.worker,
+    FechaInicio: today,
+    FechaFin: addDays(today, 30),
+    IdTipoDocumento: cat.dni,
+    Apellido: 'Quispe Mamani',
+    Nombre: 'Rosa',
+    Sexo: 'F',
+    FechaNacimiento: '1990-03-12',
+    IdPaisNacimiento: 'PE',
+    IdPaisResidencia: 'PE',
+    TelefonoMovil: '987111222',
+    ...fields,
+  };
 }
