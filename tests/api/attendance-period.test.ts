@@ -391,7 +391,8 @@ describe.each(DIALECTS)('attendance justifications, period and closing on %s', (
 
   it('imports a justification file for a company, all rows or none', async () => {
     const [, , first, second] = f.crew;
-    const day = addDays(today, -1);
+    // The day after the closed week (D to D + 6): never in it, never after today, whatever today's weekday.
+    const day = addDays(D, 7);
     const token = f.tokens.admin;
     const url = '/api/asistencia/justificaciones/importar';
     const good = await justificationFile([
