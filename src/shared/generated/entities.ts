@@ -883,7 +883,7 @@ export interface Vehiculo {
 }
 
 /**
- * A maintenance done on a vehicle (Administration > Vehicle maintenance): its kind (maintenance-type), the day it was done and the day it is next due (FechaProxima: the day plus the kind's period when none is given; none for a kind done on demand). When the kind says so (BloqueaVehiculo), a vehicle past the next due day of its latest maintenance of that kind is refused at the gate (MAINTENANCE_OVERDUE), online and offline. A contractor records its own vehicles'.
+ * A maintenance done on a vehicle (Administration > Vehicle maintenance): its kind (maintenance-type), the day it was done and the day it is next due (FechaProxima: the day plus the kind's period when none is given; none for a kind done on demand). When the kind says so (BloqueaVehiculo), a vehicle past the next due day of its latest maintenance of that kind is refused at the gate (MAINTENANCE_OVERDUE), online and offline. Kept by the client's administration (the demo grants the screen to the administrator); a session of a contractor that were granted it would reach its own company's vehicles only (x-scope through the vehicle).
  */
 export interface MantenimientoVehiculo {
   IdMantenimientoVehiculo?: number;
