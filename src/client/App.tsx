@@ -31,6 +31,7 @@ import { isScreen, type Meta, MetaContext, representation, useMeta } from './pro
 import { session } from './session/store.js';
 
 // Screens are loaded on demand: the lists on first visit to a list, the forms on first edit.
+const ManualsPage = lazy(() => import('./manuals/ManualsPage.js'));
 const ResourceList = lazy(() => import('./resources/ResourceList.js'));
 const ResourceShow = lazy(() => import('./resources/ResourceShow.js'));
 const ResourceCreate = lazy(() => import('./resources/ResourceCreate.js'));
@@ -148,6 +149,16 @@ export default function App({ meta, dataProvider, i18nProvider, store }: AppProp
                   }
                 />
               ))}
+              <Route
+                path="/manuales/:guide?"
+                element={
+                  <Authenticated>
+                    <Suspense fallback={null}>
+                      <ManualsPage />
+                    </Suspense>
+                  </Authenticated>
+                }
+              />
               <Route
                 path="/seguridad/usuarioLogin"
                 element={

@@ -21,7 +21,7 @@ export function isAuthoriser(characteristics: readonly string[]): boolean {
 }
 
 /** Screens of the shell itself, open to every profile. */
-export const ALWAYS_ALLOWED_ROUTES = ['/dashboard', '/seguridad/usuarioLogin'] as const;
+export const ALWAYS_ALLOWED_ROUTES = ['/dashboard', '/seguridad/usuarioLogin', '/manuales'] as const;
 
 /** Headers of the token renewal of spec section 8. */
 export const TOKEN_HEADERS = {

@@ -107,34 +107,3 @@ describe.each(DIALECTS)('security calls of spec section 7 on %s', (dialect) => {
     });
   });
 });
-
-describe.each(DIALECTS)('user manuals on %s', (dialect) => {
-  const w = world(dialect, { users: { requester: 'SOLICITANTE' } });
-
-  it.each(['manual-solicitante.pdf', 'manual-autorizador.pdf'])(
-    'downloads %s as a base64 PDF',
-    async (fileName) => {
-      const res = await call(w.app, {
-        method: 'GET',
-        url: `/api/SistemaArchivo/descargar?fileName=${fileName}&fileType=pdf`,
-        token: w.tokens.requester,
-      });
-      expect(res.status).toBe(200);
-      expect(res.body.result).toMatchObject({ fileName, fileType: 'application/pdf' });
-      const pdf = Buffer.from(res.body.result.fileBase64, 'base64').toString('latin1');
-      expect(pdf.startsWith('%PDF-1.4')).toBe(true);
-      expect(pdf.trimEnd().endsWith('%%EOF')).toBe(true);
-      expect(pdf).toContain('Manual del');
-    },
-  );
-
-  it('refuses any other file name', async () => {
-    const res = await call(w.app, {
-      method: 'GET',
-      url: '/api/SistemaArchivo/descargar?fileName=../../package.json',
-      token: w.tokens.requester,
-    });
-    expect(res.status).toBe(404);
-    expect(res.body.messageKey).toBe('files.notFound');
-  });
-});

@@ -205,8 +205,11 @@ describe('every screen as every demo user', () => {
     };
 
     await check({ path: '/dashboard', title: [es.app.menu.home], axe: `dashboard ${user}` });
-    // The footer offers the manual of the user's profile: the requester's or the authoriser's.
-    const manual = user === 'SOLICITANTE' ? es.shell.manualRequester : es.shell.manualAuthoriser;
+    // The footer offers the manual of the user's role: the requester's, the authoriser's, the administrator's.
+    const manual =
+      es.manuals.guides[
+        user === 'SOLICITANTE' ? 'requester' : user === 'ADMIN' ? 'administrator' : 'authoriser'
+      ];
     const offered = (await page.locator('[data-testid="manual"]').textContent()) ?? '';
     if (offered.trim() !== manual)
       problems.push(`${user} ${device}: the footer offers "${offered}", not "${manual}"`);

@@ -2,28 +2,21 @@ import MenuBookIcon from '@mui/icons-material/MenuBook';
 import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslate } from 'react-admin';
+import { Link } from 'react-router-dom';
 import { APP_VERSION } from '../../shared/constants.js';
-import { saveBase64 } from '../files.js';
-import { apiCall } from '../session/http.js';
+import { guidesFor } from '../../shared/manuals.js';
+import { downloadGuide } from '../manuals/download.js';
 import { session } from '../session/store.js';
 
-/** The footer of spec section 2: the manual of the profile's type, the year, the copyright. */
+/**
+ * The footer of spec section 2: the manual of the user's role (the first guide its menu reaches:
+ * the requester's, the authoriser's…) as a PDF, the guides inside the console, the year, the copyright.
+ */
 export default function Footer() {
   const translate = useTranslate();
   const [failed, setFailed] = useState(false);
-  const type = session.profile()?.current.tipoPerfil;
-  const fileName = type === 'requester' ? 'manual-solicitante.pdf' : 'manual-autorizador.pdf';
-  const download = async () => {
-    try {
-      const file = await apiCall<{ fileBase64: string; fileName: string; fileType: string }>(
-        'GET',
-        `/api/SistemaArchivo/descargar?${new URLSearchParams({ fileName, fileType: 'pdf' })}`,
-      );
-      saveBase64(file.fileBase64, file.fileName, file.fileType);
-    } catch {
-      setFailed(true);
-    }
-  };
+  const guide = guidesFor(session.profile()?.menu ?? [])[0];
+  const download = () => downloadGuide(guide.file).catch(() => setFailed(true));
   return (
     <Box
       component="footer"
@@ -40,9 +33,14 @@ export default function Footer() {
         borderColor: 'divider',
       }}
     >
-      <Button size="small" startIcon={<MenuBookIcon />} onClick={download} data-testid="manual">
-        {translate(type === 'requester' ? 'shell.manualRequester' : 'shell.manualAuthoriser')}
-      </Button>
+      <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
+        <Button size="small" startIcon={<MenuBookIcon />} onClick={download} data-testid="manual">
+          {translate(`manuals.guides.${guide.id}`)}
+        </Button>
+        <Button size="small" component={Link} to={`/manuales/${guide.id}`} data-testid="manuals">
+          {translate('manuals.title')}
+        </Button>
+      </Box>
       <Typography variant="caption" color="text.secondary">
         © {new Date().getFullYear()} {translate('shell.copyright')} · {APP_VERSION}
       </Typography>

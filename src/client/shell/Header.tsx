@@ -21,6 +21,7 @@ import { HEADER_TRUNCATION } from '../../shared/constants.js';
 import { LanguageMenu } from '../components/LanguageMenu.js';
 import { LOADING_LABEL_ID } from '../consoleTheme.js';
 import { isLanguage } from '../language.js';
+import { HelpButton } from '../manuals/HelpButton.js';
 import { keepSession } from '../pages/login/actors.js';
 import { apiCall, RELOAD_DELAY_MS } from '../session/http.js';
 import { type DivisionChoice, session } from '../session/store.js';
@@ -116,6 +117,7 @@ function Toolbar() {
   const narrow = useMediaQuery<Theme>((theme) => theme.breakpoints.down('sm'), { noSsr: true });
   return (
     <>
+      <HelpButton />
       <LanguageMenu language={isLanguage(locale) ? locale : 'es'} onChange={setLocale} compact={narrow} />
       <LoadingIndicator {...({ 'aria-label': translate('ra.page.loading') } as object)} />
       <span id={LOADING_LABEL_ID} hidden>

@@ -1,5 +1,5 @@
 /**
- * A small PDF writer for plain text documents (the user manuals): A4 pages of Helvetica in the
+ * A small PDF writer for plain text documents (the demo's and the tests' attachments): A4 pages of Helvetica in the
  * WinAnsi encoding, which covers Spanish. Headings are lines that start with '# '.
  */
 export function textPdf(title: string, lines: string[]): Buffer {

@@ -1,22 +1,25 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { guideByFile } from '../../../shared/manuals.js';
 import { ApiError } from '../../errors.js';
+import { languageOf } from '../../i18n.js';
 import { MANUALS_DIR } from '../../paths.js';
-import { textPdf } from '../../services/pdf.js';
+import { guidePdf } from './guide-pdf.js';
 
-/** The manuals the footer offers (spec section 2): one for requesters, one for approvers. */
-export const MANUALS = ['manual-solicitante.pdf', 'manual-autorizador.pdf'] as const;
-
-/** The file download of spec section 7: a file by name and type, answered as base64 inside result. */
+/**
+ * The file download of spec section 7: a file by name and type, answered as base64 inside result.
+ * It serves the user guides (src/shared/manuals.ts) as PDFs in the caller's language, each made
+ * once from its Markdown and screenshots (docs/manuals).
+ */
 export default async function fileRoutes(fastify: FastifyInstance): Promise<void> {
-  const cache = new Map<string, string>();
+  const made = new Map<string, Promise<string>>();
   fastify.get<{ Querystring: { fileName?: string; fileType?: string } }>(
     '/SistemaArchivo/descargar',
     {
       schema: {
         tags: ['files'],
-        summary: 'Download a file (the user manuals) as base64',
+        summary: 'Download a file (the user guides, as PDF in the Accept-Language) as base64',
         querystring: {
           type: 'object',
           properties: {
@@ -29,18 +32,19 @@ export default async function fileRoutes(fastify: FastifyInstance): Promise<void
     },
     async (request) => {
       const fileName = request.query.fileName ?? '';
-      if (!(MANUALS as readonly string[]).includes(fileName))
-        throw new ApiError('NOT_FOUND', { messageKey: 'files.notFound' });
-      let fileBase64 = cache.get(fileName);
-      if (!fileBase64) {
-        const [title, ...lines] = readFileSync(
-          resolve(MANUALS_DIR, fileName.replace(/\.pdf$/, '.txt')),
-          'utf8',
-        ).split('\n');
-        fileBase64 = textPdf(title, lines).toString('base64');
-        cache.set(fileName, fileBase64);
+      const guide = guideByFile(fileName);
+      if (!guide) throw new ApiError('NOT_FOUND', { messageKey: 'files.notFound' });
+      const language = languageOf(request.headers['accept-language']);
+      const key = `${guide.id}.${language}`;
+      let pdf = made.get(key);
+      if (!pdf) {
+        pdf = readFile(join(MANUALS_DIR, `${key}.md`), 'utf8')
+          .then((markdown) => guidePdf(markdown, join(MANUALS_DIR, 'shots'), language))
+          .then((bytes) => bytes.toString('base64'));
+        made.set(key, pdf);
+        pdf.catch(() => made.delete(key));
       }
-      return { result: { fileBase64, fileName, fileType: 'application/pdf' } };
+      return { result: { fileBase64: await pdf, fileName, fileType: 'application/pdf' } };
     },
   );
 }
