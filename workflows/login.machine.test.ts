@@ -114,6 +114,22 @@ describe('login machine', () => {
     expect(s.context.problem?.messageKey).toBe('login.messages.connection');
   });
 
+  it('reads a server failure without a sign-in code of its own as code 00, the server error', async () => {
+    for (const failure of [
+      // The server's generic failure, and a failure answered by something other than the API.
+      Object.assign(new Error('Unexpected server error.'), {
+        status: 500,
+        messageKey: 'api.errors.INTERNAL',
+      }),
+      Object.assign(new Error('Bad Gateway'), { status: 502, messageKey: undefined }),
+    ]) {
+      const { actor } = start({ authenticate: async () => Promise.reject(failure) });
+      actor.send({ type: 'SUBMIT', username: 'admin', password: 'x' });
+      const s = await waitFor(actor, (x) => x.context.problem !== undefined);
+      expect(s.context.problem).toEqual({ messageKey: 'login.messages.00', params: { codigo: '00' } });
+    }
+  });
+
   it('asks for the code when double authentication is S, resends it, refuses a wrong one, accepts the right one', async () => {
     const { actor, calls } = start({
       authenticate: async () => answer({ dobleAutenticacion: 'S', accessToken: '' }),

@@ -124,9 +124,17 @@ export function nextLoginStep(answer: StepFacts): LoginStep {
  * the user name): that reason is the problem, not the general "the data are not valid".
  */
 export function problemOf(error: unknown): LoginProblem {
-  if (typeof error !== 'object' || error === null || !('messageKey' in error)) {
-    return { messageKey: 'login.messages.connection' };
-  }
+  if (typeof error !== 'object' || error === null) return { messageKey: 'login.messages.connection' };
+  // A server failure that carries no sign-in code of its own is code 00 (spec section 8).
+  const status = (error as { status?: unknown }).status;
+  const key = (error as { messageKey?: unknown }).messageKey;
+  if (
+    typeof status === 'number' &&
+    status >= 500 &&
+    (typeof key !== 'string' || key === 'api.errors.INTERNAL')
+  )
+    return { messageKey: 'login.messages.00', params: { codigo: '00' } };
+  if (!('messageKey' in error) || typeof key !== 'string') return { messageKey: 'login.messages.connection' };
   const fields = (error as { body?: { errors?: Record<string, Partial<LoginProblem>> } }).body?.errors;
   const reason = fields && Object.values(fields).find((field) => typeof field?.messageKey === 'string');
   if (reason?.messageKey)

@@ -12,6 +12,8 @@ export interface ApiErrorOptions {
    * by the error handler once the write's transaction is undone, as operation R.
    */
   audit?: RefusedWrite;
+  /** The failure behind a server error the answer words for a person: logged, never sent. */
+  cause?: unknown;
 }
 
 export interface RefusedWrite {
@@ -30,7 +32,7 @@ export class ApiError extends Error {
   readonly audit?: RefusedWrite;
 
   constructor(code: ErrorCode, options: ApiErrorOptions = {}) {
-    super(options.detail ?? code);
+    super(options.detail ?? code, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.status = ERROR_CODES[code];
     this.params = options.params;

@@ -141,7 +141,13 @@ export async function apiCall<T>(method: string, url: string, body?: unknown, to
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
-  const json = text ? (JSON.parse(text) as unknown) : undefined;
+  let json: unknown;
+  try {
+    json = text ? (JSON.parse(text) as unknown) : undefined;
+  } catch (error) {
+    // A failure answered by something other than the API (a proxy's page) is still a failure of its status.
+    if (response.ok) throw error;
+  }
   if (!response.ok && response.status !== 509) {
     const message = isApiErrorBody(json) ? json.message : response.statusText;
     throw new ApiRequestError(message, response.status, json);

@@ -35,9 +35,15 @@ const STATUS_OF: Record<
 };
 
 /** A refused sign-in with the spec's message code (section 8) and, for locks, the minutes left; a message more precise than the code's where one says more. */
-export function loginError(codigo: LoginCode, minutos?: number, messageKey?: string): ApiError {
+export function loginError(
+  codigo: LoginCode,
+  minutos?: number,
+  messageKey?: string,
+  cause?: unknown,
+): ApiError {
   return new ApiError(STATUS_OF[codigo], {
     messageKey: messageKey ?? `login.messages.${codigo}`,
     params: minutos === undefined ? { codigo } : { codigo, minutos },
+    cause,
   });
 }

@@ -2,6 +2,7 @@ import { PASSWORD } from '../../shared/constants.js';
 import { passwordProblems } from '../../shared/password-policy.js';
 import type { FieldProblem } from '../../shared/validation.js';
 import type { Db } from '../db/connection.js';
+import { databaseUnavailable } from '../db/errors.js';
 import { ApiError } from '../errors.js';
 import type { Principal } from '../principal.js';
 import { Accounts, type LoginSetting, type UserRow } from './accounts.js';
@@ -17,6 +18,19 @@ const DAY = 86_400_000;
 
 /** Earlier passwords a new one must differ from (besides the current one). */
 export const PASSWORD_HISTORY = 5;
+
+/**
+ * A password that could not be stored (spec section 8, "Error saving password information"): a
+ * refusal stays as it is; a failure of the database or the server answers the spec's message, its
+ * cause logged and never sent (503 with Retry-After while the database is out of reach, else 500).
+ */
+export function passwordSaveFailed(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  return new ApiError(databaseUnavailable(error) ? 'SERVICE_UNAVAILABLE' : 'INTERNAL', {
+    messageKey: 'password.saveFailed',
+    cause: error,
+  });
+}
 
 /** Password changes: forced at sign-in, voluntary with the current one, recovery by e-mailed code, and the first one. */
 export class Passwords {
@@ -51,20 +65,24 @@ export class Passwords {
     { firstChanged = 'S' as 'S' | 'N' } = {},
   ) {
     const now = this.ctx.now();
-    const hash = await hashPassword(password);
     const write = (fn: (db: Db) => Promise<void>) =>
       this.ctx.db.isTransaction ? fn(this.ctx.db) : this.ctx.db.transaction().execute(fn);
-    await write(async (trx) => {
-      const accounts = this.ctx.accounts.with(trx);
-      await accounts.storePassword(user.IdUsuario, hash, now);
-      await accounts.updateUser(user.IdUsuario, {
-        PrimeraClaveCambiada: firstChanged,
-        FechaCaducidadClave:
-          setting.CaducaClave === 'S'
-            ? new Date(now + setting.PeriodoCaducidadDias * DAY).toISOString()
-            : null,
+    try {
+      const hash = await hashPassword(password);
+      await write(async (trx) => {
+        const accounts = this.ctx.accounts.with(trx);
+        await accounts.storePassword(user.IdUsuario, hash, now);
+        await accounts.updateUser(user.IdUsuario, {
+          PrimeraClaveCambiada: firstChanged,
+          FechaCaducidadClave:
+            setting.CaducaClave === 'S'
+              ? new Date(now + setting.PeriodoCaducidadDias * DAY).toISOString()
+              : null,
+        });
       });
-    });
+    } catch (error) {
+      throw passwordSaveFailed(error);
+    }
   }
 
   /**

@@ -137,6 +137,8 @@ async function errors(fastify: FastifyInstance): Promise<void> {
     const rule = fastify.registry ? brokenUniqueWhen(fastify.registry, error) : undefined;
     const known = rule ? uniqueWhenRefusal(rule) : toApiError(error);
     if (!known) request.log.error({ err: error }, 'unhandled error');
+    else if (known.cause !== undefined)
+      request.log.error({ err: known.cause }, known.messageKey ?? known.code);
     const apiError = known ?? new ApiError('INTERNAL');
     if (apiError.code === 'SERVICE_UNAVAILABLE') {
       request.log.warn({ err: error }, 'database unavailable');

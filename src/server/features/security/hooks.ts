@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { Accounts } from '../../auth/accounts.js';
 import type { Notifier } from '../../auth/notifier.js';
+import { passwordSaveFailed } from '../../auth/password-changes.js';
 import { hashPassword } from '../../auth/passwords.js';
 import { AUTH_TABLES } from '../../auth/tables.js';
 import type { HookMap } from '../../crud/types.js';
@@ -46,7 +47,11 @@ export function securityHooks(registry: Registry, notifier: Notifier): HookMap {
         const userId = String(row.IdUsuario);
         if (operation === 'create') {
           const password = temporaryPassword();
-          await new Accounts(db, registry).storePassword(userId, await hashPassword(password), Date.now());
+          try {
+            await new Accounts(db, registry).storePassword(userId, await hashPassword(password), Date.now());
+          } catch (error) {
+            throw passwordSaveFailed(error);
+          }
           await notifier.send(
             {
               clientId: row.IdCliente as number | null,

@@ -3,6 +3,7 @@ import { APPLICATION_ID, APPLICATION_TYPE } from '../../../shared/constants.js';
 import { noChallenge } from '../../auth/challenge.js';
 import { ApiError } from '../../errors.js';
 import { field, objectOf, resultResponses } from '../../routes/responses.js';
+import { signInStep } from './sign-in-step.js';
 
 type Body = Record<string, unknown>;
 
@@ -79,7 +80,7 @@ export default async function authRoutes(fastify: FastifyInstance): Promise<void
         response: result('Login response'),
       },
     },
-    async (request) => ({ result: await auth.signIn.authenticate(payload(request), request.ip) }),
+    async (request) => signInStep(() => auth.signIn.authenticate(payload(request), request.ip)),
   );
 
   fastify.post(
@@ -93,7 +94,7 @@ export default async function authRoutes(fastify: FastifyInstance): Promise<void
         response: result('Login response with tokens'),
       },
     },
-    async (request) => ({ result: await auth.signIn.validateLogin(payload(request), request.ip) }),
+    async (request) => signInStep(() => auth.signIn.validateLogin(payload(request), request.ip)),
   );
 
   fastify.post(
@@ -107,7 +108,7 @@ export default async function authRoutes(fastify: FastifyInstance): Promise<void
         response: result('Message'),
       },
     },
-    async (request) => ({ result: await auth.signIn.resendCode(payload(request), request.ip) }),
+    async (request) => signInStep(() => auth.signIn.resendCode(payload(request), request.ip)),
   );
 
   fastify.post(
@@ -123,7 +124,7 @@ export default async function authRoutes(fastify: FastifyInstance): Promise<void
         response: result('accessToken, refreshToken and the current profile'),
       },
     },
-    async (request) => ({ result: await auth.profiles.selectProfile(request.principal, payload(request)) }),
+    async (request) => signInStep(() => auth.profiles.selectProfile(request.principal, payload(request))),
   );
 
   fastify.post(
@@ -141,7 +142,7 @@ export default async function authRoutes(fastify: FastifyInstance): Promise<void
         response: result('accessToken, refreshToken and the current profile'),
       },
     },
-    async (request) => ({ result: await auth.profiles.refreshWithPassword(payload(request), request.ip) }),
+    async (request) => signInStep(() => auth.profiles.refreshWithPassword(payload(request), request.ip)),
   );
 
   fastify.post(
@@ -167,7 +168,7 @@ export default async function authRoutes(fastify: FastifyInstance): Promise<void
         response: result('accessToken, refreshToken and the current profile'),
       },
     },
-    async (request) => ({ result: await auth.profiles.unlock(payload(request), request.ip) }),
+    async (request) => signInStep(() => auth.profiles.unlock(payload(request), request.ip)),
   );
 
   fastify.post(

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.js';
 import { field, objectOf, resultResponses } from '../../routes/responses.js';
+import { signInStep } from './sign-in-step.js';
 
 type Body = Record<string, unknown>;
 
@@ -39,7 +40,7 @@ export default async function totpRoutes(fastify: FastifyInstance): Promise<void
         response: result('Login response with tokens'),
       },
     },
-    async (request) => ({ result: await auth.signIn.validateTotp(payload(request), request.ip) }),
+    async (request) => signInStep(() => auth.signIn.validateTotp(payload(request), request.ip)),
   );
 
   fastify.post(
