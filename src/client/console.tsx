@@ -3,6 +3,7 @@ import { localStorageStore } from 'react-admin';
 import { createRoot } from 'react-dom/client';
 import type { Language } from '../shared/constants.js';
 import App from './App.js';
+import { CREATES } from './features/index.js';
 import { setDefaultTranslate } from './i18n/translate.js';
 import { LOGIN_PATH, PUBLIC_CONSOLE_PATHS } from './paths.js';
 import { createDataProvider } from './providers/data.js';
@@ -60,11 +61,15 @@ export async function boot(language: Language): Promise<void> {
       <StrictMode>
         <App
           meta={meta}
-          dataProvider={createDataProvider(i18nProvider, (resource) => {
-            // A change to a reference list makes its cached copy stale.
-            const lookup = meta.resources.find((r) => r.name === resource)?.schema['x-lookup'];
-            if (lookup) forgetLookups(lookup);
-          })}
+          dataProvider={createDataProvider(
+            i18nProvider,
+            (resource) => {
+              // A change to a reference list makes its cached copy stale.
+              const lookup = meta.resources.find((r) => r.name === resource)?.schema['x-lookup'];
+              if (lookup) forgetLookups(lookup);
+            },
+            CREATES,
+          )}
           i18nProvider={i18nProvider}
           store={appStore}
         />

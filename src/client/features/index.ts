@@ -8,8 +8,9 @@ import { dining } from './dining/index.js';
 import { hotel } from './hotel/index.js';
 import { identification } from './identification/index.js';
 import { induction } from './induction/index.js';
+import { security } from './security/index.js';
 import { transport } from './transport/index.js';
-import type { ClientFeature, FeatureRoute } from './types.js';
+import type { ClientFeature, CreateThrough, FeatureRoute } from './types.js';
 import { webhooks } from './webhooks/index.js';
 
 /** The console's feature areas, each with its screens; the generic screens serve the rest. */
@@ -22,6 +23,7 @@ export const FEATURES: readonly ClientFeature[] = [
   dining,
   induction,
   transport,
+  security,
   webhooks,
 ];
 
@@ -34,6 +36,12 @@ export const PUBLIC_FEATURE_ROUTES = FEATURES.flatMap((f) => f.publicRoutes ?? [
 export const RECORD_ACTIONS: Record<string, ComponentType> = Object.assign(
   {},
   ...FEATURES.map((f) => f.recordActions ?? {}),
+);
+
+/** Resources whose new records a feature's call makes (users: auth/register). */
+export const CREATES: Record<string, CreateThrough> = Object.assign(
+  {},
+  ...FEATURES.map((f) => f.creates ?? {}),
 );
 
 /** What the features show in named places of each other's screens. */

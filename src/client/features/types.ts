@@ -15,6 +15,16 @@ export interface FeatureRoute {
 }
 
 /**
+ * A resource whose new records a call of its own makes rather than the generic create (users through
+ * auth/register): where it posts, the body it sends from the form's data, and the record in its answer.
+ */
+export interface CreateThrough {
+  url: string;
+  body: (data: Record<string, unknown>) => Record<string, unknown>;
+  record: (result: unknown) => Record<string, unknown>;
+}
+
+/**
  * What a feature area adds to the console: its screens at their routes, the dashboard of the
  * profile types it serves, actions on the generic screens of some resources, and the parts it shows
  * in named places of other features' screens.
@@ -29,5 +39,7 @@ export interface ClientFeature {
   publicRoutes?: Array<Pick<FeatureRoute, 'path' | 'Component'>>;
   dashboards?: Partial<Record<ProfileType, ComponentType>>;
   recordActions?: Record<string, ComponentType>;
+  /** Resources whose create screen saves through a call of the feature's. */
+  creates?: Record<string, CreateThrough>;
   slots?: Partial<Slots>;
 }

@@ -1,6 +1,7 @@
 import simpleRestProvider from 'ra-data-simple-rest';
 import { type DataProvider, HttpError, type I18nProvider } from 'react-admin';
 import { isApiErrorBody } from '../../shared/errors.js';
+import type { CreateThrough } from '../features/types.js';
 import { apiFetch } from '../session/http.js';
 
 export const API_ROOT = '/api/rest';
@@ -12,6 +13,7 @@ export const API_ROOT = '/api/rest';
 export function createDataProvider(
   i18n: I18nProvider,
   onWrite: (resource: string) => void = () => {},
+  creates: Record<string, CreateThrough> = {},
 ): DataProvider {
   const httpClient = async (url: string, options: RequestInit = {}) => {
     const headers = new Headers(options.headers);
@@ -48,9 +50,20 @@ export function createDataProvider(
       onWrite(resource);
       return result;
     };
+  // A resource a feature creates through its own call (users: auth/register), with the same errors.
+  const create: DataProvider['create'] = async (resource, params) => {
+    const through = creates[resource];
+    if (!through) return base.create(resource, params);
+    const { json } = await httpClient(through.url, {
+      method: 'POST',
+      body: JSON.stringify(through.body(params.data as Record<string, unknown>)),
+    });
+    const record = through.record((json as { result?: unknown } | undefined)?.result);
+    return { data: { ...params.data, ...record, id: record.id ?? params.data.id } } as never;
+  };
   return {
     ...base,
-    create: written(base.create),
+    create: written(create),
     update: written(base.update),
     updateMany: written(base.updateMany),
     delete: written(base.delete),

@@ -87,12 +87,18 @@ export default async function ownRecordRoutes(fastify: FastifyInstance): Promise
     return ownRecordSettings({ manager, rules, schemaRequired: users.schema.required ?? [] });
   }
 
-  const answer = (row: Row, campos: FieldSetting[]) => ({
-    ...Object.fromEntries(OWN_RECORD_FIELDS.map((f) => [f, row[f] ?? null])),
-    IdCliente: row.IdCliente,
-    esNuevoRegistro: false,
-    campos,
-  });
+  /** The record, its field settings, and the password rules of its login setting (what crear checks). */
+  const answer = async (row: Row, campos: FieldSetting[]) => {
+    const setting = await new Accounts(db(), registry).setting(row as unknown as UserRow);
+    return {
+      ...Object.fromEntries(OWN_RECORD_FIELDS.map((f) => [f, row[f] ?? null])),
+      IdCliente: row.IdCliente,
+      esNuevoRegistro: false,
+      campos,
+      longitudClave: setting.LongitudClave,
+      nivelSeguridadClave: setting.NivelSeguridadClave,
+    };
+  };
 
   fastify.put<{ Body: { IdUsuario?: string } }>(
     '/SeguridadusuarioLogin/obtener',
@@ -101,14 +107,16 @@ export default async function ownRecordRoutes(fastify: FastifyInstance): Promise
         tags,
         summary: 'A user record of the session’s client with its per-field settings',
         description:
-          'Without IdUsuario, the signed-in user. Another user’s record needs the users screen, writable. campos says per field whether it is required (Obligatorio) and may be changed (Modificable): by the users screen’s field rules for who manages users, otherwise by the security page’s own rules (IdDato user-login) within names, document, mail and telephone.',
+          'Without IdUsuario, the signed-in user. Another user’s record needs the users screen, writable. longitudClave and nivelSeguridadClave are the password rules of the user’s login setting (those SeguridadusuarioClave/crear and cambiarClave check). campos says per field whether it is required (Obligatorio) and may be changed (Modificable): by the users screen’s field rules for who manages users, otherwise by the security page’s own rules (IdDato user-login) within names, document, mail and telephone.',
         body: { type: 'object', properties: { IdCliente: field.id(), IdUsuario: field.text(100) } },
-        response: result('User record and campos [{ Campo, Obligatorio, Modificable }]'),
+        response: result(
+          'User record, longitudClave, nivelSeguridadClave and campos [{ Campo, Obligatorio, Modificable }]',
+        ),
       },
     },
     async (request) => {
       const row = await target(db(), request.principal, request.body?.IdUsuario);
-      return { result: answer(row, await settingsOf(db(), request.principal)) };
+      return { result: await answer(row, await settingsOf(db(), request.principal)) };
     },
   );
 
@@ -182,7 +190,7 @@ export default async function ownRecordRoutes(fastify: FastifyInstance): Promise
           await writeAudit(trx, registry, users, 'U', principal, id, existing, updated);
           return updated;
         });
-      return { result: answer(row, await settingsOf(db(), principal)) };
+      return { result: await answer(row, await settingsOf(db(), principal)) };
     },
   );
 
