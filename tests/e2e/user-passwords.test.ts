@@ -58,8 +58,14 @@ describe('a user’s password set by the administrator, and a user registered, i
       await field('IdUsuario').fill(user.toLowerCase());
       await field('Nombre').fill('Quispe');
       await field('Apellido').fill('Huamán');
+      const saveUser = admin.getByRole('button', { name: lang === 'es' ? 'Guardar' : 'Save', exact: true });
+      // auth/register asks for the e-mail the temporary password goes to (the generic create did not).
+      await saveUser.click();
+      await expect
+        .poll(() => admin.locator('#root_Correo__error').textContent())
+        .toContain(texts.validation.required);
       await field('Correo').fill(mail);
-      await admin.getByRole('button', { name: lang === 'es' ? 'Guardar' : 'Save', exact: true }).click();
+      await saveUser.click();
       await admin.waitForURL((url) => url.pathname === '/user');
       const registered = (await api(admin, 'GET', `/api/rest/user/${user}`)) as Json;
       expect(registered).toMatchObject({ IdUsuario: user, PrimeraClaveCambiada: 'N', Activo: 'S' });
