@@ -14,6 +14,7 @@ import {
   fillPersonal,
   fillRequirements,
   type Lang,
+  saveAndReopen,
   select,
   sendRequest,
   setLine,
@@ -85,7 +86,6 @@ describe('accreditation requests in a real browser', () => {
     await authoriser.locator(`[data-entity="${entity}"] [data-count="A"]`).waitFor();
     return { approved: await count(authoriser, entity, 'A'), pending: await count(authoriser, entity, 'P') };
   };
-  const toast = (page: Page, text: string) => page.getByText(text, { exact: true }).first().waitFor();
 
   const openToEvaluate = async (page: Page, segment: string, id: number, lang: Lang) => {
     await go(page, `/movilizacion/autorizador/${segment}?estado=P`, lang);
@@ -158,13 +158,12 @@ describe('accreditation requests in a real browser', () => {
     // Requirements: every value and file; a value of the wrong type is refused by the step.
     await fillRequirements(requester, today);
     await shot(requester, 'worker-requirements-es');
-    await requester.locator('[data-testid="save-request"]').click();
-    await toast(requester, 'Solicitud guardada.');
-    await button(requester, /Siguiente/).click();
+    // A save goes back to the list, which opens the request again.
+    await saveAndReopen(requester, id, 'Solicitud guardada.');
+    await requester.locator('[data-step="additional"]').click();
     await requester.locator('#additionalHolder_EmergenciaNombre').fill('Juan Quispe');
     await requester.locator('#additionalHolder_EmergenciaTelefono').fill('987000111');
-    await requester.locator('[data-testid="save-request"]').click();
-    await toast(requester, 'Solicitud guardada.');
+    await saveAndReopen(requester, id, 'Solicitud guardada.');
     await requester.locator('[data-step="finalise"]').click();
     await requester.getByText(/Todos los requisitos están ingresados/).waitFor();
     await shot(requester, 'worker-finalise-es');
@@ -286,8 +285,7 @@ describe('accreditation requests in a real browser', () => {
     const id = Number(requester.url().split('/').pop());
     await fillRequirements(requester, today);
     await shot(requester, 'vehicle-requirements-en');
-    await requester.locator('[data-testid="save-request"]').click();
-    await toast(requester, 'Request saved.');
+    await saveAndReopen(requester, id, 'Request saved.');
     await sendRequest(requester);
 
     await openToEvaluate(authoriser, 'vehiculo', id, lang);
@@ -358,8 +356,7 @@ describe('accreditation requests in a real browser', () => {
     const id = Number(requester.url().split('/').pop());
     await fillRequirements(requester, today);
     await shot(requester, 'visit-requirements-es');
-    await requester.locator('[data-testid="save-request"]').click();
-    await toast(requester, 'Solicitud guardada.');
+    await saveAndReopen(requester, id, 'Solicitud guardada.');
     await sendRequest(requester);
 
     await openToEvaluate(authoriser, 'visita', id, lang);

@@ -12,6 +12,7 @@ import {
   fillPersonal,
   fillRequirements,
   type Lang,
+  saveAndReopen,
   sendRequest,
   typeDate,
 } from '../support/request-screens.js';
@@ -134,8 +135,7 @@ describe('company accreditation in a real browser', () => {
     const id = Number(requester.url().split('/').pop());
     await fillRequirements(requester, today);
     await shot(requester, 'company-requirements-es');
-    await requester.locator('[data-testid="save-request"]').click();
-    await requester.getByText('Solicitud guardada.', { exact: true }).first().waitFor();
+    await saveAndReopen(requester, id, 'Solicitud guardada.');
     await sendRequest(requester);
     // The requester's list names the company.
     await requester.locator(`[data-open-request="${id}"]`).waitFor();

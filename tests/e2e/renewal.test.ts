@@ -106,6 +106,10 @@ describe('requirement update in a real browser', () => {
     await fillRequirements(requester, today);
     await requester.locator('[data-testid="save-request"]').click();
     await requester.getByText('Solicitud guardada.', { exact: true }).first().waitFor();
+    // The save goes back to the renewals' list, which opens it again.
+    await requester.waitForURL(/\/requisito\/solicitante\/persona$/);
+    await requester.getByRole('link', { name: String(id).padStart(8, '0') }).click();
+    await requester.locator('[data-testid="request-form"]').waitFor();
     await sendRequest(requester);
     const after = await dashboard(requester, '/api/acreditacionrequisitosolicitud/dashboard?CantMeses=1');
     expect(after.find((r) => r.ESTADO === 'P').TOTAL).toBe(pendingBefore + 1);

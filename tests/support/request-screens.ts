@@ -172,6 +172,18 @@ export async function approveAll(page: Page, lang: Lang, today: string) {
   await page.waitForURL(/\/(movilizacion|requisito)\/autorizador\/(persona|vehiculo|visita|empresa)\?/);
 }
 
+/**
+ * Saves the request from its form, which then goes back to the requests list it was opened from
+ * (spec section 4); the list opens it again.
+ */
+export async function saveAndReopen(page: Page, id: number, saved: string) {
+  await page.locator('[data-testid="save-request"]').click();
+  await page.getByText(saved, { exact: true }).first().waitFor();
+  await page.waitForURL(/\/movilizacion\/solicitante\/(persona|vehiculo|visita|empresa)(\?.*)?$/);
+  await page.locator(`[data-open-request="${id}"]`).click();
+  await page.locator('[data-testid="request-form"]').waitFor();
+}
+
 /** Sends the request from the wizard's last step. */
 export async function sendRequest(page: Page) {
   await page.locator('[data-step="finalise"]').click();

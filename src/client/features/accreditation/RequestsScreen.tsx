@@ -4,7 +4,7 @@ import RefreshIcon from '@mui/icons-material/Refresh';
 import { Box, Button, Stack, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslate } from 'react-admin';
-import { Link, useParams, useSearchParams } from 'react-router-dom';
+import { Link, useLocation, useParams, useSearchParams } from 'react-router-dom';
 import type { RequestStatus } from '../../../../workflows/request.machine.js';
 import type { EntityCode } from '../../../shared/accreditation.js';
 import { useGridState } from '../../components/grid/Grid.js';
@@ -26,6 +26,7 @@ export default function RequestsScreen({ side }: { side: Side }) {
   const translate = useTranslate();
   const client = useQueryClient();
   const [params, setParams] = useSearchParams();
+  const location = useLocation();
   const company = params.get('compania') ? Number(params.get('compania')) : undefined;
   const [requestGrid, setRequestGrid] = useGridState(10, { selector: 'FechaSolicitud', desc: true });
   const companies = useCompanies(side, entity);
@@ -71,6 +72,7 @@ export default function RequestsScreen({ side }: { side: Side }) {
             startIcon={<AddIcon />}
             component={Link}
             to={screenPath(side, entity, 'nueva')}
+            state={{ from: `${location.pathname}${location.search}` }}
             data-testid="new-request"
           >
             {translate('accreditation.actions.newRequest')}

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useNotify, useTranslate } from 'react-admin';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import type { WizardStep } from '../../../../../workflows/wizard.machine.js';
 import type { EntityCode } from '../../../../shared/accreditation.js';
 import { TOAST_MS } from '../../../../shared/constants.js';
@@ -50,7 +50,9 @@ export function useRequestActions(input: ActionsInput) {
       predicate: ({ queryKey: [, what, a, b] }) =>
         !(((what === 'record' || what === 'detail') && b === id) || (what === 'photo' && a === id)),
     });
-  const back = () => screenPath('solicitante', entity, undefined, record?.TipoSolicitud);
+  // The list the request was opened from, with its filters (the list passes its address along).
+  const from = listOf(useLocation().state);
+  const back = () => from ?? screenPath('solicitante', entity, undefined, record?.TipoSolicitud);
 
   const refused = (error: unknown) => {
     const fields = fieldErrors(error);
@@ -96,10 +98,11 @@ export function useRequestActions(input: ActionsInput) {
       await refresh();
       navigate(screenPath('solicitante', entity, made.IdSolicitud), {
         replace: true,
-        state: { step: 'requirements' },
+        state: { step: 'requirements', from },
       });
     });
-  const save = async (quiet = false): Promise<boolean> =>
+  /** Stores what was typed; whether it went through. */
+  const store = async (quiet = false): Promise<boolean> =>
     Boolean(record) &&
     busyWith('save', async () => {
       const id = (record as RequestRecord).IdSolicitud;
@@ -154,15 +157,24 @@ export function useRequestActions(input: ActionsInput) {
   };
   return {
     next,
-    save,
+    /** Saves, then goes back to the list (its grids read again). */
+    save: async () => {
+      if (await store()) navigate(back());
+    },
     attach,
     back,
     submit: async () => {
-      if (record && (await save(true)))
+      if (record && (await store(true)))
         await finish('send', accreditationApi.send, 'accreditation.form.sentDone');
     },
     remove: () => finish('delete', accreditationApi.remove, 'accreditation.form.deleted'),
   };
+}
+
+/** The list address a request was opened with (`state.from`), if any. */
+export function listOf(state: unknown): string | undefined {
+  const from = (state as { from?: unknown } | null)?.from;
+  return typeof from === 'string' && from.startsWith('/') && !from.startsWith('//') ? from : undefined;
 }
 
 /** What a save or a creation sends: the header, the holder or the visitors, the requirement values typed. */

@@ -4,7 +4,7 @@ import { Button, Card, CardContent, CardHeader, Chip, Stack, TextField } from '@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type Dispatch, type SetStateAction, useState } from 'react';
 import { Confirm, useNotify, useTranslate } from 'react-admin';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import type { RequestStatus } from '../../../../../workflows/request.machine.js';
 import { type EntityCode, requestNumber } from '../../../../shared/accreditation.js';
 import { Grid, type GridState, gridParams, pageOf } from '../../../components/grid/Grid.js';
@@ -67,7 +67,12 @@ export function RequestsCard({ side, entity, heading, companyName, filters, grid
       }),
     placeholderData: keepPreviousData,
   });
-  const open = (row: RequestRow) => navigate(screenPath(side, entity, row.IdSolicitud));
+  const location = useLocation();
+  // The request goes back to this list, its filters and all.
+  const open = (row: RequestRow) =>
+    navigate(screenPath(side, entity, row.IdSolicitud), {
+      state: { from: `${location.pathname}${location.search}` },
+    });
   const removal = useBulkRemoval();
   const columns = useRequestColumns(
     side,
