@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
 import { wizardMachine } from './wizard.machine.js';
 
-const start = (mode: 'new' | 'edit') => createActor(wizardMachine, { input: { mode } }).start();
+const start = (mode: 'new' | 'edit' | 'read') => createActor(wizardMachine, { input: { mode } }).start();
 
 describe('request wizard machine', () => {
   it('moves one step at a time; Next validates first and stays with an error when invalid', () => {
@@ -53,5 +53,13 @@ describe('request wizard machine', () => {
     edit.send({ type: 'GOTO', step: 'finalise' });
     edit.send({ type: 'FINISH' });
     expect(edit.getSnapshot().output).toEqual({ action: 'save' });
+  });
+
+  it('opens any step of a request only read, and returns home from its last step', () => {
+    const read = start('read');
+    expect(read.getSnapshot().can({ type: 'GOTO', step: 'finalise' })).toBe(true);
+    read.send({ type: 'GOTO', step: 'finalise' });
+    read.send({ type: 'FINISH' });
+    expect(read.getSnapshot().output).toEqual({ action: 'home' });
   });
 });

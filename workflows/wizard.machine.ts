@@ -5,8 +5,8 @@ export const WIZARD_STEPS = ['general', 'personal', 'requirements', 'additional'
 export type WizardStep = (typeof WIZARD_STEPS)[number];
 
 export interface WizardContext {
-  /** new: a request being made; edit: one that exists. */
-  mode: 'new' | 'edit';
+  /** new: a request being made; edit: one that exists and may be changed; read: one that may only be read. */
+  mode: 'new' | 'edit' | 'read';
   /** The furthest step reached: on a new record, steps up to it may be opened, none beyond. */
   reached: number;
   /** The last Next found the step invalid (the console shows its toast for 3 s). */
@@ -28,7 +28,7 @@ const index = (step: WizardStep) => WIZARD_STEPS.indexOf(step);
  * The request wizard (spec sections 2 and 4): one step at a time; Next validates the current
  * step first and stays with an error when it is invalid; Back is disabled on the first step; on a
  * new record the tabs cannot be jumped ahead of the furthest step reached; the last step's button
- * finalises (edit mode: saves and returns to the list) or returns home (new mode).
+ * finalises (edit mode: saves and returns to the list) or returns home (new or read mode).
  */
 export const wizardMachine = setup({
   types: {
@@ -42,7 +42,7 @@ export const wizardMachine = setup({
     reachable: ({ context, event }, params: { step: WizardStep }) =>
       event.type === 'GOTO' &&
       event.step === params.step &&
-      (context.mode === 'edit' || index(params.step) <= context.reached),
+      (context.mode !== 'new' || index(params.step) <= context.reached),
   },
   actions: {
     advance: assign({
@@ -56,7 +56,7 @@ export const wizardMachine = setup({
   id: 'wizard',
   context: ({ input }) => ({
     mode: input.mode,
-    reached: input.mode === 'edit' ? WIZARD_STEPS.length - 1 : 0,
+    reached: input.mode === 'new' ? 0 : WIZARD_STEPS.length - 1,
     invalid: false,
   }),
   initial: 'general',

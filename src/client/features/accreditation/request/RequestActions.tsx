@@ -1,6 +1,7 @@
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import ArrowForwardIcon from '@mui/icons-material/ArrowForward';
 import DeleteIcon from '@mui/icons-material/Delete';
+import DoneIcon from '@mui/icons-material/Done';
 import SaveIcon from '@mui/icons-material/Save';
 import SendIcon from '@mui/icons-material/Send';
 import { Box, Button } from '@mui/material';
@@ -10,13 +11,18 @@ import { Link } from 'react-router-dom';
 import { ReasonButton } from '../../../components/ReasonButton.js';
 import type { RequestFormState } from './useRequestForm.js';
 
-/** The wizard's buttons: delete, cancel, back, save, next (or create), and send on the last step. */
+/**
+ * The wizard's buttons: delete, cancel, back, save, next (or create); on the last step Finalise
+ * (edit mode: saves and returns to the list) or Return (home), and send.
+ */
 export function RequestActions({ form }: { form: RequestFormState }) {
   const translate = useTranslate();
   const [confirmDelete, setConfirmDelete] = useState(false);
   const { record, editable, actions, last, missing, uncorrected } = form;
   const busy = Boolean(form.values.busy);
   const sendable = record && editable;
+  // The last step's button: Finalise saves and goes back to the list (edit mode), Return goes home.
+  const finalising = form.wizard.context.mode === 'edit';
   const unready = missing.length
     ? translate('accreditation.form.missing', { smart_count: missing.length })
     : uncorrected.length
@@ -55,7 +61,7 @@ export function RequestActions({ form }: { form: RequestFormState }) {
       >
         {translate('accreditation.form.back')}
       </Button>
-      {sendable && (
+      {sendable && !last && (
         <Button
           startIcon={<SaveIcon />}
           onClick={() => actions.save()}
@@ -80,6 +86,17 @@ export function RequestActions({ form }: { form: RequestFormState }) {
           )}
         </Button>
       )}
+      {last && finalising && (
+        <Button
+          variant="outlined"
+          startIcon={<DoneIcon />}
+          onClick={() => actions.save()}
+          disabled={busy}
+          data-testid="finish-wizard"
+        >
+          {translate('accreditation.form.finalise')}
+        </Button>
+      )}
       {last && sendable && (
         <ReasonButton
           variant="contained"
@@ -92,8 +109,8 @@ export function RequestActions({ form }: { form: RequestFormState }) {
           {translate('accreditation.form.send')}
         </ReasonButton>
       )}
-      {last && !sendable && (
-        <Button variant="contained" component={Link} to={actions.back()}>
+      {last && !finalising && (
+        <Button variant="contained" component={Link} to="/dashboard" data-testid="finish-wizard">
           {translate('accreditation.form.return')}
         </Button>
       )}

@@ -153,7 +153,7 @@ export function useRequestActions(input: ActionsInput) {
     }
     input.sendWizard({ type: 'NEXT', valid });
     if (!valid)
-      notify('accreditation.form.stepInvalid', { type: 'warning', autoHideDuration: TOAST_MS.wizard });
+      notify('accreditation.form.stepInvalid', { type: 'error', autoHideDuration: TOAST_MS.wizard });
   };
   return {
     next,

@@ -45,7 +45,10 @@ export function useRequestForm({ entity, record, detail }: FormProps) {
   );
   const editable = isNew || Boolean(request?.can({ type: 'UPDATE' }));
   const deletable = Boolean(request?.can({ type: 'DELETE' }));
-  const [snapshot, sendWizard] = useMachine(wizardMachine, { input: { mode: isNew ? 'new' : 'edit' } });
+  // A request that may no longer be changed is only read: its last step returns home.
+  const [snapshot, sendWizard] = useMachine(wizardMachine, {
+    input: { mode: isNew ? 'new' : editable ? 'edit' : 'read' },
+  });
   const step = snapshot.value as WizardStep;
   // A renewal changes one requirement's data and file: the rest of the request is shown, not edited.
   const renewal = record?.TipoSolicitud === 'A';
