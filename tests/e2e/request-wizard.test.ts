@@ -123,16 +123,11 @@ describe('the request wizard in a real browser', () => {
     expect(ms).toBeLessThan(3_450);
   };
 
-  /** A pending (sent) worker request of the requester's: one it can only read. */
-  const sentRequest = async (page: Page): Promise<number> => {
-    const listed = (await api(
-      page,
-      'GET',
-      '/api/acreditacionsolicitud/filtrar?take=200&IdEntidad=T&EstadoAprobacion=P',
-    )) as Json;
-    const sent = (listed.data as Json[]).find((r) => r.EstadoAprobacion === 'P' && r.IdEntidad === 'T');
-    expect(sent, JSON.stringify(listed).slice(0, 300)).toBeDefined();
-    return sent.IdSolicitud as number;
+  /** Opens a pending (sent) worker request of the requester's from its list: one it can only read. */
+  const openSent = async (page: Page, lang: Lang) => {
+    await go(page, '/movilizacion/solicitante/persona?estado=P', lang);
+    await page.getByTestId('request-grid').locator('[data-open-request]').first().click();
+    await page.locator('[data-testid="request-form"][data-status="P"]').waitFor();
   };
 
   it('returns to the list after a save, both grids read again; Finalise saves, Return goes home (Spanish)', async () => {
@@ -183,6 +178,7 @@ describe('the request wizard in a real browser', () => {
     const finish = page.getByTestId('finish-wizard');
     expect(await finish.textContent()).toBe(es.accreditation.form.finalise);
     expect(await page.getByTestId('save-request').count()).toBe(0);
+    await finish.scrollIntoViewIfNeeded();
     await page.screenshot({ path: 'test-results/request-wizard-finalise-es.png' });
     await finish.click();
     await atList(page);
@@ -195,9 +191,7 @@ describe('the request wizard in a real browser', () => {
     expect(String(saved.FechaFin).slice(0, 10)).toBe(addDays(today, 75));
 
     // A sent request is only read: its last step's button reads Return and goes home, saving nothing.
-    const sent = await sentRequest(page);
-    await go(page, `/movilizacion/solicitante/persona/${sent}`, 'es');
-    await page.locator('[data-testid="request-form"][data-status="P"]').waitFor();
+    await openSent(page, 'es');
     await page.locator('[data-step="finalise"]').click();
     expect(await page.getByTestId('finish-wizard').textContent()).toBe(es.accreditation.form.return);
     expect(await page.getByTestId('send-request').count()).toBe(0);
@@ -263,9 +257,7 @@ describe('the request wizard in a real browser', () => {
     await atList(page);
     await expect.poll(() => requestRow(page, id).textContent()).toContain(dmy(addDays(today, 50)));
 
-    const sent = await sentRequest(page);
-    await go(page, `/movilizacion/solicitante/persona/${sent}`, 'en');
-    await page.locator('[data-testid="request-form"][data-status="P"]').waitFor();
+    await openSent(page, 'en');
     await page.locator('[data-step="finalise"]').click();
     expect(await page.getByTestId('finish-wizard').textContent()).toBe(en.accreditation.form.return);
     await page.getByTestId('finish-wizard').click();
