@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { EntityCode } from '../../../shared/accreditation.js';
+import { type EntityCode, requestNumber } from '../../../shared/accreditation.js';
+import type { Language } from '../../../shared/constants.js';
 import type { DashboardKind } from '../../../shared/request-kinds.js';
 import { ApiError } from '../../errors.js';
+import { t } from '../../i18n.js';
 import { field, INT32, objectOf, resultResponses } from '../../routes/responses.js';
 import { requesterOf } from '../../services/requester.js';
 import { divisionTimeZone } from '../../site.js';
@@ -255,19 +257,33 @@ export function kindCalls(
           tags,
           summary: `Delete several of the requester’s ${what}s at once`,
           description:
-            'Solicitudes: the request ids. The incomplete ones are deleted in one transaction; each other one (sent, answered, not the requester’s) is kept and named in Rechazadas with its reason. None deleted: a refusal naming each row as Solicitudes.<index>.',
+            'Solicitudes: the request ids. The incomplete ones are deleted in one transaction; each other one (sent, answered, not the requester’s) is kept and named in Rechazadas with its reason (messageKey, and message in the caller’s language), and message says "Some records could not be deleted" with each one. None deleted: a refusal naming each row as Solicitudes.<index>.',
           body: objectOf({ ...tipo, Solicitudes: ids }, [...required, 'Solicitudes']),
-          response: result('{ Eliminadas: [IdSolicitud], Rechazadas: [{ IdSolicitud, messageKey }] }'),
+          response: result(
+            '{ Eliminadas: [IdSolicitud], Rechazadas: [{ IdSolicitud, messageKey, message }], message? }',
+          ),
         },
       },
-      async (request) => ({
-        result: await services.engine.removeMany(
+      async (request) => {
+        const done = await services.engine.removeMany(
           requesterOf(request.principal),
           selectionOf(request.body.Solicitudes, 'Solicitudes'),
           [kindOf(request.body)],
-        ),
-      }),
+        );
+        return { result: refusalsSaid(done, request.language) };
+      },
     );
 
   if (calls.dashboard) dashboardRoutes(fastify, { base, kind: calls.kind as DashboardKind, what });
+}
+
+/** A bulk delete's answer with each kept request's reason said, and "Some records could not be deleted" naming them. */
+function refusalsSaid(
+  done: { Eliminadas: number[]; Rechazadas: Array<{ IdSolicitud: number; messageKey: string }> },
+  language: Language,
+) {
+  const Rechazadas = done.Rechazadas.map((r) => ({ ...r, message: t(language, r.messageKey) }));
+  if (!Rechazadas.length) return { ...done, Rechazadas };
+  const list = Rechazadas.map((r) => `${requestNumber(r.IdSolicitud)} (${r.message})`).join(', ');
+  return { ...done, Rechazadas, message: t(language, 'accreditation.refusals.someNotDeleted', { list }) };
 }
