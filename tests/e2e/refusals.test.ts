@@ -161,9 +161,10 @@ describe('refusals in a real browser', () => {
     })) as Json;
     const id = made.Solicitudes[0].IdSolicitud as number;
     await go(authoriser, '/desmovilizacion/autorizador/persona', 'es');
-    // Greyed until something is picked, and it says so.
-    const approve = authoriser.getByRole('button', { name: /^Aprobar 0$/ });
-    expect(await approve.getAttribute('data-reason')).toBe(es.demobilisation.pickFirst);
+    // Pressed before anything is picked, it says to select a row (spec section 8) and decides nothing.
+    await authoriser.getByRole('button', { name: /^Aprobar 0$/ }).click();
+    await authoriser.getByText(es.app.selectRow).waitFor();
+    expect(await authoriser.getByRole('dialog').count()).toBe(0);
     await authoriser.locator(`[data-testid="demobilisation-${id}"] input[type="checkbox"]`).check();
     // Observing without a reason marks the reason's field and takes the user to it.
     await authoriser.getByRole('button', { name: 'Observar' }).click();

@@ -100,6 +100,14 @@ export interface RequestRow {
   Requisito?: string | null;
 }
 
+/** A bulk delete's answer: the requests deleted, and each kept one with its reason. */
+export interface Removed {
+  Eliminadas: number[];
+  Rechazadas: Array<{ IdSolicitud: number; messageKey: string; message?: string }>;
+  /** "Some records could not be deleted", naming the kept ones, in the session's language. */
+  message?: string;
+}
+
 export interface Page<T> {
   data: T[];
   totalCount: number;
@@ -328,12 +336,7 @@ export const accreditationApi = {
   send: (id: number) => apiCall<Summary>('POST', `${BASE}/cerrarsolicitud`, { IdSolicitud: id }),
   remove: (id: number) => apiCall<{ IdSolicitud: number }>('DELETE', `${BASE}/eliminar?IdSolicitud=${id}`),
   /** The selected incomplete requests deleted; the others named with their reason. */
-  removeMany: (ids: number[]) =>
-    apiCall<{ Eliminadas: number[]; Rechazadas: Array<{ IdSolicitud: number; messageKey: string }> }>(
-      'POST',
-      `${BASE}/eliminarmasivo`,
-      { Solicitudes: ids },
-    ),
+  removeMany: (ids: number[]) => apiCall<Removed>('POST', `${BASE}/eliminarmasivo`, { Solicitudes: ids }),
   attach: (id: number, datum: number, file: File, visitor?: number | null) =>
     upload<Summary>(
       'POST',

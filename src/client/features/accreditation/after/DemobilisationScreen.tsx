@@ -27,6 +27,7 @@ import { Refusal } from '../../../components/Refusal.js';
 import { formatDate } from '../../../format.js';
 import { DATE_FORMAT, DatesProvider, fromDate, toDate } from '../../../resources/form/dates.js';
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
+import { DeleteSelected } from '../requests/DeleteSelected.js';
 import { StatusChip } from '../status.js';
 import { afterApi, KIND_OF_SEGMENT } from './api.js';
 import { MassDecision } from './MassDecision.js';
@@ -40,7 +41,8 @@ interface Decided {
 
 /**
  * Demobilisation (spec section 2): the requester selects accredited workers or vehicles of its
- * company, writes the required observation and files one request each; the authoriser selects
+ * company, writes the required observation and files one request each (and deletes incomplete
+ * ones together, which a demobilisation, sent when filed, never is); the authoriser selects
  * pending ones and approves, observes or rejects them together (all or nothing). Each request's
  * record shows what its approval revoked.
  */
@@ -173,7 +175,19 @@ export default function DemobilisationScreen({ side }: { side: 'solicitante' | '
         </Card>
       )}
       <Card>
-        <CardHeader title={translate('demobilisation.requests')} />
+        <CardHeader
+          title={translate('demobilisation.requests')}
+          action={
+            side === 'solicitante' && (
+              <DeleteSelected
+                selected={picked}
+                onSelected={setPicked}
+                remove={(ids) => afterApi.removeMany('D', ids)}
+                refresh={['demobilisation']}
+              />
+            )
+          }
+        />
         {requests.isFetching && <LinearProgress aria-label={translate('ra.page.loading')} />}
         <CardContent>
           <RequestTable
@@ -181,8 +195,9 @@ export default function DemobilisationScreen({ side }: { side: 'solicitante' | '
             label={translate('demobilisation.requests')}
             endLabel={translate('demobilisation.date')}
             testId="demobilisation"
-            picked={side === 'autorizador' ? picked : undefined}
+            picked={picked}
             onToggle={(id) => setPicked((list) => toggled(list, id))}
+            pickable={(row) => row.EstadoAprobacion === (side === 'autorizador' ? 'P' : 'I')}
             action={(row) => (
               <Button size="small" onClick={() => setShown(row.IdSolicitud)}>
                 {translate('demobilisation.show')}

@@ -14,8 +14,8 @@ import {
 import type { UseMutationResult } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslate } from 'react-admin';
-import { ReasonButton } from '../../../components/ReasonButton.js';
 import { Refusal } from '../../../components/Refusal.js';
+import { SelectionButton } from '../../../components/SelectionButton.js';
 import type { RequestRow } from '../api.js';
 import { holderName } from './tables.js';
 
@@ -31,8 +31,8 @@ export interface ApprovalQuestion {
 
 /**
  * The authoriser's decision on the requests it picked (demobilisations, renewals): approve,
- * or observe or reject with the observation, all together or none. With `confirmApproval`, an
- * approval is asked first, naming whom it ends.
+ * or observe or reject with the observation, all together or none; pressed with none picked, a
+ * decision says "Select a row". With `confirmApproval`, an approval is asked first, naming whom it ends.
  */
 export function MassDecision({
   picked: ids,
@@ -64,8 +64,6 @@ export function MassDecision({
     const row = rows.find((r) => r.IdSolicitud === id);
     return row ? requestName(row) : String(id);
   });
-  // Why a decision cannot be taken yet, said on the button (hover and keyboard focus).
-  const pickFirst = picked ? undefined : translate('demobilisation.pickFirst');
   // Observing or rejecting without a reason marks the reason's field and takes the user there.
   const reasonField = useRef<HTMLInputElement>(null);
   const [reasonMissing, setReasonMissing] = useState(false);
@@ -97,32 +95,32 @@ export function MassDecision({
       />
       <Refusal error={decide.error} names={names} />
       <Stack direction="row" spacing={1} useFlexGap sx={{ mt: 2, flexWrap: 'wrap' }}>
-        <ReasonButton
+        <SelectionButton
           variant="contained"
           color="success"
           disabled={decide.isPending}
-          reason={pickFirst}
+          selected={picked}
           onClick={() => (confirmApproval ? setAsking(true) : decide.mutate('APROBAR'))}
         >
           {translate('demobilisation.approve', { smart_count: picked })}
-        </ReasonButton>
-        <ReasonButton
+        </SelectionButton>
+        <SelectionButton
           variant="outlined"
           disabled={decide.isPending}
-          reason={pickFirst}
+          selected={picked}
           onClick={() => withReason('OBSERVAR')}
         >
           {translate('demobilisation.observe')}
-        </ReasonButton>
-        <ReasonButton
+        </SelectionButton>
+        <SelectionButton
           variant="outlined"
           color="error"
           disabled={decide.isPending}
-          reason={pickFirst}
+          selected={picked}
           onClick={() => withReason('RECHAZAR')}
         >
           {translate('demobilisation.reject')}
-        </ReasonButton>
+        </SelectionButton>
         {pending && (
           <Button disabled={!pending.length} onClick={() => onPick?.(pending)}>
             {translate('demobilisation.selectPending')}

@@ -22,6 +22,7 @@ import { formatDate } from '../../../format.js';
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
 import { session } from '../../../session/store.js';
 import { screenPath } from '../api.js';
+import { DeleteSelected } from '../requests/DeleteSelected.js';
 import { afterApi, KIND_OF_SEGMENT } from './api.js';
 import { MassDecision } from './MassDecision.js';
 import { RequestTable, toggled } from './tables.js';
@@ -29,7 +30,7 @@ import { RequestTable, toggled } from './tables.js';
 /**
  * Requirement update (spec section 2): the requester sees what expires soon, picks an accredited
  * worker or vehicle (or, for its company's own, the company) and the requirement to renew, and completes the renewal on the request page
- * (values, files, send); the authoriser evaluates each on the evaluation page, or approves,
+ * (values, files, send), and deletes incomplete ones together; the authoriser evaluates each on the evaluation page, or approves,
  * observes or rejects several at once (all or nothing).
  */
 export default function RenewalScreen({ side }: { side: 'solicitante' | 'autorizador' }) {
@@ -149,7 +150,19 @@ export default function RenewalScreen({ side }: { side: 'solicitante' | 'autoriz
         </Card>
       )}
       <Card>
-        <CardHeader title={translate('renewal.requests')} />
+        <CardHeader
+          title={translate('renewal.requests')}
+          action={
+            requester && (
+              <DeleteSelected
+                selected={picked}
+                onSelected={setPicked}
+                remove={(ids) => afterApi.removeMany('A', ids)}
+                refresh={['renewal']}
+              />
+            )
+          }
+        />
         {renewals.isFetching && <LinearProgress aria-label={translate('ra.page.loading')} />}
         <CardContent>
           <RequestTable
@@ -161,8 +174,9 @@ export default function RenewalScreen({ side }: { side: 'solicitante' | 'autoriz
             link={(row) => screenPath(side, entity, row.IdSolicitud, 'A')}
             testId="renewal-request"
             requirement
-            picked={requester ? undefined : picked}
+            picked={picked}
             onToggle={(id) => setPicked((list) => toggled(list, id))}
+            pickable={(row) => row.EstadoAprobacion === (requester ? 'I' : 'P')}
           />
           {!requester && (
             <MassDecision

@@ -6,7 +6,7 @@ import { ENTITY_ROUTE, type EntityCode, HOLDER_COLUMN } from '../../../../shared
 import { type DashboardKind, REQUEST_KINDS } from '../../../../shared/request-kinds.js';
 import { apiCall, queryString as query } from '../../../session/http.js';
 import { restList } from '../../../session/records.js';
-import type { DashboardAnswer, Page, RequestRow } from '../api.js';
+import type { DashboardAnswer, Page, Removed, RequestRow } from '../api.js';
 
 const DEMOBILISATION = '/api/acreditaciondesmovilizacion';
 const RENEWAL = '/api/acreditacionrequisitosolicitud';
@@ -110,6 +110,9 @@ export const afterApi = {
     }),
   demobilisation: (id: number) =>
     apiCall<DemobilisationRecord>('GET', `${DEMOBILISATION}/obtenerbyautorizador?IdSolicitud=${id}`),
+  /** The requester's bulk delete of requests of a kind (spec section 4). */
+  removeMany: (kind: 'D' | 'A', ids: number[]) =>
+    apiCall<Removed>('POST', `${baseOf(kind)}/eliminarmasivo`, { Solicitudes: ids }),
   decideDemobilisations: (ids: number[], action: string, observation: string) =>
     apiCall<{ Solicitudes: Array<{ IdSolicitud: number; EstadoAprobacion: string; revocados: Revoked[] }> }>(
       'POST',

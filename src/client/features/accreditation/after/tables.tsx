@@ -77,7 +77,8 @@ export function AccreditedTable({
 
 /**
  * Requests of one type (demobilisations, contract requests, requirement updates): the authoriser
- * picks pending ones to decide together; `date` is the third column (the request's end unless
+ * picks pending ones to decide together, the requester incomplete ones to delete together
+ * (`pickable` says which rows offer a tick: pending unless said); `date` is the third column (the request's end unless
  * said), `link` makes each number a link to its request, and `action` adds a last cell per row.
  */
 export function RequestTable({
@@ -90,6 +91,7 @@ export function RequestTable({
   testId,
   picked,
   onToggle,
+  pickable = (row) => row.EstadoAprobacion === 'P',
   action,
   requirement = false,
 }: {
@@ -101,9 +103,11 @@ export function RequestTable({
   date?(row: RequestRow): string | null | undefined;
   link?(row: RequestRow): string;
   testId: string;
-  /** The authoriser's picks; none for the requester. */
+  /** The rows picked (none: the table offers no ticks). */
   picked?: number[];
   onToggle?(id: number): void;
+  /** The rows that may be picked. */
+  pickable?(row: RequestRow): boolean;
   action?(row: RequestRow): ReactNode;
   /** Shows the requirement each request renews (the renewal lists). */
   requirement?: boolean;
@@ -136,10 +140,16 @@ export function RequestTable({
               {picked && (
                 <TableCell padding="checkbox">
                   <Checkbox
-                    disabled={row.EstadoAprobacion !== 'P'}
+                    disabled={!pickable(row)}
                     checked={picked.includes(row.IdSolicitud)}
                     onChange={() => onToggle?.(row.IdSolicitud)}
-                    slotProps={{ input: { 'aria-label': row.NumeroSolicitud } as object }}
+                    slotProps={{
+                      input: {
+                        'aria-label': translate('accreditation.screens.selectRequest', {
+                          number: row.NumeroSolicitud,
+                        }),
+                      } as object,
+                    }}
                   />
                 </TableCell>
               )}

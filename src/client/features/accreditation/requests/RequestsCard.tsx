@@ -1,17 +1,17 @@
-import DeleteIcon from '@mui/icons-material/Delete';
 import DownloadIcon from '@mui/icons-material/Download';
 import { Button, Card, CardContent, CardHeader, Chip, Stack, TextField } from '@mui/material';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type Dispatch, type SetStateAction, useState } from 'react';
-import { Confirm, useNotify, useTranslate } from 'react-admin';
+import { useNotify, useTranslate } from 'react-admin';
 import { useLocation, useNavigate } from 'react-router-dom';
 import type { RequestStatus } from '../../../../../workflows/request.machine.js';
-import { type EntityCode, requestNumber } from '../../../../shared/accreditation.js';
+import type { EntityCode } from '../../../../shared/accreditation.js';
 import { Grid, type GridState, gridParams, pageOf } from '../../../components/grid/Grid.js';
 import { saveWorkbook } from '../../../files.js';
 import { useSettled } from '../../../useSettled.js';
 import { accreditationApi, type RequestRow, type Side, screenPath } from '../api.js';
 import { useRequestColumns } from './columns.js';
+import { DeleteSelected } from './DeleteSelected.js';
 
 const STATUSES: RequestStatus[] = ['I', 'P', 'O', 'R', 'A'];
 
@@ -73,12 +73,8 @@ export function RequestsCard({ side, entity, heading, companyName, filters, grid
     navigate(screenPath(side, entity, row.IdSolicitud), {
       state: { from: `${location.pathname}${location.search}` },
     });
-  const removal = useBulkRemoval();
-  const columns = useRequestColumns(
-    side,
-    { selected: removal.selected, onSelect: removal.setSelected },
-    open,
-  );
+  const [selected, setSelected] = useState<number[]>([]);
+  const columns = useRequestColumns(side, { selected, onSelect: setSelected }, open);
   const exportRequests = useExport(() => ({
     IdEntidad: entity,
     EstadoAprobacion: status ?? undefined,
@@ -93,16 +89,13 @@ export function RequestsCard({ side, entity, heading, companyName, filters, grid
         slotProps={{ title: { component: 'h2', variant: 'h6' } }}
         action={
           <Stack direction="row" spacing={1}>
-            {removal.selected.length > 0 && (
-              <Button
-                size="small"
-                color="error"
-                startIcon={<DeleteIcon />}
-                onClick={() => removal.setConfirm(true)}
-                data-testid="delete-selected"
-              >
-                {translate('accreditation.screens.deleteSelected', { count: removal.selected.length })}
-              </Button>
+            {side === 'solicitante' && (
+              <DeleteSelected
+                selected={selected}
+                onSelected={setSelected}
+                remove={accreditationApi.removeMany}
+                refresh={['accreditation']}
+              />
             )}
             <Button size="small" startIcon={<DownloadIcon />} onClick={exportRequests}>
               {translate('app.export.label')}
@@ -153,52 +146,8 @@ export function RequestsCard({ side, entity, heading, companyName, filters, grid
           testId="request-grid"
         />
       </CardContent>
-      <Confirm
-        isOpen={removal.confirm}
-        title="accreditation.screens.deleteSelectedTitle"
-        content="accreditation.screens.deleteSelectedConfirm"
-        translateOptions={{ count: removal.selected.length }}
-        confirm="ra.action.delete"
-        confirmColor="warning"
-        onConfirm={removal.remove}
-        onClose={() => removal.setConfirm(false)}
-      />
     </Card>
   );
-}
-
-/** The requester's incomplete requests chosen for a bulk delete (spec section 4), and their removal. */
-function useBulkRemoval() {
-  const translate = useTranslate();
-  const notify = useNotify();
-  const client = useQueryClient();
-  const [selected, setSelected] = useState<number[]>([]);
-  const [confirm, setConfirm] = useState(false);
-  const remove = async () => {
-    setConfirm(false);
-    try {
-      const done = await accreditationApi.removeMany(selected);
-      setSelected([]);
-      await client.invalidateQueries({ queryKey: ['accreditation'] });
-      if (done.Rechazadas.length)
-        notify('accreditation.refusals.someNotDeleted', {
-          type: 'warning',
-          messageArgs: {
-            list: done.Rechazadas.map(
-              (r) => `${requestNumber(r.IdSolicitud)} (${translate(r.messageKey)})`,
-            ).join(', '),
-          },
-        });
-      else
-        notify('accreditation.screens.deletedMany', {
-          type: 'success',
-          messageArgs: { count: done.Eliminadas.length },
-        });
-    } catch (error) {
-      notify(error instanceof Error ? error.message : 'ra.notification.http_error', { type: 'error' });
-    }
-  };
-  return { selected, setSelected, confirm, setConfirm, remove };
 }
 
 /** The list as a workbook, with the list's filters. */
