@@ -1,8 +1,8 @@
 import type { Db } from '../../../db/connection.js';
 import { ApiError } from '../../../errors.js';
 import type { Principal } from '../../../principal.js';
+import { parameter } from '../../../services/parameters.js';
 import type { RequestEngine } from '../engine/engine.js';
-import { parameter } from '../parameters.js';
 
 /** Where people are counted against a cap: the contract's whole endowment, or one unit's of it. */
 interface Cap {

@@ -11,11 +11,11 @@ import type { Row } from '../../../crud/types.js';
 import type { Db } from '../../../db/connection.js';
 import { ApiError } from '../../../errors.js';
 import type { Principal } from '../../../principal.js';
+import { parameter } from '../../../services/parameters.js';
 import type { Requester } from '../../../services/requester.js';
 import type { ProfileDef } from '../catalogue.js';
 import type { RequestEngine, Stored } from '../engine/engine.js';
 import { type Body, holderIdentity, pick, upper } from '../engine/input.js';
-import { parameter } from '../parameters.js';
 
 /**
  * What a mobilisation is about, kept from its fields: the worker or vehicle (found by document or

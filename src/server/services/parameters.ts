@@ -1,6 +1,6 @@
-import type { Db } from '../../db/connection.js';
-import type { Principal } from '../../principal.js';
-import type { Registry } from '../../registry.js';
+import type { Db } from '../db/connection.js';
+import type { Principal } from '../principal.js';
+import type { Registry } from '../registry.js';
 
 /** An active configuration value of the session's client (System > Parameters), or undefined. */
 export async function parameter(
