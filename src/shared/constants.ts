@@ -62,6 +62,8 @@ export const PHOTO = {
    */
   dimensionTolerance: 0.25,
   extensions: ['.png', '.jpg', '.jpeg'],
+  /** How many extra photos a person, or photos a vehicle, may have (the spec says "several"). */
+  maxPerRecord: 12,
   /** The client's parameters (System > Parameters) that set the limits: KB, width and height, MB. */
   parameters: {
     maxKilobytes: 'MAXIMAGESIZECLIENTE',

@@ -522,7 +522,7 @@ export interface Contrato {
 }
 
 /**
- * A worker, visitor or other person registered on the client's sites (spec section 3 Person). Names, document, address, allergy, e-mail, emergency contact, licence number, disability and observation are upper-cased before saving (spec section 5); Edad is computed from FechaNacimiento; the document is checked against its type (length, mask, characters, check digit). Birth and residence places are locations of the chosen country (cascading department/province/district or region/province/commune). A person must be ceased (Condicion C) before a new position is assigned, and a ceased person's data are read-only except what reinstating them needs. The photo (Foto) is a PNG or JPEG image kept with the record, checked in the form against the client's size and dimension parameters (spec section 5). The form shows the fields in the spec's sections: general data, additional data, emergency contact, driving licence, then the worker's company and position.
+ * A worker, visitor or other person registered on the client's sites (spec section 3 Person). Names, document, address, allergy, e-mail, emergency contact, licence number, disability and observation are upper-cased before saving (spec section 5); Edad is computed from FechaNacimiento; the document is checked against its type (length, mask, characters, check digit). Birth and residence places are locations of the chosen country (cascading department/province/district or region/province/commune). A person must be ceased (Condicion C) before a new position is assigned, and a ceased person's data are read-only except what reinstating them needs. The photo (Foto) is a PNG or JPEG image kept with the record, checked in the form against the client's size and dimension parameters (spec section 5); the mobile and extra photos are person-photo records, kept in the file store. The form shows the fields in the spec's sections: general data, additional data, emergency contact, driving licence, then the worker's company and position.
  */
 export interface Persona {
   IdPersona?: number;
@@ -749,6 +749,22 @@ export interface IndisciplinaPersona {
 }
 
 /**
+ * A person's mobile photo (Tipo M, one at most) or one of their extra photos (Tipo E, up to twelve), besides the profile photo the person keeps in Foto (spec section 3 Person: photos profile, mobile, extra). The image is kept in the file store (ClaveArchivo) behind the client's photos repository path (use F), checked as the profile photo is (spec section 5: .png, .jpg or .jpeg by its content, within the size limits and the suggested dimensions give or take the tolerance). Written only through the person's photo calls (AdministracionPersona/subirfoto and eliminarfoto), by whoever may change the person; read by whoever reaches the person. Deleted with the person.
+ */
+export interface FotoPersona {
+  IdFotoPersona?: number;
+  IdCliente?: number;
+  IdPersona: number;
+  Tipo: 'M' | 'E';
+  ClaveArchivo: string;
+  NombreArchivo: string;
+  TipoArchivo: string;
+  Ancho?: number;
+  Alto?: number;
+  Tamano?: number;
+}
+
+/**
  * Type of a contract (works, service, supply, consultancy...; spec section 3 Contract: type). The spec names only the screen; the fields are a description and the active flag.
  */
 export interface TipoContrato {
@@ -857,7 +873,7 @@ export interface Color {
 }
 
 /**
- * A vehicle a company brings onto the client's sites (spec section 3 Vehicle): plate, type, brand, model, colour, serial (VIN or chassis), fuel, power in HP, year, state (active or inactive), register date, start and end date, company, characteristics, number of passengers, control time in minutes and marking mode (the driver marks for the vehicle, or each passenger marks). Photos are not stored yet: they come with the file storage work. A contractor's session sees and writes only its own company's vehicles.
+ * A vehicle a company brings onto the client's sites (spec section 3 Vehicle): plate, type, brand, model, colour, serial (VIN or chassis), fuel, power in HP, year, state (active or inactive), register date, start and end date, company, characteristics, number of passengers, control time in minutes and marking mode (the driver marks for the vehicle, or each passenger marks). Its photos are vehicle-photo records (kept in the file store, added and removed on the vehicle's screens). A contractor's session sees and writes only its own company's vehicles.
  */
 export interface Vehiculo {
   IdVehiculo?: number;
@@ -880,6 +896,21 @@ export interface Vehiculo {
   NumeroPasajeros?: number;
   TiempoControl?: number;
   ModoMarcacion: 'C' | 'P';
+}
+
+/**
+ * A photo of a vehicle (spec section 3 Vehicle: photos), up to twelve per vehicle. The image is kept in the file store (ClaveArchivo) behind the client's photos repository path (use F), checked as a person's photo is (spec section 5: .png, .jpg or .jpeg by its content, within the size limits and the suggested dimensions give or take the tolerance). Written only through the vehicle's photo calls (AdministracionVehiculo/subirfoto and eliminarfoto), by whoever may change the vehicle; read by whoever reaches the vehicle. Deleted with the vehicle.
+ */
+export interface FotoVehiculo {
+  IdFotoVehiculo?: number;
+  IdCliente?: number;
+  IdVehiculo: number;
+  ClaveArchivo: string;
+  NombreArchivo: string;
+  TipoArchivo: string;
+  Ancho?: number;
+  Alto?: number;
+  Tamano?: number;
 }
 
 /**
@@ -2407,6 +2438,7 @@ export interface ResourceTypes {
   'cessation-reason': MotivoCese;
   indiscipline: Indisciplina;
   'person-indiscipline': IndisciplinaPersona;
+  'person-photo': FotoPersona;
   'contract-type': TipoContrato;
   'personnel-division': DivisionPersonal;
   'organisational-unit': UnidadOrganizativa;
@@ -2418,6 +2450,7 @@ export interface ResourceTypes {
   brand: Marca;
   colour: Color;
   vehicle: Vehiculo;
+  'vehicle-photo': FotoVehiculo;
   'vehicle-maintenance': MantenimientoVehiculo;
   'internal-licence': LicenciaInterna;
   holiday: Feriado;

@@ -48,7 +48,7 @@ export default async function fileSweep(fastify: FastifyInstance): Promise<void>
 
 /**
  * Which of the given file keys a row names: a request's photo or file, a request line's, a kept
- * requirement's or a bulk upload's file.
+ * requirement's or a bulk upload's file, a person's or a vehicle's photo.
  */
 export function referencedFiles(database: Database, registry: Registry) {
   const named: Array<[string, string]> = [
@@ -57,6 +57,8 @@ export function referencedFiles(database: Database, registry: Registry) {
     [registry.require('request-detail').table, 'ClaveArchivo'],
     [registry.require('accredited-requirement').table, 'ClaveArchivo'],
     [registry.require('bulk-upload-file').table, 'ClaveArchivo'],
+    [registry.require('person-photo').table, 'ClaveArchivo'],
+    [registry.require('vehicle-photo').table, 'ClaveArchivo'],
   ];
   return async (keys: string[]): Promise<Set<string>> => {
     const found = new Set<string>();

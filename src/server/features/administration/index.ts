@@ -2,8 +2,9 @@ import type { Feature } from '../feature.js';
 import { addendaSchedule, addendumHooks } from './addenda.js';
 import { backfill } from './employment.js';
 import { administrationHooks } from './hooks.js';
+import photoRoutes from './photos.js';
 
-/** Administration screens: people, contracts, companies. */
+/** Administration screens: people (and their photos), vehicles (and theirs), contracts, companies. */
 export const administration: Feature = {
   name: 'administration',
   hooks: ({ registry, now }) => ({
@@ -16,5 +17,6 @@ export const administration: Feature = {
     // People registered before employments were kept get theirs once the server is ready.
     api.addHook('onReady', () => backfill(api.database, api.registry));
     addendaSchedule(api);
+    await api.register(photoRoutes);
   },
 };
