@@ -18,6 +18,7 @@ import {
   FEATURE_ROUTES,
   PUBLIC_FEATURE_ROUTES,
   RECORD_ACTIONS,
+  RECORD_PANELS,
   SLOTS,
 } from './features/index.js';
 import Layout from './layout/Layout.js';
@@ -69,7 +70,7 @@ const CatchAll = () => (
  * The console: the shell's routes of spec section 2 (login, logout, dashboard, security page,
  * error pages) and one resource per entity the profile reaches, each with the access it has.
  */
-const EXTENSIONS = { recordActions: RECORD_ACTIONS, slots: SLOTS };
+const EXTENSIONS = { recordActions: RECORD_ACTIONS, recordPanels: RECORD_PANELS, slots: SLOTS };
 
 /**
  * A feature's screen only for a profile whose menu holds it (its route, or a record under it): typed

@@ -3,6 +3,7 @@ import type { ProfileType } from '../../shared/session.js';
 import type { Slots } from '../providers/extensions.js';
 import { access } from './access/index.js';
 import { accreditation } from './accreditation/index.js';
+import { administration } from './administration/index.js';
 import { attendance } from './attendance/index.js';
 import { dining } from './dining/index.js';
 import { hotel } from './hotel/index.js';
@@ -17,6 +18,7 @@ import { webhooks } from './webhooks/index.js';
 export const FEATURES: readonly ClientFeature[] = [
   accreditation,
   access,
+  administration,
   attendance,
   identification,
   hotel,
@@ -42,6 +44,12 @@ export const RECORD_ACTIONS: Record<string, ComponentType> = Object.assign(
 export const CREATES: Record<string, CreateThrough> = Object.assign(
   {},
   ...FEATURES.map((f) => f.creates ?? {}),
+);
+
+/** What a resource's show and edit screens show below their fields. */
+export const RECORD_PANELS: Record<string, ComponentType> = Object.assign(
+  {},
+  ...FEATURES.map((f) => f.recordPanels ?? {}),
 );
 
 /** What the features show in named places of each other's screens. */

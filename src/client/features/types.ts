@@ -41,5 +41,7 @@ export interface ClientFeature {
   recordActions?: Record<string, ComponentType>;
   /** Resources whose create screen saves through a call of the feature's. */
   creates?: Record<string, CreateThrough>;
+  /** A part below the fields of a resource's show and edit screens (it reads the record from the context). */
+  recordPanels?: Record<string, ComponentType>;
   slots?: Partial<Slots>;
 }

@@ -12,18 +12,29 @@ export interface Slots {
 
 /**
  * What the feature areas add to the screens of others, given by the console at its root so no
- * screen imports a feature: actions on some resources' show and edit screens, and the slots.
+ * screen imports a feature: actions on some resources' show and edit screens, a part below their
+ * fields (a person's photos), and the slots.
  */
 export interface Extensions {
   recordActions: Record<string, ComponentType>;
+  recordPanels: Record<string, ComponentType>;
   slots: Partial<Slots>;
 }
 
-export const ExtensionsContext = createContext<Extensions>({ recordActions: {}, slots: {} });
+export const ExtensionsContext = createContext<Extensions>({
+  recordActions: {},
+  recordPanels: {},
+  slots: {},
+});
 
 /** The extra actions of a resource's record screens, if a feature gives it some. */
 export function useRecordActions(resource: string): ComponentType | undefined {
   return useContext(ExtensionsContext).recordActions[resource];
+}
+
+/** What a feature shows below the fields of a resource's record screens, if it gives something. */
+export function useRecordPanel(resource: string): ComponentType | undefined {
+  return useContext(ExtensionsContext).recordPanels[resource];
 }
 
 /** What a feature shows in a named place of another's screen, if one fills it. */

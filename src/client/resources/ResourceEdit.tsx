@@ -1,5 +1,5 @@
 import { DeleteButton, Edit, ListButton, ShowButton, TopToolbar, useResourceContext } from 'react-admin';
-import { useRecordActions } from '../providers/extensions.js';
+import { useRecordActions, useRecordPanel } from '../providers/extensions.js';
 import SchemaForm from './form/SchemaForm.js';
 import { ScreenTitle } from './ScreenTitle.js';
 
@@ -16,10 +16,12 @@ const EditActions = () => {
 };
 
 export default function ResourceEdit() {
+  const Panel = useRecordPanel(useResourceContext() ?? '');
   return (
     <Edit mutationMode="pessimistic" redirect="list" actions={<EditActions />}>
       <ScreenTitle kind="edit" />
       <SchemaForm mode="edit" />
+      {Panel && <Panel />}
     </Edit>
   );
 }

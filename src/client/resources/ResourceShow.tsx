@@ -13,7 +13,7 @@ import {
 } from 'react-admin';
 import { AUDIT_FIELDS, type ResourceMeta } from '../../shared/schema/types.js';
 import { formatDateTime } from '../format.js';
-import { useRecordActions } from '../providers/extensions.js';
+import { useRecordActions, useRecordPanel } from '../providers/extensions.js';
 import { useResourceMeta } from '../providers/meta.js';
 import { fieldFor } from './fields.js';
 import History from './History.js';
@@ -72,6 +72,7 @@ export default function ResourceShow() {
   const meta = useResourceMeta();
   const { schema, access } = meta;
   const translate = useTranslate();
+  const Panel = useRecordPanel(meta.name);
   return (
     <Show
       actions={
@@ -108,6 +109,7 @@ export default function ResourceShow() {
           </SimpleShowLayout>
         </Box>
       ))}
+      {Panel && <Panel />}
       <Divider sx={{ mx: 2 }}>
         <Typography variant="overline">{translate('app.audit.title')}</Typography>
       </Divider>
