@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { referencedFiles } from '../../src/server/features/accreditation/file-sweep.js';
+import { sweepOrphans } from '../../src/server/storage/files.js';
 import { PHOTO } from '../../src/shared/constants.js';
 import { multipart, pdf, upload } from '../support/accreditation.js';
 import { anotherClientAdmin, listUrl, menuIdOf } from '../support/app.js';
@@ -336,6 +338,29 @@ describe.each(DIALECTS)('photos of people and vehicles on %s', (dialect) => {
     );
     expect(removal.body.messageKey).toBe('rules.personCeased');
     expect(await w.count('person-photo', { IdPersona: id })).toBe(1);
+  });
+
+  it('keeps a photo’s file through the orphan sweep while a photo names it', async () => {
+    const sent = await add(
+      'admin',
+      PERSON,
+      { IdPersona: ownPerson.id, Tipo: 'E' },
+      'k.png',
+      png(150, 160, [77, 1, 1]),
+    );
+    expect(sent.status).toBe(200);
+    const row = (await w
+      .db()
+      .selectFrom(w.table('person-photo'))
+      .select('ClaveArchivo')
+      .where('IdFotoPersona', '=', sent.body.result.IdFotoPersona)
+      .executeTakeFirstOrThrow()) as Json;
+    const orphan = await w.app.files.put(Buffer.from('a photo whose row rolled back'));
+    await sweepOrphans(w.app.files, referencedFiles(w.t.db.database, w.registry), {
+      now: Date.now() + 2 * 3_600_000,
+    });
+    expect(await w.app.files.get(orphan)).toBeUndefined();
+    expect((await w.app.files.get(row.ClaveArchivo))?.equals(png(150, 160, [77, 1, 1]))).toBe(true);
   });
 
   it('deletes a vehicle’s photos with the vehicle', async () => {
