@@ -19,11 +19,10 @@ export interface HolderType {
   column: 'IdPersona' | 'IdVehiculo' | 'IdCompania';
   /**
    * Accredited for a contract: a demobilisation ends its accreditation, an extension or a contract
-   * change moves it, a requirement update renews it (a visit ends with its days; a company is
-   * accredited in the division).
+   * change moves it (a visit ends with its days; a company is accredited in the division).
    */
   contract: boolean;
-  /** A requirement update renews it (the contract's holders, and a company's own requirements). */
+  /** A requirement update renews it (the contract's holders, a visit's visitors, and a company's own requirements). */
   renewed: boolean;
   /**
    * A dashboard summary's counts of observed requests past a correction deadline: of the
@@ -55,7 +54,7 @@ export const HOLDER_TYPES: Readonly<Record<EntityCode, HolderType>> = {
     route: 'visita',
     column: 'IdPersona',
     contract: false,
-    renewed: false,
+    renewed: true,
     overdue: 'CORRECCION_VENCIDA_VISITAS',
     overdueElsewhen: 'CORRECCION_VENCIDA_OTROS_MESES_VISITAS',
   },
@@ -91,7 +90,8 @@ export const CONTRACT_HOLDERS: readonly EntityCode[] = ENTITY_CODES.filter(holds
 
 /**
  * The holders a request type concerns (a dashboard tab's cards): every kind is mobilised, workers
- * and vehicles are demobilised, and workers, vehicles and companies have requirements renewed.
+ * and vehicles are demobilised, and workers, vehicles, visits (each visitor) and companies have
+ * requirements renewed.
  */
 export const typeConcerns = (type: 'M' | 'D' | 'A', entity: EntityCode): boolean =>
   type === 'M' || (type === 'D' ? HOLDER_TYPES[entity].contract : HOLDER_TYPES[entity].renewed);

@@ -107,6 +107,82 @@ export function valuesFor(items: Json[], lists: Json[], expiry: string): Json[] 
     }));
 }
 
+const visitorOf = (item: Json): Record<string, number> =>
+  item.IdVisitaPersona ? { IdVisitaPersona: item.IdVisitaPersona } : {};
+
+/**
+ * A visit of one visitor (document `document`) on `contract` for `days` days from `today`, filled
+ * (values expiring on `expiry`, yyyy-mm-dd, and PDFs), sent by `requester` and approved whole by
+ * `authoriser`: answers the visit's request and the person its approval registered.
+ */
+export async function accreditedVisitor(
+  app: FastifyInstance,
+  tokens: { requester: string; authoriser: string },
+  visit: { contract: number; profile: number; dni: number; document: string; today: string; expiry: string },
+): Promise<{ IdSolicitud: number; IdPersona: number }> {
+  const as = (who: 'requester' | 'authoriser', method: 'GET' | 'POST', url: string, payload?: object) =>
+    call(app, { method, url, token: tokens[who], payload });
+  const BASE = '/api/acreditacionsolicitud';
+  const made = await as('requester', 'POST', `${BASE}/crearsolicitante`, {
+    IdEntidad: 'P',
+    IdContrato: visit.contract,
+    IdPerfilAcreditacion: visit.profile,
+    FechaInicio: visit.today,
+    FechaFin: addDays(visit.today, 2),
+    MotivoVisita: 'Auditoría de seguridad',
+    Visitantes: [
+      { IdTipoDocumento: visit.dni, Documento: visit.document, Apellido: 'Ramos Díaz', Nombre: 'Carla' },
+    ],
+  });
+  if (made.status !== 200) throw new Error(`the visit was not made: ${JSON.stringify(made.body)}`);
+  const id = made.body.result.IdSolicitud as number;
+  const detail = async (who: 'requester' | 'authoriser') =>
+    (
+      await as(
+        who,
+        'GET',
+        `/api/acreditacionsolicituddetalle/${who === 'requester' ? 'obtener' : 'obtenerbyautorizador'}?IdSolicitud=${id}`,
+      )
+    ).body.result as Json[][];
+  const [items, , , lists] = await detail('requester');
+  const saved = await as('requester', 'POST', `${BASE}/actualizarsolicitante`, {
+    IdSolicitud: id,
+    Detalle: JSON.stringify(valuesFor(items, lists, visit.expiry.replaceAll('-', ''))),
+  });
+  if (saved.status !== 200) throw new Error(`the visit was not saved: ${JSON.stringify(saved.body)}`);
+  for (const item of items.filter((i: Json) => i.AdjuntarArchivo === 'S' && i.TipoRequisito === 'S')) {
+    const res = await upload(
+      app,
+      tokens.requester,
+      `${BASE}/UploadSolicitanteArchivo`,
+      { IdSolicitud: id, IdDatoEvaluar: item.IdDatoEvaluar, ...visitorOf(item) },
+      { name: 'constancia.pdf', bytes: pdf(item.Requisito), type: 'application/pdf' },
+    );
+    if (res.status !== 200) throw new Error(`the visit's PDF was refused: ${JSON.stringify(res.body)}`);
+  }
+  const sent = await as('requester', 'POST', `${BASE}/cerrarsolicitud`, { IdSolicitud: id });
+  if (sent.body.result?.EstadoAprobacion !== 'P')
+    throw new Error(`the visit was not sent: ${JSON.stringify(sent.body)}`);
+  const [requesterItems, authoriserItems] = await detail('authoriser');
+  await as('authoriser', 'POST', `${BASE}/actualizarsolicitanteautorizador`, {
+    IdSolicitud: id,
+    Detalle: requesterItems
+      .filter((i: Json) => i.Aprobar === 'S')
+      .map((i: Json) => ({ IdDetalle: i.IdSecuencial, EstadoAprobacion: 'A' })),
+  });
+  const approved = await as('authoriser', 'POST', `${BASE}/actualizarsolicitanteautorizador`, {
+    IdSolicitud: id,
+    Accion: 'APROBAR',
+    Detalle: authoriserItems
+      .filter((i: Json) => i.Aprobar === 'S')
+      .map((i: Json) => ({ IdDetalle: i.IdSecuencial, EstadoAprobacion: 'A', Valor: 'APROBADO' })),
+  });
+  if (approved.body.result?.EstadoAprobacion !== 'A')
+    throw new Error(`the visit was not approved: ${JSON.stringify(approved.body)}`);
+  const record = (await as('requester', 'GET', `${BASE}/obtenersolicitud?IdSolicitud=${id}`)).body.result;
+  return { IdSolicitud: id, IdPersona: record.Visitantes[0].IdPersona as number };
+}
+
 /**
  * A renewal filled as its requester would (every value of the renewed requirement, its PDFs
  * attached, expiring on `expiry`, yyyy-mm-dd) and sent: answers the items it asked for.
@@ -127,7 +203,8 @@ export async function sendRenewal(app: FastifyInstance, token: string, id: numbe
       app,
       token,
       '/api/acreditacionsolicitud/UploadSolicitanteArchivo',
-      { IdSolicitud: id, IdDatoEvaluar: item.IdDatoEvaluar },
+      // A visitor's renewal: the line is its visitor's.
+      { IdSolicitud: id, IdDatoEvaluar: item.IdDatoEvaluar, ...visitorOf(item) },
       { name: 'sctr.pdf', bytes: pdf('SCTR RENOVADO'), type: 'application/pdf' },
     );
     if (res.status !== 200) throw new Error(`the renewal's PDF was refused: ${JSON.stringify(res.body)}`);

@@ -358,6 +358,8 @@ export const WORKFLOW_SCREENS = {
   demobilisation: workerAndVehicleScreens('desmovilizacion'),
   renewal: [
     ...workerAndVehicleScreens('requisito'),
+    { route: '/requisito/solicitante/visita', tag: 'app.menu.items.requestVisits', icon: 'Badge' },
+    { route: '/requisito/autorizador/visita', tag: 'app.menu.items.approveVisits', icon: 'Badge' },
     { route: '/requisito/solicitante/empresa', tag: 'app.menu.items.requestCompany', icon: 'Business' },
     { route: '/requisito/autorizador/empresa', tag: 'app.menu.items.approveCompanies', icon: 'Business' },
   ],

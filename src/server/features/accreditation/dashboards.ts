@@ -198,14 +198,14 @@ export class Dashboards {
   }
 
   async requester(requester: Requester, spans: Span[], language: Language, kind: DashboardKind = 'M') {
-    const shown = (await this.shownToRequester(requester, kind)).filter((e) => kind === 'M' || e !== 'P');
+    const shown = (await this.shownToRequester(requester, kind)).filter((e) => typeConcerns(kind, e));
     const counts = await this.counts(requester.principal, shown, spans, requester.companyId, kind);
     const overdue = await this.overdue(requester.principal, shown, spans, kind, requester.companyId);
     return this.answer(language, shown, REQUESTER_STATUSES, counts, overdue);
   }
 
   async authoriser(authoriser: Authoriser, spans: Span[], language: Language, kind: DashboardKind = 'M') {
-    // Demobilisation and requirement update are for workers and vehicles only (spec section 2).
+    // Demobilisation is for workers and vehicles only; requirement update for every renewed kind.
     const shown = authoriser.entities.filter((e) => typeConcerns(kind, e));
     const counts = await this.counts(authoriser.principal, shown, spans, undefined, kind);
     const overdue = await this.overdue(authoriser.principal, shown, spans, kind);

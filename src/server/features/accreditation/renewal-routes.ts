@@ -30,10 +30,27 @@ export default async function renewalRoutes(fastify: FastifyInstance): Promise<v
     limits: { fileSize: UPLOAD_LIMIT_BYTES, files: RENEWAL_FILES, fields: 20 },
   });
 
-  const viewer = (request: FastifyRequest, kind?: unknown) => {
-    if (kind === 'P') throw new ApiError('FORBIDDEN');
-    return viewerOf(db, registry, request.principal, kind);
-  };
+  const viewer = (request: FastifyRequest, kind?: unknown) => viewerOf(db, registry, request.principal, kind);
+
+  fastify.get<{ Querystring: { IdEntidad: 'T' | 'V' | 'P' } }>(
+    `${base}/acreditados`,
+    {
+      schema: {
+        tags,
+        summary: 'The accredited workers, vehicles or visitors of the requester’s company it may renew',
+        description:
+          'Active or suspended accreditations of the kind asked, of the requester’s company, in the session’s division.',
+        querystring: objectOf({ IdEntidad: { type: 'string', enum: ['T', 'V', 'P'] } }, ['IdEntidad']),
+        response: result(
+          '[{ IdAcreditacion, IdPersona or IdVehiculo, Documento, Apellido, Nombre or Placa, NumeroContrato, FechaFin, Estado }]',
+        ),
+      },
+    },
+    async (request) => {
+      const kind = request.query.IdEntidad;
+      return { result: await service.holders(requesterOf(request.principal, kind), kind) };
+    },
+  );
 
   fastify.get<{
     Querystring: { IdEntidad?: string; IdPersona?: number; IdVehiculo?: number; IdCompania?: number };
@@ -43,7 +60,7 @@ export default async function renewalRoutes(fastify: FastifyInstance): Promise<v
       schema: {
         tags,
         summary:
-          'The requirements an accredited worker or vehicle of the requester’s company, or the company itself, holds',
+          'The requirements an accredited worker, vehicle or visitor of the requester’s company, or the company itself, holds',
         querystring: objectOf({ IdEntidad: entity, IdPersona: id, IdVehiculo: id, IdCompania: id }, [
           'IdEntidad',
         ]),
@@ -64,9 +81,10 @@ export default async function renewalRoutes(fastify: FastifyInstance): Promise<v
     {
       schema: {
         tags,
-        summary: 'Request the renewal of one requirement of an accredited worker, vehicle or company',
+        summary:
+          'Request the renewal of one requirement of an accredited worker, vehicle, visitor or company',
         description:
-          'IdEntidad (T, V, E), IdPersona, IdVehiculo or IdCompania (the requester’s own, for E), IdRequisito (one the holder holds), Detalle: [{ IdDatoEvaluar, Valor }] (a JSON string or an array), Observacion. Made incomplete (I): attach files with /api/acreditacionsolicitud/UploadSolicitanteArchivo and send with cerrarsolicitud. Or multipart: the same fields, and a PDF per datum that takes a file, its field named by the datum (IdDatoEvaluar, or Archivo<IdDatoEvaluar>); a refused file leaves nothing made.',
+          'IdEntidad (T, V, P, E), IdPersona (a worker, or a visit’s visitor for P), IdVehiculo or IdCompania (the requester’s own, for E), IdRequisito (one the holder holds), Detalle: [{ IdDatoEvaluar, Valor }] (a JSON string or an array), Observacion. Made incomplete (I): attach files with /api/acreditacionsolicitud/UploadSolicitanteArchivo and send with cerrarsolicitud. Or multipart: the same fields, and a PDF per datum that takes a file, its field named by the datum (IdDatoEvaluar, or Archivo<IdDatoEvaluar>); a refused file leaves nothing made.',
         consumes: ['application/json', 'multipart/form-data'],
         body: {
           type: 'object',
@@ -103,9 +121,19 @@ export default async function renewalRoutes(fastify: FastifyInstance): Promise<v
       const made = await service.create(requester, request.body);
       let complete = made.SolicitudCompleta;
       try {
+        // A visit's renewal carries its one visitor, whose lines take the files.
+        const [visitor] = files.length ? await engine.visitors(db, made.IdSolicitud as number) : [];
         for (const { datum, pdf } of files)
           complete = (
-            await requests.attach(requester, { IdSolicitud: made.IdSolicitud, IdDatoEvaluar: datum }, pdf)
+            await requests.attach(
+              requester,
+              {
+                IdSolicitud: made.IdSolicitud,
+                IdDatoEvaluar: datum,
+                IdVisitaPersona: visitor?.IdVisitaPersona,
+              },
+              pdf,
+            )
           ).SolicitudCompleta;
       } catch (error) {
         await engine.remove(requester, made.IdSolicitud, ['A']);

@@ -29,7 +29,8 @@ import { RequestTable, toggled } from './tables.js';
 
 /**
  * Requirement update (spec section 2): the requester sees what expires soon, picks an accredited
- * worker or vehicle (or, for its company's own, the company) and the requirement to renew, and completes the renewal on the request page
+ * worker, vehicle or visit's visitor (or, for its company's own, the company) and the requirement
+ * to renew, and completes the renewal on the request page
  * (values, files, send), and deletes incomplete ones together; the authoriser evaluates each on the evaluation page, or approves,
  * observes or rejects several at once (all or nothing).
  */
@@ -53,7 +54,7 @@ export default function RenewalScreen({ side }: { side: 'solicitante' | 'autoriz
   });
   const holders = useQuery({
     queryKey: ['renewal', 'holders', entity],
-    queryFn: () => afterApi.candidates(entity),
+    queryFn: () => afterApi.renewable(entity),
     enabled: requester && entity !== 'E',
   });
   const held = useQuery({
@@ -78,7 +79,9 @@ export default function RenewalScreen({ side }: { side: 'solicitante' | 'autoriz
     },
   });
   const card = (expiring.data ?? []).find((c) => c.IdEntidad === entity);
-  const holderLabel = translate(entity === 'E' ? 'renewal.company' : 'demobilisation.holder');
+  const holderLabel = translate(
+    entity === 'E' ? 'renewal.company' : entity === 'P' ? 'renewal.visitor' : 'demobilisation.holder',
+  );
   return (
     <Stack spacing={2} sx={{ mt: 1 }} data-testid={`renewal-${side}`}>
       {requester && (

@@ -119,6 +119,9 @@ export const afterApi = {
       `${DEMOBILISATION}/actualizarautorizadormasivo`,
       { Solicitudes: ids, Accion: action, ...(observation ? { Observacion: observation } : {}) },
     ),
+  /** The company's accredited workers, vehicles or visitors a requirement update may renew. */
+  renewable: (entity: EntityCode) =>
+    apiCall<Candidate[]>('GET', `${RENEWAL}/acreditados?${query({ IdEntidad: entity })}`),
   renewals: (entity: EntityCode, status?: string) =>
     apiCall<Page<RequestRow>>(
       'GET',

@@ -209,13 +209,16 @@ function useOpeningStep(
   }, [step === 'requirements']);
 }
 
-/** What the heading and the preview call the request's holder: the company, the visit's reason, the worker, the plate. */
+/** What the heading and the preview call the request's holder: the company, the visit's reason (a renewal's visitor), the worker, the plate. */
 function holderLabelOf(
   entity: EntityCode,
   record: RequestRecord | undefined,
   holder: Data,
 ): string | undefined {
   if (entity === 'E') return (record?.Compania ?? session.profile()?.current.Compania) as string | undefined;
+  // A visit's renewal is its one visitor's.
+  const visitor = record?.TipoSolicitud === 'A' ? record.Visitantes?.[0] : undefined;
+  if (entity === 'P' && visitor) return `${visitor.Apellido} ${visitor.Nombre}`;
   if (entity === 'P') return record?.MotivoVisita as string | undefined;
   if (entity === 'T') return [holder.Apellido, holder.Nombre].filter(Boolean).join(' ');
   return holder.Placa as string | undefined;

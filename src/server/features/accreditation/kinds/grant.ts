@@ -66,11 +66,14 @@ async function holdersOf(
   const crud = engine.crud.within(trx);
   const atCompany: Principal = { ...principal, companyId: request.IdCompania };
   for (const visitor of await engine.visitors(trx, request.IdSolicitud)) {
-    const [found] = await crud.findKeys(
-      engine.registry.require('person'),
-      { IdTipoDocumento: visitor.IdTipoDocumento, Documento: visitor.Documento },
-      atCompany,
-    );
+    // A renewal's visitor is the person its visit's approval registered.
+    const [found] = visitor.IdPersona
+      ? [visitor.IdPersona]
+      : await crud.findKeys(
+          engine.registry.require('person'),
+          { IdTipoDocumento: visitor.IdTipoDocumento, Documento: visitor.Documento },
+          atCompany,
+        );
     const id =
       (found as number | undefined) ?? (await registerVisitor(engine, trx, visitor, request, principal));
     await trx

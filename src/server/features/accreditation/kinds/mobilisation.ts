@@ -178,7 +178,9 @@ export class Mobilisations {
           .set({ ExcedeDotacion: over })
           .where('IdSolicitud', '=', id)
           .execute();
-      if (request.IdEntidad === 'P') await holders.saveVisitors(trx, request, body.Visitantes, principal);
+      // A visitor's renewal keeps the visitor it renews.
+      if (request.IdEntidad === 'P' && !renewal)
+        await holders.saveVisitors(trx, request, body.Visitantes, principal);
       await this.additional.save(trx, request, body.DatosAdicionales);
       await saveLines(engine, trx, request, profile, inputs);
       await engine.history(trx, request, principal, 'UPDATE', request.EstadoAprobacion);

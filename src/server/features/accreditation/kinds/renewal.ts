@@ -9,22 +9,63 @@ import type { RequestEngine } from '../engine/engine.js';
 import { type Body, idOf, type KeptFile, parseDetail, upper } from '../engine/input.js';
 import { saveLines } from '../engine/save-lines.js';
 
-/** The kinds whose kept requirements a renewal renews (those typeConcerns('A') names): workers, vehicles and companies. */
-export type RenewedKind = 'T' | 'V' | 'E';
+/** The kinds whose kept requirements a renewal renews (those typeConcerns('A') names): workers, vehicles, visits and companies. */
+export type RenewedKind = 'T' | 'V' | 'P' | 'E';
 export const RENEWED_KINDS = REQUEST_KINDS.A.holders as readonly RenewedKind[];
 
 /**
  * Requirement update, or renewal (TipoSolicitud A, spec sections 2 and 7): a contractor's
- * requester picks an accredited worker or vehicle of its company (or its company itself, accredited
- * in the division), the requirement to renew (one
+ * requester picks an accredited worker, vehicle or visitor of its company (or its company itself,
+ * accredited in the division), the requirement to renew (one
  * the holder holds) and its new values; the request carries only that requirement's lines and
  * follows the mobilisation's path (files by UploadSolicitanteArchivo, sent by cerrarsolicitud,
  * evaluated line by line with the approval machine). Approval replaces the kept value and its
  * expiry, keeps the accreditation's dates, and lifts a suspension no expired mandatory
- * requirement still holds (the engine's grant effect).
+ * requirement still holds (the engine's grant effect). A visit's renewal names the visitor
+ * (IdPersona, the person its visit's approval registered) and carries that visitor as its one
+ * visitor, with the visit's reason: its lines are the visitor's, as on the visit.
  */
 export class Renewals {
   constructor(private readonly engine: RequestEngine) {}
+
+  /**
+   * The holders of a kind the requester may renew: its company's accredited workers, vehicles or
+   * visitors (active or suspended) in the session's division, with their contract and dates.
+   */
+  async holders(requester: Requester, entity: Exclude<RenewedKind, 'E'>): Promise<Row[]> {
+    const { principal } = requester;
+    if (!requester.entities.includes(entity)) throw new ApiError('FORBIDDEN');
+    const t = (name: string) => this.engine.table(name);
+    return (await this.engine.database.db
+      .selectFrom(`${t('accreditation')} as a`)
+      .leftJoin(`${t('person')} as p`, 'p.IdPersona', 'a.IdPersona')
+      .leftJoin(`${t('vehicle')} as v`, 'v.IdVehiculo', 'a.IdVehiculo')
+      .leftJoin(`${t('contract')} as k`, 'k.IdContrato', 'a.IdContrato')
+      .select([
+        'a.IdAcreditacion',
+        'a.IdEntidad',
+        'a.IdPersona',
+        'a.IdVehiculo',
+        'a.IdContrato',
+        'k.NumeroContrato',
+        'a.FechaInicio',
+        'a.FechaFin',
+        'a.Estado',
+        'p.Documento',
+        'p.Apellido',
+        'p.Nombre',
+        'v.Placa',
+      ])
+      .where('a.IdCliente', '=', principal.clientId as number)
+      .where('a.IdDivision', '=', principal.divisionId as number)
+      .where('a.IdCompania', '=', requester.companyId)
+      .where('a.IdEntidad', '=', entity)
+      .where('a.Estado', 'in', ['A', 'S'])
+      .orderBy(entity === 'V' ? 'v.Placa' : 'p.Apellido')
+      .orderBy('a.IdAcreditacion')
+      .limit(2000)
+      .execute()) as Row[];
+  }
 
   /** The requirements a holder of the requester's company holds, with their expiry. */
   async held(requester: Requester, entity: RenewedKind, holder: number): Promise<Row[]> {
@@ -105,6 +146,7 @@ export class Renewals {
     // A second open renewal of the requirement is refused even when both are written at once.
     const id = await engine.filing(async (trx) => {
       const accreditation = await this.accreditation(trx, requester, entity, holder);
+      const visit = entity === 'P';
       if (within && accreditation.IdContrato !== within.contract)
         throw new ApiError('VALIDATION_FAILED', {
           fields: { [column]: { messageKey: 'bulk.errors.otherContract' } },
@@ -117,9 +159,13 @@ export class Renewals {
         .executeTakeFirst();
       const origin = (await trx
         .selectFrom(engine.table('request'))
-        .select('IdPerfilAcreditacion')
+        .select(['IdPerfilAcreditacion', 'MotivoVisita', 'IdResponsable'])
         .where('IdSolicitud', '=', accreditation.IdSolicitud)
-        .executeTakeFirstOrThrow()) as { IdPerfilAcreditacion: number };
+        .executeTakeFirstOrThrow()) as {
+        IdPerfilAcreditacion: number;
+        MotivoVisita: string | null;
+        IdResponsable: number | null;
+      };
       const full = await loadProfile(
         trx,
         engine.registry,
@@ -161,6 +207,10 @@ export class Renewals {
           FechaInicio: today,
           FechaFin: accreditation.FechaFin < today ? today : accreditation.FechaFin,
           Observacion: upper(body.Observacion) || null,
+          // A visitor's renewal keeps its visit's reason and host.
+          ...(visit
+            ? { MotivoVisita: origin.MotivoVisita, IdResponsable: origin.IdResponsable, NumeroVisitantes: 1 }
+            : {}),
         },
         principal,
         {
@@ -170,10 +220,41 @@ export class Renewals {
           ...(within ? { CodigoCargaMasiva: within.massCode } : {}),
         },
       );
-      await saveLines(engine, trx, made, profile, inputs, within?.files);
+      // A visit's lines are its visitors': the renewal carries the one visitor it renews.
+      const visitor = visit
+        ? await this.visitor(trx, requester, made, accreditation.IdSolicitud, holder)
+        : null;
+      const lines = visitor ? inputs.map((input) => ({ ...input, IdVisitaPersona: visitor })) : inputs;
+      await saveLines(engine, trx, made, profile, lines, within?.files);
       return made.IdSolicitud;
     }, within?.trx);
     return within ? { IdSolicitud: id } : engine.summary(id);
+  }
+
+  /** The visitor a visit's renewal renews, copied from the visit that accredited it: its IdVisitaPersona. */
+  private async visitor(trx: Db, requester: Requester, made: Row, visit: number, person: number) {
+    const { engine } = this;
+    const entity = engine.registry.require('visit-person');
+    const row = (await trx
+      .selectFrom(entity.table)
+      .select(['IdTipoDocumento', 'Documento', 'Apellido', 'Nombre', 'Email'])
+      .where('IdSolicitud', '=', visit)
+      .where('IdPersona', '=', person)
+      .executeTakeFirst()) as Row | undefined;
+    // A visitor accredited before visits kept their person: read from the person itself.
+    const values =
+      row ??
+      ((await trx
+        .selectFrom(engine.table('person'))
+        .select(['IdTipoDocumento', 'Documento', 'Apellido', 'Nombre', 'Email'])
+        .where('IdPersona', '=', person)
+        .executeTakeFirstOrThrow()) as Row);
+    const created = await engine.crud
+      .within(trx)
+      .create(entity, { ...values, IdSolicitud: made.IdSolicitud }, requester.principal, {
+        set: { IdPersona: person },
+      });
+    return Number(created.IdVisitaPersona);
   }
 
   /**
@@ -201,7 +282,8 @@ export class Renewals {
         .where('a.IdCliente', '=', principal.clientId as number)
         .where('a.IdDivision', '=', principal.divisionId as number)
         .where('a.IdCompania', '=', requester.companyId)
-        .$if(entity === 'E', (qb) => qb.where('a.IdEntidad', '=', 'E'))
+        // The kind's own accreditation (a company's, not its people's; a visitor's, not a worker's).
+        .where('a.IdEntidad', '=', entity)
         .where('a.Estado', 'in', ['A', 'S'])
         .where('k.FechaVencimiento', 'is not', null)
         .distinct()
