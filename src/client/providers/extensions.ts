@@ -7,7 +7,11 @@ import type { EntityCode } from '../../shared/accreditation.js';
  */
 export interface Slots {
   /** The requester dashboard's headcount tab: its own people on site, by kind (access). */
-  requesterHeadcount: ComponentType<{ kinds: Exclude<EntityCode, 'E'>[] }>;
+  requesterHeadcount: ComponentType<{
+    kinds: Exclude<EntityCode, 'E'>[];
+    /** The dashboard's year and months: the headcount is as of the latest month's end (today's while it lasts). */
+    period?: { year: number; months: number[] };
+  }>;
 }
 
 /**

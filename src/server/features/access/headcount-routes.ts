@@ -14,7 +14,7 @@ const result = (description: string) => resultResponses(description, [400, 401, 
 /** The headcount calls of spec section 7, at the requester dashboard's paths. */
 export default async function headcountRoutes(fastify: FastifyInstance): Promise<void> {
   const headcount = new Headcount(fastify.database.db);
-  fastify.get(
+  fastify.get<{ Querystring: Record<string, unknown> }>(
     `${BASE}/dashboarddotacion`,
     {
       schema: {
@@ -23,21 +23,27 @@ export default async function headcountRoutes(fastify: FastifyInstance): Promise
         description:
           'Present: the last allowed marking in the division is an entry; absent: accredited today and not present. ' +
           'A contractor sees its company’s, the client’s security office the whole division. Groups follow the ' +
-          'division’s headcount mode (by contract, by organisational unit, none).',
+          'division’s headcount mode (by contract, by organisational unit, none). With CantYear and CantMonth ' +
+          '(comma-separated months, the latest counts), as of the end of that month: accredited that day, present ' +
+          'when the last allowed marking before it ended was an entry; a month not ended yet is today’s headcount.',
         querystring: {
           type: 'object',
           properties: {
             IdDivision: SESSION_DIVISION,
             CantMeses: field.integer(1, 120),
-            CantYear: field.integer(2000, 2100),
-            CantMonth: field.text(40),
+            CantYear: field.text(10, {
+              description: 'A year from 2000 to 2100 (refused otherwise with its message).',
+            }),
+            CantMonth: field.text(40, {
+              description: 'Comma-separated months (1–12) of CantYear: the latest counts.',
+            }),
           },
         },
         response: result('Positional arrays of spec section 7'),
       },
     },
     async (request) => ({
-      result: await headcount.dashboard(headcountScope(request.principal), request.language),
+      result: await headcount.dashboard(headcountScope(request.principal), request.language, request.query),
     }),
   );
   fastify.get<{ Querystring: Record<string, unknown> }>(
@@ -55,6 +61,12 @@ export default async function headcountRoutes(fastify: FastifyInstance): Promise
             IdDivision: field.id(),
             TipoConsulta: { type: 'string', enum: ['P', 'A'] },
             TipoEntidad: { type: 'string', enum: ['T', 'V', 'P'] },
+            CantYear: field.text(10, {
+              description: 'A year from 2000 to 2100 (refused otherwise with its message).',
+            }),
+            CantMonth: field.text(40, {
+              description: 'As the dashboard: the headcount as of that month’s end.',
+            }),
             skip: field.integer(0, INT32.max),
             take: field.integer(1, 1000),
             sort: field.text(500),

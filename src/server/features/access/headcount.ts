@@ -1,6 +1,6 @@
 import type { RollCallRow } from '../../../shared/access.js';
 import type { Language } from '../../../shared/constants.js';
-import { siteDate } from '../../../shared/dates.js';
+import { addDays, instantAt, siteDate, timeZoneOf } from '../../../shared/dates.js';
 import type { Db } from '../../db/connection.js';
 import { ApiError, badQuery } from '../../errors.js';
 import { t } from '../../i18n.js';
@@ -51,6 +51,40 @@ export function headcountScope(principal: Principal): HeadcountScope {
   return { clientId: principal.clientId, divisionId: principal.divisionId };
 }
 
+/**
+ * The day a headcount is of (spec sections 2 and 7: the requester dashboard's year and months): none
+ * (today, as the gates have it now) without CantYear and CantMonth; else the last day of the latest
+ * month CantMonth names (comma-separated, 1 to 12; December without it) of CantYear (this year
+ * without it), or today when that month has not ended yet. A bad year or month is refused.
+ */
+export function headcountDay(
+  query: { CantYear?: unknown; CantMonth?: unknown },
+  today: string,
+): string | undefined {
+  const given = (v: unknown) => v !== undefined && v !== null && String(v).trim() !== '';
+  if (!given(query.CantYear) && !given(query.CantMonth)) return undefined;
+  let year = Number(today.slice(0, 4));
+  if (given(query.CantYear)) {
+    const text = String(query.CantYear).trim();
+    year = Number(text);
+    if (!/^\d{4}$/.test(text) || year < 2000 || year > 2100) throw badQuery('CantYear', 'headcount.badYear');
+  }
+  let month = 12;
+  if (given(query.CantMonth)) {
+    const parts = String(query.CantMonth)
+      .split(',')
+      .map((m) => m.trim());
+    if (parts.some((m) => !/^\d{1,2}$/.test(m) || Number(m) < 1 || Number(m) > 12))
+      throw badQuery('CantMonth', 'headcount.badMonth');
+    month = Math.max(...parts.map(Number));
+  }
+  const last = addDays(
+    `${month === 12 ? year + 1 : year}-${String((month % 12) + 1).padStart(2, '0')}-01`,
+    -1,
+  );
+  return last < today ? last : undefined;
+}
+
 const str = (v: unknown) => (v == null ? null : String(v));
 const num = (v: unknown) => (v == null ? null : Number(v));
 
@@ -59,6 +93,11 @@ const num = (v: unknown) => (v == null ? null : Number(v));
  * in each marking's transaction, holds it: one row per holder, never a scan of markings). Absent:
  * accredited today (state A, within its dates) and not present. Visits count through the persons a
  * visit request registered.
+ *
+ * As of a past day (`headcountDay`): accredited that day (an accreditation whose dates include it,
+ * active, suspended or ended since: its state then is not kept, and a demobilisation moved its end
+ * to its date), and present when its last allowed, trustworthy marking in the division before that
+ * day ended was an entry (read from the markings, per holder, by its index).
  */
 export class Headcount {
   constructor(
@@ -80,9 +119,13 @@ export class Headcount {
     scope: HeadcountScope,
     entity: HeadcountEntity,
     division?: { country: string | null | undefined; mode: HeadcountMode },
+    asOf?: string,
   ): Promise<HeadcountRow[]> {
     const { country, mode } = division ?? (await this.division(scope));
     const today = siteDate(country, this.now());
+    // A past day's headcount, or today's (the presence the gates keep).
+    const past = asOf !== undefined && asOf < today ? asOf : undefined;
+    const day = past ?? today;
     let q = this.db
       .selectFrom('accreditation_accreditation as a')
       .leftJoin('administration_contract as c', 'c.IdContrato', 'a.IdContrato')
@@ -91,9 +134,9 @@ export class Headcount {
       .where('a.IdCliente', '=', scope.clientId)
       .where('a.IdDivision', '=', scope.divisionId)
       .where('a.IdEntidad', '=', entity)
-      .where('a.Estado', '=', 'A')
-      .where('a.FechaInicio', '<=', today)
-      .where('a.FechaFin', '>=', today);
+      .where('a.Estado', 'in', past ? ['A', 'S', 'T'] : ['A'])
+      .where('a.FechaInicio', '<=', day)
+      .where('a.FechaFin', '>=', day);
     if (scope.companyId !== undefined) q = q.where('a.IdCompania', '=', scope.companyId);
     const common = ['a.IdContrato', 'c.NumeroContrato', 'u.Descripcion as Unidad'] as const;
     // biome-ignore lint/suspicious/noExplicitAny: the three shapes are read alike below
@@ -115,16 +158,20 @@ export class Headcount {
         .select([...common, 'p.IdPersona', 'p.Documento', 'p.Apellido', 'p.Nombre'])
         .execute();
 
-    const present = await this.db
-      .selectFrom(`${ACCESS_TABLES.presence} as s`)
-      .leftJoin('access_zone as z', 'z.IdZona', 's.IdZona')
-      .select(['s.Titular', 's.Instante', 'z.Descripcion as Zona'])
-      .where('s.IdDivision', '=', scope.divisionId)
-      .where('s.Funcion', '=', 'E')
-      .where('s.Titular', 'like', entity === 'V' ? 'V:%' : 'P:%')
-      .execute();
+    const end = past ? instantAt(addDays(past, 1), 0, timeZoneOf(country)) : undefined;
+    const present = end
+      ? await this.insideBefore(scope, entity, raw, end)
+      : await this.db
+          .selectFrom(`${ACCESS_TABLES.presence} as s`)
+          .leftJoin('access_zone as z', 'z.IdZona', 's.IdZona')
+          .select(['s.Titular', 's.Instante', 'z.Descripcion as Zona'])
+          .where('s.IdDivision', '=', scope.divisionId)
+          .where('s.Funcion', '=', 'E')
+          .where('s.Titular', 'like', entity === 'V' ? 'V:%' : 'P:%')
+          .execute();
     const inside = new Map(present.map((p) => [String(p.Titular), p]));
-    const at = this.now();
+    // Time on site up to now, or up to the end of the past day asked.
+    const at = end ?? this.now();
     const seen = new Set<string>();
     const rows: HeadcountRow[] = [];
     for (const r of raw) {
@@ -153,15 +200,81 @@ export class Headcount {
   }
 
   /**
+   * The holders among `raw` inside the division at `end` (epoch ms): whose last allowed, trustworthy
+   * marking there before it is an entry, as the presence table's rows would have read then.
+   */
+  private async insideBefore(
+    scope: HeadcountScope,
+    entity: HeadcountEntity,
+    // biome-ignore lint/suspicious/noExplicitAny: the rows read above
+    raw: any[],
+    end: number,
+  ): Promise<Array<{ Titular: string; Instante: number; Zona: string | null }>> {
+    const column = entity === 'V' ? 'IdVehiculo' : 'IdPersona';
+    const ids = [
+      ...new Set(
+        raw
+          .map((r) => r[column])
+          .filter((v) => v != null)
+          .map(Number),
+      ),
+    ];
+    const before = new Date(end).toISOString();
+    const out: Array<{ Titular: string; Instante: number; Zona: string | null }> = [];
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      const last = this.db
+        .selectFrom(ACCESS_TABLES.marking)
+        .select([column, (eb) => eb.fn.max('FechaHora').as('Ultima')])
+        .where('IdCliente', '=', scope.clientId)
+        .where('IdDivision', '=', scope.divisionId)
+        .where('Resultado', '=', 'P')
+        .where('HoraDudosa', '=', 'N')
+        .where('FechaHora', '<', before)
+        .where(column, 'in', chunk)
+        .groupBy(column)
+        .as('l');
+      const rows = await this.db
+        .selectFrom(`${ACCESS_TABLES.marking} as m`)
+        .innerJoin(last, (join) =>
+          join.onRef(`l.${column}`, '=', `m.${column}`).onRef('l.Ultima', '=', 'm.FechaHora'),
+        )
+        .leftJoin('access_zone as z', 'z.IdZona', 'm.IdZona')
+        .select([`m.${column} as Id`, 'm.Funcion', 'm.FechaHora', 'z.Descripcion as Zona'])
+        .where('m.IdCliente', '=', scope.clientId)
+        .where('m.IdDivision', '=', scope.divisionId)
+        .where('m.Resultado', '=', 'P')
+        .where('m.HoraDudosa', '=', 'N')
+        .execute();
+      const byHolder = new Map<number, (typeof rows)[number]>();
+      // Two markings at the same instant: an exit wins (not inside unless surely so).
+      for (const row of rows) {
+        const id = Number(row.Id);
+        if (!byHolder.has(id) || row.Funcion !== 'E') byHolder.set(id, row);
+      }
+      for (const [id, row] of byHolder)
+        if (row.Funcion === 'E')
+          out.push({
+            Titular: `${entity === 'V' ? 'V' : 'P'}:${id}`,
+            Instante: new Date(row.FechaHora as string | Date).getTime(),
+            Zona: str(row.Zona),
+          });
+    }
+    return out;
+  }
+
+  /**
    * `dashboarddotacion`: [summary, worker rows, vehicle rows, visit rows, groups]: the summary counts of
    * spec section 3, a present and an absent card row per kind, and the counts per contract or
-   * organisational unit (the division's headcount mode; none for mode N).
+   * organisational unit (the division's headcount mode; none for mode N). With CantYear and
+   * CantMonth, as of the end of that month (`headcountDay`).
    */
-  async dashboard(scope: HeadcountScope, language: Language) {
+  async dashboard(scope: HeadcountScope, language: Language, period: Record<string, unknown> = {}) {
     const division = await this.division(scope);
     const { mode } = division;
+    const asOf = headcountDay(period, siteDate(division.country, this.now()));
     const kinds: HeadcountEntity[] = ['T', 'V', 'P'];
-    const all = await Promise.all(kinds.map((k) => this.rows(scope, k, division)));
+    const all = await Promise.all(kinds.map((k) => this.rows(scope, k, division, asOf)));
     const counts = all.map((rows) => ({
       present: rows.filter((r) => r.FechaMarca).length,
       total: rows.length,
@@ -276,7 +389,7 @@ export class Headcount {
     }));
   }
 
-  /** `dashboarddotaciondetalle`: one page of present (P) or absent (A) holders of a kind. */
+  /** `dashboarddotaciondetalle`: one page of present (P) or absent (A) holders of a kind (of a past month's end, as the dashboard). */
   async detail(scope: HeadcountScope, query: Record<string, unknown>) {
     const kind = String(query.TipoEntidad ?? 'T');
     const state = String(query.TipoConsulta ?? 'P');
@@ -292,7 +405,9 @@ export class Headcount {
     if (!Number.isSafeInteger(skip) || skip < 0) throw badQuery('skip', 'query.rangeShape');
     if (!Number.isSafeInteger(take) || take < 1 || take > 1000)
       throw badQuery('take', 'query.rangeTooLarge', { max: 1000 });
-    let rows = (await this.rows(scope, kind as HeadcountEntity)).filter((r) =>
+    const division = await this.division(scope);
+    const asOf = headcountDay(query, siteDate(division.country, this.now()));
+    let rows = (await this.rows(scope, kind as HeadcountEntity, division, asOf)).filter((r) =>
       state === 'P' ? r.FechaMarca : !r.FechaMarca,
     );
     const contains: Array<[keyof HeadcountRow, string]> = [];

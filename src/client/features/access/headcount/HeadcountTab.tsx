@@ -66,11 +66,26 @@ function columnsOf(kind: Kind, state: State): Array<keyof HeadcountRow> {
   return kind === 'P' ? who : [...who, 'Contrato'];
 }
 
-function HeadcountPopup({ kind, state, onClose }: { kind: Kind; state: State; onClose(): void }) {
+/** The dashboard's year and months as the headcount calls take them (none: today's). */
+type Period = { year: number; months: number[] } | undefined;
+const periodQuery = (period: Period): Record<string, string> =>
+  period?.months.length ? { CantYear: String(period.year), CantMonth: period.months.join(',') } : {};
+
+function HeadcountPopup({
+  kind,
+  state,
+  period,
+  onClose,
+}: {
+  kind: Kind;
+  state: State;
+  period: Period;
+  onClose(): void;
+}) {
   const translate = useTranslate();
   const [page, setPage] = useState(0);
   const rows = useQuery({
-    queryKey: ['headcount-detail', kind, state, page],
+    queryKey: ['headcount-detail', kind, state, page, periodQuery(period)],
     queryFn: () =>
       apiCall<{ data: HeadcountRow[]; totalCount: number }>(
         'GET',
@@ -80,6 +95,7 @@ function HeadcountPopup({ kind, state, onClose }: { kind: Kind; state: State; on
           skip: String(page * PAGE),
           take: String(PAGE),
           requireTotalCount: 'true',
+          ...periodQuery(period),
         })}`,
       ),
   });
@@ -140,15 +156,17 @@ function HeadcountPopup({ kind, state, onClose }: { kind: Kind; state: State; on
 
 /**
  * The requester dashboard's headcount tab (spec section 2): a card per kind it may see with the
- * present and the absent, each row opening the popup that lists them (15 a page).
+ * present and the absent, each row opening the popup that lists them (15 a page), as of the end of
+ * the latest month the dashboard's filter asks (today's while that month lasts).
  */
-export default function HeadcountTab({ kinds }: { kinds: Kind[] }) {
+export default function HeadcountTab({ kinds, period }: { kinds: Kind[]; period?: Period }) {
   const translate = useTranslate();
   const locale = useLocale();
   const [open, setOpen] = useState<{ kind: Kind; state: State } | null>(null);
+  const query = periodQuery(period);
   const answer = useQuery({
-    queryKey: ['headcount', locale],
-    queryFn: () => apiCall<Answer>('GET', `${BASE}/dashboarddotacion`),
+    queryKey: ['headcount', locale, query],
+    queryFn: () => apiCall<Answer>('GET', `${BASE}/dashboarddotacion?${new URLSearchParams(query)}`),
   });
   const index: Record<Kind, 1 | 2 | 3> = { T: 1, V: 2, P: 3 };
   return (
@@ -208,7 +226,9 @@ export default function HeadcountTab({ kinds }: { kinds: Kind[] }) {
         groups={(answer.data?.[4] ?? []) as unknown as GroupRow[]}
         kinds={kinds}
       />
-      {open && <HeadcountPopup kind={open.kind} state={open.state} onClose={() => setOpen(null)} />}
+      {open && (
+        <HeadcountPopup kind={open.kind} state={open.state} period={period} onClose={() => setOpen(null)} />
+      )}
     </Stack>
   );
 }

@@ -147,7 +147,7 @@ export default function RequesterDashboard() {
         <Alert severity="info">{translate('accreditation.dashboard.nothingToSee')}</Alert>
       )}
       {TABS[tab].key === 'headcount' && shown.length > 0 && Headcount && (
-        <Headcount kinds={shown.filter((e) => e !== 'E')} />
+        <Headcount kinds={shown.filter((e) => e !== 'E')} period={asked} />
       )}
       <Stack direction="row" useFlexGap flexWrap="wrap" spacing={2}>
         {TABS[tab].key !== 'headcount' &&
