@@ -60,7 +60,7 @@ describe('photos of people and vehicles in a real browser', () => {
     const person = people.find((p) => p.Condicion !== 'C');
     await go(admin, `/person/${person.id}`, 'es');
     const photos = admin.getByTestId('photos');
-    await photos.getByRole('heading', { name: 'Fotos', exact: true }).waitFor({ timeout: 60_000 });
+    await photos.getByRole('heading', { name: 'Fotos', exact: true }).waitFor();
     await expect.poll(() => photos.textContent()).toContain('Sin fotos.');
 
     await admin.getByTestId('photo-file-mobile').setInputFiles(file('movil.png', png(150, 160)));
@@ -102,7 +102,7 @@ describe('photos of people and vehicles in a real browser', () => {
     const vehicle = vehicles[0];
     await go(requester, `/vehicle/${vehicle.id}/show`, 'en');
     const photos = requester.getByTestId('photos');
-    await photos.getByRole('heading', { name: 'Vehicle photos' }).waitFor({ timeout: 60_000 });
+    await photos.getByRole('heading', { name: 'Vehicle photos' }).waitFor();
     await requester
       .getByTestId('photo-file-vehicle')
       .setInputFiles(file('front.jpg', png(150, 160, [30, 30, 30])));

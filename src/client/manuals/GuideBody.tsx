@@ -64,7 +64,6 @@ function Shots({ tokens, language }: { tokens: Token[]; language: Language }) {
             component="img"
             src={src}
             alt={image.text}
-            loading="lazy"
             sx={{ maxWidth: '100%', height: 'auto', border: 1, borderColor: 'divider', borderRadius: 1 }}
           />
           <Typography component="figcaption" variant="caption" color="text.secondary">

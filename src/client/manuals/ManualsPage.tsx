@@ -63,7 +63,24 @@ export default function ManualsPage() {
   const shown = parsed?.key === key ? parsed.guide : undefined;
   useEffect(() => {
     if (!shown || !hash) return;
-    document.getElementById(`section-${decodeURIComponent(hash.slice(1))}`)?.scrollIntoView();
+    const target = document.getElementById(`section-${decodeURIComponent(hash.slice(1))}`);
+    if (!target) return;
+    target.scrollIntoView();
+    // The pictures above it push it down as they arrive: it is brought back once they have.
+    let live = true;
+    const loading = [...document.querySelectorAll<HTMLImageElement>('[data-testid="manual-page"] img')]
+      .filter((img) => !img.complete)
+      .map(
+        (img) =>
+          new Promise((done) => {
+            img.addEventListener('load', done, { once: true });
+            img.addEventListener('error', done, { once: true });
+          }),
+      );
+    if (loading.length) Promise.all(loading).then(() => live && target.scrollIntoView());
+    return () => {
+      live = false;
+    };
   }, [shown, hash]);
 
   const sections = useMemo(() => {
