@@ -150,6 +150,10 @@ describe('a visit’s requirement update in a real browser', () => {
     await fillRequirements(requester, today);
     await requester.locator('[data-testid="save-request"]').click();
     await requester.getByText('Solicitud guardada.', { exact: true }).first().waitFor();
+    // The save goes back to the visits' renewals list, which opens it again.
+    await requester.waitForURL(/\/requisito\/solicitante\/visita$/);
+    await requester.getByRole('link', { name: String(id).padStart(8, '0') }).click();
+    await requester.locator('[data-testid="request-form"]').waitFor();
     await sendRequest(requester);
     await requester.getByTestId(`renewal-request-${id}`).waitFor();
     expect(await dashboard()).toBe(pendingBefore + 1);
