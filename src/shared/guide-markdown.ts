@@ -40,3 +40,16 @@ export function parseGuide(markdown: string): ParsedGuide {
   }
   return guide;
 }
+
+/** Text as marked leaves it in its tokens (quotes, ampersands and angle brackets escaped), as written. */
+export const unescaped = (text: string) =>
+  text
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+
+/** A list item's inline tokens and images, its text's wrapper taken off (a nested list stays a token). */
+export const itemTokens = (item: Tokens.ListItem): Token[] =>
+  item.tokens.flatMap((t) => (t.type === 'text' && 'tokens' in t ? (t.tokens ?? [t]) : [t]));

@@ -2,6 +2,7 @@ import { Box, Link as MuiLink, Typography } from '@mui/material';
 import type { Token, Tokens } from 'marked';
 import type { ReactNode } from 'react';
 import type { Language } from '../../shared/constants.js';
+import { itemTokens, unescaped } from '../../shared/guide-markdown.js';
 import { shotUrl } from './guides.js';
 
 /** Inline Markdown (text, bold, italics, code, links) as React elements. */
@@ -37,19 +38,11 @@ function Inline({ tokens }: { tokens: Token[] }): ReactNode {
         return 'tokens' in t && t.tokens ? (
           <Inline key={key} tokens={t.tokens} />
         ) : (
-          <span key={key}>{decode((t as Tokens.Text).text ?? t.raw)}</span>
+          <span key={key}>{unescaped((t as Tokens.Text).text ?? t.raw)}</span>
         );
     }
   });
 }
-
-const decode = (text: string) =>
-  text
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
 
 /** The screenshots among a paragraph's tokens, each with its caption. */
 function Shots({ tokens, language }: { tokens: Token[]; language: Language }) {
@@ -112,9 +105,7 @@ export function Block({ token, language }: { token: Token; language: Language })
           start={list.ordered ? Number(list.start || 1) : undefined}
         >
           {keyed(list.items).map(([key, item]) => {
-            const tokens = item.tokens.flatMap((t) =>
-              t.type === 'text' && 'tokens' in t ? (t.tokens ?? [t]) : [t],
-            );
+            const tokens = itemTokens(item);
             return (
               <Box component="li" key={key} sx={{ mb: 0.5 }}>
                 <Typography component="span">

@@ -6,10 +6,10 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ChangeEvent, useEffect, useId, useRef, useState } from 'react';
 import { Confirm, useNotify, useRecordContext, useTranslate } from 'react-admin';
 import { PHOTO, TOAST_MS } from '../../../shared/constants.js';
-import { checkPhotoFile, checkPhotoSize, photoRanges } from '../../../shared/photo.js';
+import { photoRanges } from '../../../shared/photo.js';
 import { lockedByState } from '../../../shared/rules.js';
 import { useResourceMeta } from '../../providers/meta.js';
-import { usePhotoLimits } from '../../resources/form/widgets/ImageWidget.js';
+import { chosenPhotoProblem, usePhotoLimits } from '../../resources/form/widgets/ImageWidget.js';
 import { type Photo, type PhotoOwner, photosApi } from './api.js';
 
 const MAX_PHOTOS = PHOTO.maxPerRecord;
@@ -37,23 +37,6 @@ export function PersonPhotos() {
 /** A vehicle's photos, below the vehicle's fields. */
 export function VehiclePhotos() {
   return <PhotosPanel owner="vehicle" groups={[{ name: 'vehicle' }]} />;
-}
-
-/** An image's width and height, read by the browser. */
-function dimensions(file: File): Promise<{ width: number; height: number }> {
-  return new Promise((resolve, reject) => {
-    const url = URL.createObjectURL(file);
-    const image = new Image();
-    image.onload = () => {
-      resolve({ width: image.naturalWidth, height: image.naturalHeight });
-      URL.revokeObjectURL(url);
-    };
-    image.onerror = () => {
-      reject(new Error('unreadable'));
-      URL.revokeObjectURL(url);
-    };
-    image.src = url;
-  });
 }
 
 /**
@@ -133,15 +116,8 @@ function PhotoGroup({
     // Cleared either way: choosing the same file again is a new choice.
     event.target.value = '';
     if (!file) return;
-    const problem = checkPhotoFile(file, limits);
+    const problem = await chosenPhotoProblem(file, limits);
     if (problem) return refuse(problem.messageKey, problem.params);
-    try {
-      const size = await dimensions(file);
-      const wrong = checkPhotoSize(size.width, size.height, limits);
-      if (wrong) return refuse(wrong.messageKey, wrong.params);
-    } catch {
-      return refuse('app.image.unreadable', { name: file.name });
-    }
     setBusy(true);
     try {
       await api.add(ownerId, file, group.kind);

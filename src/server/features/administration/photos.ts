@@ -9,6 +9,7 @@ import { ApiError } from '../../errors.js';
 import type { Principal } from '../../principal.js';
 import type { Entity } from '../../registry.js';
 import { requireGrant } from '../../routes/guards.js';
+import { idOf } from '../../routes/ids.js';
 import { ERROR, field, resultResponses } from '../../routes/responses.js';
 import { UPLOAD_LIMIT_BYTES } from '../../services/upload-limit.js';
 import { checkPhoto, readUpload } from '../../services/uploads.js';
@@ -51,13 +52,6 @@ const OWNERS: PhotoOwner[] = [
 
 /** What a photo's listing shows of it: never the stored file's key. */
 const SHOWN = ['Tipo', 'NombreArchivo', 'TipoArchivo', 'Ancho', 'Alto', 'Tamano', 'FechaCreacion'];
-
-const idOf = (value: unknown, name: string): number => {
-  const id = Number(value);
-  if (!Number.isInteger(id) || id < 1 || id > 2147483647)
-    throw new ApiError('VALIDATION_FAILED', { fields: { [name]: { messageKey: 'validation.required' } } });
-  return id;
-};
 
 /**
  * A person's mobile and extra photos and a vehicle's photos (spec section 3), kept in the file

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Token, Tokens } from 'marked';
 import PDFDocument from 'pdfkit';
 import type { Language } from '../../../shared/constants.js';
-import { parseGuide } from '../../../shared/guide-markdown.js';
+import { itemTokens, parseGuide, unescaped } from '../../../shared/guide-markdown.js';
 import { shotFile } from '../../../shared/manuals.js';
 
 const WIDTH = 515;
@@ -11,16 +11,7 @@ const FONTS = { plain: 'Helvetica', strong: 'Helvetica-Bold', em: 'Helvetica-Obl
 
 /** Text the PDF's standard fonts can draw (WinAnsi): arrows and the like as their nearest letters. */
 const drawable = (text: string) =>
-  text
-    .replace(/[→⟶]/g, '>')
-    .replace(/[←]/g, '<')
-    .replace(/[“”]/g, '"')
-    .replace(/[‘’]/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>');
+  unescaped(text).replace(/[→⟶]/g, '>').replace(/[←]/g, '<').replace(/[“”]/g, '"').replace(/[‘’]/g, "'");
 
 type Doc = PDFKit.PDFDocument;
 /** pdfkit's image opener (its typings leave it out): an image's size before it is drawn. */
@@ -95,9 +86,7 @@ function block(doc: Doc, token: Token, shots: string, language: Language) {
         const y = doc.y;
         doc.font(FONTS.plain).text(mark, doc.page.margins.left + 4, y, { width: 18 });
         doc.y = y;
-        const text = item.tokens.flatMap((t) =>
-          t.type === 'text' && 'tokens' in t ? (t.tokens ?? [t]) : [t],
-        );
+        const text = itemTokens(item);
         inline(
           doc,
           text.filter((t) => t.type !== 'list' && t.type !== 'image'),

@@ -47,13 +47,41 @@ function readAsDataUrl(file: File): Promise<string> {
   });
 }
 
-function dimensions(url: string): Promise<{ width: number; height: number }> {
+/** An image's width and height, read by the browser from the file. */
+function dimensions(file: File): Promise<{ width: number; height: number }> {
   return new Promise((resolve, reject) => {
+    const url = URL.createObjectURL(file);
     const image = new Image();
-    image.onload = () => resolve({ width: image.naturalWidth, height: image.naturalHeight });
-    image.onerror = () => reject(new Error('unreadable'));
+    image.onload = () => {
+      resolve({ width: image.naturalWidth, height: image.naturalHeight });
+      URL.revokeObjectURL(url);
+    };
+    image.onerror = () => {
+      reject(new Error('unreadable'));
+      URL.revokeObjectURL(url);
+    };
     image.src = url;
   });
+}
+
+export type ChosenPhotoProblem = PhotoProblem | { messageKey: string; params: Record<string, unknown> };
+
+/**
+ * What is wrong with a photo chosen to upload, as the server will judge it (spec section 5):
+ * its type and size, its dimensions against the client's limits, or a file no browser can read.
+ */
+export async function chosenPhotoProblem(
+  file: File,
+  limits: PhotoLimits,
+): Promise<ChosenPhotoProblem | undefined> {
+  const problem = checkPhotoFile(file, limits);
+  if (problem) return problem;
+  try {
+    const size = await dimensions(file);
+    return checkPhotoSize(size.width, size.height, limits);
+  } catch {
+    return { messageKey: 'app.image.unreadable', params: { name: file.name } };
+  }
 }
 
 /**
@@ -102,7 +130,7 @@ export function PhotoPicker({ id, value, onChange, label, required, disabled, er
   const off = disabled;
   const photo = typeof value === 'string' && value.startsWith('data:image/') ? value : undefined;
 
-  const refuse = (problem: PhotoProblem | { messageKey: string; params: Record<string, unknown> }) => {
+  const refuse = (problem: ChosenPhotoProblem) => {
     notify(problem.messageKey, {
       type: 'error',
       messageArgs: problem.params,
@@ -115,14 +143,10 @@ export function PhotoPicker({ id, value, onChange, label, required, disabled, er
     // The input is cleared either way: choosing the same file again is a new choice.
     event.target.value = '';
     if (!file) return;
-    const problem = checkPhotoFile(file, limits);
+    const problem = await chosenPhotoProblem(file, limits);
     if (problem) return refuse(problem);
     try {
-      const url = await readAsDataUrl(file);
-      const size = await dimensions(url);
-      const wrong = checkPhotoSize(size.width, size.height, limits);
-      if (wrong) return refuse(wrong);
-      onChange(url);
+      onChange(await readAsDataUrl(file));
     } catch {
       refuse({ messageKey: 'app.image.unreadable', params: { name: file.name } });
     }

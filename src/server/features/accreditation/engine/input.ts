@@ -55,12 +55,7 @@ export interface KeptFile {
   name: string;
 }
 
-/** A positive id from the caller, or a 400 on its field. */
-export function idOf(value: unknown, field: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > INT32.max) throw invalid(field, 'validation.required');
-  return n;
-}
+export { idOf } from '../../../routes/ids.js';
 
 /** A selection of at most 500 ids (one id, or an array), each a positive id; the bad ones named by index. */
 export function idList(value: unknown, field: string): number[] {

@@ -8,6 +8,7 @@ import type { Requester } from '../../../services/requester.js';
 import type { RequestEngine, Stored } from '../engine/engine.js';
 import { type Body, idList, idOf, rowsStopped, upper } from '../engine/input.js';
 import type { Authoriser } from '../roles.js';
+import { companyAccreditations } from './company-accreditations.js';
 import { Endowment } from './endowment.js';
 import { type AccreditationRow, accreditationOf } from './revoke.js';
 
@@ -59,54 +60,24 @@ export class AccreditedChanges {
    * and contract. `contract` narrows them to one contract.
    */
   async candidates(requester: Requester, entity: 'T' | 'V', contract?: number): Promise<Row[]> {
-    const { principal } = requester;
-    if (!requester.entities.includes(entity)) throw new ApiError('FORBIDDEN');
     const t = (name: string) => this.engine.table(name);
-    let qb = this.engine.database.db
-      .selectFrom(`${t('accreditation')} as a`)
-      .leftJoin(`${t('person')} as p`, 'p.IdPersona', 'a.IdPersona')
-      .leftJoin(`${t('vehicle')} as v`, 'v.IdVehiculo', 'a.IdVehiculo')
-      .leftJoin(`${t('contract')} as k`, 'k.IdContrato', 'a.IdContrato')
-      .select([
-        'a.IdAcreditacion',
-        'a.IdEntidad',
-        'a.IdPersona',
-        'a.IdVehiculo',
-        'a.IdContrato',
-        'k.NumeroContrato',
-        'a.FechaInicio',
-        'a.FechaFin',
-        'a.Estado',
-        'p.Documento',
-        'p.Apellido',
-        'p.Nombre',
-        'v.Placa',
-      ])
-      .where('a.IdCliente', '=', principal.clientId as number)
-      .where('a.IdDivision', '=', principal.divisionId as number)
-      .where('a.IdCompania', '=', requester.companyId)
-      .where('a.IdEntidad', '=', entity)
-      .where('a.Estado', 'in', ['A', 'S'])
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom(`${t('request')} as r`)
-              .select('r.IdSolicitud')
-              .whereRef('r.IdContrato', '=', 'a.IdContrato')
-              .where('r.TipoSolicitud', '=', 'D')
-              .where('r.EstadoAprobacion', 'in', ['I', 'P', 'O'])
-              .where((eb) =>
-                eb.or([
-                  eb.and([eb('a.IdPersona', 'is not', null), eb('r.IdPersona', '=', eb.ref('a.IdPersona'))]),
-                  eb.and([
-                    eb('a.IdVehiculo', 'is not', null),
-                    eb('r.IdVehiculo', '=', eb.ref('a.IdVehiculo')),
-                  ]),
-                ]),
-              ),
-          ),
+    let qb = companyAccreditations(this.engine, requester, entity).where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom(`${t('request')} as r`)
+            .select('r.IdSolicitud')
+            .whereRef('r.IdContrato', '=', 'a.IdContrato')
+            .where('r.TipoSolicitud', '=', 'D')
+            .where('r.EstadoAprobacion', 'in', ['I', 'P', 'O'])
+            .where((eb) =>
+              eb.or([
+                eb.and([eb('a.IdPersona', 'is not', null), eb('r.IdPersona', '=', eb.ref('a.IdPersona'))]),
+                eb.and([eb('a.IdVehiculo', 'is not', null), eb('r.IdVehiculo', '=', eb.ref('a.IdVehiculo'))]),
+              ]),
+            ),
         ),
-      );
+      ),
+    );
     if (contract !== undefined) qb = qb.where('a.IdContrato', '=', contract);
     return (await qb.orderBy('a.IdAcreditacion').limit(2000).execute()) as Row[];
   }

@@ -8,6 +8,7 @@ import { loadProfile } from '../catalogue.js';
 import type { RequestEngine } from '../engine/engine.js';
 import { type Body, idOf, type KeptFile, parseDetail, upper } from '../engine/input.js';
 import { saveLines } from '../engine/save-lines.js';
+import { companyAccreditations, ofRequesterCompany } from './company-accreditations.js';
 
 /** The kinds whose kept requirements a renewal renews (those typeConcerns('A') names): workers, vehicles, visits and companies. */
 export type RenewedKind = 'T' | 'V' | 'P' | 'E';
@@ -33,34 +34,7 @@ export class Renewals {
    * visitors (active or suspended) in the session's division, with their contract and dates.
    */
   async holders(requester: Requester, entity: Exclude<RenewedKind, 'E'>): Promise<Row[]> {
-    const { principal } = requester;
-    if (!requester.entities.includes(entity)) throw new ApiError('FORBIDDEN');
-    const t = (name: string) => this.engine.table(name);
-    return (await this.engine.database.db
-      .selectFrom(`${t('accreditation')} as a`)
-      .leftJoin(`${t('person')} as p`, 'p.IdPersona', 'a.IdPersona')
-      .leftJoin(`${t('vehicle')} as v`, 'v.IdVehiculo', 'a.IdVehiculo')
-      .leftJoin(`${t('contract')} as k`, 'k.IdContrato', 'a.IdContrato')
-      .select([
-        'a.IdAcreditacion',
-        'a.IdEntidad',
-        'a.IdPersona',
-        'a.IdVehiculo',
-        'a.IdContrato',
-        'k.NumeroContrato',
-        'a.FechaInicio',
-        'a.FechaFin',
-        'a.Estado',
-        'p.Documento',
-        'p.Apellido',
-        'p.Nombre',
-        'v.Placa',
-      ])
-      .where('a.IdCliente', '=', principal.clientId as number)
-      .where('a.IdDivision', '=', principal.divisionId as number)
-      .where('a.IdCompania', '=', requester.companyId)
-      .where('a.IdEntidad', '=', entity)
-      .where('a.Estado', 'in', ['A', 'S'])
+    return (await companyAccreditations(this.engine, requester, entity)
       .orderBy(entity === 'V' ? 'v.Placa' : 'p.Apellido')
       .orderBy('a.IdAcreditacion')
       .limit(2000)
@@ -89,19 +63,13 @@ export class Renewals {
 
   /** The holder's current accreditation in the session's division, for the requester's company: else 404. */
   private async accreditation(db: Db, requester: Requester, entity: RenewedKind, holder: number) {
-    const { principal } = requester;
     if (!requester.entities.includes(entity)) throw new ApiError('FORBIDDEN');
     const row = (await db
-      .selectFrom(this.engine.table('accreditation'))
+      .selectFrom(`${this.engine.table('accreditation')} as a`)
       .selectAll()
-      .where(HOLDER_COLUMN[entity], '=', holder)
-      .where('IdCliente', '=', principal.clientId as number)
-      .where('IdDivision', '=', principal.divisionId as number)
-      .where('IdCompania', '=', requester.companyId)
-      // A company's own accreditation, not its people's (which name it too).
-      .where('IdEntidad', '=', entity)
-      .where('Estado', 'in', ['A', 'S'])
-      .orderBy('FechaFin', 'desc')
+      .where(`a.${HOLDER_COLUMN[entity]}`, '=', holder)
+      .where(ofRequesterCompany(requester, entity))
+      .orderBy('a.FechaFin', 'desc')
       .executeTakeFirst()) as
       | {
           IdAcreditacion: number;
@@ -279,12 +247,7 @@ export class Renewals {
           'k.FechaVencimiento',
           'ty.DiasNotificarVencimiento as Dias',
         ])
-        .where('a.IdCliente', '=', principal.clientId as number)
-        .where('a.IdDivision', '=', principal.divisionId as number)
-        .where('a.IdCompania', '=', requester.companyId)
-        // The kind's own accreditation (a company's, not its people's; a visitor's, not a worker's).
-        .where('a.IdEntidad', '=', entity)
-        .where('a.Estado', 'in', ['A', 'S'])
+        .where(ofRequesterCompany(requester, entity))
         .where('k.FechaVencimiento', 'is not', null)
         .distinct()
         .execute()) as Array<{
