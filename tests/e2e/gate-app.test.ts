@@ -445,6 +445,65 @@ describe('the gate app decides offline and sends its markings when back online',
     await context.close();
   }, 180_000);
 
+  it('says it is offline when the link drops while a synchronisation is under way', async () => {
+    const code = await enrolmentCode();
+    const context: BrowserContext = await browser.newContext({ ...PHONE, locale: 'es-PE' });
+    const page = await context.newPage();
+    watch(page);
+    await page.goto(`${server.url}/garita/?enrolar=${code}`);
+    await page.getByTestId('network').filter({ hasText: 'En línea' }).waitFor();
+    // The next list asked for is answered by the server but held on its way to the app.
+    let asked!: () => void;
+    const isAsked = new Promise<void>((done) => {
+      asked = done;
+    });
+    let release!: () => void;
+    const released = new Promise<void>((done) => {
+      release = done;
+    });
+    await page.route(
+      '**/api/acceso/listapermitidos**',
+      async (route) => {
+        const response = await route.fetch();
+        asked();
+        await released;
+        await route.fulfill({ response });
+      },
+      { times: 1 },
+    );
+    // Back from a short drop: the app synchronises at once, and its list call is held.
+    await context.setOffline(true);
+    await page.getByTestId('network').filter({ hasText: 'Sin red' }).waitFor();
+    await context.setOffline(false);
+    await isAsked;
+    // The link drops again while the call is under way; a marking set aside meanwhile is counted by
+    // the same synchronisation, so its count on screen shows that the synchronisation has ended.
+    await context.setOffline(true);
+    await page.getByTestId('network').filter({ hasText: 'Sin red' }).waitFor();
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const open = indexedDB.open('garita');
+          open.onsuccess = () => {
+            const tx = open.result.transaction('refused', 'readwrite');
+            tx.objectStore('refused').put({ IdMarca: 'apartada-1', IdPuerta: 1, Motivo: 'x' });
+            tx.oncomplete = () => {
+              open.result.close();
+              resolve();
+            };
+            tx.onerror = () => reject(tx.error);
+          };
+          open.onerror = () => reject(open.error);
+        }),
+    );
+    release();
+    await page.getByTestId('refused').and(page.locator('[data-count="1"]')).waitFor();
+    // The call got through before the drop, but the app is offline and says so.
+    expect(await page.getByTestId('network').textContent()).toBe('Sin red');
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+    await context.close();
+  }, 120_000);
+
   it("reads a document's Code 128 barcode with the camera", async () => {
     const [, gone] = people;
     const video = join(folder, 'document.y4m');

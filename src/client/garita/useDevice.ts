@@ -96,7 +96,9 @@ export function useDevice(onLoaded: (held: Enrolled | undefined, language: Langu
         setProblem(
           problems.find((p): p is Exclude<SyncProblem, 'network'> => p !== undefined && p !== 'network'),
         );
-        setOnline(!problems.includes('network'));
+        // A link that dropped while the calls were under way (their answers came before it did)
+        // is off all the same: the browser's word wins over calls that happened to get through.
+        setOnline(navigator.onLine && !problems.includes('network'));
       } while (again.current !== false);
     } finally {
       syncing.current = false;
