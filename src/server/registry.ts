@@ -15,6 +15,7 @@ import type {
   SortOrder,
   UniqueWhen,
 } from '../shared/schema/types.js';
+import { CONDITION_PROCEDURES } from '../shared/special-conditions.js';
 import { SCHEMAS_DIR } from './paths.js';
 
 export { SCHEMAS_DIR };
@@ -219,7 +220,10 @@ export function readSchemaFiles(dir = SCHEMAS_DIR): SchemaFile[] {
  * schema and the code never list them twice; one that lists its values keeps them (a subset).
  */
 export type NamedEnums = Readonly<Record<string, readonly string[]>>;
-export const NAMED_ENUMS: NamedEnums = { requestKind: REQUEST_KIND_CODES };
+export const NAMED_ENUMS: NamedEnums = {
+  requestKind: REQUEST_KIND_CODES,
+  conditionProcedure: CONDITION_PROCEDURES,
+};
 
 export function loadRegistry(dir = SCHEMAS_DIR, enums: NamedEnums = NAMED_ENUMS): Registry {
   return buildRegistry(readSchemaFiles(dir), enums);

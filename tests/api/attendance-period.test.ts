@@ -353,6 +353,9 @@ describe.each(DIALECTS)('attendance justifications, period and closing on %s', (
       'Paid justified hours',
       'CME',
       'DM',
+      'Special condition',
+      'Overtime hours 25 %',
+      'Overtime hours 35 %',
       'Pending from earlier periods',
     ]);
     const line = rows.find((r) => r[3] && r[1] === 'P-0042') as unknown[];
@@ -366,6 +369,8 @@ describe.each(DIALECTS)('attendance justifications, period and closing on %s', (
       .execute()) as Json[];
     const minutes = week.reduce((s, d) => s + d.MinutosTrabajados, 0);
     expect(line[0]).toBe('SEM');
+    // SERMIPAC works under the demo's atypical 14x7 shifts: one day's hours are nowhere near a 48 h week.
+    expect(line.slice(14, 17)).toEqual(['JORNADA ATÍPICA MINERA 14X7', 0, 0]);
     expect(line[5]).toBe(1);
     expect(line[6]).toBe(Math.round((minutes / 60) * 100) / 100);
     expect(line[9]).toBe(week.filter((d) => d.Estado === 'ABSENT').length);

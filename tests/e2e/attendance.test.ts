@@ -261,7 +261,8 @@ describe('people management: a night worker’s month from the gate’s markings
       const values = (r.values as Json[]).slice(1);
       if (values[header.indexOf(es.attendance.export.payrollCode)] === 'SG-0715') mine = values;
     });
-    const at = (name: keyof typeof es.attendance.export) => mine[header.indexOf(es.attendance.export[name])];
+    const at = (name: Exclude<keyof typeof es.attendance.export, 'concepts'>) =>
+      mine[header.indexOf(es.attendance.export[name])];
     const days = db
       .prepare(
         `select sum(MinutosTrabajados) worked, sum(MinutosExtraAntes + MinutosExtraDespues) overtime,
@@ -276,6 +277,16 @@ describe('people management: a night worker’s month from the gate’s markings
     expect(at('lateMinutes')).toBe(0);
     expect(at('daysWorked')).toBe(2);
     expect(mine[header.indexOf('CME')]).toBe(1);
+    // The worker's company's special condition names the hours it pays.
+    const condition = db
+      .prepare(
+        `select s.Descripcion from administration_person p
+         join attendance_attendance_config k on k.IdCompania = p.IdCompania and k.Activo = 'S'
+         join attendance_special_condition s on s.IdCondicionEspecial = k.IdCondicionEspecial
+         where p.IdPersona = ?`,
+      )
+      .get(worker.id) as Json;
+    expect(at('condition')).toBe(condition.Descripcion);
     expect(await drawingProblems(page, 'closing desktop es', /attendance\./)).toEqual([]);
     for (const finding of await seriousAxeFindings(page)) problems.push(`closing: ${finding}`);
     await screenshot(page, `${SHOTS}/closing-es.png`, true);

@@ -33,13 +33,6 @@ const PURE_CATALOGUES: Record<string, string> = {
   'door-type': 'the kind of barrier a door is (turnstile, vehicle barrier): a name of the door',
 };
 
-/**
- * Settings that ought to act and do not yet (issue 44): named so the list can only shrink.
- * special-condition: the labour-law regime a company's hours are computed under; attendance
- * computes every company's hours one way today.
- */
-const NOT_YET_ACTING = ['special-condition'];
-
 const files: string[] = [];
 const walk = (dir: string) => {
   for (const name of readdirSync(dir)) {
@@ -67,7 +60,7 @@ describe('the settings that act', () => {
       )
       .map((e) => e.name)
       .sort();
-    expect(unread).toEqual([...Object.keys(PURE_CATALOGUES), ...NOT_YET_ACTING].sort());
+    expect(unread).toEqual(Object.keys(PURE_CATALOGUES).sort());
   });
 
   it('names only configuration entities as catalogues, each with why', () => {

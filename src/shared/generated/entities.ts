@@ -1308,14 +1308,19 @@ export interface Justificacion {
 }
 
 /**
- * A special working condition under which hours are computed (spec section 3 Attendance 'special conditions'): atypical or accumulative mining shifts, night work, overtime, work on holidays. It names the labour law that governs it and the stored procedure that computes it.
+ * A special working condition under which hours are computed (spec section 3 Attendance 'special conditions'): atypical or accumulative mining shifts, night work, overtime, work on holidays. It names the labour law that governs it and the computation that pays it (ProcedimientoAlmacenado: one of the computations of src/shared/special-conditions.ts, which the closing's export applies to each person of a company under the condition).
  */
 export interface CondicionEspecial {
   IdCondicionEspecial?: number;
   IdCliente?: number;
   Descripcion: string;
   LeyLaboral: string;
-  ProcedimientoAlmacenado: string;
+  ProcedimientoAlmacenado:
+    | 'SP_ASI_SOBRETIEMPO'
+    | 'SP_ASI_TRABAJO_NOCTURNO'
+    | 'SP_ASI_FERIADO_LABORADO'
+    | 'SP_ASI_JORNADA_ATIPICA'
+    | 'SP_ASI_JORNADA_EXCEPCIONAL_CL';
   Activo: 'S' | 'N';
 }
 

@@ -1,5 +1,15 @@
 import { addDays } from '../../../shared/dates.js';
 import { type PayrollCalendar, payrollPeriodOf } from '../../../shared/payroll.js';
+import {
+  CONCEPTS_OF,
+  type ConditionDay,
+  type ConditionProcedure,
+  isConditionProcedure,
+  PAY_CONCEPTS,
+  type PayConcept,
+  type PayFigures,
+  payFigures,
+} from '../../../shared/special-conditions.js';
 import type { Db } from '../../db/connection.js';
 import { uniqueViolation } from '../../db/errors.js';
 import { ApiError } from '../../errors.js';
@@ -22,7 +32,11 @@ export async function payrollOf(db: Db, tables: AttendanceTables, office: Attend
   return payroll as Row & PayrollCalendar;
 }
 
-/** The companies whose attendance a payroll closes over a period, and those lacking a special condition. */
+/**
+ * The companies whose attendance a payroll closes over a period, each with its special condition
+ * (its description, computation and whether it is active; none when the company lacks one), the
+ * latest configuration first.
+ */
 async function payrollCompanies(
   db: Db,
   tables: AttendanceTables,
@@ -34,20 +48,33 @@ async function payrollCompanies(
   return (await db
     .selectFrom(`${tables.config} as k`)
     .innerJoin(`${tables.company} as c`, 'c.IdCompania', 'k.IdCompania')
-    .select(['k.IdCompania', 'k.IdCondicionEspecial', 'c.Compania'])
+    .leftJoin(`${tables.specialCondition} as s`, 's.IdCondicionEspecial', 'k.IdCondicionEspecial')
+    .select([
+      'k.IdCompania',
+      'k.IdCondicionEspecial',
+      'c.Compania',
+      's.Descripcion as Condicion',
+      's.ProcedimientoAlmacenado as Procedimiento',
+      's.Activo as CondicionActiva',
+    ])
     .where('k.IdCliente', '=', clientId)
     .where('k.IdPlanilla', '=', payroll)
     .where('k.Activo', '=', 'S')
     .where('k.FechaInicio', '<=', to)
     .where((eb) => eb.or([eb('k.FechaFin', 'is', null), eb('k.FechaFin', '>=', from)]))
+    .orderBy('k.FechaInicio', 'desc')
     .execute()) as Row[];
 }
+
+/** A company's condition acts only when it is active and names a computation the product has. */
+const conditionActs = (c: Row) => c.CondicionActiva === 'S' && isConditionProcedure(c.Procedimiento);
 
 /**
  * Closes the period of a payroll that holds `date` (spec section 3 Attendance 'payroll'): its days
  * are computed from what the database holds, then frozen (Cerrado), in one transaction with the
  * closing's own row, whose key (payroll and period start) lets the database refuse a second closing.
- * A period not over yet, or a company of the payroll without a special condition, is refused.
+ * A period not over yet, or a company of the payroll without a special condition that acts (active,
+ * with a computation of the product), is refused.
  */
 export async function closePeriod(
   db: Db,
@@ -73,7 +100,7 @@ export async function closePeriod(
     period.desde,
     period.hasta,
   );
-  const lacking = companies.find((c) => c.IdCondicionEspecial == null);
+  const lacking = companies.find((c) => !conditionActs(c));
   if (lacking)
     throw new ApiError('BUSINESS_RULE', {
       messageKey: 'attendance.closing.companyConfig',
@@ -196,12 +223,34 @@ export interface ClosingLine extends PeriodTotals {
   codigos: Record<string, number>;
   /** Days of earlier closed periods that later markings would change, taken up by this one. */
   pendientesAnteriores: number;
+  /** The special condition of the person's company, and the minutes by pay concept it computes. */
+  Condicion: string | null;
+  conceptos: PayFigures;
 }
+
+/** Each company's special condition that acts over a period: its latest configuration's. */
+function conditionsOf(companies: Row[]) {
+  const conditions = new Map<number, { Condicion: string; procedure: ConditionProcedure }>();
+  for (const c of companies)
+    if (!conditions.has(Number(c.IdCompania)) && conditionActs(c))
+      conditions.set(Number(c.IdCompania), {
+        Condicion: String(c.Condicion),
+        procedure: c.Procedimiento as ConditionProcedure,
+      });
+  return conditions;
+}
+
+/** The pay concepts the conditions compute, in the export's order. */
+const conceptsOf = (procedures: Iterable<ConditionProcedure>): PayConcept[] => {
+  const used = new Set([...procedures].flatMap((p) => CONCEPTS_OF[p]));
+  return PAY_CONCEPTS.filter((c) => used.has(c));
+};
 
 /**
  * A closed period for payroll: per person, the frozen figures (days and hours worked, overtime,
  * late minutes, absences, justified days and paid justified hours), the count of each justification
- * reference code, and the days of earlier closed periods flagged since (Pendiente).
+ * reference code, the days of earlier closed periods flagged since (Pendiente), and the minutes by
+ * pay concept that the special condition of the person's company computes (its last day's company).
  */
 export async function closingLines(
   db: Db,
@@ -209,7 +258,7 @@ export async function closingLines(
   office: AttendanceOffice,
   payrollId: number,
   desde: string,
-): Promise<{ closing: Row; lines: ClosingLine[]; codes: string[] }> {
+): Promise<{ closing: Row; lines: ClosingLine[]; codes: string[]; concepts: PayConcept[] }> {
   const payroll = await payrollOf(db, tables, office, payrollId);
   const closing = (await db
     .selectFrom(ATTENDANCE_TABLES.closing)
@@ -219,14 +268,18 @@ export async function closingLines(
     .executeTakeFirst()) as Row | undefined;
   if (!closing) throw new ApiError('NOT_FOUND');
   const hasta = String(closing.Hasta);
-  const [days, pending] = await Promise.all([
+  const [days, pending, companies, site] = await Promise.all([
     db
       .selectFrom(`${ATTENDANCE_TABLES.day} as d`)
       .innerJoin(`${tables.person} as p`, 'p.IdPersona', 'd.IdPersona')
       .leftJoin(`${tables.company} as c`, 'c.IdCompania', 'd.IdCompania')
       .select([
         'd.IdPersona',
+        'd.IdCompania',
+        'd.Fecha',
         'd.Estado',
+        'd.PrimeraEntrada',
+        'd.UltimaSalida',
         'd.MinutosTrabajados',
         'd.MinutosTardanza',
         'd.MinutosExtraAntes',
@@ -245,6 +298,7 @@ export async function closingLines(
       .orderBy('p.Apellido')
       .orderBy('p.Nombre')
       .orderBy('d.IdPersona')
+      .orderBy('d.Fecha')
       .execute() as Promise<Row[]>,
     db
       .selectFrom(ATTENDANCE_TABLES.day)
@@ -253,7 +307,11 @@ export async function closingLines(
       .where('Fecha', '<', desde)
       .where('Pendiente', '=', 'S')
       .execute() as Promise<Row[]>,
+    payrollCompanies(db, tables, office.clientId, payrollId, desde, hasta),
+    clientSite(db, tables, office.clientId, Date.now()),
   ]);
+  const conditions = conditionsOf(companies);
+  const period = { desde, hasta, timeZone: site.timeZone };
   // The justifications of the period's people on its days, by their reference code.
   const ids = [...new Set(days.map((d) => Number(d.IdPersona)))];
   const justified = ids.length
@@ -285,6 +343,7 @@ export async function closingLines(
   const lines = [...byPerson.values()].map((own) => {
     const first = own[0];
     const id = Number(first.IdPersona);
+    const condition = conditions.get(Number(own[own.length - 1].IdCompania));
     return {
       Planilla: String(payroll.Codigo),
       CodigoPlanilla: (first.CodigoPlanilla as string | null) ?? null,
@@ -294,7 +353,10 @@ export async function closingLines(
       ...totalsOf(own),
       codigos: codesOf.get(id) ?? {},
       pendientesAnteriores: pendingOf.get(id) ?? 0,
+      Condicion: condition?.Condicion ?? null,
+      conceptos: condition ? payFigures(condition.procedure, own as unknown as ConditionDay[], period) : {},
     };
   });
-  return { closing, lines, codes };
+  const concepts = conceptsOf([...conditions.values()].map((c) => c.procedure));
+  return { closing, lines, codes, concepts };
 }

@@ -46,6 +46,7 @@ export function attendanceTables(registry: Registry) {
     scheduleDay: table('schedule-day'),
     assignment: table('schedule-assignment'),
     config: table('attendance-config'),
+    specialCondition: table('special-condition'),
     holiday: table('holiday'),
     justification: table('justification'),
     personJustification: table('person-justification'),

@@ -200,7 +200,7 @@ export default async function periodRoutes(fastify: FastifyInstance): Promise<vo
     async (request, reply) => {
       const office = attendanceOffice(request.principal, ATTENDANCE_ROUTES.closing);
       if (office.companyId !== undefined) throw new ApiError('FORBIDDEN');
-      const { closing, lines, codes } = await closingLines(
+      const { closing, lines, codes, concepts } = await closingLines(
         db,
         tables,
         office,
@@ -235,6 +235,8 @@ export default async function periodRoutes(fastify: FastifyInstance): Promise<vo
         column(h('justified'), 'number', 12, (l) => l.justificadas),
         column(h('paidJustified'), 'number', 14, (l) => hoursOf(l.minutosJustificadosPagados)),
         ...codes.map((code) => column(code, 'number', 8, (l) => l.codigos[code] ?? 0)),
+        column(h('condition'), 'text', 30, (l) => l.Condicion),
+        ...concepts.map((c) => column(h(`concepts.${c}`), 'number', 12, (l) => hoursOf(l.conceptos[c] ?? 0))),
         column(h('pendingEarlier'), 'number', 14, (l) => l.pendientesAnteriores),
       ];
       async function* once() {
