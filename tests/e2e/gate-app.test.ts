@@ -193,6 +193,26 @@ describe('the gate app decides offline and sends its markings when back online',
     });
   };
 
+  /** Puts a record straight into one of the gate app's stores on the device (as it would have kept it). */
+  const putInDevice = (page: Page, store: string, record: Json) =>
+    page.evaluate(
+      ([name, value]) =>
+        new Promise<void>((resolve, reject) => {
+          const open = indexedDB.open('garita');
+          open.onsuccess = () => {
+            const tx = open.result.transaction(name, 'readwrite');
+            tx.objectStore(name).put(value);
+            tx.oncomplete = () => {
+              open.result.close();
+              resolve();
+            };
+            tx.onerror = () => reject(tx.error);
+          };
+          open.onerror = () => reject(open.error);
+        }),
+      [store, record] as const,
+    );
+
   async function enrolmentCode(equipment = EQUIPMENT): Promise<string> {
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     const page = await context.newPage();
@@ -279,29 +299,14 @@ describe('the gate app decides offline and sends its markings when back online',
 
     // A marking the server can never take waits with them (a door of another division, as a device
     // moved between sites would hold): it must not hold the others back.
-    await page.evaluate(
-      () =>
-        new Promise<void>((resolve, reject) => {
-          const open = indexedDB.open('garita');
-          open.onsuccess = () => {
-            const tx = open.result.transaction('marks', 'readwrite');
-            tx.objectStore('marks').put({
-              IdMarca: 'otra-division-1',
-              IdPuerta: 6,
-              Funcion: 'E',
-              FechaHora: new Date().toISOString(),
-              Resultado: 'P',
-              Documento: '40000000',
-            });
-            tx.oncomplete = () => {
-              open.result.close();
-              resolve();
-            };
-            tx.onerror = () => reject(tx.error);
-          };
-          open.onerror = () => reject(open.error);
-        }),
-    );
+    await putInDevice(page, 'marks', {
+      IdMarca: 'otra-division-1',
+      IdPuerta: 6,
+      Funcion: 'E',
+      FechaHora: new Date().toISOString(),
+      Resultado: 'P',
+      Documento: '40000000',
+    });
 
     // Back online: the markings are sent once, the worker is on site (the headcount's presence); the
     // one the server refuses is set aside with its count on screen, never lost.
@@ -480,22 +485,7 @@ describe('the gate app decides offline and sends its markings when back online',
     // the same synchronisation, so its count on screen shows that the synchronisation has ended.
     await context.setOffline(true);
     await page.getByTestId('network').filter({ hasText: 'Sin red' }).waitFor();
-    await page.evaluate(
-      () =>
-        new Promise<void>((resolve, reject) => {
-          const open = indexedDB.open('garita');
-          open.onsuccess = () => {
-            const tx = open.result.transaction('refused', 'readwrite');
-            tx.objectStore('refused').put({ IdMarca: 'apartada-1', IdPuerta: 1, Motivo: 'x' });
-            tx.oncomplete = () => {
-              open.result.close();
-              resolve();
-            };
-            tx.onerror = () => reject(tx.error);
-          };
-          open.onerror = () => reject(open.error);
-        }),
-    );
+    await putInDevice(page, 'refused', { IdMarca: 'apartada-1', IdPuerta: 1, Motivo: 'x' });
     release();
     await page.getByTestId('refused').and(page.locator('[data-count="1"]')).waitFor();
     // The call got through before the drop, but the app is offline and says so.
