@@ -51,13 +51,13 @@ class Network {
     page.on('requestfinished', end);
     page.on('requestfailed', end);
   }
-  async idle(quietMs = 100, timeoutMs = 15_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
-      if (!this.inflight.size && Date.now() - this.last >= quietMs) return;
+  /**
+   * Until every request has ended and none started for `quietMs`. However long the server takes
+   * on a loaded machine: a request that never ends fails the test at its own timeout.
+   */
+  async idle(quietMs = 100): Promise<void> {
+    while (this.inflight.size || Date.now() - this.last < quietMs)
       await new Promise((r) => setTimeout(r, 25));
-    }
-    throw new Error(`requests still running: ${[...this.inflight].map((r) => r.url()).join(', ')}`);
   }
 }
 
@@ -118,7 +118,8 @@ describe('every screen as every demo user', () => {
         await network.idle();
         const spinner = page.locator('.app-loader');
         if (!(await spinner.count())) return;
-        await spinner.first().waitFor({ state: 'detached' });
+        // The spinner goes once its data have come, however long they take.
+        await spinner.first().waitFor({ state: 'detached', timeout: 0 });
       }
     };
 
