@@ -116,6 +116,13 @@ export const DAY_STATUSES = [
   'NO_SCHEDULE',
 ] as const;
 export type DayStatus = (typeof DAY_STATUSES)[number];
+/** The statuses of a day the person worked (a day's count in the totals, the days a condition pays). */
+export const WORKED_STATUSES: ReadonlySet<string> = new Set<DayStatus>([
+  'WORKED',
+  'INCOMPLETE',
+  'REST_WORKED',
+  'HOLIDAY_WORKED',
+]);
 
 /** A person's figures over a period: the period's grid, its export and a closing's. */
 export interface PeriodTotals {

@@ -19,7 +19,8 @@
  *   legal week is 45 h, 44 h from 2026-04-26, 42 h from 2028-04-26 and 40 h from 2030-04-26
  *   (Ley 21.561), as in force on the period's last day.
  */
-import { zoneOffset } from './dates.js';
+import { WORKED_STATUSES, wallMinutes } from './attendance.js';
+import { daysBetween } from './dates.js';
 
 export const CONDITION_PROCEDURES = [
   'SP_ASI_SOBRETIEMPO',
@@ -65,7 +66,6 @@ export interface ConditionPeriod {
   timeZone: string;
 }
 
-const WORKED = new Set(['WORKED', 'INCOMPLETE', 'REST_WORKED', 'HOLIDAY_WORKED']);
 const OFF_DAY_WORKED = new Set(['REST_WORKED', 'HOLIDAY_WORKED']);
 /** Overtime with the lower surcharge, per day (Peru: the first two hours). */
 const FIRST_OVERTIME = 120;
@@ -77,8 +77,7 @@ const minutesOf = (d: ConditionDay, key: 'MinutosTrabajados' | 'MinutosExtraAnte
   Math.max(0, Number(d[key] ?? 0));
 const overtimeOf = (d: ConditionDay) =>
   minutesOf(d, 'MinutosExtraAntes') + minutesOf(d, 'MinutosExtraDespues');
-const daysIn = (p: ConditionPeriod) =>
-  Math.round((Date.parse(p.hasta) - Date.parse(p.desde)) / 86_400_000) + 1;
+const daysIn = (p: ConditionPeriod) => daysBetween(p.desde, p.hasta) + 1;
 
 /** Overtime split as Peru pays it: up to `first` minutes at 25 %, the rest at 35 %. */
 function peruOvertime(minutes: number, first: number, into: PayFigures) {
@@ -86,17 +85,11 @@ function peruOvertime(minutes: number, first: number, into: PayFigures) {
   into.EXTRA_35 = (into.EXTRA_35 ?? 0) + Math.max(0, minutes - first);
 }
 
-/** Wall-clock minutes of an instant from the local midnight of a day. */
-function wall(at: string, day: string, timeZone: string) {
-  const t = Date.parse(at);
-  return (t + zoneOffset(timeZone, t) - Date.parse(`${day}T00:00:00Z`)) / 60_000;
-}
-
 /** The minutes between a day's first entry and last exit that fall between 22:00 and 06:00, at most those worked. */
 export function nightMinutes(d: ConditionDay, timeZone: string): number {
   if (!d.PrimeraEntrada || !d.UltimaSalida) return 0;
-  const from = wall(d.PrimeraEntrada, d.Fecha, timeZone);
-  const to = wall(d.UltimaSalida, d.Fecha, timeZone);
+  const from = wallMinutes(d.PrimeraEntrada, d.Fecha, timeZone);
+  const to = wallMinutes(d.UltimaSalida, d.Fecha, timeZone);
   let night = 0;
   // The nights around the day: the one ending at its 06:00, and those starting at 22:00 of it and the next.
   for (let k = -1; k <= 1; k++) {
@@ -136,7 +129,8 @@ export function payFigures(
     case 'SP_ASI_TRABAJO_NOCTURNO':
       for (const d of mine) {
         peruOvertime(overtimeOf(d), FIRST_OVERTIME, out);
-        if (WORKED.has(d.Estado)) out.NOCTURNO = (out.NOCTURNO ?? 0) + nightMinutes(d, period.timeZone);
+        if (WORKED_STATUSES.has(d.Estado))
+          out.NOCTURNO = (out.NOCTURNO ?? 0) + nightMinutes(d, period.timeZone);
       }
       break;
     case 'SP_ASI_FERIADO_LABORADO':
@@ -147,7 +141,7 @@ export function payFigures(
       }
       break;
     case 'SP_ASI_JORNADA_ATIPICA': {
-      const worked = mine.filter((d) => WORKED.has(d.Estado)).length;
+      const worked = mine.filter((d) => WORKED_STATUSES.has(d.Estado)).length;
       peruOvertime(beyondAverage(mine, period, 48), FIRST_OVERTIME * worked, out);
       break;
     }

@@ -1,4 +1,4 @@
-import type { DayStatus, PeriodTotals } from '../../../shared/attendance.js';
+import { type DayStatus, type PeriodTotals, WORKED_STATUSES } from '../../../shared/attendance.js';
 
 export type { PeriodTotals };
 
@@ -23,8 +23,6 @@ export interface PeriodQuery {
   pagina?: number;
 }
 
-const WORKED: ReadonlySet<string> = new Set(['WORKED', 'INCOMPLETE', 'REST_WORKED', 'HOLIDAY_WORKED']);
-
 /** A person's totals from their days' rows: the grid's, the export's and the closing's. */
 export function totalsOf(days: Row[]): PeriodTotals {
   const t: PeriodTotals = {
@@ -38,7 +36,7 @@ export function totalsOf(days: Row[]): PeriodTotals {
     pendientes: 0,
   };
   for (const d of days) {
-    if (WORKED.has(String(d.Estado))) t.diasTrabajados++;
+    if (WORKED_STATUSES.has(String(d.Estado))) t.diasTrabajados++;
     if (d.Estado === 'ABSENT') t.faltas++;
     if (d.Estado === 'JUSTIFIED') t.justificadas++;
     if (d.Pendiente === 'S') t.pendientes++;
