@@ -77,6 +77,9 @@ const EXTENSIONS = { recordActions: RECORD_ACTIONS, recordPanels: RECORD_PANELS,
  * by another, the address leads to the no-permission page, as a refused call does, rather than to a
  * screen whose every call is refused.
  */
+/** A resource's address outside the profile's menu (it only lends its labels): the no-permission page, not a blank one. */
+const OutOfMenu = () => <Navigate to={NO_PERMISSION_PATH} replace />;
+
 function InMenu({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();
   const { routes } = useMeta();
@@ -185,6 +188,7 @@ export default function App({ meta, dataProvider, i18nProvider, store }: AppProp
                 <Resource
                   key={resource.name}
                   name={resource.name}
+                  list={OutOfMenu}
                   recordRepresentation={representation(resource)}
                 />
               ),

@@ -328,6 +328,19 @@ describe('people management: a night worker’s month from the gate’s markings
     expect(calls).toEqual([]);
     await context.close();
 
+    // The attendance supervisor reads a special condition's name on the configurations, but the
+    // conditions' own screen is not in its menu: its address says so instead of drawing nothing.
+    const supervisor = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const supervisorPage = await supervisor.newPage();
+    watch(supervisorPage);
+    await signInBySession(supervisorPage, server.url, 'ASISTENCIA', { division: SOUTH, at: null });
+    await go(supervisorPage, '/special-condition', 'es');
+    await supervisorPage.waitForURL(/\/sinpermiso$/);
+    await expect
+      .poll(() => supervisorPage.getByRole('heading', { level: 1 }).innerText())
+      .toBe(es.errors.noPermission.title);
+    await supervisor.close();
+
     // The administrator reaches the period's grid and the closings too.
     const admin = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     const adminPage = await admin.newPage();
