@@ -8,7 +8,7 @@ import { type ChallengePolicy, Challenges, DEFAULT_CHALLENGE } from './auth/chal
 import { Codes } from './auth/codes.js';
 import { type KeyPolicy, SigningKeys } from './auth/keys.js';
 import { Notifier, type NotifierOptions } from './auth/notifier.js';
-import { GrantsCache } from './auth/permissions.js';
+import { DataProtectionCache, GrantsCache } from './auth/permissions.js';
 import { AuthService } from './auth/service.js';
 import { ACCESS_TOKEN_MINUTES, Sessions } from './auth/sessions.js';
 import { signingSecret } from './auth/tables.js';
@@ -156,6 +156,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   fastify.decorate('auth', authService);
   fastify.decorate('signingKeys', keys);
   fastify.decorate('grants', new GrantsCache(database.db, registry, featureGrants(features)));
+  fastify.decorate('dataProtection', new DataProtectionCache(database.db, registry));
   fastify.decorate('notifier', notifier);
   fastify.decorate('gateDecisionBudgetMs', opts.gateDecisionBudgetMs ?? GATE_DECISION_BUDGET_MS);
   fastify.decorate('markingsWritten', markingsWritten);

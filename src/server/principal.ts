@@ -1,3 +1,4 @@
+import type { SensitiveClass } from '../shared/data-classes.js';
 import type { ProfileType } from '../shared/session.js';
 import type { Grants } from './auth/permissions.js';
 import type { Stage } from './auth/sessions.js';
@@ -15,6 +16,8 @@ export interface Principal {
   companyId?: number;
   profileType?: ProfileType;
   grants?: Grants;
+  /** The sensitive classes of personal data (health, criminal record) the user reads with this profile. */
+  sensitive?: ReadonlySet<SensitiveClass>;
 }
 
 /**
@@ -26,6 +29,7 @@ export function workingPrincipal(
   who: { userId: string; profileId: number; clientId?: number; divisionId?: number; companyId?: number },
   grants: Grants,
   sessionId?: string,
+  sensitive: ReadonlySet<SensitiveClass> = new Set(),
 ): Principal {
-  return { ...who, sessionId, stage: 'session', grants, profileType: grants.profileType };
+  return { ...who, sessionId, stage: 'session', grants, profileType: grants.profileType, sensitive };
 }

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ValidateFunction } from 'ajv';
+import { type DataClass, isSensitive, type SensitiveClass } from '../shared/data-classes.js';
 import { MODULES, type ModuleKey } from '../shared/modules.js';
 import { REQUEST_KIND_CODES } from '../shared/request-kinds.js';
 import { createAjv } from '../shared/schema/ajv.js';
@@ -92,6 +93,10 @@ export interface Entity {
    * of lists and exports, and only described in the audit trail.
    */
   images: string[];
+  /** Each field's class of personal data (x-dataClass on the field, or the entity's). */
+  dataClasses: Record<string, DataClass>;
+  /** The fields holding health or criminal-record data, masked for whom may not read them. */
+  sensitive: Array<{ field: string; dataClass: SensitiveClass }>;
   /** Menu sub-group inside the module, if any. */
   group?: string;
   /** No menu entry or screen of its own. */
@@ -488,6 +493,11 @@ function toEntity(file: SchemaFile, schema: EntitySchema, ajv: ReturnType<typeof
   const pk = schema['x-primaryKey'];
   const table = schema['x-table'] ?? `${schema['x-module']}_${file.name.replaceAll('-', '_')}`;
   const writable = Object.keys(props).filter((f) => !props[f].readOnly && !props[f]['x-generated']);
+  const dataClasses: Record<string, DataClass> = {};
+  for (const [field, prop] of Object.entries(props)) {
+    const dataClass = prop['x-dataClass'] ?? schema['x-dataClass'];
+    if (dataClass) dataClasses[field] = dataClass;
+  }
   const inputSchema = {
     ...schema,
     properties: Object.fromEntries(writable.map((f) => [f, props[f]])),
@@ -540,6 +550,10 @@ function toEntity(file: SchemaFile, schema: EntitySchema, ajv: ReturnType<typeof
     lower: Object.keys(props).filter((f) => props[f]['x-lower']),
     secrets: Object.keys(props).filter((f) => props[f]['x-widget'] === 'password'),
     images: Object.keys(props).filter((f) => props[f]['x-widget'] === 'image'),
+    dataClasses,
+    sensitive: Object.entries(dataClasses).flatMap(([field, dataClass]) =>
+      isSensitive(dataClass) ? [{ field, dataClass }] : [],
+    ),
     computed: Object.entries(props)
       .filter(([, p]) => p['x-computed'])
       .map(([field, p]) => ({ field, yearsSince: p['x-computed']?.yearsSince ?? '' })),

@@ -2,7 +2,7 @@ import type { Language } from '../shared/constants.js';
 import type { WebhookOptions } from './app.js';
 import type { SigningKeys } from './auth/keys.js';
 import type { Notifier } from './auth/notifier.js';
-import type { GrantsCache } from './auth/permissions.js';
+import type { DataProtectionCache, GrantsCache } from './auth/permissions.js';
 import type { AuthService } from './auth/service.js';
 import type { CrudService } from './crud/service.js';
 import type { Database } from './db/connection.js';
@@ -25,6 +25,7 @@ declare module 'fastify' {
     /** The keys that sign access tokens (published at /.well-known/jwks.json). */
     signingKeys: SigningKeys;
     grants: GrantsCache;
+    dataProtection: DataProtectionCache;
     /** Sends and records mail (the outbox). */
     notifier: Notifier;
     /** Where attachments and photos are kept. */

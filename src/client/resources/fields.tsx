@@ -1,3 +1,4 @@
+import LockOutlined from '@mui/icons-material/LockOutlined';
 import { Avatar, Typography } from '@mui/material';
 import type { ReactElement } from 'react';
 import {
@@ -16,6 +17,7 @@ import {
   useResourceContext,
   useTranslate,
 } from 'react-admin';
+import { isSensitive, MASKED_KEY } from '../../shared/data-classes.js';
 import type { EntitySchema, PropertySchema, ResourceMeta } from '../../shared/schema/types.js';
 import { formatDate, formatDateTime } from '../format.js';
 import { useReach } from '../providers/meta.js';
@@ -109,11 +111,41 @@ function ReferenceValue({
   return <ReferenceField source={source} reference={target} link={link} emptyText="—" />;
 }
 
+/** A value the profile may not read (health data): said to be protected, not shown empty. */
+function Protected({ source, children }: { source: string; label?: string; children: ReactElement }) {
+  const record = useRecordContext();
+  const translate = useTranslate();
+  const masked = record?.[MASKED_KEY];
+  if (!Array.isArray(masked) || !masked.includes(source)) return children;
+  return (
+    <Typography
+      component="span"
+      variant="body2"
+      color="text.secondary"
+      className="protected-value"
+      sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}
+    >
+      <LockOutlined fontSize="inherit" aria-hidden />
+      {translate('app.privacy.masked')}
+    </Typography>
+  );
+}
+
 /**
  * The read-only view of one property of a resource, for lists and show pages; `link: false`
- * where the field sits inside a link already (a record's card).
+ * where the field sits inside a link already (a record's card). A sensitive field (health, criminal
+ * record) the profile may not read says so.
  */
 export function fieldFor(source: string, meta: ResourceMeta, options: { link?: boolean } = {}): ReactElement {
+  const field = plainFieldFor(source, meta, options);
+  return isSensitive(meta.schema.properties[source]?.['x-dataClass']) ? (
+    <Protected source={source}>{field}</Protected>
+  ) : (
+    field
+  );
+}
+
+function plainFieldFor(source: string, meta: ResourceMeta, options: { link?: boolean }): ReactElement {
   const properties = meta.schema.properties;
   const prop = properties[source];
   if (prop['x-widget'] === 'resource') return <ResourceNameField source={source} />;

@@ -1,3 +1,4 @@
+import { allowedClasses, SENSITIVE_SETTINGS, type SensitiveClass } from '../../shared/data-classes.js';
 import {
   isAuthoriser,
   type ProfileType,
@@ -27,6 +28,8 @@ export interface Grants {
    * writes them only through the workflow's own calls.
    */
   forms: Set<string>;
+  /** The profile's data-protection settings (DatosSalud, DatosAntecedentes). */
+  dataProtection: Record<string, string | null>;
 }
 
 export async function characteristicsOf(db: Db, registry: Registry, profileId: number): Promise<string[]> {
@@ -150,7 +153,13 @@ export async function loadGrants(
     .map(({ SoloLectura: _readOnly, ...item }: MenuItem & { SoloLectura?: string }) => item)
     .sort((a, b) => a.IdMenu.localeCompare(b.IdMenu));
   const characteristics = await characteristicsOf(db, registry, profileId);
+  const dataProtection = (await db
+    .selectFrom(registry.require('profile').table)
+    .select(Object.values(SENSITIVE_SETTINGS))
+    .where('IdPerfil', '=', profileId)
+    .executeTakeFirst()) as Record<string, string | null> | undefined;
   return {
+    dataProtection: dataProtection ?? {},
     characteristics,
     profileType: profileTypeOf(characteristics),
     authoriser: isAuthoriser(characteristics),
@@ -184,5 +193,46 @@ export class GrantsCache {
 
   clear(): void {
     this.entries.clear();
+  }
+}
+
+/**
+ * The sensitive classes of personal data a user reads with a profile: the profile's settings, which
+ * the user's own override (src/shared/data-classes.ts). The user's settings are kept a few seconds,
+ * as the grants are.
+ */
+export class DataProtectionCache {
+  private readonly users = new Map<
+    string,
+    { settings: Promise<Record<string, string | null>>; until: number }
+  >();
+
+  constructor(
+    private readonly db: Db,
+    private readonly registry: Registry,
+    private readonly ttlMs = 5_000,
+  ) {}
+
+  async classes(userId: string, grants: Grants): Promise<ReadonlySet<SensitiveClass>> {
+    return new Set(allowedClasses(grants.dataProtection, await this.user(userId)));
+  }
+
+  private user(userId: string): Promise<Record<string, string | null>> {
+    const now = Date.now();
+    const hit = this.users.get(userId);
+    if (hit && hit.until > now) return hit.settings;
+    const settings = this.db
+      .selectFrom(this.registry.require('user').table)
+      .select(Object.values(SENSITIVE_SETTINGS))
+      .where('IdUsuario', '=', userId)
+      .executeTakeFirst()
+      .then((row) => (row ?? {}) as Record<string, string | null>);
+    this.users.set(userId, { settings, until: now + this.ttlMs });
+    settings.catch(() => this.users.delete(userId));
+    return settings;
+  }
+
+  clear(): void {
+    this.users.clear();
   }
 }

@@ -9,7 +9,7 @@ export const AUDIT_RESOURCE = 'audit';
 
 /**
  * One row of the audit trail, written in the change's own transaction: who, when, which record,
- * the fields an update changed and the values before and after (secrets masked, pictures described).
+ * the fields an update changed and the values before and after (secrets and sensitive personal data masked, pictures described).
  */
 export async function writeAudit(
   db: Db,
@@ -27,6 +27,8 @@ export async function writeAudit(
   const trail = registry.get(AUDIT_RESOURCE);
   if (!trail || (entity.readOnly && !evenReadOnly)) return;
   const props = entity.schema.properties;
+  // The trail says a health or criminal-record value changed, never what it was: its readers are not its readers.
+  const hidden = new Set([...entity.secrets, ...entity.sensitive.map((s) => s.field)]);
   const values = (row: Row | undefined) =>
     row &&
     JSON.stringify(
@@ -37,7 +39,7 @@ export async function writeAudit(
             f,
             row[f] === null
               ? null
-              : entity.secrets.includes(f)
+              : hidden.has(f)
                 ? '********'
                 : entity.images.includes(f)
                   ? describeImage(row[f])

@@ -38,7 +38,13 @@ function parseJson(parameter: string, raw: unknown): unknown {
 
 /** The fields a list may be filtered by with equality: declared filters, references and the key. */
 export function filterableFields(entity: Entity): Set<string> {
-  return new Set([entity.primaryKey, ...entity.filters, ...entity.references.map((r) => r.field)]);
+  // Nobody narrows a list by a health or criminal-record value: a filter would tell it to whom may not read it.
+  const sensitive = new Set(entity.sensitive.map((s) => s.field));
+  return new Set(
+    [entity.primaryKey, ...entity.filters, ...entity.references.map((r) => r.field)].filter(
+      (f) => !sensitive.has(f),
+    ),
+  );
 }
 
 export function sortableFields(entity: Entity): Set<string> {

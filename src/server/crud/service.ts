@@ -212,7 +212,17 @@ export class CrudService {
     return toRecord(entity, row);
   }
 
-  async update(entity: Entity, id: RecordId, body: unknown, principal: Principal): Promise<ApiRecord> {
+  /**
+   * Replaces a record from a caller's body. `keep` names fields the caller cannot see (health data
+   * masked for its profile): the stored values stay, whatever the body says.
+   */
+  async update(
+    entity: Entity,
+    id: RecordId,
+    body: unknown,
+    principal: Principal,
+    { keep = [] }: { keep?: string[] } = {},
+  ): Promise<ApiRecord> {
     const data = prepare(entity, body);
     const key = data[entity.primaryKey];
     if (key !== undefined && key !== id) {
@@ -224,6 +234,7 @@ export class CrudService {
     const row = await this.transaction(async (trx) => {
       const existing = await this.find(trx, entity, id, principal);
       if (!existing) throw new ApiError('NOT_FOUND', { params: { resource: entity.name, id } });
+      for (const field of keep) data[field] = existing[field];
       requireOwner(entity, data, principal);
       await attachLinks(trx, entity, [existing]);
       await checkReferences(this.checks(trx), entity, data, principal);

@@ -74,56 +74,80 @@ export const DEMO_ROLES = [
   { IdRolAcreditacion: 'CPAADM', Descripcion: 'ADMINISTRADOR DE ACREDITACIÓN', Activo: 'S' },
 ];
 
+/**
+ * The demo profiles, with their data-protection settings (DatosSalud, DatosAntecedentes): the
+ * administrator and the contractor's requester (who collects its workers' data) read both; the
+ * authoriser reads criminal records (the security check), the identification office health data
+ * (the blood type on the badge); the site's services read neither.
+ */
 export const DEMO_PROFILES = {
   admin: {
     Perfil: 'ADMINISTRADOR DEL SISTEMA',
     Descripcion: 'CONFIGURA LOS DATOS DE REFERENCIA Y LA SEGURIDAD',
+    DatosSalud: 'S',
+    DatosAntecedentes: 'S',
     characteristic: 'ADM',
   },
   requester: {
     Perfil: 'SOLICITANTE CONTRATISTA',
     Descripcion: 'SOLICITA LA ACREDITACIÓN DEL PERSONAL DE SU COMPAÑÍA',
+    DatosSalud: 'S',
+    DatosAntecedentes: 'S',
     characteristic: 'SOL',
   },
   authoriser: {
     Perfil: 'AUTORIZADOR DE ACREDITACIÓN',
     Descripcion: 'EVALÚA Y APRUEBA LAS SOLICITUDES DE ACREDITACIÓN',
+    DatosSalud: 'N',
+    DatosAntecedentes: 'S',
     characteristic: 'AUT',
   },
   /** The identification office: issues, reissues and prints the accredited people's badges. */
   identification: {
     Perfil: 'OFICINA DE IDENTIFICACIÓN',
     Descripcion: 'EMITE E IMPRIME LOS FOTOCHECKS DEL PERSONAL ACREDITADO',
+    DatosSalud: 'S',
+    DatosAntecedentes: 'N',
     characteristic: undefined,
   },
   /** The hotel administrator (spec section 1): runs the camps whose administrator the user is. */
   hotel: {
     Perfil: 'ADMINISTRADOR DE HOTEL',
     Descripcion: 'ADMINISTRA LAS RESERVAS Y EL ALOJAMIENTO DE SUS CAMPAMENTOS',
+    DatosSalud: 'N',
+    DatosAntecedentes: 'N',
     characteristic: undefined,
   },
   /** The dining halls' supervisor: their live sittings, meals by hand and voids, the consumption report, their set-up. */
   dining: {
     Perfil: 'SUPERVISOR DE COMEDORES',
     Descripcion: 'SUPERVISA LOS COMEDORES, SUS CONSUMOS Y SU CONFIGURACIÓN',
+    DatosSalud: 'N',
+    DatosAntecedentes: 'N',
     characteristic: undefined,
   },
   /** The attendance supervisor: people's months, justifications, the period's grid and the payroll's closing. */
   attendance: {
     Perfil: 'SUPERVISOR DE ASISTENCIA',
     Descripcion: 'SUPERVISA LA ASISTENCIA, JUSTIFICA Y CIERRA LOS PERIODOS DE PLANILLA',
+    DatosSalud: 'N',
+    DatosAntecedentes: 'N',
     characteristic: undefined,
   },
   /** The site's trainer: the induction courses, their sessions, attendance, results and report. */
   induction: {
     Perfil: 'INSTRUCTOR DE INDUCCIONES',
     Descripcion: 'PROGRAMA LAS SESIONES DE INDUCCIÓN, TOMA ASISTENCIA Y REGISTRA LOS RESULTADOS',
+    DatosSalud: 'N',
+    DatosAntecedentes: 'N',
     characteristic: undefined,
   },
   /** The site's transport coordinator: routes, buses, trips, change days' manifests, the live board. */
   transport: {
     Perfil: 'COORDINADOR DE TRANSPORTE',
     Descripcion: 'PROGRAMA LOS VIAJES, ARMA LOS MANIFIESTOS Y CONTROLA EL EMBARQUE DEL PERSONAL',
+    DatosSalud: 'N',
+    DatosAntecedentes: 'N',
     characteristic: undefined,
   },
 } as const;
@@ -493,6 +517,8 @@ export interface DemoUser {
   Telefono: string;
   Administrador: 'S' | 'N';
   Contratista: 'S' | 'N';
+  /** The user's own data-protection setting for health data, over the profile's (data-classes.ts). */
+  DatosSalud?: 'S' | 'N';
   setting: keyof typeof DEMO_SETTINGS;
   /** Profile, division (index in DEMO_DIVISIONS), company (alias) and accreditation role. */
   assignments: Array<{
@@ -555,6 +581,8 @@ export const DEMO_USERS: DemoUser[] = [
     Telefono: '912345678',
     Administrador: 'N',
     Contratista: 'N',
+    // Approves the occupational-health requirements: reads health data, which the profile does not.
+    DatosSalud: 'S',
     setting: 'doubleByMail',
     assignments: [{ profile: 'authoriser', division: 0, role: 'CPAAUT', default: true }],
   },

@@ -13,6 +13,7 @@ import type { Feature, FeatureContext } from './feature.js';
 import { hotel } from './hotel/index.js';
 import { identification } from './identification/index.js';
 import { induction } from './induction/index.js';
+import { privacy } from './privacy/index.js';
 import { security } from './security/index.js';
 import { system } from './system/index.js';
 import { transport } from './transport/index.js';
@@ -34,6 +35,7 @@ export const FEATURES: Feature[] = [
   transport,
   accreditation,
   webhooks,
+  privacy,
 ];
 
 /** What the areas' screens read beyond their calls, by the routes that reach them. */

@@ -57,20 +57,23 @@ async function auth(fastify: FastifyInstance): Promise<void> {
     const session = await sessions.active(claims.sid);
     if (!session || session.IdUsuario !== claims.sub) refuse(reply, 'logout');
     if (session.Etapa !== 'session' && config.stage !== 'any') throw new ApiError('FORBIDDEN');
-    request.principal =
-      session.Etapa === 'session' && session.IdPerfil !== null
-        ? workingPrincipal(
-            {
-              userId: session.IdUsuario,
-              profileId: session.IdPerfil,
-              clientId: session.IdCliente ?? undefined,
-              divisionId: session.IdDivision ?? undefined,
-              companyId: session.IdCompania ?? undefined,
-            },
-            await fastify.grants.get(session.IdPerfil),
-            session.Id,
-          )
-        : { userId: session.IdUsuario, sessionId: session.Id, stage: session.Etapa };
+    if (session.Etapa !== 'session' || session.IdPerfil === null) {
+      request.principal = { userId: session.IdUsuario, sessionId: session.Id, stage: session.Etapa };
+      return;
+    }
+    const grants = await fastify.grants.get(session.IdPerfil);
+    request.principal = workingPrincipal(
+      {
+        userId: session.IdUsuario,
+        profileId: session.IdPerfil,
+        clientId: session.IdCliente ?? undefined,
+        divisionId: session.IdDivision ?? undefined,
+        companyId: session.IdCompania ?? undefined,
+      },
+      grants,
+      session.Id,
+      await fastify.dataProtection.classes(session.IdUsuario, grants),
+    );
   });
 }
 

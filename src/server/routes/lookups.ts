@@ -4,6 +4,7 @@ import { filterableFields, type ListQuery, parseFilterValues } from '../crud/lis
 import { ApiError, badQuery } from '../errors.js';
 import { queryJson } from '../plugins/input.js';
 import type { Entity } from '../registry.js';
+import { withoutSensitive } from '../services/privacy.js';
 import { field, INT32, resultResponses } from './responses.js';
 
 /** The most records one obtenerTodos answers: reference lists are small; this is a guard. */
@@ -185,6 +186,7 @@ export default async function lookupRoutes(fastify: FastifyInstance): Promise<vo
           filters: [...lookupReach(entity, request), ...lookupFilters(entity, filters)],
         };
         const { records, total } = await crud.list(entity, query, request.principal);
+        withoutSensitive(entity, records);
         // A list longer than one answer says so: its total, and where the next page starts.
         const next = offset + records.length < total ? offset + records.length : undefined;
         return { result: records, totalCount: total, ...(next !== undefined && { siguiente: next }) };
@@ -208,6 +210,7 @@ export default async function lookupRoutes(fastify: FastifyInstance): Promise<vo
         const query = gridQuery(entity, request.query);
         query.filters.unshift(...reach);
         const { records, total } = await crud.list(entity, query, request.principal);
+        withoutSensitive(entity, records);
         return { result: { data: records, totalCount: total, totalPages: Math.ceil(total / query.limit) } };
       },
     );

@@ -2,10 +2,19 @@ import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
 import { AUDIT_FIELDS, type PropertySchema } from '../../shared/schema/types.js';
 import { parseListQuery, type RawListQuery } from '../crud/list-query.js';
+import type { ApiRecord } from '../crud/types.js';
 import { ApiError } from '../errors.js';
 import { resourceName } from '../i18n.js';
+import type { Principal } from '../principal.js';
 import type { Entity } from '../registry.js';
 import { exportBatches, exportColumns, writeWorkbook, xlsxReply } from '../services/excel.js';
+import {
+  answerSensitive,
+  loggedBatches,
+  maskedFields,
+  readOrigin,
+  withoutSensitive,
+} from '../services/privacy.js';
 import { divisionTimeZone } from '../site.js';
 
 /** OpenAPI view of a property: its JSON Schema without the x- keywords, nullable on output. */
@@ -78,6 +87,11 @@ function registerEntity(fastify: FastifyInstance, entity: Entity): void {
   const read = { preHandler: allowed(entity, 'read') };
   const write = { preHandler: allowed(entity, 'write') };
   const doc = (schema: FastifySchema): FastifySchema => ({ tags, ...schema });
+  /** A write's answer, as its author may read it. */
+  const masked = async (record: ApiRecord, principal: Principal) => {
+    await answerSensitive(fastify.database.db, fastify.registry, entity, [record], principal, null);
+    return record;
+  };
 
   fastify.get<{ Querystring: RawListQuery }>(
     base,
@@ -108,6 +122,7 @@ function registerEntity(fastify: FastifyInstance, entity: Entity): void {
       const { records, total } = await fastify.crud.list(entity, query, request.principal);
       // A list shows no pictures: a page of photos would weigh megabytes.
       for (const field of entity.images) for (const record of records) delete record[field];
+      withoutSensitive(entity, records);
       const range = records.length ? `${query.offset}-${query.offset + records.length - 1}` : '*';
       reply.header('Content-Range', `${entity.name} ${range}/${total}`);
       return records;
@@ -146,7 +161,10 @@ function registerEntity(fastify: FastifyInstance, entity: Entity): void {
       const name = resourceName(language, entity.name, true);
       const stamp = new Date().toISOString().slice(0, 10).replaceAll('-', '');
       xlsxReply(reply, `${entity.name}-${stamp}.xlsx`, `${name} ${stamp}.xlsx`);
-      const sheetColumns = exportColumns(entity, language, columns === 'all');
+      const masked = new Set(maskedFields(entity, request.principal));
+      const sheetColumns = exportColumns(entity, language, columns === 'all').filter(
+        (c) => !c.field || !masked.has(c.field),
+      );
       const timeZone = await divisionTimeZone(
         fastify.database.db,
         fastify.registry,
@@ -155,14 +173,21 @@ function registerEntity(fastify: FastifyInstance, entity: Entity): void {
       writeWorkbook(
         stream,
         sheetColumns,
-        exportBatches(
+        loggedBatches(
           fastify.database.db,
           fastify.registry,
-          fastify.crud,
           entity,
-          { ...query, offset: 0 },
           request.principal,
-          sheetColumns.flatMap((c) => (c.field ? [c.field] : [])),
+          readOrigin(request),
+          exportBatches(
+            fastify.database.db,
+            fastify.registry,
+            fastify.crud,
+            entity,
+            { ...query, offset: 0 },
+            request.principal,
+            sheetColumns.flatMap((c) => (c.field ? [c.field] : [])),
+          ),
         ),
         'data',
         undefined,
@@ -204,8 +229,22 @@ function registerEntity(fastify: FastifyInstance, entity: Entity): void {
         response: { 200: record, 404: ERROR_REF, ...errors },
       }),
     },
-    async (request) =>
-      fastify.crud.getOne(entity, fastify.crud.parseId(entity, request.params.id), request.principal),
+    async (request) => {
+      const record = await fastify.crud.getOne(
+        entity,
+        fastify.crud.parseId(entity, request.params.id),
+        request.principal,
+      );
+      await answerSensitive(
+        fastify.database.db,
+        fastify.registry,
+        entity,
+        [record],
+        request.principal,
+        readOrigin(request),
+      );
+      return record;
+    },
   );
 
   // Records the server alone writes (the outbox), or a workflow alone (requests), are only listed and shown.
@@ -223,7 +262,7 @@ function registerEntity(fastify: FastifyInstance, entity: Entity): void {
     },
     async (request, reply) => {
       reply.status(201);
-      return fastify.crud.create(entity, request.body, request.principal);
+      return masked(await fastify.crud.create(entity, request.body, request.principal), request.principal);
     },
   );
 
@@ -239,10 +278,14 @@ function registerEntity(fastify: FastifyInstance, entity: Entity): void {
       }),
     },
     async (request) =>
-      fastify.crud.update(
-        entity,
-        fastify.crud.parseId(entity, request.params.id),
-        request.body,
+      masked(
+        await fastify.crud.update(
+          entity,
+          fastify.crud.parseId(entity, request.params.id),
+          request.body,
+          request.principal,
+          { keep: maskedFields(entity, request.principal) },
+        ),
         request.principal,
       ),
   );
@@ -258,6 +301,9 @@ function registerEntity(fastify: FastifyInstance, entity: Entity): void {
       }),
     },
     async (request) =>
-      fastify.crud.remove(entity, fastify.crud.parseId(entity, request.params.id), request.principal),
+      masked(
+        await fastify.crud.remove(entity, fastify.crud.parseId(entity, request.params.id), request.principal),
+        request.principal,
+      ),
   );
 }

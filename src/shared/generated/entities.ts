@@ -332,7 +332,7 @@ export interface ConfiguracionLogeo {
 }
 
 /**
- * A user of the console (spec section 3 User). IdUsuario is the sign-in name (at most 20, upper case). Its password lives apart and is never shown: a new user receives a temporary one by e-mail and must change it. Bloqueado set back to N unlocks a user; PrimeraClaveCambiada set to N forces a change at the next sign-in. Contratista users need a company on their profiles. An e-mail names one active user of a client (kept in lower case, x-lower). Only a super-administrator sets or changes SuperAdministrador; only an administrator sets Administrador; nobody writes a user who holds more than they do.
+ * A user of the console (spec section 3 User). IdUsuario is the sign-in name (at most 20, upper case). Its password lives apart and is never shown: a new user receives a temporary one by e-mail and must change it. Bloqueado set back to N unlocks a user; PrimeraClaveCambiada set to N forces a change at the next sign-in. Contratista users need a company on their profiles. An e-mail names one active user of a client (kept in lower case, x-lower). Only a super-administrator sets or changes SuperAdministrador; only an administrator sets Administrador; nobody writes a user who holds more than they do. DatosSalud and DatosAntecedentes, when set, say for this user alone whether health and criminal-record data are read, whatever the profile says (empty: as the profile).
  */
 export interface Usuario {
   IdUsuario: string;
@@ -354,17 +354,21 @@ export interface Usuario {
   PrimeraClaveCambiada: 'S' | 'N';
   FechaCaducidadClave?: string;
   FechaUltimoAcceso?: string;
+  DatosSalud?: 'S' | 'N';
+  DatosAntecedentes?: 'S' | 'N';
   Activo: 'S' | 'N';
 }
 
 /**
- * A profile of the client: its characteristics make it an authoriser, a requester or an administrator (tipoPerfil), and its menus decide which screens and records it reaches.
+ * A profile of the client: its characteristics make it an authoriser, a requester or an administrator (tipoPerfil), and its menus decide which screens and records it reaches. Its data-protection settings say whether its users read health data (DatosSalud) and criminal-record data (DatosAntecedentes): masked otherwise, in every screen, export and call, and every read of them recorded.
  */
 export interface Perfil {
   IdPerfil?: number;
   IdCliente?: number;
   Perfil: string;
   Descripcion?: string;
+  DatosSalud?: 'S' | 'N';
+  DatosAntecedentes?: 'S' | 'N';
   Activo: 'S' | 'N';
 }
 
@@ -463,6 +467,23 @@ export interface Auditoria {
   Campos?: string;
   Antes?: string;
   Despues?: string;
+}
+
+/**
+ * The access log of sensitive personal data (Ley 29733 and its regulation, Ley 21.719): one row for each health or criminal-record value or file a user read, written by the server as it answers: who (IdUsuario, IdPerfil), when (Fecha), whose data (IdPersona, and the record it was read from: Recurso, IdRegistro), which field and class (Campo, ClaseDato) and from where (Origen: the call, and the console's screen). Append-only: no call changes or deletes a row, and the database refuses to.
+ */
+export interface AccesoSensible {
+  IdAccesoSensible?: number;
+  IdCliente?: number;
+  Fecha: string;
+  IdUsuario: string;
+  IdPerfil?: number;
+  IdPersona?: number;
+  Recurso: string;
+  IdRegistro: string;
+  Campo: string;
+  ClaseDato: 'health' | 'criminal';
+  Origen: string;
 }
 
 /**
@@ -994,7 +1015,7 @@ export interface TipoRequisito {
 }
 
 /**
- * An accreditation requirement a worker, vehicle or visit must meet to be let in (spec section 3 Reference data 'Requirement: IdRequisito, Requisito, TipoRequisito'; section 2 'requirement management'): its name, its requirement type (which also says whom it applies to), who provides it (TipoRequisito S: the requester submits it with the request; A: the authoriser records it while approving, such as the safety induction), whether a file must be attached, whether it is mandatory, and for how many days a fulfilled requirement stays valid (0: it does not expire). Beyond the spec's three names, the other fields are what the requirement items of the request form carry (AdjuntarArchivo) and what expiry notices need.
+ * An accreditation requirement a worker, vehicle or visit must meet to be let in (spec section 3 Reference data 'Requirement: IdRequisito, Requisito, TipoRequisito'; section 2 'requirement management'): its name, its requirement type (which also says whom it applies to), who provides it (TipoRequisito S: the requester submits it with the request; A: the authoriser records it while approving, such as the safety induction), whether a file must be attached, whether it is mandatory, and for how many days a fulfilled requirement stays valid (0: it does not expire). ClaseDato says when its data and files are sensitive personal data (health: a medical examination; criminal: a criminal-record certificate): their values and files reach only the profiles whose data-protection setting reads that class, and every read of them is logged. Beyond the spec's three names, the other fields are what the requirement items of the request form carry (AdjuntarArchivo) and what expiry notices need.
  */
 export interface Requisito {
   IdRequisito?: number;
@@ -1005,6 +1026,7 @@ export interface Requisito {
   AdjuntarArchivo: 'S' | 'N';
   Obligatorio: 'S' | 'N';
   VigenciaDias: number;
+  ClaseDato?: 'health' | 'criminal';
   Activo: 'S' | 'N';
 }
 
@@ -2426,6 +2448,7 @@ export interface ResourceTypes {
   'menu-profile': MenuPerfil;
   outbox: BandejaSalida;
   audit: Auditoria;
+  'sensitive-access': AccesoSensible;
   'saved-filter': FiltroGuardado;
   company: Compania;
   contract: Contrato;

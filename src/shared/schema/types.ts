@@ -1,3 +1,4 @@
+import type { DataClass } from '../data-classes.js';
 import type { ModuleKey } from '../modules.js';
 import type { PatternName } from './patterns.js';
 
@@ -83,6 +84,8 @@ export interface PropertySchema {
   'x-computed'?: { yearsSince: string };
   'x-document'?: { type: string };
   'x-message'?: string;
+  /** The class of personal data the field holds (src/shared/data-classes.ts). */
+  'x-dataClass'?: DataClass;
 }
 
 export interface RequiredWhen {
@@ -134,6 +137,8 @@ export interface EntitySchema {
   'x-workflow'?: string;
   'x-group'?: string;
   'x-hidden'?: true;
+  /** The data class of the fields that do not name their own. */
+  'x-dataClass'?: DataClass;
   'x-lookup'?: string;
   'x-lookupAccess'?: 'signedIn' | { screenField: string };
   'x-after'?: AfterRule[];
@@ -179,6 +184,7 @@ export const X_KEYWORDS = [
   'x-document',
   'x-message',
   'x-sections',
+  'x-dataClass',
 ] as const;
 
 /** Audit columns every table carries; set by the server, never by the client. */

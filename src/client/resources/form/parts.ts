@@ -2,6 +2,7 @@ import type { FormValidation, RJSFValidationError, UiSchema } from '@rjsf/utils'
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, useRef } from 'react';
 import { useLocale, useTranslate } from 'react-admin';
+import { MASKED_KEY } from '../../../shared/data-classes.js';
 import { applyFieldRules, type FieldRule } from '../../../shared/rules.js';
 import type { EntitySchema, ResourceMeta } from '../../../shared/schema/types.js';
 import { apiFetch } from '../../session/http.js';
@@ -87,6 +88,12 @@ export function narrowMeta(meta: ResourceMeta, fields: readonly string[]): Resou
  * secrets' confirmations and documents against their types, and messages in the console's
  * language, worded as the server words them.
  */
+/** The fields the server sent empty because the profile may not read them (health data). */
+export function maskedOf(record: Data | undefined): string[] {
+  const masked = record?.[MASKED_KEY];
+  return Array.isArray(masked) ? masked.map(String) : [];
+}
+
 export function useFormParts(
   meta: ResourceMeta,
   mode: FormMode,
@@ -105,6 +112,15 @@ export function useFormParts(
   // biome-ignore lint/correctness/useExhaustiveDependencies: labels follow the language
   const uiSchema = useMemo(() => {
     const ui = buildUiSchema(meta, mode, translate, fixed, ruled.readOnly);
+    // Sensitive data the profile may not read came empty: shown as protected, kept as stored.
+    for (const field of maskedOf(record))
+      if (ui[field])
+        ui[field] = {
+          ...ui[field],
+          'ui:readonly': true,
+          'ui:placeholder': translate('app.privacy.masked'),
+          'ui:help': translate('app.privacy.maskedHelp'),
+        };
     for (const [field, entry] of Object.entries(extraUi))
       ui[field] =
         typeof entry === 'object' && entry !== null && field in ui
@@ -115,7 +131,7 @@ export function useFormParts(
             }
           : entry;
     return ui;
-  }, [meta, mode, translate, locale, fixed, ruled.readOnly, extraUi]);
+  }, [meta, mode, translate, locale, fixed, ruled.readOnly, extraUi, record]);
   // Each secret's confirmation, typed in its widget and checked before the form saves.
   const confirmations = useRef<Confirmations>({}).current;
   // Each document's problem against its type, found by its widget as the user types.

@@ -1,4 +1,5 @@
 import type { DatumType, EntityCode } from '../../../shared/accreditation.js';
+import type { SensitiveClass } from '../../../shared/data-classes.js';
 import type { Db } from '../../db/connection.js';
 import { ApiError } from '../../errors.js';
 import type { Registry } from '../../registry.js';
@@ -29,6 +30,8 @@ export interface RequirementDef {
   Obligatorio: 'S' | 'N';
   VigenciaDias: number;
   Orden: number;
+  /** Sensitive personal data its values and files hold (health, criminal), if any. */
+  ClaseDato: SensitiveClass | null;
   data: DatumDef[];
 }
 
@@ -97,6 +100,7 @@ export async function loadProfile(
       'pr.Obligatorio',
       'r.VigenciaDias',
       'pr.Orden',
+      'r.ClaseDato',
     ])
     .where('pr.IdPerfilAcreditacion', '=', profileId)
     .where('pr.Activo', '=', 'S')

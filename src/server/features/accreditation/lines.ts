@@ -192,3 +192,20 @@ export function lineFacts(line: Line, lines: readonly Line[]): LineFacts {
     ),
   };
 }
+
+/**
+ * The requester's values a caller may send: not those of a requirement whose sensitive data
+ * (health, criminal record) its profile does not read. It was sent them empty, so they stay stored.
+ */
+export function readableInputs(
+  inputs: LineInput[],
+  profile: ProfileDef,
+  readable: ReadonlySet<string> | undefined,
+): LineInput[] {
+  const hidden = new Set(
+    profile.requirements
+      .filter((r) => r.ClaseDato !== null && !readable?.has(r.ClaseDato))
+      .flatMap((r) => r.data.map((d) => d.IdDatoEvaluar)),
+  );
+  return hidden.size ? inputs.filter((input) => !hidden.has(Number(input.IdDatoEvaluar))) : inputs;
+}

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HOLDER_COLUMN } from '../../../shared/accreditation.js';
 import { ApiError } from '../../errors.js';
 import { field, objectOf } from '../../routes/responses.js';
+import { readOrigin } from '../../services/privacy.js';
 import { requesterOf } from '../../services/requester.js';
 import { idOf } from './engine/input.js';
 import { id, kindCalls, result } from './kind-routes.js';
@@ -157,7 +158,10 @@ export default async function renewalRoutes(fastify: FastifyInstance): Promise<v
       const who = await viewer(request);
       const stored = await engine.load(db, who, idOf(request.query.IdSolicitud, 'IdSolicitud'), false, ['A']);
       return {
-        result: { solicitud: stored, detalle: await views.detail(who, stored.IdSolicitud) },
+        result: {
+          solicitud: stored,
+          detalle: await views.detail(who, stored.IdSolicitud, readOrigin(request)),
+        },
       };
     },
   );
@@ -176,7 +180,14 @@ export default async function renewalRoutes(fastify: FastifyInstance): Promise<v
     async (request) => {
       const who = await viewer(request);
       const stored = await engine.load(db, who, idOf(request.query.IdSolicitud, 'IdSolicitud'), false, ['A']);
-      return { result: await views.download(who, stored.IdSolicitud, Number(request.query.IdFile)) };
+      return {
+        result: await views.download(
+          who,
+          stored.IdSolicitud,
+          Number(request.query.IdFile),
+          readOrigin(request),
+        ),
+      };
     },
   );
 

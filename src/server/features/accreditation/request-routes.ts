@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ENTITY_CODES } from '../../../shared/accreditation.js';
 import { ApiError } from '../../errors.js';
 import { field, INT32, objectOf } from '../../routes/responses.js';
+import { readOrigin } from '../../services/privacy.js';
 import { requesterOf } from '../../services/requester.js';
 import { parseDetail } from './engine/input.js';
 import { id, kindCalls, result } from './kind-routes.js';
@@ -157,6 +158,7 @@ export default async function requestRoutes(fastify: FastifyInstance): Promise<v
       result: await views.record(
         requesterOf(request.principal),
         numberOf(request.query.IdSolicitud, 'IdSolicitud'),
+        readOrigin(request),
       ),
     }),
   );
@@ -175,6 +177,7 @@ export default async function requestRoutes(fastify: FastifyInstance): Promise<v
       result: await views.record(
         await authoriserOf(db, registry, request.principal),
         numberOf(request.query.IdSolicitud, 'IdSolicitud'),
+        readOrigin(request),
       ),
     }),
   );
@@ -325,6 +328,7 @@ export default async function requestRoutes(fastify: FastifyInstance): Promise<v
         result: await views.detail(
           requesterOf(request.principal),
           numberOf(request.query.IdSolicitud, 'IdSolicitud'),
+          readOrigin(request),
         ),
       }),
     );
@@ -342,6 +346,7 @@ export default async function requestRoutes(fastify: FastifyInstance): Promise<v
         result: await views.detail(
           await authoriserOf(db, registry, request.principal),
           numberOf(request.query.IdSolicitud, 'IdSolicitud'),
+          readOrigin(request),
         ),
       }),
     );
@@ -361,6 +366,7 @@ export default async function requestRoutes(fastify: FastifyInstance): Promise<v
           await viewer(request),
           numberOf(request.query.IdSolicitud, 'IdSolicitud'),
           numberOf(request.query.IdFile, 'IdFile'),
+          readOrigin(request),
         ),
       }),
     );
@@ -483,6 +489,7 @@ export default async function requestRoutes(fastify: FastifyInstance): Promise<v
         await viewer(request, 'P'),
         numberOf(request.query.IdSolicitud, 'IdSolicitud'),
         numberOf(request.query.IdFile, 'IdFile'),
+        readOrigin(request),
       ),
     }),
   );

@@ -19,10 +19,11 @@ const HOLDER_VIEW: Partial<Record<EntityCode, { resource: string; fields: string
   E: { resource: 'company', fields: [...COMPANY_FIELDS] },
 };
 
-import type { Row } from '../../crud/types.js';
+import type { ApiRecord, Row } from '../../crud/types.js';
 import type { Db } from '../../db/connection.js';
 import { ApiError } from '../../errors.js';
 import type { Registry } from '../../registry.js';
+import { answerSensitive, logSensitiveReads, type SensitiveRead } from '../../services/privacy.js';
 import type { Requester } from '../../services/requester.js';
 import { type Line, lineFacts } from './lines.js';
 import type { RequestServices } from './request-services.js';
@@ -56,7 +57,7 @@ export class RequestViews {
    * worker's fields, the vehicle's or the visitors), its read-only context (companies, division,
    * profile, contract), its history, and the facts the request machine decides the buttons on.
    */
-  async record(who: Requester | Authoriser, id: number): Promise<Row> {
+  async record(who: Requester | Authoriser, id: number, origin: string): Promise<Row> {
     const request = await this.services.engine.load(this.db, who, id);
     const contract = await this.one('contract', 'IdContrato', request.IdContrato, [
       'NumeroContrato',
@@ -83,6 +84,16 @@ export class RequestViews {
         request[HOLDER_COLUMN[request.IdEntidad]],
         shown.fields,
       ));
+    // The worker's health data as the caller may read them (masked, or read and logged).
+    if (holder && shown)
+      await answerSensitive(
+        this.db,
+        this.registry,
+        this.registry.require(shown.resource),
+        [holder as ApiRecord],
+        who.principal,
+        origin,
+      );
     const {
       facts,
       profile: evaluated,
@@ -133,8 +144,14 @@ export class RequestViews {
    * authoriser's, the groups (requirement types) and the lists' choices. Each item says whether
    * it is read-only for the caller and, for an authoriser, which states it may take.
    */
-  async detail(who: Requester | Authoriser, id: number): Promise<[Row[], Row[], Row[], Row[]]> {
+  async detail(
+    who: Requester | Authoriser,
+    id: number,
+    origin: string,
+  ): Promise<[Row[], Row[], Row[], Row[]]> {
     const request = await this.services.engine.load(this.db, who, id);
+    const reads: SensitiveRead[] = [];
+    const lineEntity = this.registry.require('request-detail');
     const profile = await this.services.engine.profileOf(this.db, request);
     const lines = await this.services.engine.lines(this.db, id);
     const asAuthoriser = !('companyId' in who);
@@ -160,6 +177,11 @@ export class RequestViews {
       for (const requirement of profile.requirements.filter((r) => r.TipoRequisito === type))
         for (const datum of requirement.data)
           for (const line of lines.filter((l) => l.IdDatoEvaluar === datum.IdDatoEvaluar)) {
+            // A requirement's sensitive data (a medical examination's) as the caller may read them.
+            const dataClass = requirement.ClaseDato;
+            const hidden = dataClass !== null && !who.principal.sensitive?.has(dataClass);
+            if (dataClass && !hidden && line.Valor !== null)
+              reads.push({ entity: lineEntity, record: line as unknown as Row, field: 'Valor', dataClass });
             const options =
               asAuthoriser && request.EstadoAprobacion === 'P' ? this.options(line, lines, evaluable) : [];
             out.push({
@@ -173,7 +195,8 @@ export class RequestViews {
               IdDatoEvaluar: datum.IdDatoEvaluar,
               Text: datum.DatoEvaluar,
               Tipo: datum.Tipo,
-              Value: line.Valor,
+              Value: hidden ? null : line.Valor,
+              Protegido: hidden ? dataClass : null,
               TipoRequisito: requirement.TipoRequisito,
               Obligatorio: requirement.Obligatorio,
               Aprobar: datum.Aprobar,
@@ -202,15 +225,17 @@ export class RequestViews {
                       ),
                     ]
                   : [],
-              readOnly: asAuthoriser
-                ? options.length <= 1 && !(type === 'A' && evaluable.has(line.IdDetalle as number))
-                : !editable ||
-                  type === 'A' ||
-                  (request.EstadoAprobacion === 'O' && line.EstadoAprobacion === 'A') ||
-                  // A value carried over from the holder's accreditation is not asked again.
-                  (Boolean(line.IdSolicitudOrigen) && line.EstadoAprobacion !== 'O') ||
-                  // Nor one its source proves: the source's record is the evidence.
-                  Boolean(line.Fuente),
+              readOnly: hidden
+                ? true
+                : asAuthoriser
+                  ? options.length <= 1 && !(type === 'A' && evaluable.has(line.IdDetalle as number))
+                  : !editable ||
+                    type === 'A' ||
+                    (request.EstadoAprobacion === 'O' && line.EstadoAprobacion === 'A') ||
+                    // A value carried over from the holder's accreditation is not asked again.
+                    (Boolean(line.IdSolicitudOrigen) && line.EstadoAprobacion !== 'O') ||
+                    // Nor one its source proves: the source's record is the evidence.
+                    Boolean(line.Fuente),
             });
           }
       return out;
@@ -227,7 +252,15 @@ export class RequestViews {
     const lists = profile.requirements.flatMap((r) =>
       r.data.flatMap((d) => d.choices.map((c) => ({ IdDatoEvaluar: d.IdDatoEvaluar, ...c }))),
     );
-    return [items('S'), items('A'), groups, lists];
+    const result: [Row[], Row[], Row[], Row[]] = [items('S'), items('A'), groups, lists];
+    await logSensitiveReads(
+      this.db,
+      this.registry,
+      await this.aboutWhom(request, reads),
+      who.principal,
+      origin,
+    );
+    return result;
   }
 
   /** The states a line may take for this authoriser: its own, and those the approval machine allows. */
@@ -240,11 +273,49 @@ export class RequestViews {
     return STATUSES.filter((s) => s === line.EstadoAprobacion || snapshot.can({ type: EVENT_FOR_STATUS[s] }));
   }
 
-  /** downloadFileBase64: a line's file, base64, for a caller who may see the request. */
-  async download(who: Requester | Authoriser, id: number, lineId: number) {
-    await this.services.engine.load(this.db, who, id);
+  /**
+   * The person each read is about: the request's worker, or the visitor whose line it is (the
+   * visitor's person once registered).
+   */
+  private async aboutWhom(request: Row, reads: SensitiveRead[]): Promise<SensitiveRead[]> {
+    if (!reads.length) return reads;
+    const visitors = new Map<number, number | null>();
+    if (reads.some((r) => r.record.IdVisitaPersona != null))
+      for (const v of await this.services.engine.visitors(this.db, Number(request.IdSolicitud)))
+        visitors.set(Number(v.IdVisitaPersona), v.IdPersona == null ? null : Number(v.IdPersona));
+    return reads.map((read) => ({
+      ...read,
+      person:
+        read.record.IdVisitaPersona != null
+          ? (visitors.get(Number(read.record.IdVisitaPersona)) ?? null)
+          : ((request.IdPersona as number | null) ?? null),
+    }));
+  }
+
+  /**
+   * downloadFileBase64: a line's file, base64, for a caller who may see the request. The file of a
+   * requirement holding sensitive data (a medical examination) only for a profile that reads that
+   * class, and the read logged.
+   */
+  async download(who: Requester | Authoriser, id: number, lineId: number, origin: string) {
+    const request = await this.services.engine.load(this.db, who, id);
     const line = (await this.services.engine.lines(this.db, id)).find((l) => l.IdDetalle === lineId);
     if (!line) throw new ApiError('NOT_FOUND', { params: { resource: 'request-detail', id: lineId } });
+    const profile = await this.services.engine.profileOf(this.db, request);
+    const dataClass = profile.requirements.find((r) => r.IdRequisito === line.IdRequisito)?.ClaseDato ?? null;
+    if (dataClass && !who.principal.sensitive?.has(dataClass))
+      throw new ApiError('FORBIDDEN', { messageKey: `privacy.fileProtected.${dataClass}` });
+    if (dataClass && line.ClaveArchivo) {
+      const entity = this.registry.require('request-detail');
+      const read = { entity, record: line as unknown as Row, field: 'ClaveArchivo', dataClass };
+      await logSensitiveReads(
+        this.db,
+        this.registry,
+        await this.aboutWhom(request, [read]),
+        who.principal,
+        origin,
+      );
+    }
     const bytes = line.ClaveArchivo ? await this.services.engine.files.get(line.ClaveArchivo) : undefined;
     if (!bytes) throw new ApiError('NOT_FOUND', { messageKey: 'ACCREDITATION.REQUEST.NOTFILE' });
     return { file: bytes.toString('base64'), name: line.NombreArchivo, type: line.TipoArchivo };

@@ -14,7 +14,9 @@ import { writeAudit } from '../../crud/audit.js';
 import type { Db } from '../../db/connection.js';
 import { ApiError } from '../../errors.js';
 import { t } from '../../i18n.js';
+import type { Principal } from '../../principal.js';
 import type { Registry } from '../../registry.js';
+import { logSensitiveReads } from '../../services/privacy.js';
 import { loadDoor, loadHolder, loadSite, type QualificationSource } from '../../services/site/loader.js';
 import { signingKeys } from '../../services/site/signing-keys.js';
 import { type BadgeCard, type BadgeLayout, badgePdf } from './badge.js';
@@ -65,6 +67,7 @@ export class Badges {
     ids: number[],
     division: string,
     language: Language,
+    origin: string,
   ): Promise<BadgeCard[]> {
     const credentials = (await this.db
       .selectFrom(`${this.table('credential')} as k`)
@@ -87,7 +90,7 @@ export class Badges {
       .execute()) as Array<Record<string, unknown>>;
     const idsOf = (column: string) =>
       credentials.filter((r) => r[column] != null).map((r) => Number(r[column]));
-    const people = await this.people(idsOf('IdPersona'));
+    const people = await this.people(idsOf('IdPersona'), office.principal, origin);
     const vehicles = await this.vehicles(idsOf('IdVehiculo'));
     const byId = new Map(credentials.map((r) => [Number(r.IdCredencial), r]));
     const label = (key: string) => t(language, `identification.badge.${key}`);
@@ -160,8 +163,15 @@ export class Badges {
     return cards;
   }
 
-  /** What a person's badge prints of them, by person. */
-  private async people(ids: number[]): Promise<Map<number, Record<string, unknown>>> {
+  /**
+   * What a person's badge prints of them, by person. The blood type is health data: printed (and
+   * the read logged) only when the office's profile reads health data.
+   */
+  private async people(
+    ids: number[],
+    principal: Principal,
+    origin: string,
+  ): Promise<Map<number, Record<string, unknown>>> {
     if (!ids.length) return new Map();
     const rows = (await this.db
       .selectFrom(`${this.table('person')} as p`)
@@ -184,6 +194,12 @@ export class Badges {
       ])
       .where('p.IdPersona', 'in', ids)
       .execute()) as Array<Record<string, unknown>>;
+    const person = this.registry.require('person');
+    if (!principal.sensitive?.has('health')) for (const row of rows) row.TipoSangre = null;
+    const reads = rows
+      .filter((row) => row.TipoSangre != null)
+      .map((record) => ({ entity: person, record, field: 'IdTipoSangre', dataClass: 'health' as const }));
+    await logSensitiveReads(this.db, this.registry, reads, principal, origin);
     return new Map(rows.map((r) => [Number(r.IdPersona), r]));
   }
 
@@ -215,7 +231,7 @@ export class Badges {
    * The badges (and vehicles' cards) of these credentials as one PDF, and who printed them when
    * (Impreso). The people without a photo print with a placeholder and are named in `sinFoto`.
    */
-  async print(office: Office, ids: number[], layout: BadgeLayout, language: Language) {
+  async print(office: Office, ids: number[], layout: BadgeLayout, language: Language, origin: string) {
     const unique = [...new Set(ids)];
     if (!unique.length) throw new ApiError('BAD_REQUEST', { messageKey: 'identification.nothingToPrint' });
     if (unique.length > PRINT_MAX)
@@ -225,7 +241,7 @@ export class Badges {
       .select(['Division', 'IdPais'])
       .where('IdDivision', '=', office.divisionId)
       .executeTakeFirst()) as { Division: string; IdPais: string | null } | undefined;
-    const cards = await this.cards(office, unique, division?.Division ?? '', language);
+    const cards = await this.cards(office, unique, division?.Division ?? '', language, origin);
     const pdf = await badgePdf(cards, layout, language);
     const printed = new Date(this.now()).toISOString();
     const change = { Impreso: 'S', FechaImpresion: printed, IdUsuarioImpresion: office.userId };

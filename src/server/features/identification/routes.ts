@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { HOLDER_KINDS, type HolderKind } from '../../../shared/identification.js';
 import { field, INT32, resultResponses } from '../../routes/responses.js';
+import { readOrigin } from '../../services/privacy.js';
 import { Badges, PRINT_MAX } from './badges.js';
 import { Credentials, type IssueInput, officeOf } from './credentials.js';
 
@@ -158,6 +159,7 @@ export default async function identificationRoutes(fastify: FastifyInstance): Pr
         request.body.IdCredenciales,
         request.body.formato ?? 'tarjeta',
         request.language,
+        readOrigin(request),
       ),
     }),
   );

@@ -12,6 +12,7 @@ import type { Db } from '../../../db/connection.js';
 import { ApiError } from '../../../errors.js';
 import type { Principal } from '../../../principal.js';
 import { parameter } from '../../../services/parameters.js';
+import { maskedFields } from '../../../services/privacy.js';
 import type { Requester } from '../../../services/requester.js';
 import type { ProfileDef } from '../catalogue.js';
 import type { RequestEngine, Stored } from '../engine/engine.js';
@@ -151,7 +152,12 @@ export class Holders {
     if (found !== undefined) {
       const existing = await crud.getOne(resource, found, principal);
       return {
-        [column]: (await crud.update(resource, found, { ...existing, ...fields }, principal)).id as number,
+        // What the requester's profile may not read (health data) stays as stored.
+        [column]: (
+          await crud.update(resource, found, { ...existing, ...fields }, principal, {
+            keep: maskedFields(resource, principal),
+          })
+        ).id as number,
       };
     }
     const defaults = worker ? { Condicion: 'T', Visita: 'N' } : {};

@@ -11,7 +11,7 @@ import { dataById, loadProfile } from '../catalogue.js';
 import type { RequestEngine, Stored } from '../engine/engine.js';
 import { type Body, idOf, type KeptFile, parseDetail, pick, upper } from '../engine/input.js';
 import { markComplete, saveLines } from '../engine/save-lines.js';
-import { missingData, requestFacts, uncarry } from '../lines.js';
+import { missingData, readableInputs, requestFacts, uncarry } from '../lines.js';
 import { checkContractTerms } from './contract-terms.js';
 import { Endowment } from './endowment.js';
 import { Holders } from './holders.js';
@@ -182,7 +182,7 @@ export class Mobilisations {
       if (request.IdEntidad === 'P' && !renewal)
         await holders.saveVisitors(trx, request, body.Visitantes, principal);
       await this.additional.save(trx, request, body.DatosAdicionales);
-      await saveLines(engine, trx, request, profile, inputs);
+      await saveLines(engine, trx, request, profile, readableInputs(inputs, profile, principal.sensitive));
       await engine.history(trx, request, principal, 'UPDATE', request.EstadoAprobacion);
     });
     return engine.summary(id);

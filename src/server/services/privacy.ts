@@ -1,0 +1,141 @@
+import type { FastifyRequest } from 'fastify';
+import { MASKED_KEY, type SensitiveClass } from '../../shared/data-classes.js';
+import { TOKEN_HEADERS } from '../../shared/session.js';
+import type { ApiRecord, Row } from '../crud/types.js';
+import type { Db } from '../db/connection.js';
+import type { Principal } from '../principal.js';
+import type { Entity, Registry } from '../registry.js';
+
+/** The entity whose records are the access log of sensitive data. */
+export const ACCESS_LOG_RESOURCE = 'sensitive-access';
+
+/** Where a read came from: the call, and the console's screen when the console made it. */
+export function readOrigin(request: FastifyRequest): string {
+  const screen = request.headers[TOKEN_HEADERS.path];
+  const call = `${request.method} ${request.routeOptions.url ?? request.url}`;
+  return (typeof screen === 'string' && screen ? `${call} · ${screen}` : call).slice(0, 300);
+}
+
+/** The entity's sensitive fields the caller may not read. */
+export function maskedFields(entity: Entity, principal: Principal): string[] {
+  return entity.sensitive.filter((s) => !principal.sensitive?.has(s.dataClass)).map((s) => s.field);
+}
+
+/** The entity's sensitive fields the caller reads, with their classes. */
+export function readableSensitive(
+  entity: Entity,
+  principal: Principal,
+): Array<{ field: string; dataClass: SensitiveClass }> {
+  return entity.sensitive.filter((s) => principal.sensitive?.has(s.dataClass));
+}
+
+/**
+ * A list carries no health or criminal-record value, whoever asks (as it carries no picture): the
+ * record's own page shows them to whom may read them, and the read is logged there.
+ */
+export function withoutSensitive(entity: Entity, records: ApiRecord[]): void {
+  if (!entity.sensitive.length) return;
+  for (const record of records) for (const { field } of entity.sensitive) delete record[field];
+}
+
+/** The person a record of the entity is about, when it names one. */
+function personOf(entity: Entity, record: Row): number | null {
+  const key = entity.name === 'person' ? entity.primaryKey : 'IdPersona';
+  const id = Object.hasOwn(entity.schema.properties, key) ? record[key] : null;
+  return typeof id === 'number' ? id : null;
+}
+
+/** One access-log row per sensitive value read, not yet written. */
+export interface SensitiveRead {
+  entity: Entity;
+  record: Row;
+  field: string;
+  dataClass: SensitiveClass;
+  /** Whom the value is about, when the record does not say (a request line's worker). */
+  person?: number | null;
+}
+
+/**
+ * Answers records as the caller may read them: a sensitive field the caller's data-protection
+ * settings do not allow is sent empty and named under `$masked`; every one it does allow and holds
+ * a value is recorded in the access log, in the same statement for the whole answer. A write's
+ * answer (`origin` null) is masked alike and not logged: it sends back what its author sent.
+ */
+export async function answerSensitive(
+  db: Db,
+  registry: Registry,
+  entity: Entity,
+  records: ApiRecord[],
+  principal: Principal,
+  origin: string | null,
+): Promise<void> {
+  if (!entity.sensitive.length) return;
+  const masked = maskedFields(entity, principal);
+  const reads: SensitiveRead[] = [];
+  for (const record of records) {
+    // Every field masked is named, held or not: an empty one would tell that the others hold a value.
+    for (const field of masked) record[field] = null;
+    if (masked.length) record[MASKED_KEY] = masked;
+    for (const { field, dataClass } of readableSensitive(entity, principal))
+      if (record[field] !== null && record[field] !== undefined)
+        reads.push({ entity, record, field, dataClass });
+  }
+  if (origin !== null) await logSensitiveReads(db, registry, reads, principal, origin);
+}
+
+/** Writes the access log's rows for what the caller read (nothing when it read none). */
+export async function logSensitiveReads(
+  db: Db,
+  registry: Registry,
+  reads: SensitiveRead[],
+  principal: Principal,
+  origin: string,
+): Promise<void> {
+  if (!reads.length) return;
+  const log = registry.require(ACCESS_LOG_RESOURCE);
+  const now = new Date().toISOString();
+  const rows = reads.map(({ entity, record, field, dataClass, person }) => ({
+    IdCliente: principal.clientId ?? null,
+    Fecha: now,
+    IdUsuario: principal.userId,
+    IdPerfil: principal.profileId ?? null,
+    IdPersona: person === undefined ? personOf(entity, record) : person,
+    Recurso: entity.name,
+    IdRegistro: String(record[entity.primaryKey]),
+    Campo: field,
+    ClaseDato: dataClass,
+    Origen: origin,
+    IdUsuarioCreacion: principal.userId,
+    FechaCreacion: now,
+  }));
+  // SQLite binds at most 32 766 values a statement: 12 columns, some 2 700 rows.
+  for (let i = 0; i < rows.length; i += 2_000)
+    await db
+      .insertInto(log.table)
+      .values(rows.slice(i, i + 2_000))
+      .execute();
+}
+
+/**
+ * The batches of an export, passed on as they come, with the access log's rows for the sensitive
+ * values each carries (the export's columns leave out those the caller may not read).
+ */
+export async function* loggedBatches(
+  db: Db,
+  registry: Registry,
+  entity: Entity,
+  principal: Principal,
+  origin: string,
+  batches: AsyncIterable<Row[]>,
+): AsyncGenerator<Row[]> {
+  const readable = readableSensitive(entity, principal);
+  for await (const rows of batches) {
+    const reads: SensitiveRead[] = [];
+    for (const record of rows)
+      for (const { field, dataClass } of readable)
+        if (record[field] !== null && record[field] !== undefined)
+          reads.push({ entity, record, field, dataClass });
+    await logSensitiveReads(db, registry, reads, principal, origin);
+    yield rows;
+  }
+}
