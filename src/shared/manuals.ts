@@ -100,6 +100,7 @@ export const GUIDES: readonly Guide[] = [
       { id: 'records', routes: RECORDS },
       { id: 'access', modules: ['access'] },
       { id: 'audit', routes: ['/audit', '/outbox'] },
+      { id: 'personal-data', routes: ['/sensitive-access'] },
       {
         id: 'reference-data',
         modules: [

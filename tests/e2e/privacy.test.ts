@@ -1,0 +1,149 @@
+/**
+ * Sensitive personal data in a real browser: the administrator reads a worker's allergy and finds
+ * the read in the access log (Spanish, desktop); the authoriser, whose profile does not read health
+ * data, sees it protected (English, phone); a requester kept from health data by their own setting
+ * saves the worker's record and the allergy stays as stored.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Sqlite from 'better-sqlite3';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import en from '../../locales/en.json';
+import es from '../../locales/es.json';
+import { launchBrowser, PHONE } from '../support/browser.js';
+import { signInBySession } from '../support/console.js';
+import { asUser, type Lang } from '../support/request-screens.js';
+import { type RunningServer, startRealServer } from '../support/server.js';
+import { drawingProblems, screenshot } from '../support/shots.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
+type Json = any;
+const SHOTS = '/tmp/privacy-shots';
+const ALLERGY = 'ALERGIA A LA PENICILINA';
+const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 900 } };
+
+describe('sensitive personal data in the console', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let db: Sqlite.Database;
+  let person: { IdPersona: number; Apellido: string };
+  const { go } = asUser(() => server.url);
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    server = await startRealServer();
+    browser = await launchBrowser();
+    mkdirSync(SHOTS, { recursive: true });
+    db = new Sqlite(join(server.dataDir, 'acreditacion.db'));
+    db.pragma('busy_timeout = 5000');
+    person = db
+      .prepare(
+        `select p.IdPersona, p.Apellido from administration_person p
+         join administration_company c on c.IdCompania = p.IdCompania
+         where c.Alias = 'SERMIPAC' and p.Condicion = 'T' order by p.IdPersona limit 1`,
+      )
+      .get() as Json;
+    db.prepare('update administration_person set Alergia = ? where IdPersona = ?').run(
+      ALLERGY,
+      person.IdPersona,
+    );
+  }, 120_000);
+
+  afterAll(async () => {
+    db?.close();
+    await browser?.close();
+    await server?.stop();
+  });
+
+  async function open(user: string, lang: Lang, context: BrowserContextOptions): Promise<Page> {
+    const page = await (await browser.newContext(context)).newPage();
+    page.setDefaultTimeout(20_000);
+    page.on('pageerror', (error) => problems.push(`${user} pageerror: ${error.message}`));
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(`${user} console: ${m.text()}`);
+    });
+    await signInBySession(page, server.url, user, { at: null });
+    await go(page, '/dashboard', lang);
+    return page;
+  }
+
+  it("shows the administrator a worker's allergy, and the read in the access log (Spanish, desktop)", async () => {
+    const page = await open('ADMIN', 'es', DESKTOP);
+    await go(page, `/person/${person.IdPersona}/show`, 'es');
+    await page.getByText(ALLERGY).waitFor();
+    expect(await page.locator('.protected-value').count()).toBe(0);
+    await screenshot(page, `${SHOTS}/admin-person.es.png`);
+
+    await go(page, '/sensitive-access', 'es');
+    const row = page.locator('#main-content table tbody tr', { hasText: es.resources.person.fields.Alergia });
+    await row.first().waitFor();
+    const text = await row.first().innerText();
+    expect(text).toContain('ADMIN');
+    expect(text).toContain(String(person.IdPersona));
+    expect(text).toContain(es.enums.dataClass.health);
+    expect(await drawingProblems(page, 'access log', /^(resources|app|enums)\./)).toEqual([]);
+    await screenshot(page, `${SHOTS}/admin-log.es.png`);
+    const rows = db
+      .prepare(`select * from security_sensitive_access where IdPersona = ? and IdUsuario = 'ADMIN'`)
+      .all(person.IdPersona) as Json[];
+    expect(rows.map((r) => r.Campo)).toContain('Alergia');
+    expect(rows.find((r) => r.Campo === 'Alergia').Origen).toBe(
+      `GET /api/rest/person/:id · /person/${person.IdPersona}/show`,
+    );
+    await page.context().close();
+  });
+
+  it('shows the authoriser, whose profile does not read health data, the allergy as protected (English, phone)', async () => {
+    const page = await open('AUTORIZADOR', 'en', PHONE);
+    await go(page, `/person/${person.IdPersona}/show`, 'en');
+    await page.getByText(person.Apellido).first().waitFor();
+    const guarded = page.locator('.protected-value');
+    await guarded.first().waitFor();
+    expect(await guarded.count()).toBe(3);
+    expect(await guarded.first().innerText()).toContain(en.app.privacy.masked);
+    expect(await page.locator('body').innerText()).not.toContain(ALLERGY);
+    await screenshot(page, `${SHOTS}/authoriser-person.en.png`, true);
+    const reads = db
+      .prepare(`select count(*) as n from security_sensitive_access where IdUsuario = 'AUTORIZADOR'`)
+      .get() as Json;
+    expect(reads.n).toBe(0);
+    await page.context().close();
+  });
+
+  it("keeps a worker's allergy when a requester kept from health data saves the record (Spanish, desktop)", async () => {
+    // The requester's profile reads health data; this user's own setting says no.
+    db.prepare(`update security_user set DatosSalud = 'N' where IdUsuario = 'SOLICITANTE'`).run();
+    const page = await open('SOLICITANTE', 'es', DESKTOP);
+    await go(page, `/person/${person.IdPersona}/edit`, 'es');
+    const allergy = page.getByRole('textbox', { name: es.resources.person.fields.Alergia, exact: true });
+    await allergy.waitFor();
+    expect(await allergy.isEditable()).toBe(false);
+    expect(await allergy.inputValue()).toBe('');
+    await page.getByText(es.app.privacy.maskedHelp).first().waitFor();
+    const note = page.getByRole('textbox', { name: es.resources.person.fields.Observacion, exact: true });
+    await note.fill('REVISADO SIN VER SU SALUD');
+    await screenshot(page, `${SHOTS}/requester-edit.es.png`, true);
+    await page.getByRole('button', { name: 'Guardar', exact: true }).click();
+    await expect
+      .poll(
+        () =>
+          (
+            db
+              .prepare('select Observacion from administration_person where IdPersona = ?')
+              .get(person.IdPersona) as Json
+          ).Observacion,
+        { timeout: 20_000 },
+      )
+      .toBe('REVISADO SIN VER SU SALUD');
+    const stored = db
+      .prepare('select Alergia from administration_person where IdPersona = ?')
+      .get(person.IdPersona) as Json;
+    expect(stored.Alergia).toBe(ALLERGY);
+    await page.context().close();
+  });
+
+  it('ends without errors in the browsers’ consoles', () => {
+    expect(problems).toEqual([]);
+  });
+});
