@@ -23,6 +23,7 @@ import {
   featureGrants,
   featureHooks,
   featureListeners,
+  featurePersonalData,
   featureQualifications,
   featureRequirementSources,
   featureWhereabouts,
@@ -153,6 +154,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   fastify.decorate('requirementSources', featureRequirementSources(featureContext, features));
   fastify.decorate('qualifications', featureQualifications(featureContext, features));
   fastify.decorate('whereabouts', featureWhereabouts(featureContext, features));
+  fastify.decorate('personalData', featurePersonalData(featureContext, features));
   fastify.decorate('auth', authService);
   fastify.decorate('signingKeys', keys);
   fastify.decorate('grants', new GrantsCache(database.db, registry, featureGrants(features)));

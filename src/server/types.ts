@@ -8,6 +8,7 @@ import type { CrudService } from './crud/service.js';
 import type { Database } from './db/connection.js';
 import type { AccreditationEvents } from './events.js';
 import type { Signal } from './jobs/signal.js';
+import type { PersonalDataSource } from './personal-data.js';
 import type { Principal } from './principal.js';
 import type { Registry } from './registry.js';
 import type { RequirementSources } from './requirement-sources.js';
@@ -42,6 +43,7 @@ declare module 'fastify' {
     qualifications: readonly QualificationSource[];
     /** Who the features place away from the site in the company's care (on a bus); the roll call reads them. */
     whereabouts: readonly Whereabouts[];
+    personalData: readonly PersonalDataSource[];
     /** Keeps the secrets the server reads again encrypted (a webhook endpoint's). */
     sealer: Sealer;
     /** How webhooks are delivered (AppOptions.webhooks). */

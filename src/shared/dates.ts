@@ -65,6 +65,15 @@ export function addDays(isoDate: string, days: number): string {
   return date;
 }
 
+/** An ISO date moved by whole months, kept within the month it lands in (31 March − 1 month: 28 or 29 February). */
+export function addMonths(isoDate: string, months: number): string {
+  const [y, m, d] = isoDate.split('-').map(Number);
+  const first = new Date(Date.UTC(y, m - 1 + months, 1));
+  const last = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 0)).getUTCDate();
+  first.setUTCDate(Math.min(d, last));
+  return first.toISOString().slice(0, 10);
+}
+
 const offsetFormats = new Map<string, Intl.DateTimeFormat>();
 /** Offsets already worked out, by zone and hour (they change at most twice a year). */
 const offsets = new Map<string, Map<number, number>>();

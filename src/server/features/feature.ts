@@ -7,6 +7,7 @@ import type { Db, DialectName } from '../db/connection.js';
 import type { TableMaker } from '../db/prepare.js';
 import type { AccreditationListeners } from '../events.js';
 import type { Signal } from '../jobs/signal.js';
+import type { PersonalDataSource } from '../personal-data.js';
 import type { Registry } from '../registry.js';
 import type { RequirementSource } from '../requirement-sources.js';
 import type { QualificationSource } from '../services/site/loader.js';
@@ -81,4 +82,10 @@ export interface Feature {
    * the road): the evacuation roll call lists them apart, through the app (fastify.whereabouts).
    */
   whereabouts?(ctx: FeatureContext): Whereabouts;
+  /**
+   * When the area's records end a person's relation with the client, whom they still need, and what
+   * they keep of a class of personal data besides the schemas' fields: the retention job reads it
+   * through the app (fastify.personalData), never the area itself.
+   */
+  personalData?(ctx: FeatureContext): PersonalDataSource;
 }

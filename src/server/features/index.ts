@@ -1,6 +1,7 @@
 import type { RouteGrant } from '../auth/permissions.js';
 import { mergeHooks } from '../crud/types.js';
 import { AccreditationEvents } from '../events.js';
+import type { PersonalDataSource } from '../personal-data.js';
 import { RequirementSources } from '../requirement-sources.js';
 import type { QualificationSource } from '../services/site/loader.js';
 import type { Whereabouts } from '../whereabouts.js';
@@ -77,4 +78,12 @@ export function featureHooks(ctx: FeatureContext, features: Feature[] = FEATURES
     ctx.registry,
     ...features.flatMap((f) => (f.hooks ? [{ owner: f.name, hooks: f.hooks(ctx) }] : [])),
   );
+}
+
+/** What the areas' records say about keeping people's data, in the areas' order. */
+export function featurePersonalData(
+  ctx: FeatureContext,
+  features: Feature[] = FEATURES,
+): PersonalDataSource[] {
+  return features.flatMap((f) => (f.personalData ? [f.personalData(ctx)] : []));
 }

@@ -487,6 +487,30 @@ export interface AccesoSensible {
 }
 
 /**
+ * How long the client keeps one class of a person's data after the end of their last accreditation, visit or cessation (Ley 29733 art. 8 and its regulation, Ley 21.719: no longer than the purpose needs). The daily retention job anonymises a class of a person once its months have passed since that end, unless the person has an accreditation in force, an open request, a legal hold or a payroll period not yet closed; it records each person and class it anonymised. Markings and attendance keep their counts with the person anonymised.
+ */
+export interface ReglaConservacion {
+  IdReglaConservacion?: number;
+  IdCliente?: number;
+  ClaseDato: 'identity' | 'contact' | 'health' | 'criminal' | 'biometric' | 'financial';
+  Meses: number;
+  Activo: 'S' | 'N';
+}
+
+/**
+ * A legal hold on a person's data (a lawsuit, an inspection, an accident's investigation): while it is active and its end date (if any) has not passed, the retention job anonymises nothing of the person, and says so in its run.
+ */
+export interface RetencionLegal {
+  IdRetencionLegal?: number;
+  IdCliente?: number;
+  IdPersona: number;
+  Motivo: string;
+  FechaDesde: string;
+  FechaHasta?: string;
+  Activo: 'S' | 'N';
+}
+
+/**
  * A list filter a user saved under a name, kept on the server so it follows the user to any browser. Each user sees and writes only their own (user scope). Recurso names the list; Filtro holds the list's filter, sort and page size as the console stores them (JSON). The lists' filter menu manages them: no screen of its own.
  */
 export interface FiltroGuardado {
@@ -496,6 +520,31 @@ export interface FiltroGuardado {
   Recurso: string;
   Nombre: string;
   Filtro: string;
+}
+
+/**
+ * One run of the retention job for a client, written by the server: when (Fecha), whether it only showed what would go (Simulacion S, nothing changed), how many people it anonymised (Personas) and, by data class, how many it anonymised and how many it kept and why (Detalle, JSON).
+ */
+export interface EjecucionConservacion {
+  IdEjecucionConservacion?: number;
+  IdCliente?: number;
+  Fecha: string;
+  IdUsuario: string;
+  Simulacion: 'S' | 'N';
+  Personas: number;
+  Detalle?: string;
+}
+
+/**
+ * A class of a person's data the retention job anonymised, and in which run: at most one row per person and class, so however many servers run the job, a person's class is anonymised once.
+ */
+export interface AccionConservacion {
+  IdAccionConservacion?: number;
+  IdCliente?: number;
+  IdPersona: number;
+  ClaseDato: 'identity' | 'contact' | 'health' | 'criminal' | 'biometric' | 'financial';
+  Fecha: string;
+  IdEjecucionConservacion: number;
 }
 
 /**
@@ -2449,7 +2498,11 @@ export interface ResourceTypes {
   outbox: BandejaSalida;
   audit: Auditoria;
   'sensitive-access': AccesoSensible;
+  'retention-rule': ReglaConservacion;
+  'legal-hold': RetencionLegal;
   'saved-filter': FiltroGuardado;
+  'retention-run': EjecucionConservacion;
+  'retention-action': AccionConservacion;
   company: Compania;
   contract: Contrato;
   person: Persona;

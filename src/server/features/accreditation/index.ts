@@ -6,6 +6,7 @@ import type { Kinds } from './engine/engine.js';
 import expirySchedule from './expiry-schedule.js';
 import fileSweep from './file-sweep.js';
 import { KINDS } from './kinds/index.js';
+import { accreditationPersonalData } from './personal-data.js';
 import queryRoutes from './queries/routes.js';
 import reportRoutes from './reports/routes.js';
 import { servicesOf } from './services.js';
@@ -21,6 +22,7 @@ export const accreditationFeature = (kinds: Kinds = KINDS): Feature => ({
       seedDemoRequests(trx, dialect, registry, files, clientId),
   },
   name: 'accreditation',
+  personalData: accreditationPersonalData,
   // The request forms' selects and labels.
   grants: [
     // The rejection's kinds of indiscipline, for whoever evaluates.

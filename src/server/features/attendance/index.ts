@@ -5,7 +5,7 @@ import { seedDemoMarkings } from './demo-markings.js';
 import { justificationHooks } from './justifications.js';
 import attendanceRoutes from './routes.js';
 import { scheduleHooks } from './schedules.js';
-import { ensureAttendanceTables } from './tables.js';
+import { ATTENDANCE_TABLES, ensureAttendanceTables } from './tables.js';
 
 /**
  * Attendance: the daily results computed from the gates' markings, people's days and justifications,
@@ -20,6 +20,21 @@ export const attendance: Feature = {
   }),
   routes: attendanceRoutes,
   tables: ensureAttendanceTables,
+  // A person's days of a payroll period not yet closed are still to be paid: their data stay.
+  personalData: () => ({
+    holds: [
+      {
+        reason: 'payroll',
+        people: (db, client) =>
+          db
+            .selectFrom(ATTENDANCE_TABLES.day)
+            .select('IdPersona')
+            .where('IdCliente', '=', client)
+            .where('IdPlanilla', 'is not', null)
+            .where('Cerrado', '=', 'N'),
+      },
+    ],
+  }),
   // A month of markings at the gates as the demo's workers' schedules plan them, then their days.
   demo: {
     order: 20,

@@ -1,12 +1,45 @@
 import type { Feature } from '../feature.js';
+import privacyRoutes from './routes.js';
 import { ensurePrivacyTables } from './tables.js';
+
+/** How long the demo client keeps each class of a person's data after the relation ends, in months. */
+const DEMO_RETENTION: Record<string, number> = {
+  identity: 120,
+  contact: 60,
+  financial: 120,
+  health: 24,
+  criminal: 24,
+  biometric: 24,
+};
 
 /**
  * Personal-data protection (Ley 29733, Ley 21.719). The generic reads mask health and
  * criminal-record data for profiles whose settings do not allow them and log every read of them
- * (src/server/services/privacy.ts); this area keeps the log append-only in the database.
+ * (src/server/services/privacy.ts); this area keeps the log append-only in the database and runs
+ * the retention job over every area's records (fastify.personalData).
  */
 export const privacy: Feature = {
   name: 'privacy',
   tables: ensurePrivacyTables,
+  routes: privacyRoutes,
+  demo: {
+    order: 90,
+    seed: async ({ trx, registry, clientId }) => {
+      const at = new Date().toISOString();
+      await trx
+        .insertInto(registry.require('retention-rule').table)
+        .values(
+          Object.entries(DEMO_RETENTION).map(([ClaseDato, Meses]) => ({
+            IdCliente: clientId,
+            ClaseDato,
+            Meses,
+            Activo: 'S',
+            IdUsuarioCreacion: 'SISTEMA',
+            FechaCreacion: at,
+          })),
+        )
+        .execute();
+      return { 'retention-rule': Object.keys(DEMO_RETENTION).length };
+    },
+  },
 };
