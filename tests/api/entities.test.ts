@@ -64,6 +64,13 @@ const FREE_A_VALUE: Record<string, (api: Api, record: Data) => Promise<Data>> = 
     if (!other) throw new Error('no other company');
     return { IdCompania: other.id };
   },
+  // One rule per data class: the demo's of a class makes room.
+  async 'retention-rule'(api) {
+    const [rule] = (await api('GET', listUrl('retention-rule'))).body as Data[];
+    if ((await api('DELETE', `/api/rest/retention-rule/${rule.id}`)).status !== 200)
+      throw new Error('rule in use');
+    return { ClaseDato: rule.ClaseDato };
+  },
   async 'blood-type'(api) {
     for (const type of (await api('GET', listUrl('blood-type'))).body as Data[]) {
       if ((await api('DELETE', `/api/rest/blood-type/${type.id}`)).status === 200)

@@ -146,6 +146,41 @@ describe.each(DIALECTS)('health and criminal-record data on %s', (dialect) => {
     for (const field of HEALTH_FIELDS) expect(Object.hasOwn(list.body[0], field), field).toBe(false);
   });
 
+  it('keeps the health values of a record saved as a list gave it, and clears one sent empty', async () => {
+    const [listed] = (await w.as('admin', 'GET', listUrl('person', { filter: { id: [person] } })))
+      .body as Json[];
+    const { id: _id, ...record } = listed;
+    for (const key of Object.keys(record)) if (record[key] === null) delete record[key];
+    for (const key of [
+      'IdCliente',
+      'Edad',
+      'IdUsuarioCreacion',
+      'FechaCreacion',
+      'IdUsuarioModificacion',
+      'FechaModificacion',
+    ])
+      delete record[key];
+    const saved = await w.as('admin', 'PUT', `/api/rest/person/${person}`, record);
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect(await stored()).toMatchObject({
+      Alergia: ALLERGY,
+      Discapacidad: DISABILITY,
+      IdTipoSangre: bloodType,
+    });
+    const cleared = await w.as('admin', 'PUT', `/api/rest/person/${person}`, {
+      ...record,
+      Discapacidad: null,
+    });
+    expect(cleared.status).toBe(200);
+    expect(await stored()).toMatchObject({ Alergia: ALLERGY, Discapacidad: null, IdTipoSangre: bloodType });
+    await w
+      .db()
+      .updateTable(w.table('person'))
+      .set({ Discapacidad: DISABILITY } as never)
+      .where('IdPersona', '=', person)
+      .execute();
+  });
+
   it('exports the health columns to a profile that reads them, and logs every value exported', async () => {
     const before = (await logOf({ IdUsuario: 'ADMIN' })).length;
     const res = await w.t.app.inject({

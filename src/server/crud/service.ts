@@ -214,7 +214,8 @@ export class CrudService {
 
   /**
    * Replaces a record from a caller's body. `keep` names fields the caller cannot see (health data
-   * masked for its profile): the stored values stay, whatever the body says.
+   * masked for its profile): the stored values stay, whatever the body says; so do the sensitive
+   * fields the body leaves out.
    */
   async update(
     entity: Entity,
@@ -224,6 +225,10 @@ export class CrudService {
     { keep = [] }: { keep?: string[] } = {},
   ): Promise<ApiRecord> {
     const data = prepare(entity, body);
+    // Lists carry no sensitive field: one a body leaves out (a record taken from a list) is kept;
+    // sent empty, it is cleared.
+    const sent = new Set(Object.keys(body as object));
+    const kept = [...keep, ...entity.sensitive.map((s) => s.field).filter((f) => !sent.has(f))];
     const key = data[entity.primaryKey];
     if (key !== undefined && key !== id) {
       throw new ApiError('VALIDATION_FAILED', {
@@ -234,7 +239,9 @@ export class CrudService {
     const row = await this.transaction(async (trx) => {
       const existing = await this.find(trx, entity, id, principal);
       if (!existing) throw new ApiError('NOT_FOUND', { params: { resource: entity.name, id } });
-      for (const field of keep) data[field] = existing[field];
+      for (const field of kept)
+        if (existing[field] === null || existing[field] === undefined) delete data[field];
+        else data[field] = existing[field];
       requireOwner(entity, data, principal);
       await attachLinks(trx, entity, [existing]);
       await checkReferences(this.checks(trx), entity, data, principal);

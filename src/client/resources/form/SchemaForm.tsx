@@ -3,12 +3,14 @@ import Form from '@rjsf/mui';
 import { type ErrorSchema, getDefaultFormState } from '@rjsf/utils';
 import { useEffect, useMemo, useState } from 'react';
 import { useNotify, useRecordContext, useSaveContext, useTranslate } from 'react-admin';
+import { isSensitive } from '../../../shared/data-classes.js';
 import type { FieldError } from '../../../shared/errors.js';
 import type { FieldRule } from '../../../shared/rules.js';
+import type { ResourceMeta } from '../../../shared/schema/types.js';
 import { useMeta, useResourceMeta } from '../../providers/meta.js';
 import { DatesProvider } from './dates.js';
 import { serverErrorSchema } from './errors.js';
-import { templates, useFieldRules, useFormParts, widgets } from './parts.js';
+import { maskedOf, templates, useFieldRules, useFormParts, widgets } from './parts.js';
 import { type FormMode, initialFormData, sessionValues } from './schema.js';
 import { validator } from './validator.js';
 
@@ -112,7 +114,9 @@ function RuledForm({ mode, rules }: { mode: FormMode; rules: FieldRule[] }) {
       return;
     }
     setServerErrors({});
-    const errors = (await save(data ?? {})) as Record<string, FieldError> | undefined;
+    const errors = (await save(withCleared(meta, record as Data | undefined, data ?? {}))) as
+      | Record<string, FieldError>
+      | undefined;
     if (errors && Object.keys(errors).length) {
       setServerErrors(serverErrorSchema(errors));
       // The first field the server refused, in the form's order, is brought into view and focused.
@@ -151,4 +155,22 @@ function RuledForm({ mode, rules }: { mode: FormMode; rules: FieldRule[] }) {
       </DatesProvider>
     </Box>
   );
+}
+
+/**
+ * The values to save, with the sensitive fields the user emptied sent empty: the server keeps a
+ * sensitive field a body leaves out (a list's record carries none), so clearing one must say so.
+ */
+function withCleared(meta: ResourceMeta, record: Data | undefined, data: Data): Data {
+  const out = { ...data };
+  const masked = maskedOf(record);
+  for (const [field, prop] of Object.entries(meta.schema.properties))
+    if (
+      isSensitive(prop['x-dataClass']) &&
+      !masked.includes(field) &&
+      record?.[field] != null &&
+      out[field] === undefined
+    )
+      out[field] = null;
+  return out;
 }

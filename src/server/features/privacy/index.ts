@@ -39,7 +39,32 @@ export const privacy: Feature = {
           })),
         )
         .execute();
-      return { 'retention-rule': Object.keys(DEMO_RETENTION).length };
+      // A lawsuit keeps a former worker's data of one contractor whatever the rules say.
+      const held = (await trx
+        .selectFrom(`${registry.require('person').table} as p`)
+        .innerJoin(`${registry.require('company').table} as c`, 'c.IdCompania', 'p.IdCompania')
+        .select('p.IdPersona')
+        .where('p.IdCliente', '=', clientId)
+        .where('c.Alias', '=', 'TRANSALTI')
+        .orderBy('p.IdPersona')
+        .limit(1)
+        .execute()) as Array<{ IdPersona: number }>;
+      if (held.length)
+        await trx
+          .insertInto(registry.require('legal-hold').table)
+          .values(
+            held.map(({ IdPersona }) => ({
+              IdCliente: clientId,
+              IdPersona,
+              Motivo: 'DEMANDA LABORAL EN TRÁMITE ANTE EL JUZGADO DE TRABAJO',
+              FechaDesde: '2026-03-01',
+              Activo: 'S',
+              IdUsuarioCreacion: 'SISTEMA',
+              FechaCreacion: at,
+            })),
+          )
+          .execute();
+      return { 'retention-rule': Object.keys(DEMO_RETENTION).length, 'legal-hold': held.length };
     },
   },
 };
