@@ -16,6 +16,7 @@ import { theme } from './consoleTheme.js';
 import {
   dashboardFor,
   FEATURE_ROUTES,
+  LIST_ACTIONS,
   PUBLIC_FEATURE_ROUTES,
   RECORD_ACTIONS,
   RECORD_PANELS,
@@ -70,7 +71,12 @@ const CatchAll = () => (
  * The console: the shell's routes of spec section 2 (login, logout, dashboard, security page,
  * error pages) and one resource per entity the profile reaches, each with the access it has.
  */
-const EXTENSIONS = { recordActions: RECORD_ACTIONS, recordPanels: RECORD_PANELS, slots: SLOTS };
+const EXTENSIONS = {
+  recordActions: RECORD_ACTIONS,
+  listActions: LIST_ACTIONS,
+  recordPanels: RECORD_PANELS,
+  slots: SLOTS,
+};
 
 /**
  * A feature's screen only for a profile whose menu holds it (its route, or a record under it): typed

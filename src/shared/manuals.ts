@@ -100,7 +100,16 @@ export const GUIDES: readonly Guide[] = [
       { id: 'records', routes: RECORDS },
       { id: 'access', modules: ['access'] },
       { id: 'audit', routes: ['/audit', '/outbox'] },
-      { id: 'personal-data', routes: ['/sensitive-access'] },
+      {
+        id: 'personal-data',
+        routes: [
+          '/sensitive-access',
+          '/retention-rule',
+          '/legal-hold',
+          '/retention-run',
+          '/retention-action',
+        ],
+      },
       {
         id: 'reference-data',
         modules: [

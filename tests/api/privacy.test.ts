@@ -351,6 +351,71 @@ describe.each(DIALECTS)('health and criminal-record data on %s', (dialect) => {
     expect(rows.at(-1).Origen).toBe(`GET ${BASE}/downloadFileBase64`);
   });
 
+  it("masks the medical examination's values a person holds for an authoriser without health access, and logs a reader's", async () => {
+    const held = (await w
+      .db()
+      .selectFrom(`${w.table('accredited-requirement')} as a`)
+      .innerJoin(`${w.table('requirement')} as r`, 'r.IdRequisito', 'a.IdRequisito')
+      .select(['a.IdPersona', 'a.IdRequisitoAcreditado', 'a.Valor'])
+      .where('r.ClaseDato', '=', 'health')
+      .where('a.Valor', 'is not', null)
+      .orderBy('a.IdRequisitoAcreditado')
+      .executeTakeFirstOrThrow()) as Json;
+    const url = `/api/acreditacionsolicituddetalle/listarbypersona?IdPersona=${held.IdPersona}`;
+    const rowOf = async (who: string) => {
+      const res = await w.as(who, 'GET', url);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return (res.body.result as Json[]).find((r) => r.IdRequisitoAcreditado === held.IdRequisitoAcreditado);
+    };
+    const logged = () =>
+      w.count('sensitive-access', {
+        Recurso: 'accredited-requirement',
+        IdRegistro: String(held.IdRequisitoAcreditado),
+        ClaseDato: 'health',
+      });
+    expect(await rowOf('authoriser')).toMatchObject({ Valor: null, Protegido: 'health' });
+    expect(await logged()).toBe(0);
+    expect(await rowOf('supervisor')).toMatchObject({ Valor: held.Valor, Protegido: null });
+    expect(await logged()).toBe(1);
+  });
+
+  it("masks the worker's health data the request form looks up by document for a requester kept from them", async () => {
+    const record = (await w
+      .db()
+      .selectFrom(w.table('person'))
+      .select(['IdTipoDocumento', 'Documento'])
+      .where('IdPersona', '=', person)
+      .executeTakeFirstOrThrow()) as Json;
+    const url = `/api/acreditacionsolicitud/validar?IdEntidad=T&IdTipoDocumento=${record.IdTipoDocumento}&Documento=${record.Documento}`;
+    const allowed = await w.as('requester', 'GET', url);
+    expect(allowed.status, JSON.stringify(allowed.body)).toBe(200);
+    expect(allowed.body.result.persona.Alergia).toBe(ALLERGY);
+    await w
+      .db()
+      .updateTable(w.table('user'))
+      .set({ DatosSalud: 'N' } as never)
+      .where('IdUsuario', '=', 'SOLICITANTE')
+      .execute();
+    w.app.dataProtection.clear();
+    try {
+      const masked = await w.as('requester', 'GET', url);
+      expect(masked.body.result.persona).toMatchObject({
+        Alergia: null,
+        Discapacidad: null,
+        IdTipoSangre: null,
+      });
+      expect(masked.body.result.persona[MASKED_KEY]).toEqual(HEALTH_FIELDS);
+    } finally {
+      await w
+        .db()
+        .updateTable(w.table('user'))
+        .set({ DatosSalud: null } as never)
+        .where('IdUsuario', '=', 'SOLICITANTE')
+        .execute();
+      w.app.dataProtection.clear();
+    }
+  });
+
   it('shows a criminal-record certificate to the authoriser, whose profile reads them, and logs it', async () => {
     const line = (await w
       .db()

@@ -44,8 +44,9 @@ describe('sensitive personal data in the console', () => {
          where c.Alias = 'SERMIPAC' and p.Condicion = 'T' order by p.IdPersona limit 1`,
       )
       .get() as Json;
-    db.prepare('update administration_person set Alergia = ? where IdPersona = ?').run(
+    db.prepare('update administration_person set Alergia = ?, Discapacidad = ? where IdPersona = ?').run(
       ALLERGY,
+      'VISUAL PARCIAL',
       person.IdPersona,
     );
   }, 120_000);
@@ -74,6 +75,34 @@ describe('sensitive personal data in the console', () => {
     await page.getByText(ALLERGY).waitFor();
     expect(await page.locator('.protected-value').count()).toBe(0);
     await screenshot(page, `${SHOTS}/admin-person.es.png`);
+
+    // Emptied in the form, a health field is cleared; the others stay.
+    await go(page, `/person/${person.IdPersona}/edit`, 'es');
+    const disability = page.getByRole('textbox', {
+      name: es.resources.person.fields.Discapacidad,
+      exact: true,
+    });
+    await expect.poll(() => disability.inputValue()).toBe('VISUAL PARCIAL');
+    await disability.fill('');
+    await page.getByRole('button', { name: 'Guardar', exact: true }).click();
+    await expect
+      .poll(
+        () =>
+          (
+            db
+              .prepare('select Discapacidad from administration_person where IdPersona = ?')
+              .get(person.IdPersona) as Json
+          ).Discapacidad,
+        { timeout: 20_000 },
+      )
+      .toBeNull();
+    expect(
+      (
+        db
+          .prepare('select Alergia from administration_person where IdPersona = ?')
+          .get(person.IdPersona) as Json
+      ).Alergia,
+    ).toBe(ALLERGY);
 
     await go(page, '/sensitive-access', 'es');
     const row = page.locator('#main-content table tbody tr', { hasText: es.resources.person.fields.Alergia });
@@ -116,11 +145,12 @@ describe('sensitive personal data in the console', () => {
     db.prepare(`update security_user set DatosSalud = 'N' where IdUsuario = 'SOLICITANTE'`).run();
     const page = await open('SOLICITANTE', 'es', DESKTOP);
     await go(page, `/person/${person.IdPersona}/edit`, 'es');
+    const surname = page.getByRole('textbox', { name: es.resources.person.fields.Apellido, exact: true });
+    await expect.poll(() => surname.inputValue()).toBe(person.Apellido);
+    await page.getByText(es.app.privacy.maskedHelp).first().waitFor();
     const allergy = page.getByRole('textbox', { name: es.resources.person.fields.Alergia, exact: true });
-    await allergy.waitFor();
     expect(await allergy.isEditable()).toBe(false);
     expect(await allergy.inputValue()).toBe('');
-    await page.getByText(es.app.privacy.maskedHelp).first().waitFor();
     const note = page.getByRole('textbox', { name: es.resources.person.fields.Observacion, exact: true });
     await note.fill('REVISADO SIN VER SU SALUD');
     await screenshot(page, `${SHOTS}/requester-edit.es.png`, true);
@@ -140,6 +170,49 @@ describe('sensitive personal data in the console', () => {
       .prepare('select Alergia from administration_person where IdPersona = ?')
       .get(person.IdPersona) as Json;
     expect(stored.Alergia).toBe(ALLERGY);
+    await page.context().close();
+  });
+
+  it('shows the administrator what retention would anonymise, then anonymises it (English, phone)', async () => {
+    const model = db
+      .prepare('select * from administration_person where IdPersona = ?')
+      .get(person.IdPersona) as Json;
+    const { IdPersona: _id, ...row } = model;
+    const former = {
+      ...row,
+      Documento: '99887766',
+      Apellido: 'EXTRABAJADOR ANTIGUO',
+      Condicion: 'C',
+      FechaCese: '2010-06-30',
+      Alergia: 'LATEX',
+    };
+    const columns = Object.keys(former);
+    const made = db
+      .prepare(
+        `insert into administration_person (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`,
+      )
+      .run(...columns.map((c) => former[c]));
+    const id = Number(made.lastInsertRowid);
+    const page = await open('ADMIN', 'en', PHONE);
+    await go(page, '/retention-rule', 'en');
+    await page.getByTestId('record-cards').getByText(en.enums.dataClass.health).waitFor();
+    await page.getByRole('button', { name: en.privacy.retention.dryRun }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText(en.privacy.retention.dryRunTitle).waitFor();
+    const rows = dialog.locator('.retention-classes tbody tr');
+    await expect.poll(() => rows.count()).toBe(6);
+    expect(await dialog.locator('.retention-classes').innerText()).toContain(en.enums.dataClass.health);
+    await dialog.getByText('1 person would be anonymised').waitFor();
+    await screenshot(page, `${SHOTS}/admin-retention.en.png`);
+    expect(
+      (db.prepare('select Apellido from administration_person where IdPersona = ?').get(id) as Json).Apellido,
+    ).toBe('EXTRABAJADOR ANTIGUO');
+    await dialog.getByRole('button', { name: en.privacy.retention.run }).click();
+    await dialog.getByText('1 person was anonymised').waitFor();
+    const gone = db
+      .prepare('select Apellido, Documento, Alergia from administration_person where IdPersona = ?')
+      .get(id) as Json;
+    expect(gone).toEqual({ Apellido: 'ANONIMIZADO', Documento: `ANON-${id}`, Alergia: null });
     await page.context().close();
   });
 

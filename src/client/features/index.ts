@@ -9,6 +9,7 @@ import { dining } from './dining/index.js';
 import { hotel } from './hotel/index.js';
 import { identification } from './identification/index.js';
 import { induction } from './induction/index.js';
+import { privacy } from './privacy/index.js';
 import { security } from './security/index.js';
 import { transport } from './transport/index.js';
 import type { ClientFeature, CreateThrough, FeatureRoute } from './types.js';
@@ -27,6 +28,7 @@ export const FEATURES: readonly ClientFeature[] = [
   transport,
   security,
   webhooks,
+  privacy,
 ];
 
 export const FEATURE_ROUTES: FeatureRoute[] = FEATURES.flatMap((f) => f.routes ?? []);
@@ -38,6 +40,12 @@ export const PUBLIC_FEATURE_ROUTES = FEATURES.flatMap((f) => f.publicRoutes ?? [
 export const RECORD_ACTIONS: Record<string, ComponentType> = Object.assign(
   {},
   ...FEATURES.map((f) => f.recordActions ?? {}),
+);
+
+/** Actions a resource adds to its list beyond the generic ones. */
+export const LIST_ACTIONS: Record<string, ComponentType> = Object.assign(
+  {},
+  ...FEATURES.map((f) => f.listActions ?? {}),
 );
 
 /** Resources whose new records a feature's call makes (users: auth/register). */

@@ -39,6 +39,8 @@ export interface ClientFeature {
   publicRoutes?: Array<Pick<FeatureRoute, 'path' | 'Component'>>;
   dashboards?: Partial<Record<ProfileType, ComponentType>>;
   recordActions?: Record<string, ComponentType>;
+  /** Actions on some resources' lists (the retention job's dry run and run, on its rules' list). */
+  listActions?: Record<string, ComponentType>;
   /** Resources whose create screen saves through a call of the feature's. */
   creates?: Record<string, CreateThrough>;
   /** A part below the fields of a resource's show and edit screens (it reads the record from the context). */

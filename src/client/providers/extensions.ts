@@ -21,12 +21,15 @@ export interface Slots {
  */
 export interface Extensions {
   recordActions: Record<string, ComponentType>;
+  /** Actions on a resource's list, beside its filter, create and export buttons (a job's run). */
+  listActions: Record<string, ComponentType>;
   recordPanels: Record<string, ComponentType>;
   slots: Partial<Slots>;
 }
 
 export const ExtensionsContext = createContext<Extensions>({
   recordActions: {},
+  listActions: {},
   recordPanels: {},
   slots: {},
 });
@@ -34,6 +37,11 @@ export const ExtensionsContext = createContext<Extensions>({
 /** The extra actions of a resource's record screens, if a feature gives it some. */
 export function useRecordActions(resource: string): ComponentType | undefined {
   return useContext(ExtensionsContext).recordActions[resource];
+}
+
+/** The extra actions of a resource's list, if a feature gives it some. */
+export function useListActions(resource: string): ComponentType | undefined {
+  return useContext(ExtensionsContext).listActions[resource];
 }
 
 /** What a feature shows below the fields of a resource's record screens, if it gives something. */

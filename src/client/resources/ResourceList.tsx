@@ -24,11 +24,13 @@ import {
   TopToolbar,
   useCreatePath,
   useListContext,
+  useResourceContext,
   useTranslate,
 } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { LIST_PAGE_SIZE_OPTIONS } from '../../shared/constants.js';
 import type { ResourceMeta } from '../../shared/schema/types.js';
+import { useListActions } from '../providers/extensions.js';
 import { reachOf, useMeta, useResourceMeta } from '../providers/meta.js';
 import ExportButton from './ExportButton.js';
 import { companyFilter, fieldFor, filtersFor } from './fields.js';
@@ -36,13 +38,17 @@ import { DatesProvider } from './form/dates.js';
 import { ScreenTitle } from './ScreenTitle.js';
 import { useLabeller } from './useLabeller.js';
 
-const ListActions = ({ canWrite }: { canWrite: boolean }) => (
-  <TopToolbar sx={{ flexWrap: 'wrap' }}>
-    <FilterButton />
-    {canWrite && <CreateButton />}
-    <ExportButton />
-  </TopToolbar>
-);
+const ListActions = ({ canWrite }: { canWrite: boolean }) => {
+  const Extra = useListActions(useResourceContext() ?? '');
+  return (
+    <TopToolbar sx={{ flexWrap: 'wrap' }}>
+      {canWrite && Extra && <Extra />}
+      <FilterButton />
+      {canWrite && <CreateButton />}
+      <ExportButton />
+    </TopToolbar>
+  );
+};
 
 /** An empty list says so in words that suit any screen's name, and offers to add the first record. */
 function ListEmpty({ meta, canWrite }: { meta: ResourceMeta; canWrite: boolean }) {

@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { type RaRecord, useDataProvider } from 'react-admin';
+import { type RaRecord, useDataProvider, useTranslate } from 'react-admin';
 import type { ResourceMeta } from '../../shared/schema/types.js';
 import { reachOf, representation, useMeta } from '../providers/meta.js';
 
 /**
  * How records read in titles and cards: their x-label fields, a reference by its record's own
- * label (a requirement by its name, not its id). The referenced records are read once per
+ * label (a requirement by its name, not its id), a choice by its text. The referenced records are read once per
  * resource for all the records given; until they come, a reference reads as nothing.
  */
 export function useLabeller(
@@ -13,6 +13,7 @@ export function useLabeller(
   records: ReadonlyArray<RaRecord | undefined>,
 ): (record: RaRecord | undefined) => string {
   const all = useMeta();
+  const translate = useTranslate();
   const dataProvider = useDataProvider();
   const fields = meta?.schema['x-label'] ?? [];
   const refOf = (field: string) => {
@@ -57,7 +58,10 @@ export function useLabeller(
         if (value === null || value === undefined || value === '') return undefined;
         const target = refOf(field);
         // A reference the profile may not read reads as the value it holds.
-        return target ? data?.[target]?.[String(value)] : String(value);
+        if (target) return data?.[target]?.[String(value)];
+        // A choice reads as its text in the user's language.
+        const named = meta.schema.properties[field]?.['x-enum'];
+        return named ? translate(`enums.${named}.${value}`, { _: String(value) }) : String(value);
       })
       .filter((part): part is string => Boolean(part))
       .join(' ');

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { MASKED_KEY, type SensitiveClass } from '../../shared/data-classes.js';
+import { isSensitive, MASKED_KEY, type SensitiveClass } from '../../shared/data-classes.js';
 import { TOKEN_HEADERS } from '../../shared/session.js';
 import type { ApiRecord, Row } from '../crud/types.js';
 import type { Db } from '../db/connection.js';
@@ -138,4 +138,39 @@ export async function* loggedBatches(
     await logSensitiveReads(db, registry, reads, principal, origin);
     yield rows;
   }
+}
+
+/**
+ * Rows whose sensitivity each row says (`ClaseDato`: a requirement's class on the values a person
+ * holds), as the caller may read them: the `fields` of a class the caller may not read come empty
+ * and the row says `Protegido: <class>`; those it may read are logged, about the row's `IdPersona`.
+ */
+export async function answerByRowClass(
+  db: Db,
+  registry: Registry,
+  entity: Entity,
+  rows: Row[],
+  fields: readonly string[],
+  principal: Principal,
+  origin: string,
+): Promise<Row[]> {
+  const reads: SensitiveRead[] = [];
+  for (const row of rows) {
+    const dataClass = row.ClaseDato;
+    delete row.ClaseDato;
+    row.Protegido = null;
+    if (!isSensitive(dataClass as string)) continue;
+    const sensitive = dataClass as SensitiveClass;
+    if (!principal.sensitive?.has(sensitive)) {
+      for (const field of fields) row[field] = null;
+      row.Protegido = sensitive;
+      continue;
+    }
+    const person = typeof row.IdPersona === 'number' ? row.IdPersona : null;
+    for (const field of fields)
+      if (row[field] !== null && row[field] !== undefined)
+        reads.push({ entity, record: row, field, dataClass: sensitive, person });
+  }
+  await logSensitiveReads(db, registry, reads, principal, origin);
+  return rows;
 }

@@ -1,9 +1,10 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ENTITY_CODES } from '../../../shared/accreditation.js';
+import type { Row } from '../../crud/types.js';
 import { ApiError } from '../../errors.js';
 import { field, INT32, objectOf } from '../../routes/responses.js';
-import { readOrigin } from '../../services/privacy.js';
+import { answerByRowClass, answerSensitive, readOrigin } from '../../services/privacy.js';
 import { requesterOf } from '../../services/requester.js';
 import { parseDetail } from './engine/input.js';
 import { id, kindCalls, result } from './kind-routes.js';
@@ -220,6 +221,8 @@ export default async function requestRoutes(fastify: FastifyInstance): Promise<v
         throw new ApiError('BAD_QUERY', { params: { parameter: isVehicle ? 'Placa' : 'Documento' } });
       const [found] = await crud.findKeys(resource, where, requester.principal);
       const holder = found === undefined ? null : await crud.getOne(resource, found, requester.principal);
+      if (holder)
+        await answerSensitive(db, registry, resource, [holder], requester.principal, readOrigin(request));
       const column = isVehicle ? 'IdVehiculo' : 'IdPersona';
       const open = holder
         ? await db
@@ -403,26 +406,32 @@ export default async function requestRoutes(fastify: FastifyInstance): Promise<v
       const person = registry.require('person');
       await crud.getOne(person, numberOf(request.query.IdPersona, 'IdPersona'), who.principal);
       const t = (name: string) => registry.require(name).table;
+      const rows = (await db
+        .selectFrom(`${t('accredited-requirement')} as a`)
+        .innerJoin(`${t('requirement')} as r`, 'r.IdRequisito', 'a.IdRequisito')
+        .innerJoin(`${t('requirement-datum')} as d`, 'd.IdDatoEvaluar', 'a.IdDatoEvaluar')
+        .select([
+          'a.IdRequisito',
+          'r.Requisito',
+          'a.IdDatoEvaluar',
+          'd.DatoEvaluar',
+          'a.Valor',
+          'a.NombreArchivo',
+          'a.FechaVencimiento',
+          'a.IdSolicitud',
+          'a.FechaAprobacion',
+          'a.IdRequisitoAcreditado',
+          'a.IdPersona',
+          'r.ClaseDato',
+        ])
+        .where('a.IdPersona', '=', Number(request.query.IdPersona))
+        .where('a.IdCliente', '=', who.principal.clientId as number)
+        .orderBy('r.Requisito')
+        .execute()) as Row[];
+      const held = registry.require('accredited-requirement');
+      const fields = ['Valor', 'NombreArchivo'];
       return {
-        result: await db
-          .selectFrom(`${t('accredited-requirement')} as a`)
-          .innerJoin(`${t('requirement')} as r`, 'r.IdRequisito', 'a.IdRequisito')
-          .innerJoin(`${t('requirement-datum')} as d`, 'd.IdDatoEvaluar', 'a.IdDatoEvaluar')
-          .select([
-            'a.IdRequisito',
-            'r.Requisito',
-            'a.IdDatoEvaluar',
-            'd.DatoEvaluar',
-            'a.Valor',
-            'a.NombreArchivo',
-            'a.FechaVencimiento',
-            'a.IdSolicitud',
-            'a.FechaAprobacion',
-          ])
-          .where('a.IdPersona', '=', Number(request.query.IdPersona))
-          .where('a.IdCliente', '=', who.principal.clientId as number)
-          .orderBy('r.Requisito')
-          .execute(),
+        result: await answerByRowClass(db, registry, held, rows, fields, who.principal, readOrigin(request)),
       };
     },
   );

@@ -142,14 +142,14 @@ export class RetentionJob {
     const classes: RetentionRun['classes'] = {};
     for (const { ClaseDato: dataClass, Meses: months } of rules)
       classes[dataClass] = await this.applyClass(trx, client, today, dataClass, months, id, dryRun);
-    const people = dryRun ? 0 : await this.anonymisedIn(trx, id);
+    // A dry run's people: those of the class with most (a run anonymises at least as many).
+    const people = dryRun
+      ? Math.max(0, ...Object.values(classes).map((c) => c.anonymised))
+      : await this.anonymisedIn(trx, id);
     const detail = { today, classes };
     await trx
       .updateTable(runs.table)
-      .set({
-        Personas: dryRun ? Math.max(0, ...Object.values(classes).map((c) => c.anonymised)) : people,
-        Detalle: JSON.stringify(detail),
-      })
+      .set({ Personas: people, Detalle: JSON.stringify(detail) })
       .where('IdEjecucionConservacion', '=', id)
       .execute();
     const row = await trx
