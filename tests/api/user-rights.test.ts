@@ -158,6 +158,23 @@ describe.each(DIALECTS)('who may grant what to users on %s', (dialect) => {
     expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
   });
 
+  it('a user manager who may not read health data lets no user read them, and an administrator who may, does', async () => {
+    const self = (await as('GESTOR', { method: 'GET', url: '/api/rest/user/GESTOR' })).body;
+    const { id: _id, ...fields } = self;
+    const put = (who: string, extra: object) =>
+      as(who, { method: 'PUT', url: '/api/rest/user/GESTOR', payload: { ...fields, ...extra } });
+    refused(await put('GESTOR', { DatosSalud: 'S' }), 'sensitiveData');
+    refused(await put('GESTOR', { DatosAntecedentes: 'S' }), 'sensitiveData');
+    expect(await user('GESTOR')).toMatchObject({ DatosSalud: null, DatosAntecedentes: null });
+    // Keeping someone from them is anyone's to do.
+    expect((await put('GESTOR', { DatosSalud: 'N' })).status).toBe(200);
+    const granted = await put('ADMIN', { DatosSalud: 'S' });
+    expect(granted.status, JSON.stringify(granted.body)).toBe(200);
+    expect(await user('GESTOR')).toMatchObject({ DatosSalud: 'S' });
+    // Once held, it stays through the manager's own saves.
+    expect((await put('GESTOR', { DatosSalud: 'S', Nombre: 'GESTORA' })).status).toBe(200);
+  });
+
   it('a user manager sets neither the password nor the e-mail of a user who holds more', async () => {
     const password = await as('GESTOR', {
       method: 'POST',

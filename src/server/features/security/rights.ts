@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { SENSITIVE_SETTINGS, type SensitiveClass } from '../../../shared/data-classes.js';
 import { CHARACTERISTICS } from '../../../shared/session.js';
 import type { Access } from '../../auth/permissions.js';
 import type { Row } from '../../crud/types.js';
@@ -159,6 +160,14 @@ export class UserRights {
       const allowed = name === 'SuperAdministrador' ? mine.superAdministrator : covers(mine, ADMINISTRATOR);
       if (!allowed) throw refuse(name === 'SuperAdministrador' ? 'superAdministrator' : 'administrator');
     }
+    // Reading health or criminal-record data is handed on only by whoever reads them.
+    for (const [dataClass, field] of Object.entries(SENSITIVE_SETTINGS))
+      if (
+        data[field] === 'S' &&
+        existing?.[field] !== 'S' &&
+        !this.principal.sensitive?.has(dataClass as SensitiveClass)
+      )
+        throw refuse('sensitiveData');
     if (existing && !(await this.mayManage(String(existing.IdUsuario)))) throw refuse('holdsMore');
   }
 
