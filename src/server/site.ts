@@ -26,6 +26,22 @@ export async function divisionToday(
   return siteDate(await divisionCountry(db, registry, divisionId), now);
 }
 
+/** A client's day at its sites now (its first division's country): when its daily jobs run. */
+export async function clientToday(
+  db: Db,
+  registry: Registry,
+  clientId: number,
+  now: number,
+): Promise<string> {
+  const division = (await db
+    .selectFrom(registry.require('division').table)
+    .select('IdPais')
+    .where('IdCliente', '=', clientId)
+    .orderBy('IdDivision')
+    .executeTakeFirst()) as { IdPais: string | null } | undefined;
+  return siteDate(division?.IdPais, now);
+}
+
 /** The time zone of a division's site (its country's), for the times its exports write. */
 export async function divisionTimeZone(
   db: Db,

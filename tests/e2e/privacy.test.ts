@@ -4,9 +4,10 @@
  * data, sees it protected (English, phone); a requester kept from health data by their own setting
  * saves the worker's record and the allergy stays as stored.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
+import { unzipSync } from 'fflate';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../locales/en.json';
@@ -213,6 +214,32 @@ describe('sensitive personal data in the console', () => {
       .prepare('select Apellido, Documento, Alergia from administration_person where IdPersona = ?')
       .get(id) as Json;
     expect(gone).toEqual({ Apellido: 'ANONIMIZADO', Documento: `ANON-${id}`, Alergia: null });
+    await page.context().close();
+  });
+
+  it("answers a worker's access request with the export of their data (Spanish, desktop)", async () => {
+    const at = new Date().toISOString();
+    const made = db
+      .prepare(
+        `insert into security_rights_request (IdCliente, IdPersona, Tipo, Pais, FechaRecepcion, FechaLimite, Estado, IdUsuarioCreacion, FechaCreacion)
+         values (1, ?, 'A', 'PE', '2026-11-02', '2026-11-30', 'P', 'ADMIN', ?)`,
+      )
+      .run(person.IdPersona, at);
+    const page = await open('ADMIN', 'es', DESKTOP);
+    await go(page, `/rights-request/${made.lastInsertRowid}/show`, 'es');
+    await page.getByText(es.enums.rightsKind.A).first().waitFor();
+    await screenshot(page, `${SHOTS}/admin-rights.es.png`);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: es.privacy.rights.export }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(
+      new RegExp(`^datos-personales-${person.IdPersona}-\\d{8}\\.zip$`),
+    );
+    const files = unzipSync(new Uint8Array(readFileSync(await download.path())));
+    const people = JSON.parse(Buffer.from(files['datos/person.json']).toString('utf8')) as Json[];
+    expect(people[0]).toMatchObject({ IdPersona: person.IdPersona, Alergia: ALLERGY });
+    expect(Object.keys(files)).toContain('resumen.pdf');
     await page.context().close();
   });
 

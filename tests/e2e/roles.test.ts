@@ -261,7 +261,10 @@ describe('every screen as every demo user', () => {
         const ref = screen.schema.properties[f]['x-ref']?.resource;
         const target = meta.resources.find((r) => r.name === ref && r.access !== 'form');
         const row = target && (await api<Record<string, unknown>>(`/api/rest/${target.name}/${value}`));
-        parts.push(target && row ? raw(target, row).join(' ') : String(value));
+        // A choice reads as its text.
+        const named = screen.schema.properties[f]['x-enum'];
+        const text = named && (es.enums as Record<string, Record<string, string>>)[named]?.[String(value)];
+        parts.push(target && row ? raw(target, row).join(' ') : (text ?? String(value)));
       }
       const label = parts.join(' ');
       const recordTitle = [one, label];

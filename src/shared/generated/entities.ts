@@ -548,6 +548,23 @@ export interface AccionConservacion {
 }
 
 /**
+ * A person's request about their personal data (the ARCO rights of Ley 29733 and Ley 21.719: access, rectification, cancellation or erasure, opposition, and in Chile portability), registered by the data-protection officer. FechaLimite is the legal deadline the server works out from the day it was received, the law (Pais) and the right: Peru, 20 working days for access and 10 for the others (Mondays to Fridays, the client's holidays of Peru excepted); Chile, 30 calendar days. Portability is Chile's. An access request is answered with the export of everything held about the person (a ZIP: a JSON file per table that names them, their files, a readable summary in PDF and the access log of their sensitive data).
+ */
+export interface SolicitudDerechos {
+  IdSolicitudDerecho?: number;
+  IdCliente?: number;
+  IdPersona: number;
+  Tipo: 'A' | 'R' | 'C' | 'O' | 'P';
+  Pais: 'PE' | 'CL';
+  FechaRecepcion: string;
+  FechaLimite?: string;
+  Detalle?: string;
+  Estado: 'P' | 'A' | 'D';
+  Respuesta?: string;
+  FechaRespuesta?: string;
+}
+
+/**
  * A company: the client (mandante) or one of its contractors. Spec section 3 Company: document type, document, category, country, contractor flag, address, alias, controls attendance, contact name; plus the business name and the contact's phone and e-mail.
  */
 export interface Compania {
@@ -2503,6 +2520,7 @@ export interface ResourceTypes {
   'saved-filter': FiltroGuardado;
   'retention-run': EjecucionConservacion;
   'retention-action': AccionConservacion;
+  'rights-request': SolicitudDerechos;
   company: Compania;
   contract: Contrato;
   person: Persona;

@@ -1,10 +1,11 @@
 import { requestNumber } from '../../../shared/accreditation.js';
-import { addDays, siteDate } from '../../../shared/dates.js';
+import { addDays } from '../../../shared/dates.js';
 import type { Notifier } from '../../auth/notifier.js';
 import type { Database, Db } from '../../db/connection.js';
 import type { AccreditationEvents } from '../../events.js';
 import { holderName, Leases } from '../../jobs/leases.js';
 import type { Registry } from '../../registry.js';
+import { clientToday } from '../../site.js';
 import { escalateOverdue } from './corrections.js';
 import { recordEvent } from './events.js';
 import { activeUsers } from './notices.js';
@@ -158,14 +159,8 @@ export class ExpiryJob {
   }
 
   /** The client's day at its sites (the first division's country). */
-  private async today(client: number): Promise<string> {
-    const division = (await this.database.db
-      .selectFrom(this.table('division'))
-      .select('IdPais')
-      .where('IdCliente', '=', client)
-      .orderBy('IdDivision')
-      .executeTakeFirst()) as { IdPais: string | null } | undefined;
-    return siteDate(division?.IdPais, this.now());
+  private today(client: number): Promise<string> {
+    return clientToday(this.database.db, this.registry, client, this.now());
   }
 
   /** Runs the check for every client whose lease this runner takes. */

@@ -1,4 +1,5 @@
 import { isSensitive } from '../../../shared/data-classes.js';
+import type { Row } from '../../crud/types.js';
 import type { PersonalDataSource } from '../../personal-data.js';
 import type { FeatureContext } from '../feature.js';
 
@@ -47,6 +48,23 @@ export function accreditationPersonalData({ registry }: FeatureContext): Persona
             .where('IdPersona', 'is not', null),
       },
     ],
+    export: async (db, client, person) => {
+      const requests = db.selectFrom(t('request')).select('IdSolicitud').where('IdPersona', '=', person);
+      const visits = db
+        .selectFrom(t('visit-person'))
+        .select('IdVisitaPersona')
+        .where('IdPersona', '=', person);
+      const lines = (await db
+        .selectFrom(`${t('request-detail')} as d`)
+        .innerJoin(`${t('requirement')} as r`, 'r.IdRequisito', 'd.IdRequisito')
+        .selectAll('d')
+        .select(['r.Requisito', 'r.ClaseDato'])
+        .where('d.IdCliente', '=', client)
+        .where((eb) => eb.or([eb('d.IdSolicitud', 'in', requests), eb('d.IdVisitaPersona', 'in', visits)]))
+        .orderBy('d.IdDetalle')
+        .execute()) as Row[];
+      return { 'request-detail': lines };
+    },
     erase: async (trx, client, people, dataClass) => {
       if (!isSensitive(dataClass)) return;
       await trx

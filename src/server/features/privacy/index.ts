@@ -1,4 +1,6 @@
+import { responseDeadline } from '../../../shared/privacy-terms.js';
 import type { Feature } from '../feature.js';
+import { rightsHooks } from './rights.js';
 import privacyRoutes from './routes.js';
 import { ensurePrivacyTables } from './tables.js';
 
@@ -22,6 +24,7 @@ export const privacy: Feature = {
   name: 'privacy',
   tables: ensurePrivacyTables,
   routes: privacyRoutes,
+  hooks: ({ registry, now }) => rightsHooks(registry, now),
   demo: {
     order: 90,
     seed: async ({ trx, registry, clientId }) => {
@@ -64,7 +67,28 @@ export const privacy: Feature = {
             })),
           )
           .execute();
-      return { 'retention-rule': Object.keys(DEMO_RETENTION).length, 'legal-hold': held.length };
+      // The same former worker asked to see what is held about them: pending, its deadline set.
+      if (held.length)
+        await trx
+          .insertInto(registry.require('rights-request').table)
+          .values({
+            IdCliente: clientId,
+            IdPersona: held[0].IdPersona,
+            Tipo: 'A',
+            Pais: 'PE',
+            FechaRecepcion: '2026-11-23',
+            FechaLimite: responseDeadline('PE', 'A', '2026-11-23'),
+            Detalle: 'SOLICITA COPIA DE TODOS SUS DATOS PERSONALES Y DE QUIÉN LOS CONSULTÓ',
+            Estado: 'P',
+            IdUsuarioCreacion: 'SISTEMA',
+            FechaCreacion: at,
+          })
+          .execute();
+      return {
+        'retention-rule': Object.keys(DEMO_RETENTION).length,
+        'legal-hold': held.length,
+        'rights-request': held.length,
+      };
     },
   },
 };

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { DataClass } from '../../../shared/data-classes.js';
-import { addMonths, siteDate } from '../../../shared/dates.js';
+import { addMonths } from '../../../shared/dates.js';
 import { writeAudit } from '../../crud/audit.js';
 import type { AnySelect, Row } from '../../crud/types.js';
 import type { Database, Db } from '../../db/connection.js';
@@ -8,6 +8,7 @@ import { holderName, Leases } from '../../jobs/leases.js';
 import type { PersonalDataSource } from '../../personal-data.js';
 import type { Principal } from '../../principal.js';
 import type { Entity, Registry } from '../../registry.js';
+import { clientToday } from '../../site.js';
 
 /** The job's name in the lease table. */
 export const RETENTION_JOB = 'RETENCION';
@@ -60,14 +61,8 @@ export class RetentionJob {
   }
 
   /** The client's day at its sites (the first division's country). */
-  private async today(client: number): Promise<string> {
-    const division = (await this.database.db
-      .selectFrom(this.table('division'))
-      .select('IdPais')
-      .where('IdCliente', '=', client)
-      .orderBy('IdDivision')
-      .executeTakeFirst()) as { IdPais: string | null } | undefined;
-    return siteDate(division?.IdPais, this.now());
+  private today(client: number): Promise<string> {
+    return clientToday(this.database.db, this.registry, client, this.now());
   }
 
   /** The daily run: every client whose lease this runner takes and whose day is not done yet. */

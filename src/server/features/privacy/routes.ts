@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../errors.js';
+import { askPeriodically } from '../../jobs/schedule.js';
 import { requireGrant } from '../../routes/guards.js';
-import { resultResponses } from '../../routes/responses.js';
+import { field, objectOf, resultResponses } from '../../routes/responses.js';
+import { readOrigin } from '../../services/privacy.js';
+import { personExport } from './export.js';
 import { RetentionBusy, RetentionJob } from './retention.js';
 
 /**
@@ -15,7 +18,8 @@ export default async function privacyRoutes(fastify: FastifyInstance): Promise<v
     fastify.auth.now(),
   );
   fastify.jobs.set('retention', { round: () => job.runDaily() });
-  schedule(fastify, () => job.runDaily());
+  await exportRoute(fastify);
+  askPeriodically(fastify, 'RETENTION_CHECK_MINUTES', () => job.runDaily(), 'retention run failed');
 
   for (const [path, dryRun, summary] of [
     [
@@ -50,29 +54,35 @@ export default async function privacyRoutes(fastify: FastifyInstance): Promise<v
     );
 }
 
-function schedule(fastify: FastifyInstance, run: () => Promise<unknown>): void {
-  const minutes = Number(process.env.RETENTION_CHECK_MINUTES ?? 60);
-  if (!Number.isFinite(minutes) || minutes <= 0) return;
-  let running = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
-      await run();
-    } catch (error) {
-      fastify.log.error({ err: error }, 'retention run failed');
-    } finally {
-      running = false;
-    }
-  };
-  const timers: NodeJS.Timeout[] = [];
-  fastify.addHook('onReady', async () => {
-    timers.push(
-      setTimeout(tick, (minutes * 60_000) / 10).unref(),
-      setInterval(tick, minutes * 60_000).unref(),
-    );
-  });
-  fastify.addHook('onClose', async () => {
-    for (const timer of timers) clearTimeout(timer);
-  });
+/** A rights request's answer to an access request: the export of everything held about the person. */
+async function exportRoute(fastify: FastifyInstance): Promise<void> {
+  fastify.get<{ Params: { id: number } }>(
+    '/privacidad/derechos/:id/exportacion',
+    {
+      preHandler: requireGrant('rights-request', 'read'),
+      schema: {
+        tags: ['privacy'],
+        summary:
+          'Everything held about the request’s person, as a ZIP (a JSON file per table that names them, their files, resumen.pdf, the access log of their sensitive data), base64',
+        params: objectOf({ id: field.id() }, ['id']),
+        response: resultResponses('{ fileBase64, fileName, fileType }', [401, 403, 404]),
+      },
+    },
+    async (request) => {
+      const entity = fastify.registry.require('rights-request');
+      const asked = await fastify.crud.getOne(entity, request.params.id, request.principal);
+      const { zip, name } = await personExport(
+        {
+          db: fastify.database.db,
+          registry: fastify.registry,
+          files: fastify.files,
+          sources: fastify.personalData,
+        },
+        request.principal,
+        Number(asked.IdPersona),
+        readOrigin(request),
+      );
+      return { result: { fileBase64: zip.toString('base64'), fileName: name, fileType: 'application/zip' } };
+    },
+  );
 }
