@@ -77,7 +77,9 @@ describe('configuration screens in a real browser', () => {
       const chrome = page.locator('thead, .RaTopToolbar-root, .list-empty, [data-testid="breadcrumb"]');
       const text = (await chrome.allInnerTexts()).join(' ');
       expect(text, resource.name).not.toMatch(RAW_KEY);
-      // The headers are the English labels.
+      // The headers are the English labels (a list the demo leaves empty, such as the access log
+      // before anyone reads sensitive data, shows its empty state instead, checked above).
+      if (!(await page.locator('table tbody tr').count())) continue;
       expect(await page.locator('thead').innerText(), resource.name).toContain(
         (en.resources as Record<string, { fields: Record<string, string> }>)[resource.name].fields[
           resource.schema['x-list'][0]
