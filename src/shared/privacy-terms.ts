@@ -31,3 +31,12 @@ export function responseDeadline(
 export function rightUnderLaw(law: PrivacyLaw, kind: RightsKind): boolean {
   return kind !== 'P' || law === 'CL';
 }
+
+/**
+ * When the authority must have been told of a security incident over personal data: Peru
+ * (D.S. 016-2024-JUS), 48 hours from its detection; Chile (Ley 21.719), without undue delay, which
+ * the product holds to 72 hours.
+ */
+export function authorityDeadline(law: PrivacyLaw, detected: string): string {
+  return new Date(Date.parse(detected) + (law === 'PE' ? 48 : 72) * 3_600_000).toISOString();
+}

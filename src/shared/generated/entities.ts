@@ -565,6 +565,34 @@ export interface SolicitudDerechos {
 }
 
 /**
+ * A security incident over personal data (a breach): when it was detected, what happened, the classes of data and the people it reached, what was done. Under Peru's law (D.S. 016-2024-JUS) the authority is told within 48 hours of its detection; Chile's Ley 21.719 asks for it without undue delay, which the product holds to 72 hours: the server works out FechaLimiteAutoridad from the detection and the law. From the incident's page the administrator makes the notice to the authority (a PDF, FechaAvisoAutoridad recorded) and tells each person reached who has an e-mail (through the outbox, FechaAvisoPersonas recorded).
+ */
+export interface IncidenteSeguridad {
+  IdIncidente?: number;
+  IdCliente?: number;
+  Titulo: string;
+  FechaDeteccion: string;
+  Descripcion: string;
+  Pais: 'PE' | 'CL';
+  AfectaIdentificacion?: 'S' | 'N';
+  AfectaContacto?: 'S' | 'N';
+  AfectaSalud?: 'S' | 'N';
+  AfectaAntecedentes?: 'S' | 'N';
+  AfectaBiometrico?: 'S' | 'N';
+  AfectaUbicacion?: 'S' | 'N';
+  AfectaFinanciero?: 'S' | 'N';
+  /**
+   * @maxItems 1000
+   */
+  PersonasAfectadas?: number[];
+  Medidas?: string;
+  Estado: 'A' | 'N' | 'C';
+  FechaLimiteAutoridad?: string;
+  FechaAvisoAutoridad?: string;
+  FechaAvisoPersonas?: string;
+}
+
+/**
  * A company: the client (mandante) or one of its contractors. Spec section 3 Company: document type, document, category, country, contractor flag, address, alias, controls attendance, contact name; plus the business name and the contact's phone and e-mail.
  */
 export interface Compania {
@@ -2521,6 +2549,7 @@ export interface ResourceTypes {
   'retention-run': EjecucionConservacion;
   'retention-action': AccionConservacion;
   'rights-request': SolicitudDerechos;
+  'security-incident': IncidenteSeguridad;
   company: Compania;
   contract: Contrato;
   person: Persona;

@@ -1,5 +1,6 @@
 import { responseDeadline } from '../../../shared/privacy-terms.js';
 import type { Feature } from '../feature.js';
+import { incidentHooks } from './incidents.js';
 import { rightsHooks } from './rights.js';
 import privacyRoutes from './routes.js';
 import { ensurePrivacyTables } from './tables.js';
@@ -24,7 +25,7 @@ export const privacy: Feature = {
   name: 'privacy',
   tables: ensurePrivacyTables,
   routes: privacyRoutes,
-  hooks: ({ registry, now }) => rightsHooks(registry, now),
+  hooks: ({ registry, now }) => ({ ...rightsHooks(registry, now), ...incidentHooks() }),
   demo: {
     order: 90,
     seed: async ({ trx, registry, clientId }) => {

@@ -1,10 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.js';
 import { askPeriodically } from '../../jobs/schedule.js';
 import { requireGrant } from '../../routes/guards.js';
 import { field, objectOf, resultResponses } from '../../routes/responses.js';
 import { readOrigin } from '../../services/privacy.js';
 import { personExport } from './export.js';
+import { authorityNotice, tellPeople } from './incidents.js';
 import { RetentionBusy, RetentionJob } from './retention.js';
 
 /**
@@ -19,6 +20,7 @@ export default async function privacyRoutes(fastify: FastifyInstance): Promise<v
   );
   fastify.jobs.set('retention', { round: () => job.runDaily() });
   await exportRoute(fastify);
+  await incidentRoutes(fastify);
   askPeriodically(fastify, 'RETENTION_CHECK_MINUTES', () => job.runDaily(), 'retention run failed');
 
   for (const [path, dryRun, summary] of [
@@ -83,6 +85,69 @@ async function exportRoute(fastify: FastifyInstance): Promise<void> {
         readOrigin(request),
       );
       return { result: { fileBase64: zip.toString('base64'), fileName: name, fileType: 'application/zip' } };
+    },
+  );
+}
+
+/** A security incident's notices: to the authority (a PDF) and to each person reached (by e-mail). */
+async function incidentRoutes(fastify: FastifyInstance): Promise<void> {
+  const { registry } = fastify;
+  const incidentOf = async (request: FastifyRequest<{ Params: { id: number } }>) =>
+    fastify.crud.getOne(registry.require('security-incident'), request.params.id, request.principal);
+  const params = objectOf({ id: field.id() }, ['id']);
+  const preHandler = requireGrant('security-incident', 'write');
+
+  fastify.post<{ Params: { id: number } }>(
+    '/privacidad/incidentes/:id/aviso-autoridad',
+    {
+      preHandler,
+      schema: {
+        tags: ['privacy'],
+        summary:
+          'The notice of the incident to the data-protection authority, as a PDF (base64); its sending recorded',
+        params,
+        response: resultResponses('{ fileBase64, fileName, fileType }', [401, 403, 404]),
+      },
+    },
+    async (request) => {
+      const incident = await incidentOf(request);
+      const { pdf, name } = await fastify.database.db
+        .transaction()
+        .execute((trx) =>
+          authorityNotice(trx, registry, request.principal, incident, request.language, fastify.auth.now()),
+        );
+      return { result: { fileBase64: pdf.toString('base64'), fileName: name, fileType: 'application/pdf' } };
+    },
+  );
+
+  fastify.post<{ Params: { id: number } }>(
+    '/privacidad/incidentes/:id/aviso-personas',
+    {
+      preHandler,
+      schema: {
+        tags: ['privacy'],
+        summary:
+          'Tells each person the incident reached who has an e-mail; answers how many were told and how many have none',
+        params,
+        response: resultResponses('{ told, withoutEmail }', [401, 403, 404]),
+      },
+    },
+    async (request) => {
+      const incident = await incidentOf(request);
+      const result = await fastify.database.db
+        .transaction()
+        .execute((trx) =>
+          tellPeople(
+            trx,
+            registry,
+            fastify.notifier,
+            request.principal,
+            incident,
+            request.language,
+            fastify.auth.now(),
+          ),
+        );
+      return { result };
     },
   );
 }
