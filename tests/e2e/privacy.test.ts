@@ -243,6 +243,40 @@ describe('sensitive personal data in the console', () => {
     await page.context().close();
   });
 
+  it("makes a security incident's notice to the authority and tells the person it reached (English, phone)", async () => {
+    const at = new Date().toISOString();
+    const made = db
+      .prepare(
+        `insert into security_security_incident (IdCliente, Titulo, FechaDeteccion, Descripcion, Pais, AfectaSalud, Estado, FechaLimiteAutoridad, IdUsuarioCreacion, FechaCreacion)
+         values (1, 'FICHAS MÉDICAS ENVIADAS POR ERROR', '2026-11-28T14:30:00.000Z', 'Un correo con aptitudes médicas a un destinatario equivocado.', 'PE', 'S', 'A', '2026-11-30T14:30:00.000Z', 'ADMIN', ?)`,
+      )
+      .run(at);
+    const id = Number(made.lastInsertRowid);
+    db.prepare(
+      'insert into security_security_incident_personas_afectadas (IdIncidente, Valor) values (?, ?)',
+    ).run(id, person.IdPersona);
+    const page = await open('ADMIN', 'en', PHONE);
+    await go(page, `/security-incident/${id}/show`, 'en');
+    await page.getByText('FICHAS MÉDICAS ENVIADAS POR ERROR').first().waitFor();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: en.privacy.incident.authority }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`incident-notice-${id}.pdf`);
+    await page.getByRole('button', { name: en.privacy.incident.people }).click();
+    await page.getByText('People told: 1; without an e-mail: 0').waitFor();
+    await screenshot(page, `${SHOTS}/admin-incident.en.png`);
+    const stored = db
+      .prepare(
+        'select Estado, FechaAvisoAutoridad, FechaAvisoPersonas from security_security_incident where IdIncidente = ?',
+      )
+      .get(id) as Json;
+    expect(stored.Estado).toBe('N');
+    expect(stored.FechaAvisoAutoridad).toBeTruthy();
+    expect(stored.FechaAvisoPersonas).toBeTruthy();
+    await page.context().close();
+  });
+
   it('ends without errors in the browsers’ consoles', () => {
     expect(problems).toEqual([]);
   });
