@@ -1,32 +1,26 @@
 import DownloadIcon from '@mui/icons-material/Download';
 import { Button } from '@mui/material';
-import { useState } from 'react';
 import { useNotify, useRecordContext, useTranslate } from 'react-admin';
 import { saveBase64 } from '../../files.js';
 import { apiCall } from '../../session/http.js';
+import { useAction } from './useAction.js';
 
 /** An access request answered: everything held about the request's person, as a ZIP. */
 export default function ExportButton() {
   const record = useRecordContext();
   const translate = useTranslate();
   const notify = useNotify();
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useAction();
   if (!record) return null;
-  const download = async () => {
-    setBusy(true);
-    try {
+  const download = () =>
+    run(async () => {
       const file = await apiCall<{ fileBase64: string; fileName: string; fileType: string }>(
         'GET',
         `/api/privacidad/derechos/${record.id}/exportacion`,
       );
       saveBase64(file.fileBase64, file.fileName, file.fileType);
       notify('privacy.rights.exported', { type: 'success' });
-    } catch (error) {
-      notify((error as Error).message, { type: 'warning' });
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <Button
       size="small"

@@ -16,6 +16,7 @@ import {
 import { useState } from 'react';
 import { useNotify, useRefresh, useTranslate } from 'react-admin';
 import { apiCall } from '../../session/http.js';
+import { useAction } from './useAction.js';
 
 interface RetentionRun {
   dryRun: boolean;
@@ -32,11 +33,10 @@ export default function RetentionButtons() {
   const notify = useNotify();
   const refresh = useRefresh();
   const [run, setRun] = useState<RetentionRun | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, run: act } = useAction();
 
-  const call = async (dryRun: boolean) => {
-    setBusy(true);
-    try {
+  const call = (dryRun: boolean) =>
+    act(async () => {
       const result = await apiCall<RetentionRun>(
         'POST',
         `/api/privacidad/conservacion/${dryRun ? 'simular' : 'ejecutar'}`,
@@ -46,12 +46,7 @@ export default function RetentionButtons() {
         notify('privacy.retention.done', { type: 'success', messageArgs: { smart_count: result.people } });
         refresh();
       }
-    } catch (error) {
-      notify((error as Error).message, { type: 'warning' });
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   const reasons = (kept: Record<string, number>) =>
     Object.entries(kept)
       .map(([reason, n]) => `${translate(`privacy.retention.reasons.${reason}`, { _: reason })}: ${n}`)
