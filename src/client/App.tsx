@@ -78,14 +78,14 @@ const EXTENSIONS = {
   slots: SLOTS,
 };
 
+/** A resource's address outside the profile's menu (it only lends its labels): the no-permission page, not a blank one. */
+const OutOfMenu = () => <Navigate to={NO_PERMISSION_PATH} replace />;
+
 /**
  * A feature's screen only for a profile whose menu holds it (its route, or a record under it): typed
  * by another, the address leads to the no-permission page, as a refused call does, rather than to a
  * screen whose every call is refused.
  */
-/** A resource's address outside the profile's menu (it only lends its labels): the no-permission page, not a blank one. */
-const OutOfMenu = () => <Navigate to={NO_PERMISSION_PATH} replace />;
-
 function InMenu({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();
   const { routes } = useMeta();

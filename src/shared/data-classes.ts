@@ -48,3 +48,9 @@ export function allowedClasses(
 
 /** A record's fields the caller could not read: sent empty, named here. */
 export const MASKED_KEY = '$masked';
+
+/** The fields the server sent empty in a record because the caller may not read them. */
+export function maskedOf(record: Partial<Record<string, unknown>> | undefined): string[] {
+  const masked = record?.[MASKED_KEY];
+  return Array.isArray(masked) ? masked.map(String) : [];
+}

@@ -17,7 +17,7 @@ import {
   useResourceContext,
   useTranslate,
 } from 'react-admin';
-import { isSensitive, MASKED_KEY } from '../../shared/data-classes.js';
+import { isSensitive, maskedOf } from '../../shared/data-classes.js';
 import type { EntitySchema, PropertySchema, ResourceMeta } from '../../shared/schema/types.js';
 import { formatDate, formatDateTime } from '../format.js';
 import { useReach } from '../providers/meta.js';
@@ -115,8 +115,7 @@ function ReferenceValue({
 function Protected({ source, children }: { source: string; label?: string; children: ReactElement }) {
   const record = useRecordContext();
   const translate = useTranslate();
-  const masked = record?.[MASKED_KEY];
-  if (!Array.isArray(masked) || !masked.includes(source)) return children;
+  if (!maskedOf(record).includes(source)) return children;
   return (
     <Typography
       component="span"

@@ -170,25 +170,26 @@ export async function loadGrants(
   };
 }
 
-/** Grants are read on every request; a few seconds of memory spares the database. */
-export class GrantsCache {
-  private readonly entries = new Map<number, { grants: Promise<Grants>; until: number }>();
+/**
+ * What is read on every request, kept a few seconds by key (a changed menu or setting applies within
+ * them); a failed read is not kept.
+ */
+class Expiring<K, V> {
+  private readonly entries = new Map<K, { value: Promise<V>; until: number }>();
 
   constructor(
-    private readonly db: Db,
-    private readonly registry: Registry,
-    private readonly routeGrants: readonly RouteGrant[] = [],
-    private readonly ttlMs = 5_000,
+    private readonly load: (key: K) => Promise<V>,
+    private readonly ttlMs: number,
   ) {}
 
-  get(profileId: number): Promise<Grants> {
+  get(key: K): Promise<V> {
     const now = Date.now();
-    const hit = this.entries.get(profileId);
-    if (hit && hit.until > now) return hit.grants;
-    const grants = loadGrants(this.db, this.registry, profileId, this.routeGrants);
-    this.entries.set(profileId, { grants, until: now + this.ttlMs });
-    grants.catch(() => this.entries.delete(profileId));
-    return grants;
+    const hit = this.entries.get(key);
+    if (hit && hit.until > now) return hit.value;
+    const value = this.load(key);
+    this.entries.set(key, { value, until: now + this.ttlMs });
+    value.catch(() => this.entries.delete(key));
+    return value;
   }
 
   clear(): void {
@@ -196,40 +197,44 @@ export class GrantsCache {
   }
 }
 
-/**
- * The sensitive classes of personal data a user reads with a profile: the profile's settings, which
- * the user's own override (src/shared/data-classes.ts). The user's settings are kept a few seconds,
- * as the grants are.
- */
-export class DataProtectionCache {
-  private readonly users = new Map<
-    string,
-    { settings: Promise<Record<string, string | null>>; until: number }
-  >();
+/** Grants are read on every request; a few seconds of memory spares the database. */
+export class GrantsCache {
+  private readonly cache: Expiring<number, Grants>;
 
-  constructor(
-    private readonly db: Db,
-    private readonly registry: Registry,
-    private readonly ttlMs = 5_000,
-  ) {}
-
-  async classes(userId: string, grants: Grants): Promise<ReadonlySet<SensitiveClass>> {
-    return new Set(allowedClasses(grants.dataProtection, await this.user(userId)));
+  constructor(db: Db, registry: Registry, routeGrants: readonly RouteGrant[] = [], ttlMs = 5_000) {
+    this.cache = new Expiring((profileId) => loadGrants(db, registry, profileId, routeGrants), ttlMs);
   }
 
-  private user(userId: string): Promise<Record<string, string | null>> {
-    const now = Date.now();
-    const hit = this.users.get(userId);
-    if (hit && hit.until > now) return hit.settings;
-    const settings = this.db
-      .selectFrom(this.registry.require('user').table)
-      .select(Object.values(SENSITIVE_SETTINGS))
-      .where('IdUsuario', '=', userId)
-      .executeTakeFirst()
-      .then((row) => (row ?? {}) as Record<string, string | null>);
-    this.users.set(userId, { settings, until: now + this.ttlMs });
-    settings.catch(() => this.users.delete(userId));
-    return settings;
+  get(profileId: number): Promise<Grants> {
+    return this.cache.get(profileId);
+  }
+
+  clear(): void {
+    this.cache.clear();
+  }
+}
+
+/**
+ * The sensitive classes of personal data a user reads with a profile: the profile's settings, which
+ * the user's own override (src/shared/data-classes.ts). The user's settings are kept as the grants are.
+ */
+export class DataProtectionCache {
+  private readonly users: Expiring<string, Record<string, string | null>>;
+
+  constructor(db: Db, registry: Registry, ttlMs = 5_000) {
+    this.users = new Expiring(
+      async (userId) =>
+        ((await db
+          .selectFrom(registry.require('user').table)
+          .select(Object.values(SENSITIVE_SETTINGS))
+          .where('IdUsuario', '=', userId)
+          .executeTakeFirst()) ?? {}) as Record<string, string | null>,
+      ttlMs,
+    );
+  }
+
+  async classes(userId: string, grants: Grants): Promise<ReadonlySet<SensitiveClass>> {
+    return new Set(allowedClasses(grants.dataProtection, await this.users.get(userId)));
   }
 
   clear(): void {

@@ -196,10 +196,16 @@ export class CrudService {
         return this.replace(trx, entity, claimed, data, principal, existing);
       }
       await checkUnique(trx, entity, data);
-      await hooks?.beforeWrite?.({ ...ctx, data });
+      const server: Row = { ...set };
+      await hooks?.beforeWrite?.({ ...ctx, data, set: server });
       const row = (await trx
         .insertInto(entity.table)
-        .values({ ...columns(entity, data), ...set, IdUsuarioCreacion: principal.userId, FechaCreacion: now })
+        .values({
+          ...columns(entity, data),
+          ...server,
+          IdUsuarioCreacion: principal.userId,
+          FechaCreacion: now,
+        })
         .returningAll()
         .executeTakeFirstOrThrow()) as Row;
       await writeLinks(trx, entity, row[entity.primaryKey] as RecordId, data);
@@ -267,7 +273,8 @@ export class CrudService {
   ): Promise<Row> {
     const hooks = this.hooks[entity.name];
     const ctx: WriteContext = { db: trx, entity, principal, operation: 'update', existing };
-    await hooks?.beforeWrite?.({ ...ctx, data });
+    const server: Row = {};
+    await hooks?.beforeWrite?.({ ...ctx, data, set: server });
     // A PUT replaces the record: a writable field left out is cleared.
     const values: Row = columns(
       entity,
@@ -285,6 +292,7 @@ export class CrudService {
       .updateTable(entity.table)
       .set({
         ...values,
+        ...server,
         IdUsuarioModificacion: principal.userId,
         FechaModificacion: new Date().toISOString(),
       })

@@ -28,8 +28,12 @@ export interface EntityHooks {
    * refuse (throw an ApiError). Runs with the unscoped database: what it finds is not shown.
    */
   claim?(ctx: WriteContext & { data: Row }): Promise<RecordId | undefined>;
-  /** After validation, before the row is written: may refuse (throw an ApiError) or adjust `data`. */
-  beforeWrite?(ctx: WriteContext & { data: Row }): Promise<void>;
+  /**
+   * After validation, before the row is written: may refuse (throw an ApiError) or adjust `data`.
+   * `set` takes what the server decides of the record (a deadline it works out), written on a
+   * create and on an update alike, though no body may carry it.
+   */
+  beforeWrite?(ctx: WriteContext & { data: Row; set: Row }): Promise<void>;
   /** After the row is written. */
   afterWrite?(ctx: WriteContext & { row: Row }): Promise<void>;
   /** Before a delete: may refuse. */

@@ -98,6 +98,35 @@ export class Leases {
     if (Number(kept.numUpdatedRows) !== 1) throw new LeaseLost(job);
   }
 
+  /**
+   * A daily job's round: for each client whose lease this holder takes and whose day (`dayOf`) is
+   * not done yet, `work` in one transaction that also records the day done (rolled back, with the
+   * work, if another process took the lease meanwhile). Answers each such client's result.
+   */
+  async eachClientDay<T>(
+    job: string,
+    dayOf: (client: number) => Promise<string>,
+    work: (trx: Db, client: number, day: string) => Promise<T>,
+  ): Promise<T[]> {
+    const clients = (await this.db
+      .selectFrom(this.registry.require('client').table)
+      .select('IdCliente')
+      .execute()) as Array<{ IdCliente: number }>;
+    const done: T[] = [];
+    for (const { IdCliente: client } of clients) {
+      const day = await dayOf(client);
+      if (!(await this.take(client, job, { notDoneOn: day }))) continue;
+      done.push(
+        await this.db.transaction().execute(async (trx) => {
+          const result = await work(trx, client, day);
+          await this.release(client, job, { doneOn: day, db: trx });
+          return result;
+        }),
+      );
+    }
+    return done;
+  }
+
   /** Lets the job go (done, or this process stops); with `doneOn`, records the day completed. */
   async release(client: number, job: string, { doneOn, db = this.db }: { doneOn?: string; db?: Db } = {}) {
     const released = await db

@@ -38,10 +38,19 @@ export function withoutSensitive(entity: Entity, records: ApiRecord[]): void {
   for (const record of records) for (const { field } of entity.sensitive) delete record[field];
 }
 
+/**
+ * The field of an entity's records that names the person they are about: a person's own key, or
+ * `IdPersona`; none when its records name nobody.
+ */
+export function personKey(entity: Entity): string | undefined {
+  const key = entity.name === 'person' ? entity.primaryKey : 'IdPersona';
+  return Object.hasOwn(entity.schema.properties, key) ? key : undefined;
+}
+
 /** The person a record of the entity is about, when it names one. */
 function personOf(entity: Entity, record: Row): number | null {
-  const key = entity.name === 'person' ? entity.primaryKey : 'IdPersona';
-  const id = Object.hasOwn(entity.schema.properties, key) ? record[key] : null;
+  const key = personKey(entity);
+  const id = key ? record[key] : null;
   return typeof id === 'number' ? id : null;
 }
 
@@ -56,10 +65,41 @@ export interface SensitiveRead {
 }
 
 /**
- * Answers records as the caller may read them: a sensitive field the caller's data-protection
- * settings do not allow is sent empty and named under `$masked`; every one it does allow and holds
- * a value is recorded in the access log, in the same statement for the whole answer. A write's
- * answer (`origin` null) is masked alike and not logged: it sends back what its author sent.
+ * The reads of these records' sensitive values of the given fields (those the caller may read):
+ * one a field that holds a value, about `person` when the records do not say.
+ */
+export function readsOf(
+  entity: Entity,
+  records: Row[],
+  fields: ReadonlyArray<{ field: string; dataClass: SensitiveClass }>,
+  person?: number | null,
+): SensitiveRead[] {
+  const reads: SensitiveRead[] = [];
+  for (const record of records)
+    for (const { field, dataClass } of fields)
+      if (record[field] !== null && record[field] !== undefined)
+        reads.push({ entity, record, field, dataClass, person });
+  return reads;
+}
+
+/**
+ * Records as the caller may read them: a sensitive field the caller's data-protection settings do
+ * not allow is sent empty, and every masked field is named under `$masked` (held or not: an empty
+ * one would tell that the others hold a value). A write's answer is masked so, unlogged: it sends
+ * back what its author sent.
+ */
+export function maskSensitive(entity: Entity, records: ApiRecord[], principal: Principal): void {
+  const masked = maskedFields(entity, principal);
+  if (!masked.length) return;
+  for (const record of records) {
+    for (const field of masked) record[field] = null;
+    record[MASKED_KEY] = masked;
+  }
+}
+
+/**
+ * Answers records read as the caller may read them (`maskSensitive`), and records in the access log
+ * every sensitive value it does read, in one statement for the whole answer.
  */
 export async function answerSensitive(
   db: Db,
@@ -67,20 +107,17 @@ export async function answerSensitive(
   entity: Entity,
   records: ApiRecord[],
   principal: Principal,
-  origin: string | null,
+  origin: string,
 ): Promise<void> {
   if (!entity.sensitive.length) return;
-  const masked = maskedFields(entity, principal);
-  const reads: SensitiveRead[] = [];
-  for (const record of records) {
-    // Every field masked is named, held or not: an empty one would tell that the others hold a value.
-    for (const field of masked) record[field] = null;
-    if (masked.length) record[MASKED_KEY] = masked;
-    for (const { field, dataClass } of readableSensitive(entity, principal))
-      if (record[field] !== null && record[field] !== undefined)
-        reads.push({ entity, record, field, dataClass });
-  }
-  if (origin !== null) await logSensitiveReads(db, registry, reads, principal, origin);
+  maskSensitive(entity, records, principal);
+  await logSensitiveReads(
+    db,
+    registry,
+    readsOf(entity, records, readableSensitive(entity, principal)),
+    principal,
+    origin,
+  );
 }
 
 /** Writes the access log's rows for what the caller read (nothing when it read none). */
@@ -130,12 +167,7 @@ export async function* loggedBatches(
 ): AsyncGenerator<Row[]> {
   const readable = readableSensitive(entity, principal);
   for await (const rows of batches) {
-    const reads: SensitiveRead[] = [];
-    for (const record of rows)
-      for (const { field, dataClass } of readable)
-        if (record[field] !== null && record[field] !== undefined)
-          reads.push({ entity, record, field, dataClass });
-    await logSensitiveReads(db, registry, reads, principal, origin);
+    await logSensitiveReads(db, registry, readsOf(entity, rows, readable), principal, origin);
     yield rows;
   }
 }
@@ -167,9 +199,14 @@ export async function answerByRowClass(
       continue;
     }
     const person = typeof row.IdPersona === 'number' ? row.IdPersona : null;
-    for (const field of fields)
-      if (row[field] !== null && row[field] !== undefined)
-        reads.push({ entity, record: row, field, dataClass: sensitive, person });
+    reads.push(
+      ...readsOf(
+        entity,
+        [row],
+        fields.map((field) => ({ field, dataClass: sensitive })),
+        person,
+      ),
+    );
   }
   await logSensitiveReads(db, registry, reads, principal, origin);
   return rows;

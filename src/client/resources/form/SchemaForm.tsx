@@ -10,7 +10,7 @@ import type { ResourceMeta } from '../../../shared/schema/types.js';
 import { useMeta, useResourceMeta } from '../../providers/meta.js';
 import { DatesProvider } from './dates.js';
 import { serverErrorSchema } from './errors.js';
-import { maskedOf, templates, useFieldRules, useFormParts, widgets } from './parts.js';
+import { templates, useFieldRules, useFormParts, widgets } from './parts.js';
 import { type FormMode, initialFormData, sessionValues } from './schema.js';
 import { validator } from './validator.js';
 
@@ -159,18 +159,13 @@ function RuledForm({ mode, rules }: { mode: FormMode; rules: FieldRule[] }) {
 
 /**
  * The values to save, with the sensitive fields the user emptied sent empty: the server keeps a
- * sensitive field a body leaves out (a list's record carries none), so clearing one must say so.
+ * sensitive field a body leaves out (a list's record carries none), so clearing one must say so. (A
+ * masked field came empty, so it is never among them.)
  */
 function withCleared(meta: ResourceMeta, record: Data | undefined, data: Data): Data {
   const out = { ...data };
-  const masked = maskedOf(record);
   for (const [field, prop] of Object.entries(meta.schema.properties))
-    if (
-      isSensitive(prop['x-dataClass']) &&
-      !masked.includes(field) &&
-      record?.[field] != null &&
-      out[field] === undefined
-    )
+    if (isSensitive(prop['x-dataClass']) && record?.[field] != null && out[field] === undefined)
       out[field] = null;
   return out;
 }

@@ -2,7 +2,7 @@ import type { FormValidation, RJSFValidationError, UiSchema } from '@rjsf/utils'
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, useRef } from 'react';
 import { useLocale, useTranslate } from 'react-admin';
-import { MASKED_KEY } from '../../../shared/data-classes.js';
+import { maskedOf } from '../../../shared/data-classes.js';
 import { applyFieldRules, type FieldRule } from '../../../shared/rules.js';
 import type { EntitySchema, ResourceMeta } from '../../../shared/schema/types.js';
 import { apiFetch } from '../../session/http.js';
@@ -88,12 +88,6 @@ export function narrowMeta(meta: ResourceMeta, fields: readonly string[]): Resou
  * secrets' confirmations and documents against their types, and messages in the console's
  * language, worded as the server words them.
  */
-/** The fields the server sent empty because the profile may not read them (health data). */
-export function maskedOf(record: Data | undefined): string[] {
-  const masked = record?.[MASKED_KEY];
-  return Array.isArray(masked) ? masked.map(String) : [];
-}
-
 export function useFormParts(
   meta: ResourceMeta,
   mode: FormMode,

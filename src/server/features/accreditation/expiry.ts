@@ -166,21 +166,12 @@ export class ExpiryJob {
   /** Runs the check for every client whose lease this runner takes. */
   async runOnce(): Promise<ExpiryRun> {
     const out: ExpiryRun = { clients: 0, notices: 0, suspended: 0, reinstated: 0, escalated: 0 };
-    const clients = (await this.database.db
-      .selectFrom(this.table('client'))
-      .select('IdCliente')
-      .execute()) as Array<{
-      IdCliente: number;
-    }>;
-    for (const { IdCliente: client } of clients) {
-      const today = await this.today(client);
-      if (!(await this.leases.take(client, EXPIRY_JOB, { notDoneOn: today }))) continue;
-      const done = await this.database.db.transaction().execute(async (trx) => {
-        const result = await this.check(trx, client, today);
-        // The day is done only if this runner still holds the lease (else LeaseLost rolls it back).
-        await this.leases.release(client, EXPIRY_JOB, { doneOn: today, db: trx });
-        return result;
-      });
+    const days = await this.leases.eachClientDay(
+      EXPIRY_JOB,
+      (client) => this.today(client),
+      (trx, client, today) => this.check(trx, client, today),
+    );
+    for (const done of days) {
       out.clients++;
       out.notices += done.notices;
       out.suspended += done.suspended;

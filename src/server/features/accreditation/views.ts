@@ -19,6 +19,7 @@ const HOLDER_VIEW: Partial<Record<EntityCode, { resource: string; fields: string
   E: { resource: 'company', fields: [...COMPANY_FIELDS] },
 };
 
+import type { SensitiveClass } from '../../../shared/data-classes.js';
 import type { ApiRecord, Row } from '../../crud/types.js';
 import type { Db } from '../../db/connection.js';
 import { ApiError } from '../../errors.js';
@@ -225,9 +226,9 @@ export class RequestViews {
                       ),
                     ]
                   : [],
-              readOnly: hidden
-                ? true
-                : asAuthoriser
+              readOnly:
+                hidden ||
+                (asAuthoriser
                   ? options.length <= 1 && !(type === 'A' && evaluable.has(line.IdDetalle as number))
                   : !editable ||
                     type === 'A' ||
@@ -235,7 +236,7 @@ export class RequestViews {
                     // A value carried over from the holder's accreditation is not asked again.
                     (Boolean(line.IdSolicitudOrigen) && line.EstadoAprobacion !== 'O') ||
                     // Nor one its source proves: the source's record is the evidence.
-                    Boolean(line.Fuente),
+                    Boolean(line.Fuente)),
             });
           }
       return out;
@@ -301,8 +302,8 @@ export class RequestViews {
     const request = await this.services.engine.load(this.db, who, id);
     const line = (await this.services.engine.lines(this.db, id)).find((l) => l.IdDetalle === lineId);
     if (!line) throw new ApiError('NOT_FOUND', { params: { resource: 'request-detail', id: lineId } });
-    const profile = await this.services.engine.profileOf(this.db, request);
-    const dataClass = profile.requirements.find((r) => r.IdRequisito === line.IdRequisito)?.ClaseDato ?? null;
+    const requirement = await this.one('requirement', 'IdRequisito', line.IdRequisito, ['ClaseDato']);
+    const dataClass = (requirement?.ClaseDato ?? null) as SensitiveClass | null;
     if (dataClass && !who.principal.sensitive?.has(dataClass))
       throw new ApiError('FORBIDDEN', { messageKey: `privacy.fileProtected.${dataClass}` });
     if (dataClass && line.ClaveArchivo) {

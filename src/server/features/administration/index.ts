@@ -11,6 +11,15 @@ export const administration: Feature = {
     ...administrationHooks(registry),
     addendum: addendumHooks(registry, now),
   }),
+  // A ceased person's relation with the client ended on their cessation date.
+  personalData: ({ registry }) => ({
+    ends: (db, client) =>
+      db
+        .selectFrom(registry.require('person').table)
+        .select(['IdPersona', 'FechaCese as Fin'])
+        .where('IdCliente', '=', client)
+        .where('FechaCese', 'is not', null),
+  }),
   // Who reaches the people's screens reads their employments (its company's, by the scope).
   grants: [{ routePrefix: '/person', read: ['person-employment'] }],
   routes: async (api) => {

@@ -7,7 +7,7 @@ import type { PersonalDataSource } from '../../personal-data.js';
 import type { Principal } from '../../principal.js';
 import type { Entity, Registry } from '../../registry.js';
 import { textPdf } from '../../services/pdf.js';
-import { logSensitiveReads, type SensitiveRead } from '../../services/privacy.js';
+import { logSensitiveReads, personKey, readsOf, type SensitiveRead } from '../../services/privacy.js';
 import type { FileStore } from '../../storage/files.js';
 
 /** What the export reads with: the database, the schemas, the file store and every area's records. */
@@ -20,9 +20,7 @@ export interface ExportDeps {
 
 /** The entities whose records name a person: the person, and every one with an `IdPersona`. */
 export function entitiesNaming(registry: Registry): Entity[] {
-  return registry.entities.filter(
-    (e) => e.name === 'person' || Object.hasOwn(e.schema.properties, 'IdPersona'),
-  );
+  return registry.entities.filter((e) => personKey(e) !== undefined);
 }
 
 const safe = (name: string) => name.replace(/[^\w.-]+/g, '_').slice(0, 80);
@@ -48,8 +46,10 @@ export async function personExport(
   const client = principal.clientId as number;
   const tables: Record<string, Row[]> = {};
   for (const entity of entitiesNaming(registry)) {
-    const key = entity.name === 'person' ? entity.primaryKey : 'IdPersona';
-    let qb = db.selectFrom(entity.table).selectAll().where(key, '=', person);
+    let qb = db
+      .selectFrom(entity.table)
+      .selectAll()
+      .where(personKey(entity) as string, '=', person);
     if (entity.scope.client) qb = qb.where(entity.scope.client, '=', client);
     const rows = (await qb.orderBy(entity.primaryKey).execute()) as Row[];
     for (const row of rows) for (const secret of entity.secrets) delete row[secret];
@@ -77,14 +77,12 @@ export async function personExport(
         const bytes = await deps.files.get(row.ClaveArchivo);
         if (bytes) entries[`archivos/${name}/${id}-${safe(String(row.NombreArchivo ?? 'archivo'))}`] = bytes;
       }
-      for (const { field, dataClass } of entity.sensitive)
-        if (row[field] !== null && row[field] !== undefined)
-          reads.push({ entity, record: row, field, dataClass, person });
+      // A requirement's line holds data of its requirement's class (`ClaseDato`).
       const rowClass = row.ClaseDato as string | undefined;
-      if (isSensitive(rowClass))
-        for (const field of ['Valor', 'ClaveArchivo'])
-          if (row[field] !== null && row[field] !== undefined)
-            reads.push({ entity, record: row, field, dataClass: rowClass, person });
+      const lineFields = isSensitive(rowClass)
+        ? ['Valor', 'ClaveArchivo'].map((field) => ({ field, dataClass: rowClass }))
+        : [];
+      reads.push(...readsOf(entity, [row], [...entity.sensitive, ...lineFields], person));
     }
     entries[`datos/${name}.json`] = strToU8(JSON.stringify(rows, null, 2));
   }

@@ -24,59 +24,52 @@ const REACHED: Record<string, string> = {
 export function incidentHooks(): HookMap {
   return {
     'security-incident': {
-      beforeWrite: async ({ data }) => {
-        data.FechaLimiteAutoridad = authorityDeadline(data.Pais as PrivacyLaw, String(data.FechaDeteccion));
-      },
-      // An update writes only the writable fields: the deadline, the server's own, follows here.
-      afterWrite: async ({ db, row, operation, entity }) => {
-        if (operation !== 'update') return;
-        const limit = authorityDeadline(row.Pais as PrivacyLaw, String(row.FechaDeteccion));
-        if (limit === row.FechaLimiteAutoridad) return;
-        await db
-          .updateTable(entity.table)
-          .set({ FechaLimiteAutoridad: limit })
-          .where('IdIncidente', '=', row.IdIncidente as number)
-          .execute();
-        row.FechaLimiteAutoridad = limit;
+      beforeWrite: async ({ data, set }) => {
+        set.FechaLimiteAutoridad = authorityDeadline(data.Pais as PrivacyLaw, String(data.FechaDeteccion));
       },
     },
   };
 }
 
-/** What the incident reached: its classes in words, and the people with their e-mails. */
-async function reach(db: Db, registry: Registry, incident: Row, language: Language) {
+/** What a notice of an incident is made with: the incident as its page reads it (its people attached). */
+export interface NoticeContext {
+  db: Db;
+  registry: Registry;
+  principal: Principal;
+  incident: Row;
+  language: Language;
+  now: number;
+}
+
+/** What the incident reached: its classes in words, and its people with their e-mails. */
+async function reach({ db, registry, incident, language }: NoticeContext) {
   const classes = Object.entries(REACHED)
     .filter(([flag]) => incident[flag] === 'S')
     .map(([, dataClass]) => t(language, `enums.dataClass.${dataClass}`));
-  const people = (await db
-    .selectFrom(`${registry.require('security-incident').table}_personas_afectadas as l`)
-    .innerJoin(`${registry.require('person').table} as p`, 'p.IdPersona', 'l.Valor')
-    .select(['p.IdPersona', 'p.Apellido', 'p.Nombre', 'p.Email'])
-    .where('l.IdIncidente', '=', incident.IdIncidente as number)
-    .orderBy('p.IdPersona')
-    .execute()) as Array<{ IdPersona: number; Apellido: string; Nombre: string; Email: string | null }>;
+  const ids = (incident.PersonasAfectadas as number[] | undefined) ?? [];
+  const people = ids.length
+    ? ((await db
+        .selectFrom(registry.require('person').table)
+        .select(['IdPersona', 'Apellido', 'Nombre', 'Email'])
+        .where('IdPersona', 'in', ids)
+        .orderBy('IdPersona')
+        .execute()) as Array<{ IdPersona: number; Apellido: string; Nombre: string; Email: string | null }>)
+    : [];
   return { classes, people };
 }
 
-/** Records when a notice went, audited, in the caller's transaction. */
-async function recordNotice(
-  db: Db,
-  registry: Registry,
-  principal: Principal,
-  incident: Row,
-  field: string,
-  at: string,
-) {
+/** Records when a notice went (the incident notified), audited, in the caller's transaction. */
+async function recordNotice({ db, registry, principal, incident, now }: NoticeContext, field: string) {
   const entity = registry.require('security-incident');
+  const change = { [field]: new Date(now).toISOString(), Estado: 'N' };
   await db
     .updateTable(entity.table)
-    .set({ [field]: at, Estado: 'N' })
+    .set(change)
     .where('IdIncidente', '=', incident.IdIncidente as number)
     .execute();
   await writeAudit(db, registry, entity, 'U', principal, incident.IdIncidente, incident, {
     ...incident,
-    [field]: at,
-    Estado: 'N',
+    ...change,
   });
 }
 
@@ -85,15 +78,9 @@ async function recordNotice(
  * Agencia de Protección de Datos Personales): who the controller is, what happened and when, the
  * classes and number of people reached, what was done; as a PDF, its sending recorded.
  */
-export async function authorityNotice(
-  db: Db,
-  registry: Registry,
-  principal: Principal,
-  incident: Row,
-  language: Language,
-  now: number,
-): Promise<{ pdf: Buffer; name: string }> {
-  const { classes, people } = await reach(db, registry, incident, language);
+export async function authorityNotice(ctx: NoticeContext): Promise<{ pdf: Buffer; name: string }> {
+  const { db, registry, incident, language } = ctx;
+  const { classes, people } = await reach(ctx);
   const client = (await db
     .selectFrom(registry.require('client').table)
     .select('Cliente')
@@ -115,30 +102,25 @@ export async function authorityNotice(
     `# ${say('measures')}`,
     String(incident.Medidas ?? '—'),
   ]);
-  await recordNotice(db, registry, principal, incident, 'FechaAvisoAutoridad', new Date(now).toISOString());
+  await recordNotice(ctx, 'FechaAvisoAutoridad');
   return { pdf, name: `${say('fileName')}-${incident.IdIncidente}.pdf` };
 }
 
 /** Tells each person reached who has an e-mail, through the outbox; says who could not be told. */
 export async function tellPeople(
-  db: Db,
-  registry: Registry,
+  ctx: NoticeContext,
   notifier: Notifier,
-  principal: Principal,
-  incident: Row,
-  language: Language,
-  now: number,
 ): Promise<{ told: number; withoutEmail: number }> {
-  const { classes, people } = await reach(db, registry, incident, language);
-  let told = 0;
-  for (const person of people) {
-    if (!person.Email) continue;
+  const { db, principal, incident, language } = ctx;
+  const { classes, people } = await reach(ctx);
+  const reached = people.filter((person) => person.Email);
+  for (const person of reached)
     await notifier.send(
       {
         clientId: incident.IdCliente as number,
         userId: principal.userId,
         channel: 'C',
-        to: person.Email,
+        to: person.Email as string,
         subject: t(language, 'privacy.incident.mail.subject'),
         text: t(language, 'privacy.incident.mail.text', {
           name: `${person.Nombre} ${person.Apellido}`,
@@ -149,8 +131,6 @@ export async function tellPeople(
       },
       db,
     );
-    told++;
-  }
-  await recordNotice(db, registry, principal, incident, 'FechaAvisoPersonas', new Date(now).toISOString());
-  return { told, withoutEmail: people.length - told };
+  await recordNotice(ctx, 'FechaAvisoPersonas');
+  return { told: reached.length, withoutEmail: people.length - reached.length };
 }

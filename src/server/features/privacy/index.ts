@@ -26,6 +26,22 @@ export const privacy: Feature = {
   tables: ensurePrivacyTables,
   routes: privacyRoutes,
   hooks: ({ registry, now }) => ({ ...rightsHooks(registry, now), ...incidentHooks() }),
+  // A legal hold in force keeps its person's data, whatever the rules say.
+  personalData: ({ registry }) => ({
+    holds: [
+      {
+        reason: 'legalHold',
+        people: (db, client, today) =>
+          db
+            .selectFrom(registry.require('legal-hold').table)
+            .select('IdPersona')
+            .where('IdCliente', '=', client)
+            .where('Activo', '=', 'S')
+            .where('FechaDesde', '<=', today)
+            .where((eb) => eb.or([eb('FechaHasta', 'is', null), eb('FechaHasta', '>=', today)])),
+      },
+    ],
+  }),
   demo: {
     order: 90,
     seed: async ({ trx, registry, clientId }) => {

@@ -8,6 +8,7 @@ import { holderName, Leases } from '../../jobs/leases.js';
 import type { PersonalDataSource } from '../../personal-data.js';
 import type { Principal } from '../../principal.js';
 import type { Entity, Registry } from '../../registry.js';
+import { personKey } from '../../services/privacy.js';
 import { clientToday } from '../../site.js';
 
 /** The job's name in the lease table. */
@@ -36,8 +37,8 @@ export class RetentionBusy extends Error {}
  * The retention job (Ley 29733 art. 8, Ley 21.719): per client and data class, the people whose
  * relation ended (every area's `ends`: their last accreditation, visit or cessation) more months
  * ago than the client's rule says have that class of their data anonymised, unless an area still
- * needs them (`holds`: an accreditation in force, an open request, a payroll period not closed) or
- * a legal hold keeps them. Set-based: the people are chosen by one query per class, recorded in the
+ * needs them (`holds`: an accreditation in force, an open request, a payroll period not closed, a
+ * legal hold). Set-based: the people are chosen by one query per class, recorded in the
  * retention-action table (one row per person and class, unique: a class is anonymised once, by
  * whichever server gets there), and every entity's fields of that class are rewritten for all of
  * them at once, with what the areas keep beyond the schemas (`erase`). A client's daily run holds
@@ -66,26 +67,12 @@ export class RetentionJob {
   }
 
   /** The daily run: every client whose lease this runner takes and whose day is not done yet. */
-  async runDaily(): Promise<RetentionRun[]> {
-    const clients = (await this.database.db
-      .selectFrom(this.table('client'))
-      .select('IdCliente')
-      .execute()) as Array<{
-      IdCliente: number;
-    }>;
-    const runs: RetentionRun[] = [];
-    for (const { IdCliente: client } of clients) {
-      const today = await this.today(client);
-      if (!(await this.leases.take(client, RETENTION_JOB, { notDoneOn: today }))) continue;
-      runs.push(
-        await this.database.db.transaction().execute(async (trx) => {
-          const run = await this.apply(trx, client, today, { userId: 'SISTEMA' }, false);
-          await this.leases.release(client, RETENTION_JOB, { doneOn: today, db: trx });
-          return run;
-        }),
-      );
-    }
-    return runs;
+  runDaily(): Promise<RetentionRun[]> {
+    return this.leases.eachClientDay(
+      RETENTION_JOB,
+      (client) => this.today(client),
+      (trx, client, today) => this.apply(trx, client, today, { userId: 'SISTEMA' }, false),
+    );
   }
 
   /**
@@ -95,12 +82,10 @@ export class RetentionJob {
   async runNow(principal: Principal, dryRun: boolean): Promise<RetentionRun> {
     const client = principal.clientId as number;
     const today = await this.today(client);
-    if (dryRun)
-      return this.database.db.transaction().execute((trx) => this.apply(trx, client, today, principal, true));
-    if (!(await this.leases.take(client, RETENTION_JOB))) throw new RetentionBusy();
+    if (!dryRun && !(await this.leases.take(client, RETENTION_JOB))) throw new RetentionBusy();
     return this.database.db.transaction().execute(async (trx) => {
-      const run = await this.apply(trx, client, today, principal, false);
-      await this.leases.release(client, RETENTION_JOB, { db: trx });
+      const run = await this.apply(trx, client, today, principal, dryRun);
+      if (!dryRun) await this.leases.release(client, RETENTION_JOB, { db: trx });
       return run;
     });
   }
@@ -142,16 +127,12 @@ export class RetentionJob {
       ? Math.max(0, ...Object.values(classes).map((c) => c.anonymised))
       : await this.anonymisedIn(trx, id);
     const detail = { today, classes };
-    await trx
+    const row = (await trx
       .updateTable(runs.table)
       .set({ Personas: people, Detalle: JSON.stringify(detail) })
       .where('IdEjecucionConservacion', '=', id)
-      .execute();
-    const row = await trx
-      .selectFrom(runs.table)
-      .selectAll()
-      .where('IdEjecucionConservacion', '=', id)
-      .executeTakeFirst();
+      .returningAll()
+      .executeTakeFirstOrThrow()) as Row;
     await writeAudit(
       trx,
       this.registry,
@@ -160,43 +141,31 @@ export class RetentionJob {
       { ...principal, clientId: client },
       id,
       undefined,
-      row as Row,
+      row,
       true,
     );
     return { id, dryRun, people, classes };
   }
 
-  /** The people of the client whose relation ended before `cutoff` by every area's records. */
-  private ended(trx: Db, client: number, cutoff: string): AnySelect {
-    const person = this.table('person');
-    let ends: AnySelect = trx
-      .selectFrom(person)
-      .select(['IdPersona', 'FechaCese as Fin'])
-      .where('IdCliente', '=', client)
-      .where('FechaCese', 'is not', null);
-    for (const source of this.sources) if (source.ends) ends = ends.unionAll(source.ends(trx, client));
+  /**
+   * The people of the client whose relation ended before `cutoff` by every area's records (their
+   * cessation, last accreditation, last visit); none when no area says when relations end.
+   */
+  private ended(trx: Db, client: number, cutoff: string): AnySelect | undefined {
+    const ends = this.sources.flatMap((s) => (s.ends ? [s.ends(trx, client)] : []));
+    if (!ends.length) return undefined;
     return trx
-      .selectFrom(ends.as('e'))
+      .selectFrom(ends.reduce((all, more) => all.unionAll(more)).as('e'))
       .select('e.IdPersona')
       .groupBy('e.IdPersona')
       .having((eb) => eb.fn.max('e.Fin'), '<', cutoff);
   }
 
-  /** Who the areas still need, and who a legal hold keeps, by reason. */
+  /** Who the areas still need (an accreditation in force, a legal hold…), by reason. */
   private holds(trx: Db, client: number, today: string): Array<{ reason: string; people: AnySelect }> {
-    const legal = trx
-      .selectFrom(this.table('legal-hold'))
-      .select('IdPersona')
-      .where('IdCliente', '=', client)
-      .where('Activo', '=', 'S')
-      .where('FechaDesde', '<=', today)
-      .where((eb) => eb.or([eb('FechaHasta', 'is', null), eb('FechaHasta', '>=', today)]));
-    return [
-      { reason: 'legalHold', people: legal },
-      ...this.sources.flatMap((s) =>
-        (s.holds ?? []).map((h) => ({ reason: h.reason, people: h.people(trx, client, today) })),
-      ),
-    ];
+    return this.sources.flatMap((s) =>
+      (s.holds ?? []).map((h) => ({ reason: h.reason, people: h.people(trx, client, today) })),
+    );
   }
 
   private async applyClass(
@@ -211,7 +180,9 @@ export class RetentionJob {
     const actions = this.table('retention-action');
     const holds = this.holds(trx, client, today);
     // Due: ended long enough ago, and this class of theirs not anonymised yet.
-    const due = this.ended(trx, client, addMonths(today, -months)).where(
+    const ended = this.ended(trx, client, addMonths(today, -months));
+    if (!ended) return { anonymised: 0, kept: {} };
+    const due = ended.where(
       'e.IdPersona',
       'not in',
       trx.selectFrom(actions).select('IdPersona').where('ClaseDato', '=', dataClass),
@@ -278,8 +249,8 @@ export class RetentionJob {
     dataClass: DataClass,
     people: AnySelect,
   ): Promise<void> {
-    const key = entity.name === 'person' ? entity.primaryKey : 'IdPersona';
-    if (!Object.hasOwn(entity.schema.properties, key) || entity.readOnly) return;
+    const key = personKey(entity);
+    if (!key || entity.readOnly) return;
     if (entity.schema['x-dataClass'] === dataClass && key === 'IdPersona') {
       let qb = trx.deleteFrom(entity.table).where(key, 'in', people);
       if (entity.scope.client) qb = qb.where(entity.scope.client, '=', client);

@@ -16,7 +16,7 @@ const COUNTRY: Record<PrivacyLaw, string> = { PE: 'PE', CL: 'CH' };
 /**
  * A person's rights request: portability only under Chile's law; its legal deadline worked out by
  * the server from the day received (the client's holidays of the country skipped in Peru's working
- * days), again whenever those change; the day answered set when it is answered or denied.
+ * days), on every save; the day answered set when it is answered or denied.
  */
 export function rightsHooks(registry: Registry, now: () => number): HookMap {
   const deadline = async (db: Db, clientId: unknown, data: Row) => {
@@ -38,27 +38,15 @@ export function rightsHooks(registry: Registry, now: () => number): HookMap {
   };
   return {
     'rights-request': {
-      beforeWrite: async ({ db, data, principal, existing }) => {
-        if (!rightUnderLaw(data.Pais as PrivacyLaw, data.Tipo as RightsKind))
+      beforeWrite: async ({ db, data, set, principal, existing }) => {
+        const law = data.Pais as PrivacyLaw;
+        if (!rightUnderLaw(law, data.Tipo as RightsKind))
           throw new ApiError('BUSINESS_RULE', {
             messageKey: 'privacy.portabilityChile',
             fields: { Tipo: { messageKey: 'privacy.portabilityChile' } },
           });
-        data.FechaLimite = await deadline(db, existing?.IdCliente ?? principal.clientId, data);
-        if (data.Estado !== 'P' && !data.FechaRespuesta)
-          data.FechaRespuesta = siteDate(data.Pais === 'CL' ? 'CH' : 'PE', now());
-      },
-      // An update writes only the writable fields: the deadline, the server's own, follows here.
-      afterWrite: async ({ db, row, operation, entity }) => {
-        if (operation !== 'update') return;
-        const limit = await deadline(db, row.IdCliente, row);
-        if (limit === row.FechaLimite) return;
-        await db
-          .updateTable(entity.table)
-          .set({ FechaLimite: limit })
-          .where(entity.primaryKey, '=', row[entity.primaryKey])
-          .execute();
-        row.FechaLimite = limit;
+        set.FechaLimite = await deadline(db, existing?.IdCliente ?? principal.clientId, data);
+        if (data.Estado !== 'P' && !data.FechaRespuesta) data.FechaRespuesta = siteDate(COUNTRY[law], now());
       },
     },
   };

@@ -5,7 +5,7 @@ import { requireGrant } from '../../routes/guards.js';
 import { field, objectOf, resultResponses } from '../../routes/responses.js';
 import { readOrigin } from '../../services/privacy.js';
 import { personExport } from './export.js';
-import { authorityNotice, tellPeople } from './incidents.js';
+import { authorityNotice, type NoticeContext, tellPeople } from './incidents.js';
 import { RetentionBusy, RetentionJob } from './retention.js';
 
 /**
@@ -92,10 +92,29 @@ async function exportRoute(fastify: FastifyInstance): Promise<void> {
 /** A security incident's notices: to the authority (a PDF) and to each person reached (by e-mail). */
 async function incidentRoutes(fastify: FastifyInstance): Promise<void> {
   const { registry } = fastify;
-  const incidentOf = async (request: FastifyRequest<{ Params: { id: number } }>) =>
-    fastify.crud.getOne(registry.require('security-incident'), request.params.id, request.principal);
   const params = objectOf({ id: field.id() }, ['id']);
   const preHandler = requireGrant('security-incident', 'write');
+  /** Runs a notice in one transaction, with the incident the caller may see (404 otherwise). */
+  const notice = async <T>(
+    request: FastifyRequest<{ Params: { id: number } }>,
+    make: (ctx: NoticeContext) => Promise<T>,
+  ): Promise<T> => {
+    const incident = await fastify.crud.getOne(
+      registry.require('security-incident'),
+      request.params.id,
+      request.principal,
+    );
+    return fastify.database.db.transaction().execute((db) =>
+      make({
+        db,
+        registry,
+        principal: request.principal,
+        incident,
+        language: request.language,
+        now: fastify.auth.now(),
+      }),
+    );
+  };
 
   fastify.post<{ Params: { id: number } }>(
     '/privacidad/incidentes/:id/aviso-autoridad',
@@ -110,12 +129,7 @@ async function incidentRoutes(fastify: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
-      const incident = await incidentOf(request);
-      const { pdf, name } = await fastify.database.db
-        .transaction()
-        .execute((trx) =>
-          authorityNotice(trx, registry, request.principal, incident, request.language, fastify.auth.now()),
-        );
+      const { pdf, name } = await notice(request, authorityNotice);
       return { result: { fileBase64: pdf.toString('base64'), fileName: name, fileType: 'application/pdf' } };
     },
   );
@@ -132,22 +146,6 @@ async function incidentRoutes(fastify: FastifyInstance): Promise<void> {
         response: resultResponses('{ told, withoutEmail }', [401, 403, 404]),
       },
     },
-    async (request) => {
-      const incident = await incidentOf(request);
-      const result = await fastify.database.db
-        .transaction()
-        .execute((trx) =>
-          tellPeople(
-            trx,
-            registry,
-            fastify.notifier,
-            request.principal,
-            incident,
-            request.language,
-            fastify.auth.now(),
-          ),
-        );
-      return { result };
-    },
+    async (request) => ({ result: await notice(request, (ctx) => tellPeople(ctx, fastify.notifier)) }),
   );
 }
