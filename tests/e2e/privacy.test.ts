@@ -138,6 +138,22 @@ describe('sensitive personal data in the console', () => {
       .prepare(`select count(*) as n from security_sensitive_access where IdUsuario = 'AUTORIZADOR'`)
       .get() as Json;
     expect(reads.n).toBe(0);
+    // A request's medical examination: its values and file withheld, said so.
+    const request = db
+      .prepare(
+        `select d.IdSolicitud, d.IdDetalle from accreditation_request_detail d
+         join access_requirement r on r.IdRequisito = d.IdRequisito
+         join accreditation_request s on s.IdSolicitud = d.IdSolicitud
+         where r.ClaseDato = 'health' and d.ClaveArchivo is not null and s.IdEntidad = 'T'
+           and s.IdDivision = 1 and s.EstadoAprobacion = 'P' order by d.IdDetalle limit 1`,
+      )
+      .get() as Json;
+    await go(page, `/movilizacion/autorizador/persona/${request.IdSolicitud}`, 'en');
+    const line = page.locator(`.requirement-item[data-item="${request.IdDetalle}"]`);
+    await line.locator('.protected-value').waitFor();
+    expect(await line.locator(`[data-preview="${request.IdDetalle}"]`).count()).toBe(0);
+    await line.scrollIntoViewIfNeeded();
+    await screenshot(page, `${SHOTS}/authoriser-examination.en.png`);
     await page.context().close();
   });
 

@@ -200,6 +200,8 @@ export interface Item {
   Observacion: string | null;
   NombreArchivo: string | null;
   TieneArchivo: 'S' | 'N';
+  /** The sensitive class (health, criminal record) the profile may not read: value and file withheld. */
+  Protegido?: 'health' | 'criminal' | null;
   IdUsuarioAprobacion: string | null;
   FechaAprobacion: string | null;
   /** An observed line's correction deadline (yyyy-mm-dd), when its requirement type sets one. */

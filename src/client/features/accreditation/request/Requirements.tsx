@@ -1,4 +1,5 @@
 import AttachFileIcon from '@mui/icons-material/AttachFile';
+import LockOutlined from '@mui/icons-material/LockOutlined';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import {
   Alert,
@@ -308,6 +309,22 @@ export function Requirements({
   );
 }
 
+/** A line whose sensitive data the profile may not read: its value and file are withheld. */
+function Protected() {
+  const translate = useTranslate();
+  return (
+    <Typography
+      variant="caption"
+      color="text.secondary"
+      className="protected-value"
+      sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, mt: 0.5 }}
+    >
+      <LockOutlined fontSize="inherit" aria-hidden />
+      {translate('app.privacy.masked')}
+    </Typography>
+  );
+}
+
 function ItemRow({
   item,
   value,
@@ -371,13 +388,14 @@ function ItemRow({
             onChange={onChange}
           />
         )}
+        {item.Protegido && <Protected />}
       </Box>
       <Stack spacing={0.75}>
         <Stack direction="row" spacing={1} alignItems="center" useFlexGap flexWrap="wrap">
           {item.EstadoAprobacion && <StatusChip status={item.EstadoAprobacion} kind="line" />}
           {item.AdjuntarArchivo === 'S' && (
             <>
-              {item.TieneArchivo === 'S' ? (
+              {item.Protegido ? null : item.TieneArchivo === 'S' ? (
                 <Button
                   size="small"
                   startIcon={<VisibilityIcon />}
