@@ -4,7 +4,7 @@ import { ApiRequestError } from '../session/http.js';
 /**
  * The answer the sign-in calls carry (tokenClient): a proof of work for a challenge of
  * GET /api/auth/challenge, found by the ALTCHA widget on the page while the person types. Each
- * answer is spent by one call; the next one is prepared as soon as it is taken. When the server
+ * answer is spent by one call; the next one is prepared once that call is answered. When the server
  * asks for more work (failures of this address or name: code 07), a harder challenge for the name
  * is solved and the call is made once more.
  */
@@ -44,8 +44,20 @@ async function started(element: Widget): Promise<Widget> {
   return element;
 }
 
+/** The widget's solves, one after another: a second solve resets the widget under the first. */
+let solving: Promise<unknown> = Promise.resolve();
+
 /** Solves a challenge in the page's widget (which shows and announces its progress). */
-async function solve(username?: string): Promise<string> {
+function solve(username?: string): Promise<string> {
+  const run = solving.then(
+    () => solveNow(username),
+    () => solveNow(username),
+  );
+  solving = run.catch(() => {});
+  return run;
+}
+
+async function solveNow(username?: string): Promise<string> {
   if (!widget) throw new Error('no challenge widget on the page');
   const current = await started(widget);
   current.reset();
@@ -74,12 +86,8 @@ async function takeToken(): Promise<string> {
   if (!(await challengeEnabled())) return '';
   const prepared = ready;
   ready = undefined;
-  try {
-    // A preparation that failed (the widget went, the server did not answer) is tried once more.
-    return prepared ? await prepared.catch(() => solve()) : await solve();
-  } finally {
-    if (widget) prepare();
-  }
+  // A preparation that failed (the widget went, the server did not answer) is tried once more.
+  return prepared ? prepared.catch(() => solve()) : solve();
 }
 
 const needsMoreWork = (error: unknown) =>
@@ -89,7 +97,9 @@ const needsMoreWork = (error: unknown) =>
 
 /**
  * Makes a guarded call with an answer; when the answer was too easy for this name (or spent,
- * expired), solves a challenge issued for the name and calls once more.
+ * expired), solves a challenge issued for the name and calls once more. The next answer is
+ * prepared once the call has been answered, so that its challenge counts the failure this call
+ * may have earned.
  */
 export async function withChallenge<T>(
   username: string,
@@ -99,12 +109,8 @@ export async function withChallenge<T>(
     return await call(await takeToken());
   } catch (error) {
     if (!needsMoreWork(error) || !widget) throw error;
-    ready = undefined;
-    const answer = await solve(username);
-    try {
-      return await call(answer);
-    } finally {
-      prepare();
-    }
+    return await call(await solve(username));
+  } finally {
+    if (widget) prepare();
   }
 }
