@@ -2,12 +2,28 @@ import { siteDate, timeZoneOf } from '../shared/dates.js';
 import type { Db } from './db/connection.js';
 import type { Registry } from './registry.js';
 
-/** The country of a division's site (its time zone follows it). */
-export async function divisionCountry(
-  db: Db,
-  registry: Registry,
-  divisionId: number,
-): Promise<string | null> {
+/** Divisions' countries by registry (one per app), kept a minute: a site does not move. */
+const countries = new WeakMap<Registry, Map<number, { country: Promise<string | null>; until: number }>>();
+const COUNTRY_KEPT_MS = 60_000;
+
+/**
+ * The country of a division's site (its time zone follows it). Read once a minute per division:
+ * the writes that need the site's date (a person's employment, a decision) do not read it again;
+ * a division given another country is seen within the minute.
+ */
+export function divisionCountry(db: Db, registry: Registry, divisionId: number): Promise<string | null> {
+  const kept = countries.get(registry) ?? new Map();
+  countries.set(registry, kept);
+  const now = Date.now();
+  const hit = kept.get(divisionId);
+  if (hit && hit.until > now) return hit.country;
+  const country = readCountry(db, registry, divisionId);
+  kept.set(divisionId, { country, until: now + COUNTRY_KEPT_MS });
+  country.catch(() => kept.delete(divisionId));
+  return country;
+}
+
+async function readCountry(db: Db, registry: Registry, divisionId: number): Promise<string | null> {
   const division = (await db
     .selectFrom(registry.require('division').table)
     .select('IdPais')

@@ -8,21 +8,113 @@ import {
   lockedByState,
 } from '../../shared/rules.js';
 import type { FieldProblem } from '../../shared/validation.js';
-import type { Db } from '../db/connection.js';
+import type { Db, DialectName } from '../db/connection.js';
 import { ApiError } from '../errors.js';
 import type { Principal } from '../principal.js';
 import type { Entity, Registry } from '../registry.js';
+import { type Answers, ask, type Probe } from './probes.js';
 import { sessionFields } from './scope.js';
-import type { RecordId, Row } from './types.js';
+import type { AnySelect, RecordId, Row } from './types.js';
 
 /** The entity whose records are the field rules of the forms. */
 export const FIELD_RULE_RESOURCE = 'field-rule';
 
-/** What the checks need: the database of the write, the schemas, and a lookup within the caller's scope. */
+/** What the checks need: the database of the write, its dialect, the schemas, and the caller's scope. */
 export interface CheckContext {
   db: Db;
+  dialect: DialectName;
   registry: Registry;
-  find(db: Db, entity: Entity, id: RecordId, principal?: Principal): Promise<Row | undefined>;
+  /** A query of the entity confined to what the caller may see. */
+  confine(qb: AnySelect, entity: Entity, principal: Principal): AnySelect;
+}
+
+/** The columns of a document type its rule reads. */
+const DOCUMENT_TYPE_COLUMNS = [
+  'IdPais',
+  'Alias',
+  'Longitud',
+  'LongitudFija',
+  'Mascara',
+  'CaracteresPermitidos',
+] as const;
+
+/**
+ * The questions the checks of a write ask (probes.ts): each reference's record within the caller's
+ * scope, each document's type, the client's field rules of the form, and for each unique set a
+ * record other than `exceptId` already holding its values; `key` asks whether a record already has
+ * the key a create gives.
+ */
+export function checkProbes(
+  ctx: CheckContext,
+  entity: Entity,
+  data: Row,
+  principal: Principal,
+  { key, exceptId }: { key?: RecordId; exceptId?: RecordId } = {},
+): Record<string, Probe> {
+  const { db, registry } = ctx;
+  const probes: Record<string, Probe> = {};
+  if (key !== undefined)
+    probes.key = {
+      as: 'value',
+      query: db.selectFrom(entity.table).select(entity.primaryKey).where(entity.primaryKey, '=', key),
+    };
+  Object.assign(probes, referenceProbes(ctx, entity, data, principal));
+  for (const { field, typeField } of entity.documents) {
+    if (typeof data[field] !== 'string' || data[typeField] === undefined) continue;
+    const types = registry.require('document-type');
+    probes[`document:${field}`] = {
+      as: 'row',
+      query: db
+        .selectFrom(types.table)
+        .select([...DOCUMENT_TYPE_COLUMNS])
+        .where(types.primaryKey, '=', data[typeField]),
+    };
+  }
+  const rules = fieldRulesQuery(db, registry, entity, principal);
+  if (rules) probes.fieldRules = { as: 'rows', query: rules };
+  entity.unique.forEach((set, i) => {
+    if (set.some((f) => data[f] === undefined)) return;
+    let qb = db.selectFrom(entity.table).select(entity.primaryKey);
+    for (const f of set) qb = qb.where(f, '=', data[f]);
+    if (exceptId !== undefined) qb = qb.where(entity.primaryKey, '<>', exceptId);
+    probes[`unique:${i}`] = { as: 'value', query: qb };
+  });
+  return probes;
+}
+
+/** The references' questions: each single one's record (with the columns a cascading choice compares), each set's count. */
+function referenceProbes(ctx: CheckContext, entity: Entity, data: Row, principal: Principal) {
+  const probes: Record<string, Probe> = {};
+  const scopeFields = sessionFields(entity);
+  for (const ref of entity.references) {
+    const value = data[ref.field] as RecordId | RecordId[] | undefined;
+    if (value === undefined) continue;
+    const target = ctx.registry.require(ref.target);
+    const base = ctx.db.selectFrom(target.table);
+    if (Array.isArray(value)) {
+      const items = [...new Set(value)];
+      if (!items.length) continue;
+      const counted = base.select((eb) => eb.fn.countAll().as('n')).where(target.primaryKey, 'in', items);
+      probes[`references:${ref.field}`] = { as: 'value', query: ctx.confine(counted, target, principal) };
+      continue;
+    }
+    // The session's own client and division need no looking up, nor a record naming itself.
+    if (scopeFields.has(ref.field) || (ref.target === entity.name && value === data[entity.primaryKey]))
+      continue;
+    const filter = Object.keys(entity.schema.properties[ref.field]['x-ref']?.filter ?? {});
+    const columns = [...new Set([target.primaryKey, ...filter])];
+    const query = base.select(columns).where(target.primaryKey, '=', value);
+    probes[`reference:${ref.field}`] = { as: 'row', query: ctx.confine(query, target, principal) };
+  }
+  return probes;
+}
+
+/** A create's key already taken is a duplicate. */
+export function checkKey(entity: Entity, answers: Answers): void {
+  if (answers.key !== undefined && answers.key !== null)
+    throw new ApiError('DUPLICATE', {
+      fields: { [entity.primaryKey]: { messageKey: 'validation.duplicate' } },
+    });
 }
 
 /** Every reference points at a record the caller can see: elsewhere is as good as nowhere. */
@@ -31,39 +123,44 @@ export async function checkReferences(
   entity: Entity,
   data: Row,
   principal: Principal,
+  answers?: Answers,
 ): Promise<void> {
+  const found = answers ?? (await ask(ctx.db, ctx.dialect, referenceProbes(ctx, entity, data, principal)));
   const fields: Record<string, FieldProblem> = {};
-  const scopeFields = sessionFields(entity);
+  const missing = (ref: { field: string; target: string }) => {
+    fields[ref.field] = { messageKey: 'validation.referenceMissing', params: { resource: ref.target } };
+  };
   for (const ref of entity.references) {
-    const value = data[ref.field] as RecordId | RecordId[] | undefined;
-    if (value === undefined) continue;
-    const target = ctx.registry.require(ref.target);
+    const value = data[ref.field];
     if (Array.isArray(value)) {
-      for (const item of value) {
-        if (!(await ctx.find(ctx.db, target, item, principal))) {
-          fields[ref.field] = { messageKey: 'validation.referenceMissing', params: { resource: ref.target } };
-          break;
-        }
-      }
+      const counted = found[`references:${ref.field}`];
+      if (counted !== undefined && Number(counted) !== new Set(value).size) missing(ref);
       continue;
     }
-    const self = ref.target === entity.name && value === data[entity.primaryKey];
-    // The session's own client and division need no looking up.
-    const found =
-      self || (scopeFields.has(ref.field) ? true : await ctx.find(ctx.db, target, value, principal));
-    if (!found) {
-      fields[ref.field] = { messageKey: 'validation.referenceMissing', params: { resource: ref.target } };
+    if (!(`reference:${ref.field}` in found)) continue;
+    const row = found[`reference:${ref.field}`] as Row | null;
+    if (!row) {
+      missing(ref);
       continue;
     }
     // A cascading choice must belong to what the record chose above it.
     const filter = entity.schema.properties[ref.field]['x-ref']?.filter ?? {};
-    for (const [remote, local] of Object.entries(filter)) {
-      const row = found === true ? undefined : found;
-      if (row && data[local] !== undefined && changed(row[remote], data[local]))
+    for (const [remote, local] of Object.entries(filter))
+      if (data[local] !== undefined && changed(row[remote], data[local]))
         fields[ref.field] = { messageKey: 'validation.referenceFilter', params: { field: local } };
-    }
   }
   if (Object.keys(fields).length) throw new ApiError('MISSING_REFERENCE', { fields });
+}
+
+function fieldRulesQuery(db: Db, registry: Registry, entity: Entity, principal: Principal) {
+  const rules = registry.get(FIELD_RULE_RESOURCE);
+  if (!rules || principal.clientId === undefined) return undefined;
+  return db
+    .selectFrom(rules.table)
+    .select(['IdDato', 'Campo', 'Obligatorio', 'Modificable'])
+    .where('IdCliente', '=', principal.clientId)
+    .where('IdDato', '=', entity.name)
+    .where('Activo', '=', 'S');
 }
 
 /** The active field rules (spec: IdDato, Campo, Obligatorio, Modificable) of an entity's form. */
@@ -73,15 +170,8 @@ export async function fieldRules(
   entity: Entity,
   principal: Principal,
 ): Promise<FieldRule[]> {
-  const rules = registry.get(FIELD_RULE_RESOURCE);
-  if (!rules || principal.clientId === undefined) return [];
-  return (await db
-    .selectFrom(rules.table)
-    .select(['IdDato', 'Campo', 'Obligatorio', 'Modificable'])
-    .where('IdCliente', '=', principal.clientId)
-    .where('IdDato', '=', entity.name)
-    .where('Activo', '=', 'S')
-    .execute()) as FieldRule[];
+  const query = fieldRulesQuery(db, registry, entity, principal);
+  return query ? ((await query.execute()) as FieldRule[]) : [];
 }
 
 /**
@@ -92,25 +182,18 @@ export async function checkRules(
   ctx: CheckContext,
   entity: Entity,
   data: Row,
-  principal: Principal,
+  answers: Answers,
   existing?: Row,
 ): Promise<void> {
-  const { db, registry } = ctx;
   const fields: Record<string, FieldProblem> = checkAfter(entity.after, data);
-  for (const { field, typeField } of entity.documents) {
-    const value = data[field];
-    const typeId = data[typeField];
-    if (typeof value !== 'string' || typeId === undefined || fields[field]) continue;
-    const types = registry.require('document-type');
-    const type = (await db
-      .selectFrom(types.table)
-      .selectAll()
-      .where(types.primaryKey, '=', typeId)
-      .executeTakeFirst()) as DocumentTypeRule | undefined;
-    const problem = type && checkDocument(value, type);
+  for (const { field } of entity.documents) {
+    const type = answers[`document:${field}`] as DocumentTypeRule | null | undefined;
+    if (!type || fields[field]) continue;
+    const problem = checkDocument(data[field] as string, type);
     if (problem) fields[field] = problem;
   }
-  const effects = fieldRuleEffects(await fieldRules(db, registry, entity, principal), entity.writable);
+  const rules = (answers.fieldRules ?? []) as FieldRule[];
+  const effects = fieldRuleEffects(rules, entity.writable);
   for (const field of effects.required) {
     const value = data[field];
     if (value === undefined || (Array.isArray(value) && value.length === 0))
@@ -121,7 +204,7 @@ export async function checkRules(
       if (changed(existing[field], data[field])) fields[field] ??= { messageKey: 'validation.notModifiable' };
   }
   if (Object.keys(fields).length) throw new ApiError('VALIDATION_FAILED', { fields });
-  await checkTree(db, entity, data, existing);
+  await checkTree(ctx.db, entity, data, existing);
   const frozen = lockedByState(entity.lockedWhen, existing, entity.writable);
   if (frozen.some((field) => changed(existing?.[field], data[field])))
     throw new ApiError('BUSINESS_RULE', { messageKey: entity.lockedWhen?.messageKey });
@@ -156,18 +239,14 @@ async function checkTree(db: Db, entity: Entity, data: Row, existing?: Row): Pro
 }
 
 /** Unique property sets: a duplicate is a 409 naming the fields the user chose. */
-export async function checkUnique(db: Db, entity: Entity, data: Row, exceptId?: RecordId): Promise<void> {
+export function checkUnique(entity: Entity, answers: Answers): void {
   const fields: Record<string, FieldProblem> = {};
-  for (const set of entity.unique) {
-    if (set.some((f) => data[f] === undefined)) continue;
-    let qb = db.selectFrom(entity.table).select(entity.primaryKey);
-    for (const f of set) qb = qb.where(f, '=', data[f]);
-    if (exceptId !== undefined) qb = qb.where(entity.primaryKey, '<>', exceptId);
-    if (await qb.limit(1).executeTakeFirst()) {
-      // The session's own client or division is not the user's to change: name the other fields.
-      const scopeFields = sessionFields(entity);
-      for (const f of set) if (!scopeFields.has(f)) fields[f] = { messageKey: 'validation.duplicate' };
-    }
-  }
+  // The session's own client or division is not the user's to change: name the other fields.
+  const scopeFields = sessionFields(entity);
+  entity.unique.forEach((set, i) => {
+    const holder = answers[`unique:${i}`];
+    if (holder === undefined || holder === null) return;
+    for (const f of set) if (!scopeFields.has(f)) fields[f] = { messageKey: 'validation.duplicate' };
+  });
   if (Object.keys(fields).length) throw new ApiError('DUPLICATE', { fields });
 }

@@ -4,13 +4,38 @@ import { ApiError } from '../errors.js';
 import type { Principal } from '../principal.js';
 import type { Entity, Registry } from '../registry.js';
 import { readHistory, writeAudit } from './audit.js';
-import { type CheckContext, checkReferences, checkRules, checkUnique } from './checks.js';
+import {
+  type CheckContext,
+  checkKey,
+  checkProbes,
+  checkReferences,
+  checkRules,
+  checkUnique,
+} from './checks.js';
 import { applyFilters } from './filters.js';
 import { parseId, prepare, toRecord } from './input.js';
 import { attachLinks, columns, writeLinks } from './links.js';
 import type { ListQuery } from './list-query.js';
+import { ask } from './probes.js';
 import { confine, ofCompanies, requireOwner, scopeOf, stamp } from './scope.js';
 import type { AnySelect, ApiRecord, HookMap, RecordId, Row, WriteContext } from './types.js';
+
+/** The unique sets' questions alone, for a record other than `exceptId`. */
+const uniqueOnly = (
+  checks: CheckContext,
+  entity: Entity,
+  data: Row,
+  principal: Principal,
+  exceptId: RecordId,
+) =>
+  Object.fromEntries(
+    Object.entries(checkProbes(checks, entity, data, principal, { exceptId })).filter(([name]) =>
+      name.startsWith('unique:'),
+    ),
+  );
+
+/** A flag as each database answers it: true or 1. */
+const truthy = (value: unknown) => value === true || Number(value) === 1;
 
 const FOREIGN_KEY_VIOLATIONS = new Set(['SQLITE_CONSTRAINT_FOREIGNKEY', '23503']);
 
@@ -70,8 +95,14 @@ export class CrudService {
     return confine(this.registry, qb, entity, principal);
   }
 
-  private checks(db: Db): CheckContext {
-    return { db, registry: this.registry, find: (d, e, id, p) => this.find(d, e, id, p) };
+  /** What the checks of a write in `db` need (the caller's scope among it). */
+  checks(db: Db = this.db): CheckContext {
+    return {
+      db,
+      dialect: this.database.dialect,
+      registry: this.registry,
+      confine: (qb, entity, principal) => this.confine(qb, entity, principal),
+    };
   }
 
   /**
@@ -179,23 +210,29 @@ export class CrudService {
     const hooks = this.hooks[entity.name];
     const row = await this.transaction(async (trx) => {
       const key = data[entity.primaryKey] as RecordId | undefined;
-      if (!entity.generatedKey && key !== undefined && (await this.find(trx, entity, key))) {
-        throw new ApiError('DUPLICATE', {
-          fields: { [entity.primaryKey]: { messageKey: 'validation.duplicate' } },
-        });
-      }
-      await checkReferences(this.checks(trx), entity, data, principal);
-      await checkRules(this.checks(trx), entity, data, principal);
+      const checks = this.checks(trx);
+      // What the checks read, in one statement (probes.ts), then judged in the order they answer.
+      const answers = await ask(
+        trx,
+        checks.dialect,
+        checkProbes(checks, entity, data, principal, { key: entity.generatedKey ? undefined : key }),
+      );
+      checkKey(entity, answers);
+      await checkReferences(checks, entity, data, principal, answers);
+      await checkRules(checks, entity, data, answers);
       const ctx: WriteContext = { db: trx, entity, principal, operation: 'create' };
       const claimed = await hooks?.claim?.({ ...ctx, data });
       if (claimed !== undefined) {
         const existing = await this.find(trx, entity, claimed);
         if (!existing) throw new ApiError('NOT_FOUND', { params: { resource: entity.name, id: claimed } });
         await attachLinks(trx, entity, [existing]);
-        await checkUnique(trx, entity, data, claimed);
+        checkUnique(
+          entity,
+          await ask(trx, checks.dialect, uniqueOnly(checks, entity, data, principal, claimed)),
+        );
         return this.replace(trx, entity, claimed, data, principal, existing);
       }
-      await checkUnique(trx, entity, data);
+      checkUnique(entity, answers);
       const server: Row = { ...set };
       await hooks?.beforeWrite?.({ ...ctx, data, set: server });
       const row = (await trx
@@ -250,9 +287,15 @@ export class CrudService {
         else data[field] = existing[field];
       requireOwner(entity, data, principal);
       await attachLinks(trx, entity, [existing]);
-      await checkReferences(this.checks(trx), entity, data, principal);
-      await checkRules(this.checks(trx), entity, data, principal, existing);
-      await checkUnique(trx, entity, data, id);
+      const checks = this.checks(trx);
+      const answers = await ask(
+        trx,
+        checks.dialect,
+        checkProbes(checks, entity, data, principal, { exceptId: id }),
+      );
+      await checkReferences(checks, entity, data, principal, answers);
+      await checkRules(checks, entity, data, answers, existing);
+      checkUnique(entity, answers);
       return this.replace(trx, entity, id, data, principal, existing);
     }).catch(foreignKeyAs('MISSING_REFERENCE'));
     this.committed(entity);
@@ -309,32 +352,26 @@ export class CrudService {
   async remove(entity: Entity, id: RecordId, principal: Principal): Promise<ApiRecord> {
     const hooks = this.hooks[entity.name];
     const row = await this.transaction(async (trx) => {
-      const existing = await this.find(trx, entity, id, principal);
-      if (!existing) throw new ApiError('NOT_FOUND', { params: { resource: entity.name, id } });
+      // The record and, in the same statement, whether each entity referring to it still does.
+      const usages = this.usages(trx, entity, id);
+      let read = trx.selectFrom(entity.table).selectAll().where(entity.primaryKey, '=', id);
+      if (usages.length)
+        read = read.select((eb) => usages.map(({ query }, i) => eb.exists(query).as(`$used${i}`)));
+      const found = (await this.confine(read, entity, principal).executeTakeFirst()) as Row | undefined;
+      if (!found) throw new ApiError('NOT_FOUND', { params: { resource: entity.name, id } });
+      const existing = Object.fromEntries(
+        Object.entries(found).filter(([field]) => !field.startsWith('$used')),
+      );
       const lock = entity.lockedWhen;
       if (lock && !lock.delete && existing[lock.field] === lock.equals)
         throw new ApiError('BUSINESS_RULE', { messageKey: lock.messageKey });
       await hooks?.beforeDelete?.({ db: trx, entity, principal, operation: 'delete', existing });
-      const users = new Set<string>();
-      for (const { entity: other, field, many, goesWith } of this.registry.referencing(entity.name)) {
-        if (users.has(other.name)) continue;
-        // Bookkeeping of this record (a client's job lease, which a background job may have just
-        // taken): it goes with the record.
-        if (goesWith && !many) {
-          await trx.deleteFrom(other.table).where(field, '=', id).execute();
-          continue;
-        }
-        if (many) {
-          let qb = trx.selectFrom(many.table).select(many.owner).where(many.value, '=', id);
-          if (other.name === entity.name) qb = qb.where(many.owner, '<>', id);
-          if (await qb.limit(1).executeTakeFirst()) users.add(other.name);
-          continue;
-        }
-        let qb = trx.selectFrom(other.table).select(other.primaryKey).where(field, '=', id);
-        if (other.name === entity.name) qb = qb.where(other.primaryKey, '<>', id);
-        if (await qb.limit(1).executeTakeFirst()) users.add(other.name);
-      }
+      const users = new Set(usages.filter((_, i) => truthy(found[`$used${i}`])).map((u) => u.entity));
       if (users.size) throw new ApiError('IN_USE', { params: { resources: [...users].join(',') } });
+      // Bookkeeping of this record (a person's employments, a client's job lease a background job
+      // may have just taken): it goes with the record.
+      for (const { entity: other, field, many, goesWith } of this.registry.referencing(entity.name))
+        if (goesWith && !many) await trx.deleteFrom(other.table).where(field, '=', id).execute();
       await attachLinks(trx, entity, [existing]);
       await trx.deleteFrom(entity.table).where(entity.primaryKey, '=', id).execute();
       await writeAudit(trx, this.registry, entity, 'D', principal, id, existing, undefined);
@@ -342,6 +379,22 @@ export class CrudService {
     }).catch(foreignKeyAs('IN_USE'));
     this.committed(entity);
     return toRecord(entity, row);
+  }
+
+  /** The records that would keep `id` of `entity` in use: one question per entity and reference referring to it. */
+  private usages(db: Db, entity: Entity, id: RecordId): Array<{ entity: string; query: AnySelect }> {
+    return this.registry.referencing(entity.name).flatMap(({ entity: other, field, many, goesWith }) => {
+      if (goesWith && !many) return [];
+      const self = other.name === entity.name;
+      if (many) {
+        let query = db.selectFrom(many.table).select(many.owner).where(many.value, '=', id);
+        if (self) query = query.where(many.owner, '<>', id);
+        return [{ entity: other.name, query }];
+      }
+      let query = db.selectFrom(other.table).select(other.primaryKey).where(field, '=', id);
+      if (self) query = query.where(other.primaryKey, '<>', id);
+      return [{ entity: other.name, query }];
+    });
   }
 
   /**

@@ -15,7 +15,29 @@ export interface Database {
   dialect: DialectName;
   /** Where the data lives, for logs: a file path or a PostgreSQL URL without its password. */
   location: string;
+  /**
+   * Calls `listener` with the text of every statement sent to the database from now on (the
+   * transaction's begin and commit included: on PostgreSQL, each is a round trip); the returned
+   * function stops it. The statement-count tests and `bench:write` read the writes through it.
+   */
+  onStatement(listener: StatementListener): () => void;
   close(): Promise<void>;
+}
+
+export type StatementListener = (sql: string) => void;
+
+/** The listeners of one database, told of each statement as its driver sends it. */
+function statementListeners() {
+  const listeners = new Set<StatementListener>();
+  return {
+    tell(sql: string) {
+      for (const listener of listeners) listener(sql);
+    },
+    onStatement(listener: StatementListener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+  };
 }
 
 export interface DatabaseOptions {
@@ -46,8 +68,17 @@ function openSqlite(dataDir: string, synchronous: 'FULL' | 'NORMAL'): Database {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma(`synchronous = ${synchronous === 'NORMAL' ? 'NORMAL' : 'FULL'}`);
-  const db: Db = new Kysely({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', location: file, close: () => db.destroy() };
+  const statements = statementListeners();
+  const db: Db = new Kysely({
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite, statements.tell) }),
+  });
+  return {
+    db,
+    dialect: 'sqlite',
+    location: file,
+    onStatement: statements.onStatement,
+    close: () => db.destroy(),
+  };
 }
 
 const STATEMENT_CACHE_SIZE = 500;
@@ -56,9 +87,14 @@ const STATEMENT_CACHE_SIZE = 500;
  * Kysely prepares every query afresh; the API runs the same few shapes of SQL over and over, so
  * prepared statements are kept by their text (a busy one, mid-iteration, is never shared).
  */
-function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDatabase.Database {
+function withStatementCache(
+  sqlite: SqliteDatabase.Database,
+  tell: StatementListener,
+): SqliteDatabase.Database {
   const cache = new Map<string, SqliteDatabase.Statement>();
+  // Kysely's driver prepares each statement it runs: what is prepared is what is sent.
   const prepare = (sql: string) => {
+    tell(sql);
     const cached = cache.get(sql);
     if (cached && !cached.busy) return cached;
     const statement = sqlite.prepare(sql);
@@ -104,9 +140,10 @@ const VARIABLE_ARITY = / in \(/i;
  * connection prepares them once and reuses the plan. Lists with a variable number of values
  * (`in (...)`) stay unnamed, so the set of prepared statements stays bounded.
  */
-function preparingClient(client: pg.PoolClient): void {
+function preparingClient(client: pg.PoolClient, tell: StatementListener): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   (client as { query: unknown }).query = (text: unknown, values?: unknown, callback?: unknown) => {
+    tell(typeof text === 'string' ? text : String((text as { text?: unknown })?.text));
     if (
       typeof text === 'string' &&
       Array.isArray(values) &&
@@ -134,15 +171,17 @@ function openPostgres(url: string, poolSize = 10): Database {
     if (!closing) console.error(JSON.stringify({ msg: 'database connection lost', error: error.message }));
   };
   pool.on('error', dropped);
+  const statements = statementListeners();
   pool.on('connect', (client) => {
     client.on('error', dropped);
-    preparingClient(client);
+    preparingClient(client, statements.tell);
   });
   const db: Db = new Kysely({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
     dialect: 'postgres',
     location: redact(url),
+    onStatement: statements.onStatement,
     close: () => {
       closing = true;
       return db.destroy();

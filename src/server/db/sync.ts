@@ -67,23 +67,24 @@ const UNIQUE_VIOLATIONS = new Set(['23505', 'SQLITE_CONSTRAINT_UNIQUE']);
 
 /**
  * Sets of columns worth an index: references, filters, sort keys and declared composites. Every
- * query of a scoped entity says its client (and division), so those lead each index: a count or an
- * ordered page is then answered from the index alone.
+ * query of a scoped entity says its client (and division), so those lead each index of a filter or
+ * a sort key: a count or an ordered page is then answered from the index alone. A reference leads
+ * its own, the scope after it: a list that filters by it says both (equalities, in any order), and
+ * a delete of the record it points at asks by the reference alone (whether it is still used, the
+ * rows that go with it).
  */
 function indexSets(entity: Entity): string[][] {
   const scope = [entity.scope.client, entity.scope.division, entity.scope.user].filter((f): f is string =>
     Boolean(f),
   );
-  const singles = new Set<string>([
-    ...entity.references.filter((r) => !r.many).map((r) => r.field),
-    ...entity.filters,
-    ...entity.sortable,
-  ]);
-  singles.delete(entity.primaryKey);
-  for (const field of scope) singles.delete(field);
+  const references = new Set(entity.references.filter((r) => !r.many).map((r) => r.field));
+  const singles = new Set<string>([...entity.filters, ...entity.sortable]);
+  for (const field of [entity.primaryKey, ...scope, ...references]) singles.delete(field);
+  references.delete(entity.primaryKey);
   const lead = (set: string[]) => [...scope, ...set.filter((f) => !scope.includes(f))];
   const sets = [
     ...(scope.length ? [scope] : []),
+    ...[...references].map((f) => [f, ...scope.filter((s) => s !== f)]),
     ...[...singles].map((f) => lead([f])),
     ...entity.indexes.map(lead),
   ];

@@ -65,18 +65,20 @@ export async function recordEmployment(
   const was = employed(existing) && !moved;
   const is = employed(row);
   if (was === is && !moved) return;
-  const today = await todayOf(db, registry, principal);
   const now = new Date().toISOString();
+  // A new person has no employment yet; one written before has its open one, if any.
+  const open = existing
+    ? ((await db
+        .selectFrom(table)
+        .select(['IdEmpleo', 'FechaInicio'])
+        .where('IdPersona', '=', row.IdPersona as number)
+        .where('Vigente', '=', 'S')
+        .executeTakeFirst()) as { IdEmpleo: number; FechaInicio: string } | undefined)
+    : undefined;
   // The open employment ends: on the cessation date when there is one, else today.
-  const open = (await db
-    .selectFrom(table)
-    .select(['IdEmpleo', 'FechaInicio'])
-    .where('IdPersona', '=', row.IdPersona as number)
-    .where('Vigente', '=', 'S')
-    .executeTakeFirst()) as { IdEmpleo: number; FechaInicio: string } | undefined;
   if (open && (!is || moved)) {
     const ceased = typeof existing?.FechaCese === 'string' ? existing.FechaCese : undefined;
-    const end = [ceased ?? today, open.FechaInicio].sort()[1];
+    const end = [ceased ?? (await todayOf(db, registry, principal)), open.FechaInicio].sort()[1];
     await db
       .updateTable(table)
       .set({ Vigente: 'N', FechaFin: end, IdUsuarioModificacion: principal.userId, FechaModificacion: now })
@@ -91,7 +93,10 @@ export async function recordEmployment(
         IdPersona: row.IdPersona,
         IdCompania: row.IdCompania,
         // A new person's employment starts on their start date; a move or a reinstatement today.
-        FechaInicio: !existing && typeof row.FechaInicio === 'string' ? row.FechaInicio : today,
+        FechaInicio:
+          !existing && typeof row.FechaInicio === 'string'
+            ? row.FechaInicio
+            : await todayOf(db, registry, principal),
         Vigente: 'S',
         IdUsuarioCreacion: principal.userId,
         FechaCreacion: now,

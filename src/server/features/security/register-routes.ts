@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { PropertySchema } from '../../../shared/schema/types.js';
 import { checkReferences } from '../../crud/checks.js';
-import type { ApiRecord, RecordId, Row } from '../../crud/types.js';
+import type { ApiRecord, Row } from '../../crud/types.js';
 import { ApiError } from '../../errors.js';
 import type { Entity } from '../../registry.js';
 import { field, objectOf, resultResponses } from '../../routes/responses.js';
@@ -164,20 +164,7 @@ export default async function registerRoutes(fastify: FastifyInstance): Promise<
             fields: { IdCompania: { messageKey: 'validation.contractorCompany' } },
           });
         const { IdUsuario: _user, ...references } = data;
-        await checkReferences(
-          {
-            db: fastify.database.db,
-            registry: fastify.registry,
-            find: (_db, entity, id: RecordId, who) =>
-              crud.getOne(entity, id, who ?? principal).catch((error: unknown) => {
-                if (error instanceof ApiError && error.code === 'NOT_FOUND') return undefined;
-                throw error;
-              }),
-          },
-          assignmentEntity,
-          references,
-          principal,
-        );
+        await checkReferences(crud.checks(), assignmentEntity, references, principal);
         await rights.checkAssignment(data);
         prepared[index] = data;
       }
