@@ -9,10 +9,10 @@ import {
 } from '../../shared/rules.js';
 import type { FieldProblem } from '../../shared/validation.js';
 import type { Db, DialectName } from '../db/connection.js';
+import { type Answers, ask, type Probe } from '../db/probes.js';
 import { ApiError } from '../errors.js';
 import type { Principal } from '../principal.js';
 import type { Entity, Registry } from '../registry.js';
-import { type Answers, ask, type Probe } from './probes.js';
 import { sessionFields } from './scope.js';
 import type { AnySelect, RecordId, Row } from './types.js';
 
@@ -125,7 +125,7 @@ export async function checkReferences(
   principal: Principal,
   answers?: Answers,
 ): Promise<void> {
-  const found = answers ?? (await ask(ctx.db, ctx.dialect, referenceProbes(ctx, entity, data, principal)));
+  const found = answers ?? (await ask(ctx.db, referenceProbes(ctx, entity, data, principal)));
   const fields: Record<string, FieldProblem> = {};
   const missing = (ref: { field: string; target: string }) => {
     fields[ref.field] = { messageKey: 'validation.referenceMissing', params: { resource: ref.target } };

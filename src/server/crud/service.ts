@@ -1,5 +1,6 @@
 import type { CompiledQuery } from 'kysely';
 import type { Database, Db } from '../db/connection.js';
+import { ask } from '../db/probes.js';
 import { ApiError } from '../errors.js';
 import type { Principal } from '../principal.js';
 import type { Entity, Registry } from '../registry.js';
@@ -16,7 +17,6 @@ import { applyFilters } from './filters.js';
 import { parseId, prepare, toRecord } from './input.js';
 import { attachLinks, columns, writeLinks } from './links.js';
 import type { ListQuery } from './list-query.js';
-import { ask } from './probes.js';
 import { confine, ofCompanies, requireOwner, scopeOf, stamp } from './scope.js';
 import type { AnySelect, ApiRecord, HookMap, RecordId, Row, WriteContext } from './types.js';
 
@@ -214,7 +214,6 @@ export class CrudService {
       // What the checks read, in one statement (probes.ts), then judged in the order they answer.
       const answers = await ask(
         trx,
-        checks.dialect,
         checkProbes(checks, entity, data, principal, { key: entity.generatedKey ? undefined : key }),
       );
       checkKey(entity, answers);
@@ -226,10 +225,7 @@ export class CrudService {
         const existing = await this.find(trx, entity, claimed);
         if (!existing) throw new ApiError('NOT_FOUND', { params: { resource: entity.name, id: claimed } });
         await attachLinks(trx, entity, [existing]);
-        checkUnique(
-          entity,
-          await ask(trx, checks.dialect, uniqueOnly(checks, entity, data, principal, claimed)),
-        );
+        checkUnique(entity, await ask(trx, uniqueOnly(checks, entity, data, principal, claimed)));
         return this.replace(trx, entity, claimed, data, principal, existing);
       }
       checkUnique(entity, answers);
@@ -288,11 +284,7 @@ export class CrudService {
       requireOwner(entity, data, principal);
       await attachLinks(trx, entity, [existing]);
       const checks = this.checks(trx);
-      const answers = await ask(
-        trx,
-        checks.dialect,
-        checkProbes(checks, entity, data, principal, { exceptId: id }),
-      );
+      const answers = await ask(trx, checkProbes(checks, entity, data, principal, { exceptId: id }));
       await checkReferences(checks, entity, data, principal, answers);
       await checkRules(checks, entity, data, answers, existing);
       checkUnique(entity, answers);

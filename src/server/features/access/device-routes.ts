@@ -16,7 +16,7 @@ import { Enrolment } from './enrolment.js';
 import {
   decideAndRecord,
   decisionWriterOf,
-  doorOfDevice,
+  doorCache,
   doorsOfDevice,
   type Presentation,
   recordBatch,
@@ -99,6 +99,7 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
   const keys = new DeviceKeys(db);
   const { qualifications } = fastify;
   const siteOf = siteCache(db, qualifications);
+  const doorOf = doorCache(db);
   const writer = decisionWriterOf(db, fastify.database.dialect === 'postgres' ? 4 : 1);
   fastify.decorate('deviceKeys', keys);
   const enrolment = new Enrolment(db, keys);
@@ -138,7 +139,7 @@ export default async function deviceRoutes(fastify: FastifyInstance): Promise<vo
       const work = (async () => {
         const device = await authenticate(request);
         const presented = presentedOf(body, '0', device);
-        const found = await doorOfDevice(db, device, Number(body.IdPuerta));
+        const found = await doorOf(device, Number(body.IdPuerta));
         if (!found) throw new ApiError('BAD_REQUEST', { messageKey: 'gate.doorNotOfDevice' });
         const clock = correctedTime(device, body.FechaHora, received);
         const presentation: Presentation = {

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type QueryCreator, sql } from 'kysely';
 import {
   type Decision,
   type Direction,
@@ -10,7 +10,7 @@ import {
   reasonMessageKey,
   type SiteAccess,
 } from '../../../shared/access/decision.js';
-import type { Db } from '../../db/connection.js';
+import { type Db, isPostgres } from '../../db/connection.js';
 import { GroupCommit } from '../../db/group-commit.js';
 import { ttlCache } from '../../db/ttl-cache.js';
 import { t } from '../../i18n.js';
@@ -18,6 +18,7 @@ import type { Device } from '../../services/site/device-keys.js';
 import {
   type Loaded,
   type LoadedDoor,
+  loadDoor,
   loadDoors,
   loadDriver,
   loadHolder,
@@ -25,7 +26,10 @@ import {
   loadSite,
   type QualificationSource,
 } from '../../services/site/loader.js';
-import { ACCESS_TABLES, noteMarkedDays } from '../../services/site/tables.js';
+import { ACCESS_TABLES, markedDays, markedDaysUpsert, noteMarkedDays } from '../../services/site/tables.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: the tables come from the schemas at run time (Db)
+type Any = any;
 
 /** One presentation at a door, as a device reports it. */
 export interface Presentation {
@@ -62,9 +66,17 @@ const holderKey = (holder: Holder) =>
 
 const MARKING_TYPE = { credential: 'C', document: 'T', plate: 'V' } as const;
 
-/** The door's site data (door, time zone) or undefined when the door is not the device's division. */
-export async function doorOfDevice(db: Db, device: Device, doorId: number) {
-  return (await doorsOfDevice(db, device, [doorId])).get(doorId);
+/**
+ * The door's site data (door, time zone) or undefined when the door is not the device's division,
+ * kept as the division's access configuration is (SITE_CACHE_MS): a decision does not read it.
+ */
+export function doorCache(db: Db, now: () => number = Date.now) {
+  const load = ttlCache((doorId: number) => loadDoor(db, doorId), SITE_CACHE_MS, now);
+  return async (device: Device, doorId: number) => {
+    const found = await load(doorId);
+    if (found?.door.IdCliente !== device.IdCliente || found.door.IdDivision !== device.IdDivision) return;
+    return found;
+  };
 }
 
 /** `doorOfDevice` for several doors in one statement: the device's doors among them, by id. */
@@ -219,16 +231,13 @@ function plan(
 /** Presence rows moved per statement. */
 const PRESENCE_UPSERT = 100;
 
-/**
- * The presence rows a marking (or a batch's newest marking per holder, one per holder) moves, newest
- * instant winning: a few multi-row upserts, in the order of their keys (so two transactions never
- * wait on each other's rows the other way round).
- */
-async function movePresence(
-  trx: Db,
-  rows: Array<{ planned: Planned; IdMarcacion: number; door: LoadedDoor }>,
-): Promise<void> {
-  const values = rows
+type PresenceRow = Record<string, unknown> & { IdDivision: number; Titular: string };
+
+/** The presence rows the planned markings move, in the order of their keys (so two transactions never wait on each other's rows the other way round). */
+function presenceRows(
+  rows: Array<{ planned: Planned; IdMarcacion: unknown; door: LoadedDoor }>,
+): PresenceRow[] {
+  return rows
     .flatMap(({ planned: { move, values }, IdMarcacion, door }) =>
       move
         ? [
@@ -250,23 +259,60 @@ async function movePresence(
     .sort(
       (a, b) => a.IdDivision - b.IdDivision || (a.Titular < b.Titular ? -1 : a.Titular > b.Titular ? 1 : 0),
     );
+}
+
+/** The upsert of presence rows, the newest instant winning, on a database or in a `with`. */
+function presenceUpsert(qc: QueryCreator<Any>, values: PresenceRow[]) {
+  return qc
+    .insertInto(ACCESS_TABLES.presence)
+    .values(values)
+    .onConflict((oc) =>
+      oc
+        .columns(['IdDivision', 'Titular'])
+        .doUpdateSet((eb) => ({
+          IdZona: eb.ref('excluded.IdZona'),
+          IdPuerta: eb.ref('excluded.IdPuerta'),
+          Funcion: eb.ref('excluded.Funcion'),
+          Instante: eb.ref('excluded.Instante'),
+          IdMarcacion: eb.ref('excluded.IdMarcacion'),
+        }))
+        .where((eb) => eb(`${ACCESS_TABLES.presence}.Instante`, '<=', eb.ref('excluded.Instante'))),
+    );
+}
+
+/**
+ * The presence rows a marking (or a batch's newest marking per holder, one per holder) moves, newest
+ * instant winning: a few multi-row upserts.
+ */
+async function movePresence(
+  trx: Db,
+  rows: Array<{ planned: Planned; IdMarcacion: number; door: LoadedDoor }>,
+): Promise<void> {
+  const values = presenceRows(rows);
   for (let i = 0; i < values.length; i += PRESENCE_UPSERT)
-    await trx
-      .insertInto(ACCESS_TABLES.presence)
-      .values(values.slice(i, i + PRESENCE_UPSERT))
-      .onConflict((oc) =>
-        oc
-          .columns(['IdDivision', 'Titular'])
-          .doUpdateSet((eb) => ({
-            IdZona: eb.ref('excluded.IdZona'),
-            IdPuerta: eb.ref('excluded.IdPuerta'),
-            Funcion: eb.ref('excluded.Funcion'),
-            Instante: eb.ref('excluded.Instante'),
-            IdMarcacion: eb.ref('excluded.IdMarcacion'),
-          }))
-          .where((eb) => eb(`${ACCESS_TABLES.presence}.Instante`, '<=', eb.ref('excluded.Instante'))),
-      )
-      .execute();
+    await presenceUpsert(trx, values.slice(i, i + PRESENCE_UPSERT)).execute();
+}
+
+/**
+ * One online decision's marking, the presence it moves and the day it marks, in one statement
+ * (PostgreSQL: the inserts as parts of one `with`): one round trip. The presence takes the
+ * marking's new key from the marking's insert.
+ */
+async function writeAtOnce(trx: Db, planned: Planned, door: LoadedDoor): Promise<number> {
+  let query = trx.with('m', (qc) =>
+    qc.insertInto(ACCESS_TABLES.marking).values(planned.values).returning('IdMarcacion'),
+  );
+  const [presence] = presenceRows([{ planned, IdMarcacion: null, door }]);
+  if (presence)
+    query = query.with('p', (qc) =>
+      presenceUpsert(qc, [
+        { ...presence, IdMarcacion: sql`(select ${sql.ref('IdMarcacion')} from ${sql.table('m')})` },
+      ]),
+    );
+  const days = markedDays([planned.values]);
+  if (days.length) query = query.with('d', (qc) => markedDaysUpsert(qc, days));
+  const row = await query.selectFrom('m').select('IdMarcacion').executeTakeFirstOrThrow();
+  return Number(row.IdMarcacion);
 }
 
 /** A holder's last allowed, trustworthy marking, as stored. */
@@ -366,13 +412,24 @@ export async function recordIn(
     );
   }
   const planned = plan(device, p, loaded, site, last);
+  const result = planned.values.Resultado as 'P' | 'D';
+  // Online, without a mark of the device's own, a marking cannot be sent twice: one statement.
+  if (!p.deviceMarkId && isPostgres(trx)) {
+    const IdMarcacion = await writeAtOnce(trx, planned, door);
+    return {
+      decision: planned.decision,
+      direction: planned.direction,
+      result,
+      IdMarcacion,
+      duplicate: false,
+    };
+  }
   const inserted = await trx
     .insertInto(ACCESS_TABLES.marking)
     .values(planned.values)
     .onConflict((oc) => oc.columns(['IdEquipo', 'IdMarcaDispositivo']).doNothing())
     .returning('IdMarcacion')
     .executeTakeFirst();
-  const result = planned.values.Resultado as 'P' | 'D';
   if (!inserted) return { decision: planned.decision, direction: planned.direction, result, duplicate: true };
   const IdMarcacion = Number(inserted.IdMarcacion);
   await movePresence(trx, [{ planned, IdMarcacion, door }]);

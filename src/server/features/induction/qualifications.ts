@@ -65,21 +65,21 @@ export function inductionQualifications({ registry }: FeatureContext): Qualifica
         )
         .filter((q) => q.doors.length || q.zones.length);
     },
-    async held(db, clientId, personIds) {
-      if (!personIds.length) return [];
-      const rows = (await db
-        .selectFrom(record)
-        .select(['IdPersona', 'IdCurso', 'VenceEl'])
-        .where('IdCliente', '=', clientId)
-        .where(among('IdPersona', personIds))
-        .where('Estado', '=', 'V')
-        .execute()) as Row[];
-      return rows.map((r) => ({
-        personId: Number(r.IdPersona),
-        kind: 'induction' as const,
-        id: Number(r.IdCurso),
-        until: String(r.VenceEl),
-      }));
+    held(db, clientId, personIds) {
+      return {
+        query: db
+          .selectFrom(record)
+          .select(['IdPersona', 'IdCurso', 'VenceEl'])
+          .where('IdCliente', '=', clientId)
+          .where(among('IdPersona', personIds))
+          .where('Estado', '=', 'V'),
+        read: (r) => ({
+          personId: Number(r.IdPersona),
+          kind: 'induction' as const,
+          id: Number(r.IdCurso),
+          until: String(r.VenceEl),
+        }),
+      };
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { ExpressionBuilder } from 'kysely';
+import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
 import type {
   AccessAssignment,
   AccessGroup,
@@ -24,6 +24,11 @@ import type {
 } from '../../../shared/access/decision.js';
 import { timeZoneOf } from '../../../shared/dates.js';
 import type { Db } from '../../db/connection.js';
+import { ask, type Probe } from '../../db/probes.js';
+
+type Row = Record<string, unknown>;
+// biome-ignore lint/suspicious/noExplicitAny: tables come from the schemas at run time
+type AnySelect = SelectQueryBuilder<any, any, any>;
 
 /** A door with what the marking records besides the decision's columns. */
 export interface LoadedDoor extends Door {
@@ -41,12 +46,16 @@ export interface QualificationSource {
   kind: QualificationKind;
   /** The division's active rules: which doors and zones require what, in a fixed order. */
   required(db: Db, clientId: number, divisionId: number): Promise<RequiredQualification[]>;
-  /** What these people (at most 500) hold and until when; a revoked one is not held. */
-  held(
-    db: Db,
-    clientId: number,
-    personIds: number[],
-  ): Promise<Array<HeldQualification & { personId: number }>>;
+  /**
+   * What these people (at most 500) hold and until when, a revoked one not held: the query of its
+   * rows (asked with the holders' other rows, in one statement) and what one of them says.
+   */
+  held(db: Db, clientId: number, personIds: number[]): HeldQuery;
+}
+
+export interface HeldQuery {
+  query: AnySelect;
+  read(row: Row): HeldQualification & { personId: number };
 }
 
 /** The site's IANA time zone, from its country (a division keeps no zone of its own). */
@@ -459,13 +468,11 @@ export async function loadHolders(
   }
   const holders = new Map<string, Holder>();
   for (const [key, { clientId, divisionId, people, vehicles }] of wanted) {
-    const [persons, cars, held] = await Promise.all([
-      loadPeople(db, clientId, divisionId, [...people]),
+    const [persons, cars] = await Promise.all([
+      loadPeople(db, clientId, divisionId, [...people], sources),
       loadVehicles(db, clientId, divisionId, [...vehicles]),
-      heldBy(db, sources, clientId, [...people]),
     ]);
-    for (const [id, holder] of persons)
-      holders.set(`${key}:P:${id}`, { ...holder, qualifications: held.get(id) ?? [] });
+    for (const [id, holder] of persons) holders.set(`${key}:P:${id}`, holder);
     for (const [id, holder] of cars) holders.set(`${key}:V:${id}`, holder);
   }
   return queries.map(({ clientId, divisionId }, i): Loaded => {
@@ -475,22 +482,6 @@ export async function loadHolders(
     if (vehicleId != null) return { credential, holder: holders.get(`${site}:V:${vehicleId}`) };
     return { credential };
   });
-}
-
-/** What these people hold of every source's qualifications, by person. */
-async function heldBy(
-  db: Db,
-  sources: readonly QualificationSource[],
-  clientId: number,
-  ids: number[],
-): Promise<Map<number, HeldQualification[]>> {
-  if (!sources.length) return new Map();
-  const rows = await inChunks(ids, async (chunk) =>
-    (await Promise.all(sources.map((s) => s.held(db, clientId, chunk)))).flat(),
-  );
-  const byPerson = new Map<number, HeldQualification[]>();
-  for (const { personId, ...held } of rows) byPerson.set(personId, [...(byPerson.get(personId) ?? []), held]);
-  return byPerson;
 }
 
 const accreditationOf = (r: Record<string, unknown>): Accreditation => ({
@@ -535,89 +526,95 @@ const OWNERS = {
 
 /**
  * A chunk of holders' accreditations, accredited requirements and access assignments in the
- * division, the three statements a person and a vehicle share.
+ * division, the three queries a person and a vehicle share.
  */
-function accreditedRows(
+function accreditedQueries(
   db: Db,
   owner: keyof typeof OWNERS,
   clientId: number,
   divisionId: number,
   chunk: number[],
-) {
+): Record<'accreditations' | 'requirements' | 'assignments', Probe> {
   const o = OWNERS[owner];
-  return Promise.all([
-    db
-      .selectFrom('accreditation_accreditation')
-      .select(['IdAcreditacion', o.key, 'IdDivision', 'IdContrato', 'FechaInicio', 'FechaFin', 'Estado'])
-      .where('IdCliente', '=', clientId)
-      .where('IdDivision', '=', divisionId)
-      .where(among(o.key, chunk))
-      .execute(),
-    db
-      .selectFrom('accreditation_accredited_requirement as k')
-      .innerJoin('access_requirement as r', 'r.IdRequisito', 'k.IdRequisito')
-      .select([
-        'k.IdRequisitoAcreditado',
-        `k.${o.key}`,
-        ...o.requirementColumns,
-        'k.IdRequisito',
-        'r.Requisito',
-        'r.Obligatorio',
-        'k.FechaVencimiento',
-      ])
-      .where(among(`k.${o.key}`, chunk))
-      .execute(),
-    db
-      .selectFrom(o.access)
-      .select([o.accessKey, o.key, 'IdPerfilAcceso', 'FechaInicio', 'FechaFin', 'Temporal', 'Activo'])
-      .where('IdCliente', '=', clientId)
-      .where('IdDivision', '=', divisionId)
-      .where(among(o.key, chunk))
-      .execute(),
-  ]);
+  return {
+    accreditations: {
+      as: 'rows',
+      query: db
+        .selectFrom('accreditation_accreditation')
+        .select(['IdAcreditacion', o.key, 'IdDivision', 'IdContrato', 'FechaInicio', 'FechaFin', 'Estado'])
+        .where('IdCliente', '=', clientId)
+        .where('IdDivision', '=', divisionId)
+        .where(among(o.key, chunk)),
+    },
+    requirements: {
+      as: 'rows',
+      query: db
+        .selectFrom('accreditation_accredited_requirement as k')
+        .innerJoin('access_requirement as r', 'r.IdRequisito', 'k.IdRequisito')
+        .select([
+          'k.IdRequisitoAcreditado',
+          `k.${o.key}`,
+          ...o.requirementColumns,
+          'k.IdRequisito',
+          'r.Requisito',
+          'r.Obligatorio',
+          'k.FechaVencimiento',
+        ])
+        .where(among(`k.${o.key}`, chunk)),
+    },
+    assignments: {
+      as: 'rows',
+      query: db
+        .selectFrom(o.access)
+        .select([o.accessKey, o.key, 'IdPerfilAcceso', 'FechaInicio', 'FechaFin', 'Temporal', 'Activo'])
+        .where('IdCliente', '=', clientId)
+        .where('IdDivision', '=', divisionId)
+        .where(among(o.key, chunk)),
+    },
+  };
 }
+
+// biome-ignore lint/suspicious/noExplicitAny: the rows are as the schemas' columns are, checked by the decision
+type Rows = Array<Record<string, any>>;
 
 /**
  * The shared rows of the loaded chunks, by holder, in the order each one's lookup of a single
  * holder has read them (the index it goes by).
  */
-function accreditedBy(owner: keyof typeof OWNERS, rows: Array<Awaited<ReturnType<typeof accreditedRows>>>) {
+function accreditedBy(owner: keyof typeof OWNERS, answers: Array<Record<string, unknown>>) {
   const o = OWNERS[owner];
+  const all = (name: string) => answers.flatMap((a) => a[name] as Rows);
   return {
-    accreditations: byOwner(
-      rows.flatMap((r) => r[0]),
-      o.key,
-      ['Estado', 'IdAcreditacion'],
-    ),
-    requirements: byOwner(
-      rows.flatMap((r) => r[1]),
-      o.key,
-      [...o.requirementOrder],
-    ),
-    assignments: byOwner(
-      rows.flatMap((r) => r[2]),
-      o.key,
-      ['IdPerfilAcceso', 'FechaInicio', o.accessKey],
-    ),
+    accreditations: byOwner(all('accreditations'), o.key, ['Estado', 'IdAcreditacion']),
+    requirements: byOwner(all('requirements'), o.key, [...o.requirementOrder]),
+    assignments: byOwner(all('assignments'), o.key, ['IdPerfilAcceso', 'FechaInicio', o.accessKey]),
   };
 }
 
-/** The people of these ids with their rows for the division (six statements per IN_LIST people). */
+/**
+ * The people of these ids with their rows for the division and what they hold of every source's
+ * qualifications: one statement per IN_LIST people (probes.ts).
+ */
 async function loadPeople(
   db: Db,
   clientId: number,
   divisionId: number,
   ids: number[],
+  sources: readonly QualificationSource[],
 ): Promise<Map<number, PersonHolder>> {
-  const rows = await inChunks(ids, async (chunk) => [
-    await Promise.all([
-      Promise.all([
-        db
+  const answers = await inChunks(ids, async (chunk) => {
+    const held = sources.map((source) => source.held(db, clientId, chunk));
+    const answer = await ask(db, {
+      people: {
+        as: 'rows',
+        query: db
           .selectFrom('administration_person')
           .select(['IdPersona', 'Condicion', 'Inactivo', 'ValidarRequisitosAcceso'])
-          .where(among('IdPersona', chunk))
-          .execute(),
-        db
+          .where(among('IdPersona', chunk)),
+      },
+      exonerations: {
+        as: 'rows',
+        query: db
           .selectFrom('access_exoneration')
           .select([
             'IdExoneracion',
@@ -630,9 +627,11 @@ async function loadPeople(
           ])
           .where('IdCliente', '=', clientId)
           .where('IdDivision', '=', divisionId)
-          .where(among('IdPersona', chunk))
-          .execute(),
-        db
+          .where(among('IdPersona', chunk)),
+      },
+      restrictions: {
+        as: 'rows',
+        query: db
           .selectFrom('access_restriction')
           .select([
             'IdRestriccion',
@@ -650,32 +649,34 @@ async function loadPeople(
           ])
           .where('IdCliente', '=', clientId)
           .where('IdDivision', '=', divisionId)
-          .where(among('IdPersona', chunk))
-          .execute(),
-      ]),
-      accreditedRows(db, 'person', clientId, divisionId, chunk),
-    ]),
-  ]);
-  const { accreditations, requirements, assignments } = accreditedBy(
-    'person',
-    rows.map((r) => r[1]),
-  );
+          .where(among('IdPersona', chunk)),
+      },
+      ...accreditedQueries(db, 'person', clientId, divisionId, chunk),
+      ...Object.fromEntries(held.map((h, i) => [`held${i}`, { as: 'rows', query: h.query } as Probe])),
+    });
+    answer.held = held.flatMap((h, i) => (answer[`held${i}`] as Rows).map((row) => h.read(row)));
+    return [answer];
+  });
+  const { accreditations, requirements, assignments } = accreditedBy('person', answers);
+  const all = (name: string) => answers.flatMap((a) => a[name] as Rows);
   // In the order each one's lookup of a single person has read them (the index it goes by).
-  const exonerations = byOwner(
-    rows.flatMap((r) => r[0][1]),
-    'IdPersona',
-    ['IdRequisito', 'FechaInicio', 'IdExoneracion'],
-  );
-  const restrictions = byOwner(
-    rows.flatMap((r) => r[0][2]),
-    'IdPersona',
-    ['FechaInicio', 'IdRestriccion'],
-  );
+  const exonerations = byOwner(all('exonerations'), 'IdPersona', [
+    'IdRequisito',
+    'FechaInicio',
+    'IdExoneracion',
+  ]);
+  const restrictions = byOwner(all('restrictions'), 'IdPersona', ['FechaInicio', 'IdRestriccion']);
+  const qualifications = new Map<number, HeldQualification[]>();
+  for (const { personId, ...held } of answers.flatMap(
+    (a) => a.held as Array<HeldQualification & { personId: number }>,
+  ))
+    qualifications.set(personId, [...(qualifications.get(personId) ?? []), held]);
   const holders = new Map<number, PersonHolder>();
-  for (const person of rows.flatMap((r) => r[0][0])) {
+  for (const person of all('people')) {
     const id = Number(person.IdPersona);
     holders.set(id, {
       kind: 'person',
+      qualifications: qualifications.get(id) ?? [],
       person: {
         IdPersona: id,
         Condicion: person.Condicion,
@@ -713,39 +714,44 @@ async function loadPeople(
   return holders;
 }
 
-/** The vehicles of these ids with their rows for the division (four statements per IN_LIST vehicles). */
+/** The vehicles of these ids with their rows for the division: one statement per IN_LIST vehicles (probes.ts). */
 async function loadVehicles(
   db: Db,
   clientId: number,
   divisionId: number,
   ids: number[],
 ): Promise<Map<number, Holder>> {
-  const rows = await inChunks(ids, async (chunk) => [
-    await Promise.all([
-      db
-        .selectFrom('administration_vehicle as v')
-        .leftJoin('administration_vehicle_type as t', (join) =>
-          join.onRef('t.IdTipoVehiculo', '=', 'v.IdTipoVehiculo').on('t.RequiereLicenciaInterna', '=', 'S'),
-        )
-        .select(['v.IdVehiculo', 'v.Estado', 't.IdTipoVehiculo as TipoConLicencia', 't.Descripcion as Tipo'])
-        .where(among('v.IdVehiculo', chunk))
-        .execute(),
-      accreditedRows(db, 'vehicle', clientId, divisionId, chunk),
-      maintenanceRows(db, chunk),
-    ]),
+  const answers = await inChunks(ids, async (chunk) => [
+    await ask(db, {
+      vehicles: {
+        as: 'rows',
+        query: db
+          .selectFrom('administration_vehicle as v')
+          .leftJoin('administration_vehicle_type as t', (join) =>
+            join.onRef('t.IdTipoVehiculo', '=', 'v.IdTipoVehiculo').on('t.RequiereLicenciaInterna', '=', 'S'),
+          )
+          .select([
+            'v.IdVehiculo',
+            'v.Estado',
+            't.IdTipoVehiculo as TipoConLicencia',
+            't.Descripcion as Tipo',
+          ])
+          .where(among('v.IdVehiculo', chunk)),
+      },
+      ...accreditedQueries(db, 'vehicle', clientId, divisionId, chunk),
+      maintenance: { as: 'rows', query: maintenanceQuery(db, chunk) },
+    }),
   ]);
+  const all = (name: string) => answers.flatMap((a) => a[name] as Rows);
   const due = new Map<number, MaintenanceDue[]>();
-  for (const m of rows.flatMap((r) => r[2]))
+  for (const m of all('maintenance'))
     due.set(Number(m.IdVehiculo), [
       ...(due.get(Number(m.IdVehiculo)) ?? []),
       { Tipo: String(m.Descripcion), Vence: String(m.Vence).slice(0, 10) },
     ]);
-  const { accreditations, requirements, assignments } = accreditedBy(
-    'vehicle',
-    rows.map((r) => r[1]),
-  );
+  const { accreditations, requirements, assignments } = accreditedBy('vehicle', answers);
   const holders = new Map<number, Holder>();
-  for (const vehicle of rows.flatMap((r) => r[0])) {
+  for (const vehicle of all('vehicles')) {
     const id = Number(vehicle.IdVehiculo);
     holders.set(id, {
       kind: 'vehicle',
@@ -766,7 +772,7 @@ async function loadVehicles(
  * Vehicles' maintenance of the kinds that block them (maintenance-type BloqueaVehiculo): per vehicle
  * and kind, the next due day of its latest active record of that kind.
  */
-function maintenanceRows(db: Db, vehicles: number[]) {
+function maintenanceQuery(db: Db, vehicles: number[]) {
   return db
     .selectFrom('administration_vehicle_maintenance as m')
     .innerJoin('system_maintenance_type as t', 't.IdTipoMantenimiento', 'm.IdTipoMantenimiento')
@@ -787,6 +793,5 @@ function maintenanceRows(db: Db, vehicles: number[]) {
             .whereRef('later.Fecha', '>', 'm.Fecha'),
         ),
       ),
-    )
-    .execute() as Promise<Array<Record<string, unknown>>>;
+    );
 }

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type QueryCreator, sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 
 /**
@@ -38,26 +38,39 @@ export async function noteMarkedDays(
   trx: Db,
   rows: Array<{ IdPersona?: unknown; Fecha?: unknown; IdCliente?: unknown; Resultado?: unknown }>,
 ): Promise<void> {
-  const days = new Map<string, { IdPersona: number; Fecha: string; IdCliente: number }>();
+  const sorted = markedDays(rows);
+  for (let i = 0; i < sorted.length; i += 200)
+    await markedDaysUpsert(trx, sorted.slice(i, i + 200)).execute();
+}
+
+export type MarkedDay = { IdPersona: number; Fecha: string; IdCliente: number };
+
+/**
+ * The days these markings mark (a person let through), once each, in a stable order: two
+ * transactions never wait on each other's rows the other way round.
+ */
+export function markedDays(
+  rows: Array<{ IdPersona?: unknown; Fecha?: unknown; IdCliente?: unknown; Resultado?: unknown }>,
+): MarkedDay[] {
+  const days = new Map<string, MarkedDay>();
   for (const row of rows) {
     if (row.Resultado !== 'P' || row.IdPersona == null || !row.Fecha) continue;
     const IdPersona = Number(row.IdPersona);
     const Fecha = String(row.Fecha).slice(0, 10);
     days.set(`${IdPersona}|${Fecha}`, { IdPersona, Fecha, IdCliente: Number(row.IdCliente) });
   }
-  if (!days.size) return;
-  // In a stable order, so two transactions never wait on each other's rows the other way round.
-  const sorted = [...days.values()].sort(
-    (a, b) => a.IdPersona - b.IdPersona || a.Fecha.localeCompare(b.Fecha),
-  );
-  for (let i = 0; i < sorted.length; i += 200)
-    await trx
-      .insertInto(ACCESS_TABLES.markedDay)
-      .values(sorted.slice(i, i + 200).map((d) => ({ ...d, Version: 1 })))
-      .onConflict((oc) =>
-        oc
-          .columns(['IdPersona', 'Fecha'])
-          .doUpdateSet({ Version: sql`${sql.ref(`${ACCESS_TABLES.markedDay}.Version`)} + 1` }),
-      )
-      .execute();
+  return [...days.values()].sort((a, b) => a.IdPersona - b.IdPersona || a.Fecha.localeCompare(b.Fecha));
+}
+
+/** The upsert that notes marked days (a new version of a day already noted), on a database or in a `with`. */
+// biome-ignore lint/suspicious/noExplicitAny: the tables come from the schemas at run time (Db)
+export function markedDaysUpsert(qc: QueryCreator<any>, days: MarkedDay[]) {
+  return qc
+    .insertInto(ACCESS_TABLES.markedDay)
+    .values(days.map((d) => ({ ...d, Version: 1 })))
+    .onConflict((oc) =>
+      oc
+        .columns(['IdPersona', 'Fecha'])
+        .doUpdateSet({ Version: sql`${sql.ref(`${ACCESS_TABLES.markedDay}.Version`)} + 1` }),
+    );
 }
