@@ -4,6 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { type Challenge, solveChallenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { type Database, type DialectName, openDatabase } from '../../src/server/db/connection.js';
@@ -234,8 +236,30 @@ export async function startServer(
   throw new Error('server did not start');
 }
 
-/** Signs in as the demo administrator, as the console does, and returns the access token. */
-export async function signIn(url: string): Promise<string> {
+/**
+ * The answer to the server's sign-in challenge, solved as the console's widget solves it; '' when
+ * the server runs without it.
+ */
+export async function challengeAnswer(url: string): Promise<string> {
+  const challenge = (await (await fetch(`${url}/api/auth/challenge`)).json()) as Challenge & {
+    enabled?: false;
+  };
+  if (challenge.enabled === false) return '';
+  const solution = await solveChallenge({ challenge, deriveKey });
+  if (!solution) throw new Error('the sign-in challenge was not solved');
+  const { parameters, signature } = challenge;
+  return Buffer.from(JSON.stringify({ challenge: { parameters, signature }, solution })).toString('base64');
+}
+
+/**
+ * Signs in as a demo user (the administrator unless told), as the console does, answering the
+ * sign-in challenge when the server asks for one, in the given division (the first profile's
+ * unless told); returns the access token.
+ */
+export async function signIn(
+  url: string,
+  { user = 'ADMIN', division }: { user?: string; division?: number } = {},
+): Promise<string> {
   const post = async (path: string, body: object, token?: string) => {
     const res = await fetch(`${url}${path}`, {
       method: 'POST',
@@ -245,11 +269,17 @@ export async function signIn(url: string): Promise<string> {
     if (!res.ok) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
     return ((await res.json()) as { result: Record<string, unknown> }).result;
   };
-  const login = await post('/api/usuario/authenticate', { username: 'ADMIN', password: DEMO_PASSWORD });
-  const profile = (login.perfil as Array<{ IdPerfil: number }>)[0].IdPerfil;
+  const tokenClient = await challengeAnswer(url);
+  const login = await post('/api/usuario/authenticate', {
+    username: user,
+    password: DEMO_PASSWORD,
+    tokenClient,
+  });
+  const profiles = login.division as Array<{ IdPerfil: number; IdDivision: number }>;
+  const chosen = profiles.find((p) => division === undefined || p.IdDivision === division) ?? profiles[0];
   const session = await post(
     '/api/usuario/refreshTokenbyperfil',
-    { idPerfil: profile },
+    { idPerfil: chosen.IdPerfil, idDivision: chosen.IdDivision },
     login.accessToken as string,
   );
   return session.accessToken as string;

@@ -74,4 +74,42 @@ describe('the gate decisions’ group commit', () => {
     expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(await written()).toEqual(['first', 'x', 'y']);
   });
+
+  it('writes the decisions of one commit in the order of their holders, each holder’s as they came', async () => {
+    await sql`delete from written`.execute(database.db);
+    const writer = new DecisionWriter(database.db, 1, 100, record);
+    const of = (name: string, holder?: { person: number } | { vehicle: number }) =>
+      ({
+        ...job(name),
+        p: { name, door: { IdDivision: 1 } },
+        loaded: {
+          holder:
+            holder === undefined
+              ? undefined
+              : 'person' in holder
+                ? { kind: 'person', person: { IdPersona: holder.person } }
+                : { kind: 'vehicle', vehicle: { IdVehiculo: holder.vehicle } },
+        },
+      }) as unknown as Pending;
+    const first = writer.record(of('first'));
+    const rest = [
+      of('vehicle 3', { vehicle: 3 }),
+      of('person 10, first', { person: 10 }),
+      of('person 9', { person: 9 }),
+      of('unknown card'),
+      of('person 10, second', { person: 10 }),
+    ].map((j) => writer.record(j));
+    await first;
+    await Promise.all(rest);
+    // Every shared transaction takes the holders' rows in one order: none waits on another's the
+    // other way round.
+    expect(await written()).toEqual([
+      'first',
+      'unknown card',
+      'person 9',
+      'person 10, first',
+      'person 10, second',
+      'vehicle 3',
+    ]);
+  });
 });

@@ -19,7 +19,8 @@ export class Abandoned extends Error {
  * the other as they came; each caller is answered only once that transaction has committed, so
  * nothing is acknowledged before it is durable. When the shared transaction fails (one write
  * failed, or a caller stopped waiting before the commit), nothing of it was kept and each of its
- * writes is done again in a transaction of its own, so one cannot spoil the others. `lanes`
+ * writes is done again in a transaction of its own, so one cannot spoil the others. Given an
+ * `order`, the writes of a shared transaction go in that order instead of as they came. `lanes`
  * transactions may be open at once (one on SQLite, whose single connection serialises them
  * anyway; a few on PostgreSQL's pool).
  */
@@ -35,6 +36,12 @@ export class GroupCommit<Job extends GroupJob, Result> {
     private readonly writeOne: (trx: Db, job: Job) => Promise<Result>,
     private readonly lanes = 1,
     private readonly maxBatch = 100,
+    /**
+     * The order a shared transaction writes its jobs in (stable: jobs that compare equal keep
+     * their arrival order). Transactions that take their rows in one order never wait on each
+     * other's rows the other way round (a deadlock).
+     */
+    private readonly order?: (a: Job, b: Job) => number,
   ) {}
 
   record(job: Job): Promise<Result> {
@@ -87,6 +94,10 @@ export class GroupCommit<Job extends GroupJob, Result> {
       return false;
     });
     if (!live.length) return;
+    if (this.order) {
+      const order = this.order;
+      live.sort((a, b) => order(a.job, b.job));
+    }
     if (live.length > 1) {
       try {
         const results = await this.db.transaction().execute(async (trx) => {

@@ -124,8 +124,30 @@ type RecordOne = typeof recordIn;
 /** The gate's group commit: decisions written together, each answered once its transaction committed. */
 export class DecisionWriter extends GroupCommit<Pending, Recorded> {
   constructor(db: Db, lanes = 1, maxBatch = 100, recordOne: RecordOne = recordIn) {
-    super(db, (trx, job) => recordOne(trx, job.device, job.p, job.loaded, job.site), lanes, maxBatch);
+    super(
+      db,
+      (trx, job) => recordOne(trx, job.device, job.p, job.loaded, job.site),
+      lanes,
+      maxBatch,
+      // The holders' rows (presence, marked days) taken in one order by every transaction.
+      (a, b) =>
+        (a.p.door?.IdDivision ?? 0) - (b.p.door?.IdDivision ?? 0) ||
+        holderOrder(a.loaded.holder, b.loaded.holder),
+    );
   }
+}
+
+/** Holders in the order their rows are locked: people before vehicles, each by key. */
+function holderOrder(a: Holder | undefined, b: Holder | undefined): number {
+  const rank = (h: Holder | undefined): [number, number] =>
+    !h ? [0, 0] : h.kind === 'person' ? [1, h.person.IdPersona] : [2, h.vehicle.IdVehiculo];
+  const [x, y] = [rank(a), rank(b)];
+  return x[0] - y[0] || x[1] - y[1];
+}
+
+/** Presence keys ("P:12", "V:3") in the same order as `holderOrder`. */
+function titularOrder(a: string, b: string): number {
+  return a[0] === b[0] ? Number(a.slice(2)) - Number(b.slice(2)) : a[0] < b[0] ? -1 : 1;
 }
 
 /** What a holder's last allowed marking says: the zone and whether it was an entry. */
@@ -256,9 +278,7 @@ function presenceRows(
           ]
         : [],
     )
-    .sort(
-      (a, b) => a.IdDivision - b.IdDivision || (a.Titular < b.Titular ? -1 : a.Titular > b.Titular ? 1 : 0),
-    );
+    .sort((a, b) => a.IdDivision - b.IdDivision || titularOrder(a.Titular, b.Titular));
 }
 
 /** The upsert of presence rows, the newest instant winning, on a database or in a `with`. */

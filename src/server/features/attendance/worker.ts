@@ -1,7 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+
+// biome-ignore lint/suspicious/noExplicitAny: the tables come from the schemas at run time (Db)
+type Any = any;
+
+import type { ExpressionBuilder } from 'kysely';
 import { daysAround } from '../../../shared/attendance.js';
 import { addDays, siteDate } from '../../../shared/dates.js';
-import type { Db } from '../../db/connection.js';
+import { type Db, isPostgres } from '../../db/connection.js';
 import { Leases } from '../../jobs/leases.js';
 import { poll } from '../../jobs/poller.js';
 import { ACCESS_TABLES } from '../../services/site/tables.js';
@@ -55,25 +60,43 @@ export async function drainMarkedDays(
       days.set(Number(r.IdPersona), set);
     }
     await recomputeDays(db, tables, setup, days);
-    for (let i = 0; i < rows.length; i += 300) {
-      const chunk = rows.slice(i, i + 300);
-      await db
-        .deleteFrom(ACCESS_TABLES.markedDay)
-        .where((eb) =>
-          eb.or(
-            chunk.map((r) =>
-              eb.and([
-                eb('IdPersona', '=', Number(r.IdPersona)),
-                eb('Fecha', '=', String(r.Fecha)),
-                eb('Version', '=', Number(r.Version)),
-              ]),
-            ),
-          ),
-        )
-        .execute();
-    }
+    for (let i = 0; i < rows.length; i += 300) await forget(db, rows.slice(i, i + 300));
     taken += rows.length;
   }
+}
+
+/**
+ * Marked days recomputed, gone unless marked again meanwhile (a newer version). On PostgreSQL their
+ * rows are locked first in the order of their keys, the order the gate's writes take them in, so
+ * that a delete and a gate's transaction never wait on each other's rows the other way round (a
+ * deadlock, which PostgreSQL breaks after a second: the gate's budget gone).
+ */
+async function forget(db: Db, days: Array<{ IdPersona: number; Fecha: string; Version: number }>) {
+  const these = (eb: ExpressionBuilder<Any, Any>) =>
+    eb.or(
+      days.map((r) =>
+        eb.and([
+          eb('IdPersona', '=', Number(r.IdPersona)),
+          eb('Fecha', '=', String(r.Fecha)),
+          eb('Version', '=', Number(r.Version)),
+        ]),
+      ),
+    );
+  if (!isPostgres(db)) {
+    await db.deleteFrom(ACCESS_TABLES.markedDay).where(these).execute();
+    return;
+  }
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .selectFrom(ACCESS_TABLES.markedDay)
+      .select('IdPersona')
+      .where(these)
+      .orderBy('IdPersona')
+      .orderBy('Fecha')
+      .forUpdate()
+      .execute();
+    await trx.deleteFrom(ACCESS_TABLES.markedDay).where(these).execute();
+  });
 }
 
 /**
