@@ -46,6 +46,23 @@ function resetPeak(pid: number): void {
   }
 }
 
+/** The signed-in requester's token, signed in again when its session ends (a long job outlasts it). */
+const session = { token: '', url: '' };
+
+async function call(path: string, init: RequestInit, again = true): Promise<Record<string, unknown>> {
+  const res = await fetch(`${session.url}${path}`, {
+    ...init,
+    headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${session.token}` },
+  });
+  if (res.status === 401 && again) {
+    console.log(`  ${path.split('?')[0]} answered 401: signed in again`);
+    session.token = await requester(session.url);
+    return call(path, init, false);
+  }
+  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { result: Record<string, unknown> }).result;
+}
+
 async function post(url: string, path: string, body: object, token?: string) {
   const res = await fetch(`${url}${path}`, {
     method: 'POST',
@@ -55,12 +72,8 @@ async function post(url: string, path: string, body: object, token?: string) {
   if (!res.ok) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
   return ((await res.json()) as { result: Record<string, unknown> }).result;
 }
-async function get(url: string, path: string, token: string) {
-  const res = await fetch(`${url}${path}`, {
-    headers: { authorization: `Bearer ${token}`, 'accept-language': 'es' },
-  });
-  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
-  return ((await res.json()) as { result: Record<string, unknown> }).result;
+async function get(_url: string, path: string, _token: string) {
+  return call(path, { headers: { 'accept-language': 'es' } });
 }
 
 /** The demo requester, signed in to the southern division. */
@@ -154,7 +167,9 @@ await eachDialect(args.dialects, args['postgres-url'], async (target, _dialect, 
   const server = await startServer({ ...target.env, BULK_MAX_ROWS: String(Math.max(N, 10_000)) });
   started(server);
   const pid = server.child.pid as number;
-  const token = await requester(server.url);
+  session.url = server.url;
+  session.token = await requester(server.url);
+  const { token } = session;
   const contracts = (await (
     await fetch(`${server.url}/api/rest/contract?range=[0,99]`, {
       headers: { authorization: `Bearer ${token}` },
@@ -253,12 +268,11 @@ await eachDialect(args.dialects, args['postgres-url'], async (target, _dialect, 
   }
   resetPeak(pid);
   const t2 = performance.now();
-  await post(
-    server.url,
-    '/api/acreditacionsolicitud/procesarmasivo',
-    { CodigoCargaMasiva: uploaded.CodigoCargaMasiva },
-    token,
-  );
+  await call('/api/acreditacionsolicitud/procesarmasivo', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ CodigoCargaMasiva: uploaded.CodigoCargaMasiva }),
+  });
   let progress: Record<string, unknown>;
   for (;;) {
     progress = await get(

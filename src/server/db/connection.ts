@@ -134,7 +134,7 @@ function getTypeParser(oid: number, format?: string) {
   }
 }
 
-const PREPARABLE = /^\s*(select|insert|update|delete)\b/i;
+const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
 const VARIABLE_ARITY = / in \(/i;
 
 /**
