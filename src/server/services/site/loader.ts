@@ -24,7 +24,7 @@ import type {
 } from '../../../shared/access/decision.js';
 import { timeZoneOf } from '../../../shared/dates.js';
 import type { Db } from '../../db/connection.js';
-import { ask, type Probe } from '../../db/probes.js';
+import { type Answers, ask, type Probe } from '../../db/probes.js';
 
 type Row = Record<string, unknown>;
 // biome-ignore lint/suspicious/noExplicitAny: tables come from the schemas at run time
@@ -50,7 +50,7 @@ export interface QualificationSource {
    * What these people (at most 500) hold and until when, a revoked one not held: the query of its
    * rows (asked with the holders' other rows, in one statement) and what one of them says.
    */
-  held(db: Db, clientId: number, personIds: number[]): HeldQuery;
+  held(db: Db, clientId: number, personIds: Ids): HeldQuery;
 }
 
 export interface HeldQuery {
@@ -79,10 +79,17 @@ async function inChunks<T, R>(values: T[], read: (chunk: T[]) => Promise<R[]>): 
  * (connection.ts) instead of planning it at every call.
  */
 export const among =
-  (column: string, values: readonly unknown[]) =>
+  (column: string, values: Ids) =>
   // biome-ignore lint/suspicious/noExplicitAny: the tables come from the schemas at run time (Db)
   (eb: ExpressionBuilder<any, any>) =>
-    values.length === 1 ? eb(column, '=', values[0]) : eb(column, 'in', values);
+    !Array.isArray(values)
+      ? eb(column, 'in', values as AnySelect)
+      : values.length === 1
+        ? eb(column, '=', values[0])
+        : eb(column, 'in', values);
+
+/** Keys given as a list, or as the query that finds them (one presentation's holder). */
+export type Ids = readonly unknown[] | AnySelect;
 
 /**
  * Rows by the number in their `owner` column, each owner's in the order of `columns` (numbers
@@ -340,23 +347,67 @@ export async function findAllPresented(db: Db, clientId: number, presented: Pres
   return presented.map((p): Found => {
     if (p.kind === 'document') return { personId: personOf.get(p.Documento) };
     if (p.kind === 'plate') return { vehicleId: vehicleOf.get(p.Placa) };
-    const row = credentialOf.get(p.Numero);
-    if (!row) return {};
-    const personId = num(row.IdPersona);
-    const vehicleId = num(row.IdVehiculo);
-    return {
-      credential: {
-        ...(personId != null && { IdPersona: personId }),
-        ...(vehicleId != null && { IdVehiculo: vehicleId }),
-        Numero: row.Numero,
-        FechaInicio: row.FechaInicio,
-        FechaFin: row.FechaFin,
-        Activo: row.Activo,
-      },
-      personId,
-      vehicleId,
-    };
+    return credentialFound(credentialOf.get(p.Numero));
   });
+}
+
+/** A credential's row as found: the credential and whose it is. */
+function credentialFound(row: Row | null | undefined): Found {
+  if (!row) return {};
+  const personId = num(row.IdPersona);
+  const vehicleId = num(row.IdVehiculo);
+  return {
+    credential: {
+      ...(personId != null && { IdPersona: personId }),
+      ...(vehicleId != null && { IdVehiculo: vehicleId }),
+      Numero: row.Numero as string,
+      FechaInicio: row.FechaInicio as string,
+      FechaFin: row.FechaFin as string,
+      Activo: row.Activo as Credential['Activo'],
+    },
+    personId,
+    vehicleId,
+  };
+}
+
+/**
+ * What one presentation names, as queries: the credential's row (by its number), and the person
+ * and the vehicle it names: the credential's holder, the person of a document (the lower id when
+ * two share it), the vehicle of a plate.
+ */
+function namedBy(db: Db, clientId: number, presented: Presented) {
+  if (presented.kind === 'document')
+    return {
+      person: db
+        .selectFrom('administration_person')
+        .select('IdPersona')
+        .where('IdCliente', '=', clientId)
+        .where('Documento', '=', presented.Documento)
+        .orderBy('IdPersona')
+        .limit(1),
+    };
+  if (presented.kind === 'plate')
+    return {
+      vehicle: db
+        .selectFrom('administration_vehicle')
+        .select('IdVehiculo')
+        .where('IdCliente', '=', clientId)
+        .where('Placa', '=', presented.Placa)
+        .orderBy('IdVehiculo')
+        .limit(1),
+    };
+  const card = db
+    .selectFrom('identification_credential')
+    .where('IdCliente', '=', clientId)
+    .where('Numero', '=', presented.Numero);
+  return {
+    credential: {
+      as: 'row',
+      query: card.select(['IdPersona', 'IdVehiculo', 'Numero', 'FechaInicio', 'FechaFin', 'Activo']),
+    } as Probe,
+    person: card.select('IdPersona'),
+    vehicle: card.select('IdVehiculo'),
+  };
 }
 
 /** What was presented and its holder's rows, as the decision takes them. */
@@ -410,7 +461,11 @@ export interface HolderQuery {
   presented: Presented;
 }
 
-/** Who or what was presented: the credential found and its holder's rows for this division. */
+/**
+ * Who or what was presented: the credential found and its holder's rows for this division, in one
+ * statement (the holder's rows asked of the person or vehicle the presentation names), the same as
+ * `loadHolders` gives.
+ */
 export async function loadHolder(
   db: Db,
   clientId: number,
@@ -418,7 +473,21 @@ export async function loadHolder(
   presented: Presented,
   sources: readonly QualificationSource[],
 ): Promise<Loaded> {
-  return (await loadHolders(db, [{ clientId, divisionId, presented }], sources))[0];
+  const named = namedBy(db, clientId, presented);
+  const people = named.person && peopleProbes(db, clientId, divisionId, named.person, sources);
+  const asked = await ask(db, {
+    ...(named.credential && { credential: named.credential }),
+    ...people?.probes,
+    ...(named.vehicle && vehicleProbes(db, clientId, divisionId, named.vehicle)),
+  });
+  const answer = people ? people.heard(asked) : asked;
+  const person = people ? [...peopleFrom([answer]).values()][0] : undefined;
+  const vehicle = named.vehicle ? [...vehiclesFrom([answer]).values()][0] : undefined;
+  if (presented.kind !== 'credential') return { holder: person ?? vehicle };
+  const { credential, personId, vehicleId } = credentialFound(answer.credential as Row | null);
+  if (personId != null) return { credential, holder: person };
+  if (vehicleId != null) return { credential, holder: vehicle };
+  return { credential };
 }
 
 /**
@@ -533,11 +602,11 @@ function accreditedQueries(
   owner: keyof typeof OWNERS,
   clientId: number,
   divisionId: number,
-  chunk: number[],
-): Record<'accreditations' | 'requirements' | 'assignments', Probe> {
+  chunk: Ids,
+): Record<string, Probe> {
   const o = OWNERS[owner];
   return {
-    accreditations: {
+    [`${owner}:accreditations`]: {
       as: 'rows',
       query: db
         .selectFrom('accreditation_accreditation')
@@ -546,7 +615,7 @@ function accreditedQueries(
         .where('IdDivision', '=', divisionId)
         .where(among(o.key, chunk)),
     },
-    requirements: {
+    [`${owner}:requirements`]: {
       as: 'rows',
       query: db
         .selectFrom('accreditation_accredited_requirement as k')
@@ -562,7 +631,7 @@ function accreditedQueries(
         ])
         .where(among(`k.${o.key}`, chunk)),
     },
-    assignments: {
+    [`${owner}:assignments`]: {
       as: 'rows',
       query: db
         .selectFrom(o.access)
@@ -583,7 +652,7 @@ type Rows = Array<Record<string, any>>;
  */
 function accreditedBy(owner: keyof typeof OWNERS, answers: Array<Record<string, unknown>>) {
   const o = OWNERS[owner];
-  const all = (name: string) => answers.flatMap((a) => a[name] as Rows);
+  const all = (name: string) => answers.flatMap((a) => a[`${owner}:${name}`] as Rows);
   return {
     accreditations: byOwner(all('accreditations'), o.key, ['Estado', 'IdAcreditacion']),
     requirements: byOwner(all('requirements'), o.key, [...o.requirementOrder]),
@@ -592,27 +661,28 @@ function accreditedBy(owner: keyof typeof OWNERS, answers: Array<Record<string, 
 }
 
 /**
- * The people of these ids with their rows for the division and what they hold of every source's
- * qualifications: one statement per IN_LIST people (probes.ts).
+ * The questions that load people (these ids, or those a query finds) with their rows for the
+ * division and what they hold of every source's qualifications, asked in one statement; `heard`
+ * reads a source's rows of the answer into `person:held`.
  */
-async function loadPeople(
+function peopleProbes(
   db: Db,
   clientId: number,
   divisionId: number,
-  ids: number[],
+  ids: Ids,
   sources: readonly QualificationSource[],
-): Promise<Map<number, PersonHolder>> {
-  const answers = await inChunks(ids, async (chunk) => {
-    const held = sources.map((source) => source.held(db, clientId, chunk));
-    const answer = await ask(db, {
-      people: {
+): { probes: Record<string, Probe>; heard(answer: Answers): Answers } {
+  const held = sources.map((source) => source.held(db, clientId, ids));
+  return {
+    probes: {
+      'person:people': {
         as: 'rows',
         query: db
           .selectFrom('administration_person')
           .select(['IdPersona', 'Condicion', 'Inactivo', 'ValidarRequisitosAcceso'])
-          .where(among('IdPersona', chunk)),
+          .where(among('IdPersona', ids)),
       },
-      exonerations: {
+      'person:exonerations': {
         as: 'rows',
         query: db
           .selectFrom('access_exoneration')
@@ -627,9 +697,9 @@ async function loadPeople(
           ])
           .where('IdCliente', '=', clientId)
           .where('IdDivision', '=', divisionId)
-          .where(among('IdPersona', chunk)),
+          .where(among('IdPersona', ids)),
       },
-      restrictions: {
+      'person:restrictions': {
         as: 'rows',
         query: db
           .selectFrom('access_restriction')
@@ -649,16 +719,37 @@ async function loadPeople(
           ])
           .where('IdCliente', '=', clientId)
           .where('IdDivision', '=', divisionId)
-          .where(among('IdPersona', chunk)),
+          .where(among('IdPersona', ids)),
       },
-      ...accreditedQueries(db, 'person', clientId, divisionId, chunk),
-      ...Object.fromEntries(held.map((h, i) => [`held${i}`, { as: 'rows', query: h.query } as Probe])),
-    });
-    answer.held = held.flatMap((h, i) => (answer[`held${i}`] as Rows).map((row) => h.read(row)));
-    return [answer];
+      ...accreditedQueries(db, 'person', clientId, divisionId, ids),
+      ...Object.fromEntries(held.map((h, i) => [`person:held${i}`, { as: 'rows', query: h.query } as Probe])),
+    },
+    heard: (answer) => ({
+      ...answer,
+      'person:held': held.flatMap((h, i) => (answer[`person:held${i}`] as Rows).map((row) => h.read(row))),
+    }),
+  };
+}
+
+/** The people of these ids with their rows for the division: one statement per IN_LIST people. */
+async function loadPeople(
+  db: Db,
+  clientId: number,
+  divisionId: number,
+  ids: number[],
+  sources: readonly QualificationSource[],
+): Promise<Map<number, PersonHolder>> {
+  const answers = await inChunks(ids, async (chunk) => {
+    const { probes, heard } = peopleProbes(db, clientId, divisionId, chunk, sources);
+    return [heard(await ask(db, probes))];
   });
+  return peopleFrom(answers);
+}
+
+/** The people of the answers (`peopleProbes`'), by id. */
+function peopleFrom(answers: Answers[]): Map<number, PersonHolder> {
   const { accreditations, requirements, assignments } = accreditedBy('person', answers);
-  const all = (name: string) => answers.flatMap((a) => a[name] as Rows);
+  const all = (name: string) => answers.flatMap((a) => a[`person:${name}`] as Rows);
   // In the order each one's lookup of a single person has read them (the index it goes by).
   const exonerations = byOwner(all('exonerations'), 'IdPersona', [
     'IdRequisito',
@@ -668,7 +759,7 @@ async function loadPeople(
   const restrictions = byOwner(all('restrictions'), 'IdPersona', ['FechaInicio', 'IdRestriccion']);
   const qualifications = new Map<number, HeldQualification[]>();
   for (const { personId, ...held } of answers.flatMap(
-    (a) => a.held as Array<HeldQualification & { personId: number }>,
+    (a) => a['person:held'] as Array<HeldQualification & { personId: number }>,
   ))
     qualifications.set(personId, [...(qualifications.get(personId) ?? []), held]);
   const holders = new Map<number, PersonHolder>();
@@ -714,7 +805,25 @@ async function loadPeople(
   return holders;
 }
 
-/** The vehicles of these ids with their rows for the division: one statement per IN_LIST vehicles (probes.ts). */
+/** The questions that load vehicles (these ids, or those a query finds) with their rows for the division. */
+function vehicleProbes(db: Db, clientId: number, divisionId: number, ids: Ids): Record<string, Probe> {
+  return {
+    'vehicle:vehicles': {
+      as: 'rows',
+      query: db
+        .selectFrom('administration_vehicle as v')
+        .leftJoin('administration_vehicle_type as t', (join) =>
+          join.onRef('t.IdTipoVehiculo', '=', 'v.IdTipoVehiculo').on('t.RequiereLicenciaInterna', '=', 'S'),
+        )
+        .select(['v.IdVehiculo', 'v.Estado', 't.IdTipoVehiculo as TipoConLicencia', 't.Descripcion as Tipo'])
+        .where(among('v.IdVehiculo', ids)),
+    },
+    ...accreditedQueries(db, 'vehicle', clientId, divisionId, ids),
+    'vehicle:maintenance': { as: 'rows', query: maintenanceQuery(db, ids) },
+  };
+}
+
+/** The vehicles of these ids with their rows for the division: one statement per IN_LIST vehicles. */
 async function loadVehicles(
   db: Db,
   clientId: number,
@@ -722,27 +831,14 @@ async function loadVehicles(
   ids: number[],
 ): Promise<Map<number, Holder>> {
   const answers = await inChunks(ids, async (chunk) => [
-    await ask(db, {
-      vehicles: {
-        as: 'rows',
-        query: db
-          .selectFrom('administration_vehicle as v')
-          .leftJoin('administration_vehicle_type as t', (join) =>
-            join.onRef('t.IdTipoVehiculo', '=', 'v.IdTipoVehiculo').on('t.RequiereLicenciaInterna', '=', 'S'),
-          )
-          .select([
-            'v.IdVehiculo',
-            'v.Estado',
-            't.IdTipoVehiculo as TipoConLicencia',
-            't.Descripcion as Tipo',
-          ])
-          .where(among('v.IdVehiculo', chunk)),
-      },
-      ...accreditedQueries(db, 'vehicle', clientId, divisionId, chunk),
-      maintenance: { as: 'rows', query: maintenanceQuery(db, chunk) },
-    }),
+    await ask(db, vehicleProbes(db, clientId, divisionId, chunk)),
   ]);
-  const all = (name: string) => answers.flatMap((a) => a[name] as Rows);
+  return vehiclesFrom(answers);
+}
+
+/** The vehicles of the answers (`vehicleProbes`'), by id. */
+function vehiclesFrom(answers: Answers[]): Map<number, Holder> {
+  const all = (name: string) => answers.flatMap((a) => a[`vehicle:${name}`] as Rows);
   const due = new Map<number, MaintenanceDue[]>();
   for (const m of all('maintenance'))
     due.set(Number(m.IdVehiculo), [
@@ -772,7 +868,7 @@ async function loadVehicles(
  * Vehicles' maintenance of the kinds that block them (maintenance-type BloqueaVehiculo): per vehicle
  * and kind, the next due day of its latest active record of that kind.
  */
-function maintenanceQuery(db: Db, vehicles: number[]) {
+function maintenanceQuery(db: Db, vehicles: Ids) {
   return db
     .selectFrom('administration_vehicle_maintenance as m')
     .innerJoin('system_maintenance_type as t', 't.IdTipoMantenimiento', 'm.IdTipoMantenimiento')
