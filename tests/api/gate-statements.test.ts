@@ -88,7 +88,7 @@ describe.each(DIALECTS)('the statements of a gate decision on %s', (dialect) => 
     // The first decisions keep the doors and the division's configuration.
     expect((await decide(ENTRY_DOOR)).result.allow).toBe(true);
     expect((await decide(EXIT_DOOR)).result.allow).toBe(true);
-    const most = dialect === 'postgres' ? 5 : 7;
+    const most = dialect === 'postgres' ? 5 : 8;
     for (const [door, direction] of [
       [EXIT_DOOR, 'S'],
       [ENTRY_DOOR, 'E'],

@@ -23,7 +23,7 @@ import type {
   Zone,
 } from '../../../shared/access/decision.js';
 import { timeZoneOf } from '../../../shared/dates.js';
-import type { Db } from '../../db/connection.js';
+import { type Db, isPostgres } from '../../db/connection.js';
 import { type Answers, ask, type Probe } from '../../db/probes.js';
 
 type Row = Record<string, unknown>;
@@ -83,12 +83,15 @@ export const among =
   // biome-ignore lint/suspicious/noExplicitAny: the tables come from the schemas at run time (Db)
   (eb: ExpressionBuilder<any, any>) =>
     !Array.isArray(values)
-      ? eb(column, 'in', values as AnySelect)
+      ? eb(column, '=', values as AnySelect)
       : values.length === 1
         ? eb(column, '=', values[0])
         : eb(column, 'in', values);
 
-/** Keys given as a list, or as the query that finds them (one presentation's holder). */
+/**
+ * Keys given as a list, or as the query that finds the one key (one presentation's holder): an
+ * equality with a scalar subquery, which the databases answer by the key's index.
+ */
 export type Ids = readonly unknown[] | AnySelect;
 
 /**
@@ -399,7 +402,8 @@ function namedBy(db: Db, clientId: number, presented: Presented) {
   const card = db
     .selectFrom('identification_credential')
     .where('IdCliente', '=', clientId)
-    .where('Numero', '=', presented.Numero);
+    .where('Numero', '=', presented.Numero)
+    .limit(1);
   return {
     credential: {
       as: 'row',
@@ -462,9 +466,10 @@ export interface HolderQuery {
 }
 
 /**
- * Who or what was presented: the credential found and its holder's rows for this division, in one
- * statement (the holder's rows asked of the person or vehicle the presentation names), the same as
- * `loadHolders` gives.
+ * Who or what was presented: the credential found and its holder's rows for this division, the
+ * same as `loadHolders` gives. On PostgreSQL in one statement, one round trip (the holder's rows
+ * asked of the person or vehicle the presentation names); on SQLite, which has no round trips,
+ * the holder is found first and its rows read by its key, which its planner answers faster.
  */
 export async function loadHolder(
   db: Db,
@@ -473,6 +478,7 @@ export async function loadHolder(
   presented: Presented,
   sources: readonly QualificationSource[],
 ): Promise<Loaded> {
+  if (!isPostgres(db)) return (await loadHolders(db, [{ clientId, divisionId, presented }], sources))[0];
   const named = namedBy(db, clientId, presented);
   const people = named.person && peopleProbes(db, clientId, divisionId, named.person, sources);
   const asked = await ask(db, {
