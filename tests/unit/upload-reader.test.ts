@@ -177,6 +177,34 @@ describe('reading an uploaded workbook', () => {
     expect(await refusal(await save('heavy.xlsx', heavy), 600)).toBe('bulk.errors.tooMuchText');
   });
 
+  it('reads the template’s columns among columns a person inserted, and never the cells far past them', async () => {
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('Carga');
+    // Five columns of notes inserted before the template's, and a formula 200 columns further.
+    const notes = ['', '', '', '', ''];
+    const far = Array.from({ length: 200 }, () => '');
+    sheet.addRow([...notes, ...COLUMNS, 'ACRBULK:7:3']);
+    sheet.addRow([...notes, 'Documento', 'Apellidos', 'Fecha de inicio']);
+    sheet.addRow(['nota', '', '', '', '', '45000001', 'QUISPE', new Date(Date.UTC(2026, 10, 2))]);
+    const row = sheet.addRow([...notes, '45000002', 'MAMANI', null, null, ...far]);
+    row.getCell(5 + COLUMNS.length + 1 + far.length).value = {
+      formula: '1+1',
+      result: 2,
+    } as ExcelJS.CellValue;
+    const path = await save('inserted.xlsx', Buffer.from(await book.xlsx.writeBuffer()));
+    const read = await readSheet(path, 10, COLUMNS);
+    expect(read.keys.filter(Boolean)).toEqual(COLUMNS);
+    expect(read.signature).toBe('ACRBULK:7:3');
+    expect(read.rows.map((r) => r.cells)).toEqual([
+      { Documento: '45000001', Apellido: 'QUISPE', FechaInicio: '2026-11-02' },
+      { Documento: '45000002', Apellido: 'MAMANI' },
+    ]);
+    // The same formula within the template's columns is refused, as before.
+    row.getCell(5 + COLUMNS.length).value = { formula: '1+1', result: 2 } as ExcelJS.CellValue;
+    const near = await save('formula.xlsx', Buffer.from(await book.xlsx.writeBuffer()));
+    expect(await refusal(near)).toBe('bulk.errors.formula');
+  });
+
   it('refuses shared strings beyond their bound before reading them', async () => {
     // 9 M characters of shared strings are beyond the 8 MB a workbook of 100 rows may hold.
     const strings = widenedWorkbook({

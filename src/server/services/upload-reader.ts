@@ -9,7 +9,8 @@
  * no sheets list, read as damaged). It also parks sheets that come before the shared strings in
  * temporary files that stay behind when the reading stops early.
  */
-import type { Readable } from 'node:stream';
+import { type Readable, Transform } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import ExcelJS from 'exceljs';
 import { ApiError } from '../errors.js';
 import { entryStream, headOf, isZip, type ZipEntry, type ZipRefusals, zipEntries } from './zip.js';
@@ -47,12 +48,60 @@ interface ReaderParts {
   _parseWorksheet(iterator: Readable, sheetNo: string): Generator<ReaderEvent>;
 }
 
+/** How many columns past the template's own a sheet's cells are read in (columns a person inserted). */
+export const EXTRA_COLUMNS = 32;
+
+const CELL = /<c\b[^>]*?\br="([A-Z]{1,3})\d+"[^>]*?(?:\/>|>[\s\S]*?<\/c>)/g;
+
+const columnNumber = (letters: string) => {
+  let n = 0;
+  for (const letter of letters) n = n * 26 + letter.charCodeAt(0) - 64;
+  return n;
+};
+
+/**
+ * A sheet's XML with the cells past column `last` left out, whole rows at a time, before exceljs
+ * makes an object of each: no column there is read, and a workbook of many rows of extra cells
+ * would otherwise cost their objects (millions, the garbage of which the collector takes its time
+ * over).
+ */
+class CellCut extends Transform {
+  private readonly decoder = new StringDecoder('utf8');
+  private carry = '';
+
+  constructor(private readonly last: number) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: () => void): void {
+    const text = this.carry + this.decoder.write(chunk);
+    const end = text.lastIndexOf('</row>');
+    if (end < 0) this.carry = text;
+    else {
+      this.carry = text.slice(end + 6);
+      this.push(this.cut(text.slice(0, end + 6)));
+    }
+    done();
+  }
+
+  override _flush(done: () => void): void {
+    this.push(this.cut(this.carry + this.decoder.end()));
+    done();
+  }
+
+  private cut(xml: string): string {
+    return xml.replace(CELL, (cell, letters: string) => (columnNumber(letters) > this.last ? '' : cell));
+  }
+}
+
 /** exceljs' stream reader, given its entries from the central directory instead of a front-to-back parse. */
 class UploadReader extends ExcelJS.stream.xlsx.WorkbookReader {
   constructor(
     private readonly path: string,
     private readonly entries: Map<string, ZipEntry>,
     private readonly budget: ReadBudget,
+    /** The last column whose cells are read. */
+    private readonly lastColumn: number,
     options: Partial<ExcelJS.stream.xlsx.WorkbookStreamReaderOptions>,
   ) {
     super(path, options);
@@ -85,7 +134,11 @@ class UploadReader extends ExcelJS.stream.xlsx.WorkbookReader {
         const name = target.startsWith('/') ? target.slice(1) : `xl/${target}`;
         const number = /^xl\/worksheets\/sheet(\d+)\.xml$/.exec(name)?.[1];
         const stream = number ? read(name, this.budget.sheet) : null;
-        if (number && stream) yield* parts._parseWorksheet(stream, number);
+        if (!number || !stream) continue;
+        const cut = stream.pipe(new CellCut(this.lastColumn));
+        opened.push(cut);
+        stream.once('error', (error) => cut.destroy(error));
+        yield* parts._parseWorksheet(cut, number);
       }
     } finally {
       for (const stream of opened) stream.destroy();
@@ -167,7 +220,8 @@ export interface ReadSheet {
 /**
  * Reads the first sheet of an uploaded workbook from disk as a stream, a row at a time: its keys
  * row, the signature beside it, and the data rows, keeping only the columns whose key is one of
- * `columns` (the template's own; a column is read once, by its first key). A file that is not a
+ * `columns` (the template's own; a column is read once, by its first key; no cell past
+ * `columns.length + EXTRA_COLUMNS` is read at all). A file that is not a
  * zip, an encrypted one, a damaged one, one beyond its reading budget (a zip bomb, more text than
  * `maxRows` rows of these columns take), a cell holding a formula or more rows than `maxRows` is
  * refused with its message.
@@ -193,7 +247,7 @@ export async function readSheet(
   }
   const out: ReadSheet = { keys: [], signature: null, rows: [] };
   const wanted = new Set(columns);
-  const reader = new UploadReader(path, entries, budget, {
+  const reader = new UploadReader(path, entries, budget, columns.length + EXTRA_COLUMNS, {
     sharedStrings: 'cache',
     hyperlinks: 'ignore',
     styles: 'cache',
