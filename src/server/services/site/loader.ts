@@ -379,26 +379,18 @@ function credentialFound(row: Row | null | undefined): Found {
  * two share it), the vehicle of a plate.
  */
 function namedBy(db: Db, clientId: number, presented: Presented) {
+  const lowest = (table: string, key: string, column: string, value: string) =>
+    db
+      .selectFrom(table)
+      .select(key)
+      .where('IdCliente', '=', clientId)
+      .where(column, '=', value)
+      .orderBy(key)
+      .limit(1);
   if (presented.kind === 'document')
-    return {
-      person: db
-        .selectFrom('administration_person')
-        .select('IdPersona')
-        .where('IdCliente', '=', clientId)
-        .where('Documento', '=', presented.Documento)
-        .orderBy('IdPersona')
-        .limit(1),
-    };
+    return { person: lowest('administration_person', 'IdPersona', 'Documento', presented.Documento) };
   if (presented.kind === 'plate')
-    return {
-      vehicle: db
-        .selectFrom('administration_vehicle')
-        .select('IdVehiculo')
-        .where('IdCliente', '=', clientId)
-        .where('Placa', '=', presented.Placa)
-        .orderBy('IdVehiculo')
-        .limit(1),
-    };
+    return { vehicle: lowest('administration_vehicle', 'IdVehiculo', 'Placa', presented.Placa) };
   const card = db
     .selectFrom('identification_credential')
     .where('IdCliente', '=', clientId)
