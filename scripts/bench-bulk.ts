@@ -72,7 +72,8 @@ async function post(url: string, path: string, body: object, token?: string) {
   if (!res.ok) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
   return ((await res.json()) as { result: Record<string, unknown> }).result;
 }
-async function get(_url: string, path: string, _token: string) {
+/** A GET as the signed-in requester (signed in again when its session ended). */
+async function get(path: string) {
   return call(path, { headers: { 'accept-language': 'es' } });
 }
 
@@ -186,9 +187,7 @@ await eachDialect(args.dialects, args['postgres-url'], async (target, _dialect, 
 
   const t0 = performance.now();
   const template = await get(
-    server.url,
     `/api/acreditacionsolicitud/excelformato?IdContrato=${contract}&IdPerfilAcreditacion=${profile}`,
-    token,
   );
   console.log(`  template: ${((performance.now() - t0) / 1000).toFixed(2)} s`);
   const path = join(tmpdir(), `bench-bulk-${process.pid}.xlsx`);
@@ -242,9 +241,7 @@ await eachDialect(args.dialects, args['postgres-url'], async (target, _dialect, 
   while (uploaded.Estado === 'C') {
     await new Promise((r) => setTimeout(r, 200));
     uploaded = (await get(
-      server.url,
       `/api/acreditacionsolicitud/progresomasivo?CodigoCargaMasiva=${uploaded.CodigoCargaMasiva}`,
-      token,
     )) as Record<string, number | string>;
   }
   const validate = (performance.now() - t1) / 1000;
@@ -258,9 +255,7 @@ await eachDialect(args.dialects, args['postgres-url'], async (target, _dialect, 
 
   if (Number(uploaded.observed) > 0) {
     const rows = await get(
-      server.url,
       `/api/acreditacionsolicitud/filasmasivo?CodigoCargaMasiva=${uploaded.CodigoCargaMasiva}&Estado=E&take=1`,
-      token,
     );
     console.log(
       `  first observed row: ${JSON.stringify((rows.rows as Array<{ Errores: unknown }>)[0]?.Errores)}`,
@@ -276,9 +271,7 @@ await eachDialect(args.dialects, args['postgres-url'], async (target, _dialect, 
   let progress: Record<string, unknown>;
   for (;;) {
     progress = await get(
-      server.url,
       `/api/acreditacionsolicitud/progresomasivo?CodigoCargaMasiva=${uploaded.CodigoCargaMasiva}`,
-      token,
     );
     if (!progress.running && progress.Estado === 'F') break;
     await new Promise((r) => setTimeout(r, 200));

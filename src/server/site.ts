@@ -1,9 +1,10 @@
 import { siteDate, timeZoneOf } from '../shared/dates.js';
 import type { Db } from './db/connection.js';
+import { type TtlCache, ttlCache } from './db/ttl-cache.js';
 import type { Registry } from './registry.js';
 
 /** Divisions' countries by registry (one per app), kept a minute: a site does not move. */
-const countries = new WeakMap<Registry, Map<number, { country: Promise<string | null>; until: number }>>();
+const countries = new WeakMap<Registry, TtlCache<[number, Db], string | null>>();
 const COUNTRY_KEPT_MS = 60_000;
 
 /**
@@ -12,15 +13,17 @@ const COUNTRY_KEPT_MS = 60_000;
  * a division given another country is seen within the minute.
  */
 export function divisionCountry(db: Db, registry: Registry, divisionId: number): Promise<string | null> {
-  const kept = countries.get(registry) ?? new Map();
-  countries.set(registry, kept);
-  const now = Date.now();
-  const hit = kept.get(divisionId);
-  if (hit && hit.until > now) return hit.country;
-  const country = readCountry(db, registry, divisionId);
-  kept.set(divisionId, { country, until: now + COUNTRY_KEPT_MS });
-  country.catch(() => kept.delete(divisionId));
-  return country;
+  let kept = countries.get(registry);
+  if (!kept) {
+    kept = ttlCache(
+      (id: number, reader: Db) => readCountry(reader, registry, id),
+      COUNTRY_KEPT_MS,
+      Date.now,
+      (id) => String(id),
+    );
+    countries.set(registry, kept);
+  }
+  return kept(divisionId, db);
 }
 
 async function readCountry(db: Db, registry: Registry, divisionId: number): Promise<string | null> {

@@ -6,6 +6,7 @@ import {
   type MenuItem as SharedMenuItem,
 } from '../../shared/session.js';
 import type { Db } from '../db/connection.js';
+import { type TtlCache, ttlCache } from '../db/ttl-cache.js';
 import type { Registry } from '../registry.js';
 
 export type Access = 'read' | 'write';
@@ -170,43 +171,16 @@ export async function loadGrants(
   };
 }
 
-/**
- * What is read on every request, kept a few seconds by key (a changed menu or setting applies within
- * them); a failed read is not kept.
- */
-class Expiring<K, V> {
-  private readonly entries = new Map<K, { value: Promise<V>; until: number }>();
-
-  constructor(
-    private readonly load: (key: K) => Promise<V>,
-    private readonly ttlMs: number,
-  ) {}
-
-  get(key: K): Promise<V> {
-    const now = Date.now();
-    const hit = this.entries.get(key);
-    if (hit && hit.until > now) return hit.value;
-    const value = this.load(key);
-    this.entries.set(key, { value, until: now + this.ttlMs });
-    value.catch(() => this.entries.delete(key));
-    return value;
-  }
-
-  clear(): void {
-    this.entries.clear();
-  }
-}
-
 /** Grants are read on every request; a few seconds of memory spares the database. */
 export class GrantsCache {
-  private readonly cache: Expiring<number, Grants>;
+  private readonly cache: TtlCache<[number], Grants>;
 
   constructor(db: Db, registry: Registry, routeGrants: readonly RouteGrant[] = [], ttlMs = 5_000) {
-    this.cache = new Expiring((profileId) => loadGrants(db, registry, profileId, routeGrants), ttlMs);
+    this.cache = ttlCache((profileId: number) => loadGrants(db, registry, profileId, routeGrants), ttlMs);
   }
 
   get(profileId: number): Promise<Grants> {
-    return this.cache.get(profileId);
+    return this.cache(profileId);
   }
 
   clear(): void {
@@ -219,11 +193,11 @@ export class GrantsCache {
  * the user's own override (src/shared/data-classes.ts). The user's settings are kept as the grants are.
  */
 export class DataProtectionCache {
-  private readonly users: Expiring<string, Record<string, string | null>>;
+  private readonly users: TtlCache<[string], Record<string, string | null>>;
 
   constructor(db: Db, registry: Registry, ttlMs = 5_000) {
-    this.users = new Expiring(
-      async (userId) =>
+    this.users = ttlCache(
+      async (userId: string) =>
         ((await db
           .selectFrom(registry.require('user').table)
           .select(Object.values(SENSITIVE_SETTINGS))
@@ -234,7 +208,7 @@ export class DataProtectionCache {
   }
 
   async classes(userId: string, grants: Grants): Promise<ReadonlySet<SensitiveClass>> {
-    return new Set(allowedClasses(grants.dataProtection, await this.users.get(userId)));
+    return new Set(allowedClasses(grants.dataProtection, await this.users(userId)));
   }
 
   clear(): void {

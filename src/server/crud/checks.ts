@@ -8,7 +8,7 @@ import {
   lockedByState,
 } from '../../shared/rules.js';
 import type { FieldProblem } from '../../shared/validation.js';
-import type { Db, DialectName } from '../db/connection.js';
+import type { Db } from '../db/connection.js';
 import { type Answers, ask, type Probe } from '../db/probes.js';
 import { ApiError } from '../errors.js';
 import type { Principal } from '../principal.js';
@@ -19,10 +19,9 @@ import type { AnySelect, RecordId, Row } from './types.js';
 /** The entity whose records are the field rules of the forms. */
 export const FIELD_RULE_RESOURCE = 'field-rule';
 
-/** What the checks need: the database of the write, its dialect, the schemas, and the caller's scope. */
+/** What the checks need: the database of the write, the schemas, and the caller's scope. */
 export interface CheckContext {
   db: Db;
-  dialect: DialectName;
   registry: Registry;
   /** A query of the entity confined to what the caller may see. */
   confine(qb: AnySelect, entity: Entity, principal: Principal): AnySelect;
@@ -72,6 +71,12 @@ export function checkProbes(
   }
   const rules = fieldRulesQuery(db, registry, entity, principal);
   if (rules) probes.fieldRules = { as: 'rows', query: rules };
+  return Object.assign(probes, uniqueProbes(db, entity, data, exceptId));
+}
+
+/** For each unique set whose values the data give, the question of a record other than `exceptId` holding them. */
+export function uniqueProbes(db: Db, entity: Entity, data: Row, exceptId?: RecordId): Record<string, Probe> {
+  const probes: Record<string, Probe> = {};
   entity.unique.forEach((set, i) => {
     if (set.some((f) => data[f] === undefined)) return;
     let qb = db.selectFrom(entity.table).select(entity.primaryKey);

@@ -12,6 +12,7 @@ import {
   checkReferences,
   checkRules,
   checkUnique,
+  uniqueProbes,
 } from './checks.js';
 import { applyFilters } from './filters.js';
 import { parseId, prepare, toRecord } from './input.js';
@@ -19,20 +20,6 @@ import { attachLinks, columns, writeLinks } from './links.js';
 import type { ListQuery } from './list-query.js';
 import { confine, ofCompanies, requireOwner, scopeOf, stamp } from './scope.js';
 import type { AnySelect, ApiRecord, HookMap, RecordId, Row, WriteContext } from './types.js';
-
-/** The unique sets' questions alone, for a record other than `exceptId`. */
-const uniqueOnly = (
-  checks: CheckContext,
-  entity: Entity,
-  data: Row,
-  principal: Principal,
-  exceptId: RecordId,
-) =>
-  Object.fromEntries(
-    Object.entries(checkProbes(checks, entity, data, principal, { exceptId })).filter(([name]) =>
-      name.startsWith('unique:'),
-    ),
-  );
 
 /** A flag as each database answers it: true or 1. */
 const truthy = (value: unknown) => value === true || Number(value) === 1;
@@ -99,7 +86,6 @@ export class CrudService {
   checks(db: Db = this.db): CheckContext {
     return {
       db,
-      dialect: this.database.dialect,
       registry: this.registry,
       confine: (qb, entity, principal) => this.confine(qb, entity, principal),
     };
@@ -225,7 +211,7 @@ export class CrudService {
         const existing = await this.find(trx, entity, claimed);
         if (!existing) throw new ApiError('NOT_FOUND', { params: { resource: entity.name, id: claimed } });
         await attachLinks(trx, entity, [existing]);
-        checkUnique(entity, await ask(trx, uniqueOnly(checks, entity, data, principal, claimed)));
+        checkUnique(entity, await ask(trx, uniqueProbes(trx, entity, data, claimed)));
         return this.replace(trx, entity, claimed, data, principal, existing);
       }
       checkUnique(entity, answers);

@@ -2,13 +2,16 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, type QueryCreator, SqliteDialect } from 'kysely';
 import pg from 'pg';
 
 export type DialectName = 'sqlite' | 'postgres';
 
 // biome-ignore lint/suspicious/noExplicitAny: tables come from the schemas at run time
 export type Db = Kysely<any>;
+/** What builds a statement: a database, a transaction, or a part of a `with`. */
+// biome-ignore lint/suspicious/noExplicitAny: tables come from the schemas at run time
+export type Creator = QueryCreator<any>;
 
 /** Whether a database (or a transaction of one) is PostgreSQL's. */
 export const isPostgres = (db: Db): boolean => db.getExecutor().adapter instanceof PostgresAdapter;

@@ -1,4 +1,4 @@
-import { type QueryCreator, sql } from 'kysely';
+import { sql } from 'kysely';
 import {
   type Decision,
   type Direction,
@@ -10,7 +10,7 @@ import {
   reasonMessageKey,
   type SiteAccess,
 } from '../../../shared/access/decision.js';
-import { type Db, isPostgres } from '../../db/connection.js';
+import { type Creator, type Db, isPostgres } from '../../db/connection.js';
 import { GroupCommit } from '../../db/group-commit.js';
 import { ttlCache } from '../../db/ttl-cache.js';
 import { t } from '../../i18n.js';
@@ -27,9 +27,6 @@ import {
   type QualificationSource,
 } from '../../services/site/loader.js';
 import { ACCESS_TABLES, markedDays, markedDaysUpsert, noteMarkedDays } from '../../services/site/tables.js';
-
-// biome-ignore lint/suspicious/noExplicitAny: the tables come from the schemas at run time (Db)
-type Any = any;
 
 /** One presentation at a door, as a device reports it. */
 export interface Presentation {
@@ -79,7 +76,7 @@ export function doorCache(db: Db, now: () => number = Date.now) {
   };
 }
 
-/** `doorOfDevice` for several doors in one statement: the device's doors among them, by id. */
+/** Several doors in one statement: the device's doors among them (its division's), by id. */
 export async function doorsOfDevice(db: Db, device: Device, doorIds: number[]) {
   const found = await loadDoors(db, doorIds);
   for (const [id, { door }] of found)
@@ -282,7 +279,7 @@ function presenceRows(
 }
 
 /** The upsert of presence rows, the newest instant winning, on a database or in a `with`. */
-function presenceUpsert(qc: QueryCreator<Any>, values: PresenceRow[]) {
+function presenceUpsert(qc: Creator, values: PresenceRow[]) {
   return qc
     .insertInto(ACCESS_TABLES.presence)
     .values(values)
@@ -432,29 +429,37 @@ export async function recordIn(
     );
   }
   const planned = plan(device, p, loaded, site, last);
-  const result = planned.values.Resultado as 'P' | 'D';
   // Online, without a mark of the device's own, a marking cannot be sent twice: one statement.
-  if (!p.deviceMarkId && isPostgres(trx)) {
-    const IdMarcacion = await writeAtOnce(trx, planned, door);
-    return {
-      decision: planned.decision,
-      direction: planned.direction,
-      result,
-      IdMarcacion,
-      duplicate: false,
-    };
-  }
+  const IdMarcacion =
+    !p.deviceMarkId && isPostgres(trx)
+      ? await writeAtOnce(trx, planned, door)
+      : await writeApart(trx, planned, door);
+  const outcome = {
+    decision: planned.decision,
+    direction: planned.direction,
+    result: planned.values.Resultado as 'P' | 'D',
+  };
+  return IdMarcacion === undefined
+    ? { ...outcome, duplicate: true }
+    : { ...outcome, IdMarcacion, duplicate: false };
+}
+
+/**
+ * The marking, then the presence it moves and the day it marks, each in a statement of its own;
+ * nothing but undefined when the device had sent this marking already.
+ */
+async function writeApart(trx: Db, planned: Planned, door: LoadedDoor): Promise<number | undefined> {
   const inserted = await trx
     .insertInto(ACCESS_TABLES.marking)
     .values(planned.values)
     .onConflict((oc) => oc.columns(['IdEquipo', 'IdMarcaDispositivo']).doNothing())
     .returning('IdMarcacion')
     .executeTakeFirst();
-  if (!inserted) return { decision: planned.decision, direction: planned.direction, result, duplicate: true };
+  if (!inserted) return undefined;
   const IdMarcacion = Number(inserted.IdMarcacion);
   await movePresence(trx, [{ planned, IdMarcacion, door }]);
   await noteMarkedDays(trx, [planned.values]);
-  return { decision: planned.decision, direction: planned.direction, result, IdMarcacion, duplicate: false };
+  return IdMarcacion;
 }
 
 /** Markings written per insert statement in a batch. */

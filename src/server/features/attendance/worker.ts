@@ -1,8 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-
-// biome-ignore lint/suspicious/noExplicitAny: the tables come from the schemas at run time (Db)
-type Any = any;
-
 import type { ExpressionBuilder } from 'kysely';
 import { daysAround } from '../../../shared/attendance.js';
 import { addDays, siteDate } from '../../../shared/dates.js';
@@ -72,7 +68,8 @@ export async function drainMarkedDays(
  * deadlock, which PostgreSQL breaks after a second: the gate's budget gone).
  */
 async function forget(db: Db, days: Array<{ IdPersona: number; Fecha: string; Version: number }>) {
-  const these = (eb: ExpressionBuilder<Any, Any>) =>
+  // biome-ignore lint/suspicious/noExplicitAny: the tables come from the schemas at run time (Db)
+  const these = (eb: ExpressionBuilder<any, any>) =>
     eb.or(
       days.map((r) =>
         eb.and([

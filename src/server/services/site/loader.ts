@@ -58,8 +58,6 @@ export interface HeldQuery {
   read(row: Row): HeldQualification & { personId: number };
 }
 
-/** The site's IANA time zone, from its country (a division keeps no zone of its own). */
-
 const num = (v: unknown) => (v == null ? undefined : Number(v));
 const str = (v: unknown) => (v == null ? undefined : String(v));
 

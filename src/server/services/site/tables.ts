@@ -1,5 +1,5 @@
-import { type QueryCreator, sql } from 'kysely';
-import type { Db } from '../../db/connection.js';
+import { sql } from 'kysely';
+import type { Creator, Db } from '../../db/connection.js';
 
 /**
  * Site access's own tables beside the entity tables:
@@ -63,8 +63,7 @@ export function markedDays(
 }
 
 /** The upsert that notes marked days (a new version of a day already noted), on a database or in a `with`. */
-// biome-ignore lint/suspicious/noExplicitAny: the tables come from the schemas at run time (Db)
-export function markedDaysUpsert(qc: QueryCreator<any>, days: MarkedDay[]) {
+export function markedDaysUpsert(qc: Creator, days: MarkedDay[]) {
   return qc
     .insertInto(ACCESS_TABLES.markedDay)
     .values(days.map((d) => ({ ...d, Version: 1 })))
