@@ -269,17 +269,26 @@ await eachDialect(args.dialects, args['postgres-url'], async (target, _dialect, 
     body: JSON.stringify({ CodigoCargaMasiva: uploaded.CodigoCargaMasiva }),
   });
   let progress: Record<string, unknown>;
+  // When each tenth of the rows was processed: the rate of the first and of the last tenth tell
+  // whether processing slows down as the requests pile up.
+  const tenths: number[] = [];
   for (;;) {
     progress = await get(
       `/api/acreditacionsolicitud/progresomasivo?CodigoCargaMasiva=${uploaded.CodigoCargaMasiva}`,
     );
+    while (Number(progress.processed) >= ((tenths.length + 1) * N) / 10) tenths.push(performance.now());
     if (!progress.running && progress.Estado === 'F') break;
     await new Promise((r) => setTimeout(r, 200));
   }
   const processSeconds = (performance.now() - t2) / 1000;
+  const rateOf = (from: number, to: number) => Math.round(N / 10 / ((to - from) / 1000));
   console.log(
     `  process (procesarmasivo): ${progress.successful} requests in ${processSeconds.toFixed(2)} s = ` +
       `${Math.round(Number(progress.successful) / processSeconds)} rows/s, server peak rss ${(peakOf(pid) / MB).toFixed(0)} MB`,
   );
+  if (tenths.length >= 10)
+    console.log(
+      `  process rate, first tenth of the rows: ${rateOf(t2, tenths[0])} rows/s, last tenth: ${rateOf(tenths[8], tenths[9])} rows/s`,
+    );
   console.log(`  whole: ${(validate + processSeconds).toFixed(2)} s`);
 });

@@ -220,11 +220,15 @@ export async function startServer(
   if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
   delete childEnv.NODE_ENV;
   await buildServer();
-  const child = spawn(process.execPath, ['dist/server/main.js'], {
-    cwd: ROOT,
-    env: childEnv,
-    stdio: 'inherit',
-  });
+  const child = spawn(
+    process.execPath,
+    [...(process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? []), 'dist/server/main.js'],
+    {
+      cwd: ROOT,
+      env: childEnv,
+      stdio: 'inherit',
+    },
+  );
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < waitSeconds * 10; i++) {
     try {

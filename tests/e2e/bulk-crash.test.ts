@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import JSZip from 'jszip';
 import { afterAll, describe, expect, it } from 'vitest';
+import { AUTH_TABLES } from '../../src/server/auth/tables.js';
 import { loadRegistry } from '../../src/server/registry.js';
 import { addDays, siteDate } from '../../src/shared/dates.js';
 import { pdf } from '../support/accreditation.js';
@@ -116,12 +117,13 @@ async function upload(db: TestDatabase, url: string, withFiles = 0) {
   const code = uploaded.CodigoCargaMasiva as string;
   return {
     code,
-    progress: async (through: string) =>
+    /** The upload's progress read through a server, by a new session of the requester or with `token`. */
+    progress: async (through: string, token?: string) =>
       api(
         through,
         'GET',
         `/api/acreditacionsolicitud/progresomasivo?CodigoCargaMasiva=${code}`,
-        await requester(through),
+        token ?? (await requester(through)),
       ),
     process: (through: string, token: string) =>
       api(through, 'POST', '/api/acreditacionsolicitud/procesarmasivo', token, { CodigoCargaMasiva: code }),
@@ -208,7 +210,8 @@ describe.each(DIALECTS)('a bulk job killed half-way on %s', (dialect) => {
       toProcess: ROWS,
     });
 
-    await job.process(server.url, await requester(server.url));
+    const uploader = await requester(server.url);
+    await job.process(server.url, uploader);
     await died(server);
 
     // What the killed server left: each request whole, each named by exactly its row.
@@ -216,8 +219,18 @@ describe.each(DIALECTS)('a bulk job killed half-way on %s', (dialect) => {
     expect(before).toBeGreaterThanOrEqual(20);
     expect(before).toBeLessThan(ROWS);
 
+    // The uploader signs out meanwhile, as sign-out does: every session of the user ends. The job
+    // is its upload's, not a session's.
+    await db.database.db
+      .updateTable(AUTH_TABLES.session)
+      .set({ RevocadoEn: Date.now(), Motivo: 'logout' })
+      .where('IdUsuario', '=', 'SOLICITANTE')
+      .where('RevocadoEn', 'is', null)
+      .execute();
+
     // Back up: the server resumes the job by itself, and it ends with every row once.
     server = await start(db);
+    await expect(job.progress(server.url, uploader)).rejects.toThrow(/401/);
     await until(async () => (await job.state()) === 'F', 'the resumed processing');
     expect(await job.progress(server.url)).toMatchObject({
       Estado: 'F',

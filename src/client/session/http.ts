@@ -3,12 +3,23 @@ import { isApiErrorBody } from '../../shared/errors.js';
 import { TOKEN_HEADERS, type TokenAction } from '../../shared/session.js';
 import { session } from './store.js';
 
-/** What the shell listens to: the server asked for the lock, the session ended, the server is unreachable. */
-export type SessionEventName = 'lock' | 'session-ended' | 'connection-lost';
+/**
+ * What the shell listens to: the server asked for the lock, the session ended, the server is
+ * unreachable, or a screen is still at work for the user (`activity`).
+ */
+export type SessionEventName = 'lock' | 'session-ended' | 'connection-lost' | 'activity';
 export const sessionEvents = new EventTarget();
 
 function emit(name: SessionEventName): void {
   sessionEvents.dispatchEvent(new Event(name));
+}
+
+/**
+ * A screen following a long job for the user (a bulk upload being checked or processed) counts
+ * as activity: the screen does not lock, nor the session end, while the progress moves on it.
+ */
+export function keepSessionAlive(): void {
+  emit('activity');
 }
 
 export class ApiRequestError extends Error {

@@ -49,7 +49,8 @@ async function unlock(password: string): Promise<void> {
 
 /**
  * Screen lock and inactivity for every signed-in screen (spec sections 2 and 4): one tick a
- * second, any mouse move, hover, scroll or key resets the count; at the profile's timeout (400 s
+ * second, any mouse move, hover, scroll or key resets the count, and so does a screen following a
+ * job for the user (`keepSessionAlive`); at the profile's timeout (400 s
  * by default) the screen locks, the tokens are dropped and the password is asked for. The splash
  * (lost connection, ended session) counts five seconds down and signs out.
  */
@@ -90,6 +91,7 @@ export default function SessionGuard() {
       lock: () => send({ type: 'LOCK' }),
       'session-ended': () => send({ type: 'SESSION_ENDED' }),
       'connection-lost': () => send({ type: 'CONNECTION_LOST' }),
+      activity: () => send({ type: 'ACTIVITY' }),
     };
     for (const [name, handler] of Object.entries(on)) sessionEvents.addEventListener(name, handler);
     return () => {

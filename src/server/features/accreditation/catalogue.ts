@@ -1,6 +1,7 @@
 import type { DatumType, EntityCode } from '../../../shared/accreditation.js';
 import type { SensitiveClass } from '../../../shared/data-classes.js';
 import type { Db } from '../../db/connection.js';
+import { keptRead } from '../../db/kept-reads.js';
 import { ApiError } from '../../errors.js';
 import type { Registry } from '../../registry.js';
 
@@ -48,9 +49,21 @@ export interface ProfileDef {
 /**
  * An active accreditation profile of the client with its active requirements and their active
  * data, in order, and the choices of its list data. A profile of another client, another kind,
- * or not for the division is a 400 on the profile field.
+ * or not for the division is a 400 on the profile field. Read once per `keepingReads` scope.
  */
-export async function loadProfile(
+export function loadProfile(
+  db: Db,
+  registry: Registry,
+  clientId: number,
+  profileId: number,
+  expect?: { entity?: EntityCode; divisionId?: number },
+): Promise<ProfileDef> {
+  return keptRead(`profile:${clientId}:${profileId}:${expect?.entity}:${expect?.divisionId}`, () =>
+    readProfile(db, registry, clientId, profileId, expect),
+  );
+}
+
+async function readProfile(
   db: Db,
   registry: Registry,
   clientId: number,

@@ -22,12 +22,13 @@ import {
   Typography,
 } from '@mui/material';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
 import { Link as RouterLink, useSearchParams } from 'react-router-dom';
 import { Pager } from '../../../components/grid/Pager.js';
 import { saveWorkbook } from '../../../files.js';
 import { useConsoleTitle } from '../../../resources/ScreenTitle.js';
+import { keepSessionAlive } from '../../../session/http.js';
 import { screenPath } from '../api.js';
 import { type BulkEntity, type BulkProgress, type BulkRow, bulkApi, entityOf } from './api.js';
 import { type BulkChoice, CompanyTab } from './CompanyTab.js';
@@ -220,6 +221,11 @@ export default function BulkScreen() {
         : false,
   });
   const current = progress.data;
+  const working = current?.running || current?.Estado === 'R' || current?.Estado === 'C';
+  // Each progress read of a running job counts as the user's activity: a long job's screen stays open.
+  useEffect(() => {
+    if (working && progress.dataUpdatedAt) keepSessionAlive();
+  }, [working, progress.dataUpdatedAt]);
   const version = current ? `${current.processed}:${current.toCheck}` : '';
 
   const run = async (action: () => Promise<void>) => {

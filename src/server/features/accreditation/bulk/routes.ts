@@ -179,13 +179,7 @@ export default async function bulkRoutes(fastify: FastifyInstance): Promise<void
           fileName,
           attachments,
         });
-        return {
-          result: {
-            ...(await bulk.progress(requester, upload.CodigoCargaMasiva)),
-            attached: upload.attached,
-            unusedFiles: upload.unusedFiles.slice(0, 100),
-          },
-        };
+        return { result: { ...upload, unusedFiles: upload.unusedFiles.slice(0, 100) } };
       } finally {
         await rm(dir, { recursive: true, force: true });
       }

@@ -3,10 +3,12 @@ import type { EntityCode } from '../../../../shared/accreditation.js';
 import type { Language } from '../../../../shared/constants.js';
 import type { CrudService } from '../../../crud/service.js';
 import type { Row } from '../../../crud/types.js';
-import type { Database, Db } from '../../../db/connection.js';
+import type { Database, Db, DialectName } from '../../../db/connection.js';
+import { keepingReads, rolledBack } from '../../../db/kept-reads.js';
+import { releaseSavepoint, rollbackToSavepoint, savepoint } from '../../../db/savepoint.js';
 import { ApiError } from '../../../errors.js';
 import { crashPoint } from '../../../jobs/crash.js';
-import { LeaseLost, type Leases } from '../../../jobs/leases.js';
+import type { Leases } from '../../../jobs/leases.js';
 import type { Registry } from '../../../registry.js';
 import { numericParameter } from '../../../services/parameters.js';
 import type { Requester } from '../../../services/requester.js';
@@ -28,6 +30,13 @@ export const bulkMaxRows = () => Number(process.env.BULK_MAX_ROWS) || 10_000;
 const DRY_RUN_CONCURRENCY = 4;
 /** Rows stored per insert. */
 const INSERT_BATCH = 200;
+/**
+ * Rows a job checks or processes in one transaction: a commit (a sync to disk) and the profile,
+ * contract and parameter reads are shared by them. SQLite has one writer, which a set holds until
+ * it commits: its sets are kept short, so the calls waiting on it (a gate's, a progress read) are
+ * answered between two sets.
+ */
+const ROWS_PER_TRANSACTION: Readonly<Record<DialectName, number>> = { sqlite: 5, postgres: 20 };
 
 /** A row's problems: by column key (`*` for the row as a whole), each a message key and its params. */
 
@@ -76,9 +85,6 @@ interface PendingRow {
   Datos: string;
   Errores: string | null;
 }
-
-/** Thrown inside a dry run's transaction so that nothing it wrote stays. */
-class DryRun extends Error {}
 
 /** What a job is told while it runs: that its lease was lost, and how to write under it. */
 interface JobRun {
@@ -132,6 +138,11 @@ export class BulkService {
 
   private get db(): Db {
     return this.database.db;
+  }
+
+  /** Rows a job writes in one transaction. */
+  private get setSize(): number {
+    return ROWS_PER_TRANSACTION[this.database.dialect];
   }
 
   /** The requester requirements of a profile a requirement update may renew from a file. */
@@ -210,7 +221,10 @@ export class BulkService {
       fileName: string;
       attachments?: string;
     },
-  ): Promise<Upload & { attached: number; unusedFiles: string[] }> {
+  ): Promise<
+    Upload &
+      Awaited<ReturnType<typeof uploadCounts>> & { running: boolean; attached: number; unusedFiles: string[] }
+  > {
     const requirement = input.requirement ?? null;
     const profile = await this.sheets.profile(requester, input.contract, input.profile, requirement);
     const columns = await this.sheets.readingColumns(requester, profile, requirement);
@@ -344,9 +358,11 @@ export class BulkService {
         unusedFiles: attachments?.unused() ?? [],
       };
     });
+    // Counted before the check begins, so that the answer waits for no set of the job on SQLite.
+    const counts = await uploadCounts(this.db, this.registry, stored);
     // The rows are checked by a job: the caller follows it with progresomasivo.
     this.startCheck(requester, stored);
-    return stored;
+    return { ...stored, ...counts, running: true };
   }
 
   /** The PDFs kept for some rows of an upload, by row and datum. */
@@ -575,19 +591,21 @@ export class BulkService {
   }
 
   /**
-   * Runs `each` on an upload's rows in `state`, in order: read a hundred at a time with their kept
-   * PDFs, `width` at once, the event loop given a turn between. `each` must move its row out of
-   * `state`. Answers false when it stopped before the end (the server is closing, or the lease
-   * was lost to another process).
+   * Runs `each` on an upload's rows in `state`, in order, a set (`setSize`) at a time with
+   * their kept PDFs, `width` such sets at once, the event loop given a turn between. `each` must
+   * move its rows out of `state`. Answers false when it stopped before the end (the server is
+   * closing, or the lease was lost to another process).
    */
-  private async eachRow(
+  private async eachSet(
     upload: Upload,
     run: JobRun,
     state: 'P' | 'V',
     width: number,
-    each: (row: PendingRow, files?: ReadonlyMap<number, KeptFile>) => Promise<void>,
+    each: (rows: PendingRow[], files: Map<number, Map<number, KeptFile>>) => Promise<void>,
   ): Promise<boolean> {
     for (;;) {
+      if (this.stopping || run.signal.aborted) return false;
+      await yieldTurn();
       const batch = (await this.db
         .selectFrom(this.table('bulk-upload-row'))
         .select(['IdFila', 'Datos', 'Errores'])
@@ -595,96 +613,151 @@ export class BulkService {
         .where('IdCargaMasiva', '=', upload.IdCargaMasiva)
         .where('Estado', '=', state)
         .orderBy('Fila')
-        .limit(100)
+        .limit(this.setSize * width)
         .execute()) as PendingRow[];
       if (!batch.length) return true;
       const files = await this.keptFiles(
         upload,
         batch.map((r) => r.IdFila),
       );
-      for (let i = 0; i < batch.length; i += width) {
-        if (this.stopping || run.signal.aborted) return false;
-        await yieldTurn();
-        await Promise.all(batch.slice(i, i + width).map((row) => each(row, files.get(row.IdFila))));
-      }
+      const sets: PendingRow[][] = [];
+      for (let i = 0; i < batch.length; i += this.setSize) sets.push(batch.slice(i, i + this.setSize));
+      await Promise.all(sets.map((rows) => each(rows, files)));
     }
   }
 
   /**
-   * The dry run: each row still to check (P), in order, made as a single request would be inside
-   * a transaction rolled back; its errors (with those found when the file was read) and its state
-   * (V or E) stored. PostgreSQL checks a few rows at a time on pooled connections; SQLite one.
+   * The dry run: the rows still to check (P), a set at a time in one transaction that reads the
+   * profile, contract and parameters once (`keepingReads`): each row made as a single request would
+   * be and rolled back to the savepoint before it, its errors (with those found when the file was
+   * read) and its state (V or E) stored when the set commits. PostgreSQL checks a few sets at a time
+   * on pooled connections; SQLite one.
    */
   private async runCheck(requester: Requester, upload: Upload, run: JobRun): Promise<boolean> {
-    const rowsTable = this.table('bulk-upload-row');
     const { columns, keys, base, target } = await this.jobContext(requester, upload);
     const width = this.database.dialect === 'postgres' ? DRY_RUN_CONCURRENCY : 1;
-    return this.eachRow(upload, run, 'P', width, async (row, files) => {
-      const read = toBody(columns, JSON.parse(row.Datos), base);
-      const errors: RowErrors = { ...(row.Errores ? (JSON.parse(row.Errores) as RowErrors) : {}) };
-      for (const [key, problem] of Object.entries(read.errors)) errors[key] ??= problem;
-      try {
-        await this.db.transaction().execute(async (trx) => {
-          await this.make(requester, target, trx, read.body, upload.CodigoCargaMasiva, files);
-          throw new DryRun();
-        });
-      } catch (error) {
-        if (!(error instanceof DryRun))
-          for (const [key, problem] of Object.entries(errorsOf(error, keys))) errors[key] ??= problem;
-      }
-      const bad = Object.keys(errors).length > 0;
-      await this.db.transaction().execute(async (trx) => {
-        await run.fence(trx);
-        await trx
-          .updateTable(rowsTable)
-          .set({ Estado: bad ? 'E' : 'V', Errores: bad ? JSON.stringify(errors) : null })
-          .where('IdFila', '=', row.IdFila)
-          .where('Estado', '=', 'P')
-          .execute();
-      });
-      crashPoint('bulk.check');
+    return this.eachSet(upload, run, 'P', width, async (rows, files) => {
+      await keepingReads(() =>
+        this.db.transaction().execute(async (trx) => {
+          const found = new Map<number, RowErrors>();
+          await savepoint(trx);
+          for (const row of rows) {
+            await yieldTurn();
+            const read = toBody(columns, JSON.parse(row.Datos), base);
+            const errors: RowErrors = { ...(row.Errores ? (JSON.parse(row.Errores) as RowErrors) : {}) };
+            for (const [key, problem] of Object.entries(read.errors)) errors[key] ??= problem;
+            try {
+              await this.make(
+                requester,
+                target,
+                trx,
+                read.body,
+                upload.CodigoCargaMasiva,
+                files.get(row.IdFila),
+              );
+            } catch (error) {
+              for (const [key, problem] of Object.entries(errorsOf(error, keys))) errors[key] ??= problem;
+            }
+            await rollbackToSavepoint(trx);
+            rolledBack();
+            if (Object.keys(errors).length) found.set(row.IdFila, errors);
+          }
+          await releaseSavepoint(trx);
+          await run.fence(trx);
+          const good = rows.map((r) => r.IdFila).filter((id) => !found.has(id));
+          await this.markRows(trx, good, 'P', 'V');
+          await this.markFailed(trx, found, 'P', 'E');
+        }),
+      );
+      // After the commit: a test that kills the process here finds the rows before it checked.
+      for (let i = 0; i < rows.length; i++) crashPoint('bulk.check');
     });
   }
 
+  /** Moves the rows `ids` from `from` to `to` in one statement, their errors cleared. */
+  private async markRows(trx: Db, ids: number[], from: string, to: string): Promise<void> {
+    if (ids.length)
+      await trx
+        .updateTable(this.table('bulk-upload-row'))
+        .set({ Estado: to, Errores: null })
+        .where('IdFila', 'in', ids)
+        .where('Estado', '=', from)
+        .execute();
+  }
+
+  /** Moves each row of `errors` from `from` to `to`, storing its own errors. */
+  private async markFailed(
+    trx: Db,
+    errors: ReadonlyMap<number, RowErrors>,
+    from: string,
+    to: string,
+  ): Promise<void> {
+    for (const [id, problems] of errors)
+      await trx
+        .updateTable(this.table('bulk-upload-row'))
+        .set({ Estado: to, Errores: JSON.stringify(problems) })
+        .where('IdFila', '=', id)
+        .where('Estado', '=', from)
+        .execute();
+  }
+
   /**
-   * The processing: each valid row, in order, made a request in its own transaction with its
-   * row's state.
+   * The processing: the valid rows, in order, a set at a time in one transaction that claims them
+   * (V to S: a second job waits for this one and then finds them taken) and reads the profile,
+   * contract and parameters once (`keepingReads`). Each row is made a request after a savepoint;
+   * one that no longer holds (another request was made meanwhile, the contract ended…) is rolled
+   * back to it and stored failed (F) with its errors.
    */
   private async runJob(requester: Requester, upload: Upload, run: JobRun): Promise<boolean> {
     const rowsTable = this.table('bulk-upload-row');
     const { columns, keys, base, target } = await this.jobContext(requester, upload);
-    return this.eachRow(upload, run, 'V', 1, async (row, files) => {
-      const { body } = toBody(columns, JSON.parse(row.Datos), base);
-      try {
-        await this.db.transaction().execute(async (trx) => {
-          // The row is claimed first: a second job waits for this one's transaction and then finds it taken.
-          const claimed = await trx
-            .updateTable(rowsTable)
-            .set({ Estado: 'S' })
-            .where('IdFila', '=', row.IdFila)
-            .where('Estado', '=', 'V')
-            .executeTakeFirst();
-          if (Number(claimed.numUpdatedRows) !== 1) return;
+    return this.eachSet(upload, run, 'V', 1, (rows, files) =>
+      keepingReads(() =>
+        this.db.transaction().execute(async (trx) => {
           // Only while this process still holds the job: one presumed dead writes nothing more.
           await run.fence(trx);
-          const made = await this.make(requester, target, trx, body, upload.CodigoCargaMasiva, files);
-          await trx
+          const claimed = (await trx
             .updateTable(rowsTable)
-            .set({ IdSolicitud: made.IdSolicitud as number })
-            .where('IdFila', '=', row.IdFila)
-            .execute();
-          crashPoint('bulk.process');
-        });
-      } catch (error) {
-        if (error instanceof LeaseLost) throw error;
-        // The row no longer holds (another request was made meanwhile, the contract ended…).
-        await this.db
-          .updateTable(rowsTable)
-          .set({ Estado: 'F', Errores: JSON.stringify(errorsOf(error, keys)) })
-          .where('IdFila', '=', row.IdFila)
-          .where('Estado', '=', 'V')
-          .execute();
-      }
-    });
+            .set({ Estado: 'S' })
+            .where(
+              'IdFila',
+              'in',
+              rows.map((r) => r.IdFila),
+            )
+            .where('Estado', '=', 'V')
+            .returning('IdFila')
+            .execute()) as Array<{ IdFila: number }>;
+          const taken = new Set(claimed.map((c) => c.IdFila));
+          const failed = new Map<number, RowErrors>();
+          for (const row of rows.filter((r) => taken.has(r.IdFila))) {
+            await yieldTurn();
+            const { body } = toBody(columns, JSON.parse(row.Datos), base);
+            await savepoint(trx);
+            try {
+              const made = await this.make(
+                requester,
+                target,
+                trx,
+                body,
+                upload.CodigoCargaMasiva,
+                files.get(row.IdFila),
+              );
+              await trx
+                .updateTable(rowsTable)
+                .set({ IdSolicitud: made.IdSolicitud as number })
+                .where('IdFila', '=', row.IdFila)
+                .execute();
+            } catch (error) {
+              await rollbackToSavepoint(trx);
+              rolledBack();
+              failed.set(row.IdFila, errorsOf(error, keys));
+            }
+            await releaseSavepoint(trx);
+            crashPoint('bulk.process');
+          }
+          await this.markFailed(trx, failed, 'S', 'F');
+        }),
+      ),
+    );
   }
 }

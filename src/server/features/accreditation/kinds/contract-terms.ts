@@ -1,4 +1,5 @@
 import type { Db } from '../../../db/connection.js';
+import { keptRead } from '../../../db/kept-reads.js';
 import { ApiError } from '../../../errors.js';
 import type { Registry } from '../../../registry.js';
 import { divisionToday } from '../../../site.js';
@@ -65,11 +66,15 @@ export async function checkContractTerms(
   const unit = request.IdUnidadOrganizativa ?? null;
   const costCentre = request.IdCentroCosto ?? null;
   if (unit === null) {
-    const mode = (await db
-      .selectFrom(registry.require('contract').table)
-      .select('TipoDotacion')
-      .where('IdContrato', '=', contract)
-      .executeTakeFirst()) as { TipoDotacion: string | null } | undefined;
+    const mode = await keptRead(
+      `endowment-mode:${contract}`,
+      async () =>
+        (await db
+          .selectFrom(registry.require('contract').table)
+          .select('TipoDotacion')
+          .where('IdContrato', '=', contract)
+          .executeTakeFirst()) as { TipoDotacion: string | null } | undefined,
+    );
     if (mode?.TipoDotacion === 'U')
       refuse('IdUnidadOrganizativa', 'accreditation.refusals.unitRequired', {
         units: unitNames(await unitsOf(db, registry, contract)),

@@ -1,4 +1,5 @@
 import type { Db } from '../../../db/connection.js';
+import { keptRead, keptTally } from '../../../db/kept-reads.js';
 import { ApiError } from '../../../errors.js';
 import type { Principal } from '../../../principal.js';
 import { parameter } from '../../../services/parameters.js';
@@ -28,8 +29,15 @@ export type EndowmentOutcome = 'N' | 'S';
 export class Endowment {
   constructor(private readonly engine: RequestEngine) {}
 
-  /** The people the contract's approved addenda in force on `today` add to its endowment. */
-  private async added(trx: Db, contract: number, today: string): Promise<number> {
+  /**
+   * The people the contract's approved addenda in force on `today` add to its endowment; read once
+   * per `keepingReads` scope.
+   */
+  private added(trx: Db, contract: number, today: string): Promise<number> {
+    return keptRead(`addenda:${contract}:${today}`, () => this.readAdded(trx, contract, today));
+  }
+
+  private async readAdded(trx: Db, contract: number, today: string): Promise<number> {
     const row = (await trx
       .selectFrom(this.engine.table('addendum'))
       .select((eb) => eb.fn.sum('DotacionAdicional').as('n'))
@@ -98,7 +106,7 @@ export class Endowment {
       .where('a.IdEntidad', '=', 'T')
       .where('a.Estado', 'in', ['A', 'S'])
       .where('a.FechaFin', '>=', today)
-      .where('a.IdPersona', 'not in', people)
+      .$if(people.length > 0, (qb) => qb.where('a.IdPersona', 'not in', people))
       .$if(cap.unit !== undefined, (qb) => qb.where('r.IdUnidadOrganizativa', '=', cap.unit as number));
     const asked = trx
       .selectFrom(engine.table('request'))
@@ -107,7 +115,7 @@ export class Endowment {
       .where('EstadoAprobacion', 'in', ['I', 'P', 'O'])
       .where('IdEntidad', '=', 'T')
       .where('TipoSolicitud', 'in', ['M', 'C'])
-      .where('IdPersona', 'not in', people)
+      .$if(people.length > 0, (qb) => qb.where('IdPersona', 'not in', people))
       .$if(cap.unit !== undefined, (qb) => qb.where('IdUnidadOrganizativa', '=', cap.unit as number))
       .$if(except !== undefined, (qb) => qb.where('IdSolicitud', '<>', except as number));
     const row = (await trx
@@ -115,6 +123,64 @@ export class Endowment {
       .select((eb) => eb.fn.countAll().as('n'))
       .executeTakeFirstOrThrow()) as { n: number | string };
     return Number(row.n);
+  }
+
+  /**
+   * Whether `person` is among those the contract (its unit) holds today: accredited and not ended,
+   * or asked for; found by the person's own rows.
+   */
+  private async holds(trx: Db, today: string, contract: number, cap: Cap, person: number): Promise<boolean> {
+    const { engine } = this;
+    const accredited = trx
+      .selectFrom(`${engine.table('accreditation')} as a`)
+      .innerJoin(`${engine.table('request')} as r`, 'r.IdSolicitud', 'a.IdSolicitud')
+      .select('a.IdPersona as id')
+      .where('a.IdPersona', '=', person)
+      .where('a.IdContrato', '=', contract)
+      .where('a.IdEntidad', '=', 'T')
+      .where('a.Estado', 'in', ['A', 'S'])
+      .where('a.FechaFin', '>=', today)
+      .$if(cap.unit !== undefined, (qb) => qb.where('r.IdUnidadOrganizativa', '=', cap.unit as number));
+    const asked = trx
+      .selectFrom(engine.table('request'))
+      .select('IdPersona as id')
+      .where('IdPersona', '=', person)
+      .where('IdContrato', '=', contract)
+      .where('EstadoAprobacion', 'in', ['I', 'P', 'O'])
+      .where('IdEntidad', '=', 'T')
+      .where('TipoSolicitud', 'in', ['M', 'C'])
+      .$if(cap.unit !== undefined, (qb) => qb.where('IdUnidadOrganizativa', '=', cap.unit as number));
+    return (await accredited.union(asked).limit(1).execute()).length > 0;
+  }
+
+  /**
+   * `others` for one person's new filing. Rows filed one after another in one transaction (a bulk
+   * upload's set, `keepingReads`) count the contract once and keep the count: each row that fits
+   * adds its person unless already held, and a row rolled back makes it counted again
+   * (`rolledBack`). The count so stays what the database would answer, without reading the whole
+   * contract for every row (which grew with every row filed).
+   */
+  private async othersKept(
+    trx: Db,
+    today: string,
+    contract: number,
+    cap: Cap,
+    people: number[],
+    except?: number,
+  ): Promise<number> {
+    const tally =
+      people.length === 1 && except === undefined
+        ? keptTally(`endowment:${contract}:${cap.unit}:${today}`, async () => ({
+            held: await this.others(trx, today, contract, cap, []),
+          }))
+        : undefined;
+    if (!tally) return this.others(trx, today, contract, cap, people, except);
+    const kept = await tally;
+    const held = await this.holds(trx, today, contract, cap, people[0]);
+    const others = kept.held - (held ? 1 : 0);
+    // The filing goes on from here (or is rolled back, and the count with it).
+    if (!held) kept.held += 1;
+    return others;
   }
 
   /**
@@ -133,7 +199,7 @@ export class Endowment {
     if (!cap) return 'N';
     const people = [...new Set(target.people)];
     const total =
-      (await this.others(trx, today, target.contract, cap, people, target.except)) + people.length;
+      (await this.othersKept(trx, today, target.contract, cap, people, target.except)) + people.length;
     if (total <= cap.limit) return 'N';
     const mode = (await parameter(trx, this.engine.registry, principal, 'DOTACIONEXCEDIDA'))?.Valor1;
     if (mode?.toUpperCase() === 'F') return 'S';

@@ -9,6 +9,7 @@ import type { FieldProblem } from '../../../../shared/validation.js';
 import type { CrudService } from '../../../crud/service.js';
 import type { Row } from '../../../crud/types.js';
 import type { Db } from '../../../db/connection.js';
+import { keptRead } from '../../../db/kept-reads.js';
 import { ApiError } from '../../../errors.js';
 import type { Principal } from '../../../principal.js';
 import { parameter } from '../../../services/parameters.js';
@@ -57,8 +58,18 @@ export class Holders {
     return problems;
   }
 
-  /** The request's contract, when the caller can see it (another company's or division's is none). */
-  private async contract(db: Db, principal: Principal, id: number) {
+  /**
+   * The request's contract, when the caller can see it (another company's or division's is none);
+   * read once per `keepingReads` scope.
+   */
+  private contract(db: Db, principal: Principal, id: number) {
+    const { clientId, divisionId, userId } = principal;
+    return keptRead(`contract:${clientId}:${divisionId}:${userId}:${id}`, () =>
+      this.readContract(db, principal, id),
+    );
+  }
+
+  private async readContract(db: Db, principal: Principal, id: number) {
     const { engine } = this;
     const visible =
       id === undefined || id === null
