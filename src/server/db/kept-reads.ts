@@ -1,9 +1,35 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-/** What a scope keeps: reads, which a rollback leaves true, and tallies, which it makes wrong. */
+/**
+ * A count the rows of a scope keep up to date as they write: what the rows kept so far counted,
+ * and what the row being written adds, undone if it is rolled back.
+ */
+export class Tally {
+  private pending = 0;
+  constructor(private kept: number) {}
+
+  get count(): number {
+    return this.kept + this.pending;
+  }
+
+  /** The row being written adds `n`. */
+  add(n: number): void {
+    this.pending += n;
+  }
+
+  /** The row was kept (or rolled back): what it added stays (or goes). */
+  settle(kept: boolean): void {
+    if (kept) this.kept += this.pending;
+    this.pending = 0;
+  }
+}
+
+/** What a scope keeps: reads, which a rollback leaves true, and tallies, which follow the rows. */
 interface Kept {
   reads: Map<string, Promise<unknown>>;
-  tallies: Map<string, Promise<unknown>>;
+  tallies: Map<string, Promise<Tally>>;
+  /** The tallies counted so far (one still being counted has nothing added yet). */
+  counted: Set<Tally>;
 }
 
 /** What the scope being run keeps; none outside a scope. */
@@ -16,7 +42,7 @@ const scope = new AsyncLocalStorage<Kept>();
  * the transaction that read it.
  */
 export function keepingReads<T>(work: () => Promise<T>): Promise<T> {
-  return scope.run({ reads: new Map(), tallies: new Map() }, work);
+  return scope.run({ reads: new Map(), tallies: new Map(), counted: new Set() }, work);
 }
 
 /** `load`'s answer kept in `kept` by `key`, a failed load not kept. */
@@ -41,15 +67,29 @@ export function keptRead<T>(key: string, load: () => Promise<T>): Promise<T> {
 
 /**
  * A count the rows of a scope keep up to date as they write (the people a contract holds): counted
- * by `start` once, then changed by its caller after each row; undefined outside `keepingReads`, where
- * the caller counts afresh. `rolledBack` forgets it.
+ * by `start` once, then added to by each row (`Tally.add`); undefined outside `keepingReads`, where
+ * the caller counts afresh. Each row ends with `rowKept` or `rowRolledBack`.
  */
-export function keptTally<T extends object>(key: string, start: () => Promise<T>): Promise<T> | undefined {
+export function keptTally(key: string, start: () => Promise<number>): Promise<Tally> | undefined {
   const kept = scope.getStore();
-  return kept ? keep(kept.tallies, key, start) : undefined;
+  if (!kept) return undefined;
+  return keep(kept.tallies, key, async () => {
+    const tally = new Tally(await start());
+    kept.counted.add(tally);
+    return tally;
+  });
 }
 
-/** The scope's rows were rolled back (to a savepoint): its tallies are counted again when next asked. */
-export function rolledBack(): void {
-  scope.getStore()?.tallies.clear();
+/** The scope's row was rolled back to its savepoint: what it added to the tallies goes. */
+export function rowRolledBack(): void {
+  settleTallies(false);
+}
+
+/** The scope's row was kept: what it added to the tallies stays. */
+export function rowKept(): void {
+  settleTallies(true);
+}
+
+function settleTallies(kept: boolean): void {
+  for (const tally of scope.getStore()?.counted ?? []) tally.settle(kept);
 }

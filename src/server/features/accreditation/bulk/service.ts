@@ -4,7 +4,7 @@ import type { Language } from '../../../../shared/constants.js';
 import type { CrudService } from '../../../crud/service.js';
 import type { Row } from '../../../crud/types.js';
 import type { Database, Db, DialectName } from '../../../db/connection.js';
-import { keepingReads, rolledBack } from '../../../db/kept-reads.js';
+import { keepingReads, rowKept, rowRolledBack } from '../../../db/kept-reads.js';
 import { releaseSavepoint, rollbackToSavepoint, savepoint } from '../../../db/savepoint.js';
 import { ApiError } from '../../../errors.js';
 import { crashPoint } from '../../../jobs/crash.js';
@@ -659,7 +659,7 @@ export class BulkService {
               for (const [key, problem] of Object.entries(errorsOf(error, keys))) errors[key] ??= problem;
             }
             await rollbackToSavepoint(trx);
-            rolledBack();
+            rowRolledBack();
             if (Object.keys(errors).length) found.set(row.IdFila, errors);
           }
           await releaseSavepoint(trx);
@@ -747,9 +747,10 @@ export class BulkService {
                 .set({ IdSolicitud: made.IdSolicitud as number })
                 .where('IdFila', '=', row.IdFila)
                 .execute();
+              rowKept();
             } catch (error) {
               await rollbackToSavepoint(trx);
-              rolledBack();
+              rowRolledBack();
               failed.set(row.IdFila, errorsOf(error, keys));
             }
             await releaseSavepoint(trx);

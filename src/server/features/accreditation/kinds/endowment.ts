@@ -155,9 +155,9 @@ export class Endowment {
 
   /**
    * `others` for one person's new filing. Rows filed one after another in one transaction (a bulk
-   * upload's set, `keepingReads`) count the contract once and keep the count: each row that fits
-   * adds its person unless already held, and a row rolled back makes it counted again
-   * (`rolledBack`). The count so stays what the database would answer, without reading the whole
+   * upload's set, `keepingReads`) count the contract once and keep the count: each row adds its
+   * person unless already held, which stays when the row is kept and goes when it is rolled back
+   * (`rowKept`, `rowRolledBack`). The count so stays what the database would answer, without reading the whole
    * contract for every row (which grew with every row filed).
    */
   private async othersKept(
@@ -170,16 +170,16 @@ export class Endowment {
   ): Promise<number> {
     const tally =
       people.length === 1 && except === undefined
-        ? keptTally(`endowment:${contract}:${cap.unit}:${today}`, async () => ({
-            held: await this.others(trx, today, contract, cap, []),
-          }))
+        ? keptTally(`endowment:${contract}:${cap.unit}:${today}`, () =>
+            this.others(trx, today, contract, cap, []),
+          )
         : undefined;
     if (!tally) return this.others(trx, today, contract, cap, people, except);
     const kept = await tally;
     const held = await this.holds(trx, today, contract, cap, people[0]);
-    const others = kept.held - (held ? 1 : 0);
-    // The filing goes on from here (or is rolled back, and the count with it).
-    if (!held) kept.held += 1;
+    const others = kept.count - (held ? 1 : 0);
+    // The filing goes on from here; a row rolled back takes its person off the count again.
+    if (!held) kept.add(1);
     return others;
   }
 
