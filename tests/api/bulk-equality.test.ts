@@ -81,7 +81,10 @@ describe.each(DIALECTS)('bulk rows as single requests on %s', (dialect) => {
       IdPaisNacimiento: 'PE',
       IdPaisResidencia: 'PE',
       TelefonoMovil: '987123456',
-      Detalle: Object.entries(data).map(([key, d]) => ({ IdDatoEvaluar: Number(key.slice(1)), Valor: d.value })),
+      Detalle: Object.entries(data).map(([key, d]) => ({
+        IdDatoEvaluar: Number(key.slice(1)),
+        Valor: d.value,
+      })),
     },
   });
   /** `base` with some cells and the same fields replaced. */
@@ -100,12 +103,27 @@ describe.each(DIALECTS)('bulk rows as single requests on %s', (dialect) => {
       .executeTakeFirstOrThrow()) as Json;
     const person = (await t.db.database.db
       .selectFrom(table('person'))
-      .select(['Apellido', 'Nombre', 'Sexo', 'FechaNacimiento', 'IdPaisNacimiento', 'TelefonoMovil', 'IdCompania'])
+      .select([
+        'Apellido',
+        'Nombre',
+        'Sexo',
+        'FechaNacimiento',
+        'IdPaisNacimiento',
+        'TelefonoMovil',
+        'IdCompania',
+      ])
       .where('IdPersona', '=', request.IdPersona)
       .executeTakeFirstOrThrow()) as Json;
     const lines = (await t.db.database.db
       .selectFrom(table('request-detail'))
-      .select(['IdRequisito', 'IdDatoEvaluar', 'TipoRequisito', 'Valor', 'EstadoAprobacion', 'FechaVencimiento'])
+      .select([
+        'IdRequisito',
+        'IdDatoEvaluar',
+        'TipoRequisito',
+        'Valor',
+        'EstadoAprobacion',
+        'FechaVencimiento',
+      ])
       .where('IdSolicitud', '=', id)
       .orderBy('IdRequisito')
       .orderBy('IdDatoEvaluar')
@@ -131,7 +149,10 @@ describe.each(DIALECTS)('bulk rows as single requests on %s', (dialect) => {
   }
 
   it('refuses and makes each sampled row as the single request does', async () => {
-    const res = await as('GET', `${BASE}/excelformato?IdContrato=${contract}&IdPerfilAcreditacion=${cat.worker}`);
+    const res = await as(
+      'GET',
+      `${BASE}/excelformato?IdContrato=${contract}&IdPerfilAcreditacion=${cat.worker}`,
+    );
     const tpl = await openTemplate(res.body.result.fileBase64);
     const data = tpl.keys.filter((k) => /^D\d+$/.test(k) && !tpl.choices(k).length);
     const isDate = (key: string) => tpl.data.getColumn(tpl.keys.indexOf(key) + 1).numFmt === 'dd/mm/yyyy';
@@ -150,11 +171,19 @@ describe.each(DIALECTS)('bulk rows as single requests on %s', (dialect) => {
       { name: 'a datum past its type', ...changed(filled, { [dateKey]: 'no es fecha' }, {}) },
       {
         name: 'after the contract',
-        ...changed(plain, { FechaFin: excelDate(addDays(contractEnd, 1)) }, { FechaFin: addDays(contractEnd, 1) }),
+        ...changed(
+          plain,
+          { FechaFin: excelDate(addDays(contractEnd, 1)) },
+          { FechaFin: addDays(contractEnd, 1) },
+        ),
       },
       {
         name: 'before today',
-        ...changed(plain, { FechaInicio: excelDate(addDays(today, -2)) }, { FechaInicio: addDays(today, -2) }),
+        ...changed(
+          plain,
+          { FechaInicio: excelDate(addDays(today, -2)) },
+          { FechaInicio: addDays(today, -2) },
+        ),
       },
       { name: 'no surname', ...changed(plain, { Apellido: null }, { Apellido: undefined }) },
       { name: 'a request already open', ...plain },
@@ -176,7 +205,10 @@ describe.each(DIALECTS)('bulk rows as single requests on %s', (dialect) => {
       tokens.requester,
       `${BASE}/cargamasiva`,
       { IdContrato: contract, IdPerfilAcreditacion: cat.worker },
-      { name: 'muestra.xlsx', bytes: await tpl.fill(cases.map((c, i) => ({ ...c.cells, Documento: inFile[i] }))) },
+      {
+        name: 'muestra.xlsx',
+        bytes: await tpl.fill(cases.map((c, i) => ({ ...c.cells, Documento: inFile[i] }))),
+      },
     );
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
     const code = sent.body.result.CodigoCargaMasiva;
@@ -185,10 +217,13 @@ describe.each(DIALECTS)('bulk rows as single requests on %s', (dialect) => {
     await expect.poll(async () => (await progress()).Estado, { timeout: 60_000 }).toBe('V');
     expect((await as('POST', `${BASE}/procesarmasivo`, { CodigoCargaMasiva: code })).status).toBe(200);
     await expect
-      .poll(async () => {
-        const now = await progress();
-        return now.Estado === 'F' && !now.running;
-      }, { timeout: 60_000 })
+      .poll(
+        async () => {
+          const now = await progress();
+          return now.Estado === 'F' && !now.running;
+        },
+        { timeout: 60_000 },
+      )
       .toBe(true);
     const rows = (await t.db.database.db
       .selectFrom(table('bulk-upload-row'))

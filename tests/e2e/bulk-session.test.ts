@@ -11,8 +11,6 @@ import { signInBySession, watchedPage } from '../support/console.js';
 import { sessionOf } from '../support/processes.js';
 import { type RunningServer, startRealServer } from '../support/server.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
-type Json = any;
 const CODE = 'CM-20261130-KEEPALIV';
 
 describe('a bulk job’s progress keeps the session open in a real browser', () => {
@@ -78,7 +76,9 @@ describe('a bulk job’s progress keeps the session open in a real browser', () 
     const user = await adminApi('GET', '/api/rest/user/SOLICITANTE');
     await adminApi('PUT', '/api/rest/user/SOLICITANTE', { ...user, IdConfiguracionLogeo: setting.id });
 
-    const page = await watchedPage(browser, problems, { context: { viewport: { width: 1280, height: 800 } } });
+    const page = await watchedPage(browser, problems, {
+      context: { viewport: { width: 1280, height: 800 } },
+    });
     let running = true;
     await page.route('**/api/acreditacionsolicitud/progresomasivo*', (route) =>
       route.fulfill({ json: progress(running) }),

@@ -4,7 +4,13 @@ import { keepingReads, keptRead, keptTally, rowKept, rowRolledBack } from '../..
 /** A loader that counts its loads. */
 function loader<T>(value: T) {
   const counted = { loads: 0 };
-  return { counted, load: async () => (counted.loads++, value) };
+  return {
+    counted,
+    load: async () => {
+      counted.loads++;
+      return value;
+    },
+  };
 }
 
 describe('reads kept for a set of rows', () => {
