@@ -37,6 +37,8 @@ const INSERT_BATCH = 200;
  * answered between two sets.
  */
 const ROWS_PER_TRANSACTION: Readonly<Record<DialectName, number>> = { sqlite: 5, postgres: 20 };
+/** Rows a job reads at once (with their PDFs), then writes a set at a time. */
+const ROWS_PER_READ = 100;
 
 /** A row's problems: by column key (`*` for the row as a whole), each a message key and its params. */
 
@@ -591,8 +593,9 @@ export class BulkService {
   }
 
   /**
-   * Runs `each` on an upload's rows in `state`, in order, a set (`setSize`) at a time with
-   * their kept PDFs, `width` such sets at once, the event loop given a turn between. `each` must
+   * Runs `each` on an upload's rows in `state`, in order: read a hundred at a time with their kept
+   * PDFs, then a set (`setSize`) at a time, `width` such sets at once, the event loop given a turn
+   * between. `each` must
    * move its rows out of `state`. Answers false when it stopped before the end (the server is
    * closing, or the lease was lost to another process).
    */
@@ -613,7 +616,7 @@ export class BulkService {
         .where('IdCargaMasiva', '=', upload.IdCargaMasiva)
         .where('Estado', '=', state)
         .orderBy('Fila')
-        .limit(this.setSize * width)
+        .limit(ROWS_PER_READ)
         .execute()) as PendingRow[];
       if (!batch.length) return true;
       const files = await this.keptFiles(
@@ -622,7 +625,10 @@ export class BulkService {
       );
       const sets: PendingRow[][] = [];
       for (let i = 0; i < batch.length; i += this.setSize) sets.push(batch.slice(i, i + this.setSize));
-      await Promise.all(sets.map((rows) => each(rows, files)));
+      for (let i = 0; i < sets.length; i += width) {
+        if (i > 0 && (this.stopping || run.signal.aborted)) return false;
+        await Promise.all(sets.slice(i, i + width).map((rows) => each(rows, files)));
+      }
     }
   }
 

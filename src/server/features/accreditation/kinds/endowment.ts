@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../../db/connection.js';
 import { keptRead, keptTally } from '../../../db/kept-reads.js';
 import { ApiError } from '../../../errors.js';
@@ -127,30 +128,54 @@ export class Endowment {
 
   /**
    * Whether `person` is among those the contract (its unit) holds today: accredited and not ended,
-   * or asked for; found by the person's own rows.
+   * or asked for. The person's own rows are read (by the index on the person, a handful whatever
+   * the contract's size) and weighed here, so that no plan reads the contract's.
    */
   private async holds(trx: Db, today: string, contract: number, cap: Cap, person: number): Promise<boolean> {
     const { engine } = this;
     const accredited = trx
       .selectFrom(`${engine.table('accreditation')} as a`)
       .innerJoin(`${engine.table('request')} as r`, 'r.IdSolicitud', 'a.IdSolicitud')
-      .select('a.IdPersona as id')
-      .where('a.IdPersona', '=', person)
-      .where('a.IdContrato', '=', contract)
-      .where('a.IdEntidad', '=', 'T')
-      .where('a.Estado', 'in', ['A', 'S'])
-      .where('a.FechaFin', '>=', today)
-      .$if(cap.unit !== undefined, (qb) => qb.where('r.IdUnidadOrganizativa', '=', cap.unit as number));
+      .select([
+        sql.lit('A').as('kind'),
+        'a.IdContrato as contract',
+        'a.IdEntidad as entity',
+        'a.Estado as state',
+        'a.FechaFin as end',
+        'r.TipoSolicitud as type',
+        'r.IdUnidadOrganizativa as unit',
+      ])
+      .where('a.IdPersona', '=', person);
     const asked = trx
       .selectFrom(engine.table('request'))
-      .select('IdPersona as id')
-      .where('IdPersona', '=', person)
-      .where('IdContrato', '=', contract)
-      .where('EstadoAprobacion', 'in', ['I', 'P', 'O'])
-      .where('IdEntidad', '=', 'T')
-      .where('TipoSolicitud', 'in', ['M', 'C'])
-      .$if(cap.unit !== undefined, (qb) => qb.where('IdUnidadOrganizativa', '=', cap.unit as number));
-    return (await accredited.union(asked).limit(1).execute()).length > 0;
+      .select([
+        sql.lit('R').as('kind'),
+        'IdContrato as contract',
+        'IdEntidad as entity',
+        'EstadoAprobacion as state',
+        'FechaFin as end',
+        'TipoSolicitud as type',
+        'IdUnidadOrganizativa as unit',
+      ])
+      .where('IdPersona', '=', person);
+    const rows = (await accredited.unionAll(asked).execute()) as Array<{
+      kind: string;
+      contract: number;
+      entity: string;
+      state: string;
+      end: string;
+      type: string;
+      unit: number | null;
+    }>;
+    return rows.some(
+      (r) =>
+        Number(r.contract) === contract &&
+        r.entity === 'T' &&
+        (cap.unit === undefined || Number(r.unit) === cap.unit) &&
+        (r.kind === 'A'
+          ? ['A', 'S'].includes(r.state) && r.end >= today
+          : ['I', 'P', 'O'].includes(r.state) && ['M', 'C'].includes(r.type)),
+    );
   }
 
   /**
