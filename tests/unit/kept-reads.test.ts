@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { keepingReads, keptRead, keptTally, rowKept, rowRolledBack } from '../../src/server/db/kept-reads.js';
+import {
+  inDryRun,
+  keepingReads,
+  keptRead,
+  keptTally,
+  rowKept,
+  rowRolledBack,
+} from '../../src/server/db/kept-reads.js';
 
 /** A loader that counts its loads. */
 function loader<T>(value: T) {
@@ -60,5 +67,11 @@ describe('reads kept for a set of rows', () => {
       expect(again).toBe(tally);
     });
     expect(counted.loads).toBe(1);
+  });
+
+  it('tells a dry run’s rows from rows kept', async () => {
+    expect(inDryRun()).toBe(false);
+    expect(await keepingReads(async () => inDryRun(), { dryRun: true })).toBe(true);
+    expect(await keepingReads(async () => inDryRun())).toBe(false);
   });
 });

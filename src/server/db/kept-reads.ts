@@ -30,6 +30,8 @@ interface Kept {
   tallies: Map<string, Promise<Tally>>;
   /** The tallies counted so far (one still being counted has nothing added yet). */
   counted: Set<Tally>;
+  /** Whether every row of the scope is rolled back (a dry run): nothing it reads needs a lock. */
+  dryRun: boolean;
 }
 
 /** What the scope being run keeps; none outside a scope. */
@@ -41,8 +43,20 @@ const scope = new AsyncLocalStorage<Kept>();
  * them instead of once per row. The scope ends with `work`, so what is kept is never older than
  * the transaction that read it.
  */
-export function keepingReads<T>(work: () => Promise<T>): Promise<T> {
-  return scope.run({ reads: new Map(), tallies: new Map(), counted: new Set() }, work);
+export function keepingReads<T>(work: () => Promise<T>, options: { dryRun?: boolean } = {}): Promise<T> {
+  return scope.run(
+    { reads: new Map(), tallies: new Map(), counted: new Set(), dryRun: options.dryRun === true },
+    work,
+  );
+}
+
+/**
+ * Whether the rows being written are a dry run's, all rolled back: a row lock that serialises
+ * filings (the last place of a contract) is then not needed, and would only make the dry run's
+ * sets wait for each other.
+ */
+export function inDryRun(): boolean {
+  return scope.getStore()?.dryRun === true;
 }
 
 /** `load`'s answer kept in `kept` by `key`, a failed load not kept. */

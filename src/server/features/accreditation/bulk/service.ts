@@ -643,37 +643,39 @@ export class BulkService {
     const { columns, keys, base, target } = await this.jobContext(requester, upload);
     const width = this.database.dialect === 'postgres' ? DRY_RUN_CONCURRENCY : 1;
     return this.eachSet(upload, run, 'P', width, async (rows, files) => {
-      await keepingReads(() =>
-        this.db.transaction().execute(async (trx) => {
-          const found = new Map<number, RowErrors>();
-          await savepoint(trx);
-          for (const row of rows) {
-            await yieldTurn();
-            const read = toBody(columns, JSON.parse(row.Datos), base);
-            const errors: RowErrors = { ...(row.Errores ? (JSON.parse(row.Errores) as RowErrors) : {}) };
-            for (const [key, problem] of Object.entries(read.errors)) errors[key] ??= problem;
-            try {
-              await this.make(
-                requester,
-                target,
-                trx,
-                read.body,
-                upload.CodigoCargaMasiva,
-                files.get(row.IdFila),
-              );
-            } catch (error) {
-              for (const [key, problem] of Object.entries(errorsOf(error, keys))) errors[key] ??= problem;
+      await keepingReads(
+        () =>
+          this.db.transaction().execute(async (trx) => {
+            const found = new Map<number, RowErrors>();
+            await savepoint(trx);
+            for (const row of rows) {
+              await yieldTurn();
+              const read = toBody(columns, JSON.parse(row.Datos), base);
+              const errors: RowErrors = { ...(row.Errores ? (JSON.parse(row.Errores) as RowErrors) : {}) };
+              for (const [key, problem] of Object.entries(read.errors)) errors[key] ??= problem;
+              try {
+                await this.make(
+                  requester,
+                  target,
+                  trx,
+                  read.body,
+                  upload.CodigoCargaMasiva,
+                  files.get(row.IdFila),
+                );
+              } catch (error) {
+                for (const [key, problem] of Object.entries(errorsOf(error, keys))) errors[key] ??= problem;
+              }
+              await rollbackToSavepoint(trx);
+              rowRolledBack();
+              if (Object.keys(errors).length) found.set(row.IdFila, errors);
             }
-            await rollbackToSavepoint(trx);
-            rowRolledBack();
-            if (Object.keys(errors).length) found.set(row.IdFila, errors);
-          }
-          await releaseSavepoint(trx);
-          await run.fence(trx);
-          const good = rows.map((r) => r.IdFila).filter((id) => !found.has(id));
-          await this.markRows(trx, good, 'P', 'V');
-          await this.markFailed(trx, found, 'P', 'E');
-        }),
+            await releaseSavepoint(trx);
+            await run.fence(trx);
+            const good = rows.map((r) => r.IdFila).filter((id) => !found.has(id));
+            await this.markRows(trx, good, 'P', 'V');
+            await this.markFailed(trx, found, 'P', 'E');
+          }),
+        { dryRun: true },
       );
       // After the commit: a test that kills the process here finds the rows before it checked.
       for (let i = 0; i < rows.length; i++) crashPoint('bulk.check');

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../../db/connection.js';
-import { keptRead, keptTally } from '../../../db/kept-reads.js';
+import { inDryRun, keptRead, keptTally } from '../../../db/kept-reads.js';
 import { ApiError } from '../../../errors.js';
 import type { Principal } from '../../../principal.js';
 import { parameter } from '../../../services/parameters.js';
@@ -66,7 +66,7 @@ export class Endowment {
       .selectFrom(engine.table('contract'))
       .select(['TipoDotacion', 'Dotacion'])
       .where('IdContrato', '=', contract);
-    if (engine.database.dialect === 'postgres') qb = qb.forUpdate();
+    if (engine.database.dialect === 'postgres' && !inDryRun()) qb = qb.forUpdate();
     const row = (await qb.executeTakeFirst()) as
       | { TipoDotacion: string | null; Dotacion: number | null }
       | undefined;
