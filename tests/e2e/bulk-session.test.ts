@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.js';
 import { signInBySession, watchedPage } from '../support/console.js';
-import { sessionOf } from '../support/processes.js';
+import { adminCalls } from '../support/processes.js';
 import { type RunningServer, startRealServer } from '../support/server.js';
 
 const CODE = 'CM-20261130-KEEPALIV';
@@ -18,16 +18,7 @@ describe('a bulk job’s progress keeps the session open in a real browser', () 
   let browser: Browser;
   const problems: string[] = [];
 
-  let adminToken: string | undefined;
-  async function adminApi(method: string, path: string, body?: object) {
-    adminToken ??= await sessionOf(server.url, 'ADMIN');
-    const res = await fetch(`${server.url}${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    return res.json();
-  }
+  const adminApi = adminCalls(() => server.url);
 
   beforeAll(async () => {
     server = await startRealServer();

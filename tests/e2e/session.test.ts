@@ -4,7 +4,7 @@ import { DEMO_PASSWORD } from '../../src/server/demo/security.js';
 import { launchBrowser } from '../support/browser.js';
 import { signInThroughConsole, watchedPage } from '../support/console.js';
 import { mailTo, startMailServer } from '../support/mail.js';
-import { sessionOf } from '../support/processes.js';
+import { adminCalls } from '../support/processes.js';
 import { type RunningServer, startRealServer } from '../support/server.js';
 
 describe('sign-in, session and shell in a real browser', () => {
@@ -13,17 +13,8 @@ describe('sign-in, session and shell in a real browser', () => {
   let browser: Browser;
   const problems: string[] = [];
 
-  /** The administrator's session for arranging, signed in once (sign-ins are throttled, 30 a minute). */
-  let adminToken: string | undefined;
-  async function adminApi(method: string, path: string, body?: object) {
-    adminToken ??= await sessionOf(server.url, 'ADMIN');
-    const res = await fetch(`${server.url}${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    return res.json();
-  }
+  /** The administrator's calls for arranging. */
+  const adminApi = adminCalls(() => server.url);
 
   // The refusals this test provokes on purpose (a wrong password, a refused new one) show as failed requests.
   const newPage = () =>

@@ -78,3 +78,20 @@ export async function demoBulkTemplate(url: string, token: string) {
   );
   return { contract, profile, template: template as { fileBase64: string; fileName: string } };
 }
+
+/**
+ * The administrator's calls through the server `url()` names, signed in once at the first call
+ * (sign-ins are throttled, 30 a minute): each answers the body as sent, an error's included.
+ */
+export function adminCalls(url: () => string) {
+  let token: string | undefined;
+  return async (method: string, path: string, body?: object): Promise<Json> => {
+    token ??= await sessionOf(url(), 'ADMIN');
+    const res = await fetch(`${url()}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return res.json();
+  };
+}

@@ -51,15 +51,10 @@ export interface ProfileDef {
  * data, in order, and the choices of its list data. A profile of another client, another kind,
  * or not for the division is a 400 on the profile field. Read once per `keepingReads` scope.
  */
-export function loadProfile(
-  db: Db,
-  registry: Registry,
-  clientId: number,
-  profileId: number,
-  expect?: { entity?: EntityCode; divisionId?: number },
-): Promise<ProfileDef> {
+export function loadProfile(...args: Parameters<typeof readProfile>): Promise<ProfileDef> {
+  const [, , clientId, profileId, expect] = args;
   return keptRead(`profile:${clientId}:${profileId}:${expect?.entity}:${expect?.divisionId}`, () =>
-    readProfile(db, registry, clientId, profileId, expect),
+    readProfile(...args),
   );
 }
 
