@@ -36,6 +36,10 @@ import { type BulkChoice, CompanyTab } from './CompanyTab.js';
 const COUNTS = ['loaded', 'observed', 'processed', 'successful', 'toProcess'] as const;
 const ROW_COLOURS = { P: 'default', V: 'info', E: 'error', S: 'success', F: 'warning' } as const;
 
+/** Whether an upload's job is checking or processing it: its progress is read again and again. */
+const underWay = (progress?: BulkProgress) =>
+  !!progress && (progress.running || progress.Estado === 'R' || progress.Estado === 'C');
+
 /** Section 4's counts of an upload, as chips. */
 function Counts({ progress }: { progress: BulkProgress }) {
   const translate = useTranslate();
@@ -215,13 +219,10 @@ export default function BulkScreen() {
     queryKey: ['bulk-progress', code],
     queryFn: () => bulkApi.progress(code),
     enabled: !!code,
-    refetchInterval: (query) =>
-      query.state.data?.running || query.state.data?.Estado === 'R' || query.state.data?.Estado === 'C'
-        ? 700
-        : false,
+    refetchInterval: (query) => (underWay(query.state.data) ? 700 : false),
   });
   const current = progress.data;
-  const working = current?.running || current?.Estado === 'R' || current?.Estado === 'C';
+  const working = underWay(current);
   // Each progress read of a running job counts as the user's activity: a long job's screen stays open.
   useEffect(() => {
     if (working && progress.dataUpdatedAt) keepSessionAlive();

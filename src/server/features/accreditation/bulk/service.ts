@@ -640,7 +640,7 @@ export class BulkService {
    * on pooled connections; SQLite one.
    */
   private async runCheck(requester: Requester, upload: Upload, run: JobRun): Promise<boolean> {
-    const { columns, keys, base, target } = await this.jobContext(requester, upload);
+    const context = await this.jobContext(requester, upload);
     const width = this.database.dialect === 'postgres' ? DRY_RUN_CONCURRENCY : 1;
     return this.eachSet(upload, run, 'P', width, async (rows, files) => {
       await keepingReads(
@@ -650,21 +650,7 @@ export class BulkService {
             await savepoint(trx);
             for (const row of rows) {
               await yieldTurn();
-              const read = toBody(columns, JSON.parse(row.Datos), base);
-              const errors: RowErrors = { ...(row.Errores ? (JSON.parse(row.Errores) as RowErrors) : {}) };
-              for (const [key, problem] of Object.entries(read.errors)) errors[key] ??= problem;
-              try {
-                await this.make(
-                  requester,
-                  target,
-                  trx,
-                  read.body,
-                  upload.CodigoCargaMasiva,
-                  files.get(row.IdFila),
-                );
-              } catch (error) {
-                for (const [key, problem] of Object.entries(errorsOf(error, keys))) errors[key] ??= problem;
-              }
+              const errors = await this.checkRow(trx, requester, upload, context, row, files.get(row.IdFila));
               await rollbackToSavepoint(trx);
               rowRolledBack();
               if (Object.keys(errors).length) found.set(row.IdFila, errors);
@@ -680,6 +666,29 @@ export class BulkService {
       // After the commit: a test that kills the process here finds the rows before it checked.
       for (let i = 0; i < rows.length; i++) crashPoint('bulk.check');
     });
+  }
+
+  /**
+   * A row made as a single request would be, in the set's transaction (the caller rolls it back):
+   * its errors, with those found when the file was read.
+   */
+  private async checkRow(
+    trx: Db,
+    requester: Requester,
+    upload: Upload,
+    { columns, keys, base, target }: Awaited<ReturnType<BulkService['jobContext']>>,
+    row: PendingRow,
+    files?: ReadonlyMap<number, KeptFile>,
+  ): Promise<RowErrors> {
+    const read = toBody(columns, JSON.parse(row.Datos), base);
+    const errors: RowErrors = { ...(row.Errores ? (JSON.parse(row.Errores) as RowErrors) : {}) };
+    for (const [key, problem] of Object.entries(read.errors)) errors[key] ??= problem;
+    try {
+      await this.make(requester, target, trx, read.body, upload.CodigoCargaMasiva, files);
+    } catch (error) {
+      for (const [key, problem] of Object.entries(errorsOf(error, keys))) errors[key] ??= problem;
+    }
+    return errors;
   }
 
   /** Moves the rows `ids` from `from` to `to` in one statement, their errors cleared. */

@@ -13,6 +13,18 @@ interface Cap {
   unit?: number;
 }
 
+/**
+ * Who a contract holds: its workers (T) accredited, active or suspended (A, S), not yet ended, and
+ * those of its open (I, P, O) mobilisations and contract changes (M, C). The count (`others`) and
+ * one person's check (`holds`) both read it from here.
+ */
+const HELD = {
+  entity: 'T',
+  accredited: ['A', 'S'],
+  open: ['I', 'P', 'O'],
+  kinds: ['M', 'C'],
+} as const;
+
 /** What a filing is told of the cap: nothing to say, or exceeded and let through flagged. */
 export type EndowmentOutcome = 'N' | 'S';
 
@@ -104,8 +116,8 @@ export class Endowment {
       .innerJoin(`${engine.table('request')} as r`, 'r.IdSolicitud', 'a.IdSolicitud')
       .select('a.IdPersona as id')
       .where('a.IdContrato', '=', contract)
-      .where('a.IdEntidad', '=', 'T')
-      .where('a.Estado', 'in', ['A', 'S'])
+      .where('a.IdEntidad', '=', HELD.entity)
+      .where('a.Estado', 'in', [...HELD.accredited])
       .where('a.FechaFin', '>=', today)
       .$if(people.length > 0, (qb) => qb.where('a.IdPersona', 'not in', people))
       .$if(cap.unit !== undefined, (qb) => qb.where('r.IdUnidadOrganizativa', '=', cap.unit as number));
@@ -113,9 +125,9 @@ export class Endowment {
       .selectFrom(engine.table('request'))
       .select('IdPersona as id')
       .where('IdContrato', '=', contract)
-      .where('EstadoAprobacion', 'in', ['I', 'P', 'O'])
-      .where('IdEntidad', '=', 'T')
-      .where('TipoSolicitud', 'in', ['M', 'C'])
+      .where('EstadoAprobacion', 'in', [...HELD.open])
+      .where('IdEntidad', '=', HELD.entity)
+      .where('TipoSolicitud', 'in', [...HELD.kinds])
       .$if(people.length > 0, (qb) => qb.where('IdPersona', 'not in', people))
       .$if(cap.unit !== undefined, (qb) => qb.where('IdUnidadOrganizativa', '=', cap.unit as number))
       .$if(except !== undefined, (qb) => qb.where('IdSolicitud', '<>', except as number));
@@ -170,11 +182,12 @@ export class Endowment {
     return rows.some(
       (r) =>
         Number(r.contract) === contract &&
-        r.entity === 'T' &&
+        r.entity === HELD.entity &&
         (cap.unit === undefined || Number(r.unit) === cap.unit) &&
         (r.kind === 'A'
-          ? ['A', 'S'].includes(r.state) && r.end >= today
-          : ['I', 'P', 'O'].includes(r.state) && ['M', 'C'].includes(r.type)),
+          ? (HELD.accredited as readonly string[]).includes(r.state) && r.end >= today
+          : (HELD.open as readonly string[]).includes(r.state) &&
+            (HELD.kinds as readonly string[]).includes(r.type)),
     );
   }
 
@@ -182,8 +195,8 @@ export class Endowment {
    * `others` for one person's new filing. Rows filed one after another in one transaction (a bulk
    * upload's set, `keepingReads`) count the contract once and keep the count: each row adds its
    * person unless already held, which stays when the row is kept and goes when it is rolled back
-   * (`rowKept`, `rowRolledBack`). The count so stays what the database would answer, without reading the whole
-   * contract for every row (which grew with every row filed).
+   * (`rowKept`, `rowRolledBack`). The count so stays what the database would answer, without
+   * reading the whole contract for every row (which grew with every row filed).
    */
   private async othersKept(
     trx: Db,
