@@ -333,6 +333,7 @@ describe.each(DIALECTS)('bulk requests on %s', (dialect) => {
     ];
     rows[1].IdTipoDocumento = String(cat.dni); // a list accepts the stored value too
     const before = await requestsOfCompany();
+    const counted = await countedIncomplete();
     const res = await send(await tpl.fill(rows));
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const code = res.body.result.CodigoCargaMasiva as string;
@@ -346,6 +347,7 @@ describe.each(DIALECTS)('bulk requests on %s', (dialect) => {
       Estado: 'V',
     });
     expect(await requestsOfCompany()).toBe(before);
+    expect(await countedIncomplete()).toBe(counted);
     expect(await requestsOf(code)).toHaveLength(0);
     const persons = await t.db.database.db
       .selectFrom(t.registry.require('person').table)
@@ -394,6 +396,8 @@ describe.each(DIALECTS)('bulk requests on %s', (dialect) => {
     const made = await requestsOf(code);
     expect(made).toHaveLength(3);
     expect(made.every((r) => r.EstadoAprobacion === 'I' && r.IdContrato === contract)).toBe(true);
+    // Counted once each, as the single request counts it (a set's counts are written when it ends).
+    expect(await countedIncomplete()).toBe(counted + 3);
     const processed = await rowsOf(code);
     expect(
       processed
@@ -879,5 +883,15 @@ describe.each(DIALECTS)('bulk requests on %s', (dialect) => {
       .select((eb) => eb.fn.countAll().as('n'))
       .executeTakeFirst()) as Json;
     return Number(row.n);
+  }
+
+  /** What the request counters (the dashboards' counts) hold for incomplete requests, all together. */
+  async function countedIncomplete(): Promise<number> {
+    const row = (await t.db.database.db
+      .selectFrom(t.registry.require('request-count').table)
+      .select((eb) => eb.fn.sum('Cantidad').as('n'))
+      .where('EstadoAprobacion', '=', 'I')
+      .executeTakeFirst()) as Json;
+    return Number(row.n ?? 0);
   }
 });

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
+  addingLaterOn,
+  addLater,
   inDryRun,
   keepingReads,
   keptRead,
   keptTally,
   rowKept,
   rowRolledBack,
+  writeAdditions,
 } from '../../src/server/db/kept-reads.js';
 
 /** A loader that counts its loads. */
@@ -73,5 +76,40 @@ describe('reads kept for a set of rows', () => {
     expect(inDryRun()).toBe(false);
     expect(await keepingReads(async () => inDryRun(), { dryRun: true })).toBe(true);
     expect(await keepingReads(async () => inDryRun())).toBe(false);
+  });
+
+  it('sums a set’s additions to a counter in its transaction, writes the kept rows’ once at the end, in key order', async () => {
+    const written: string[] = [];
+    const writer = (key: string) => async (n: number) => {
+      written.push(`${key}${n > 0 ? '+' : ''}${n}`);
+    };
+    const trx = { name: 'the set’s transaction' };
+    const other = { name: 'another connection' };
+    // Outside a scope, and in a scope before its transaction adds later: written at once.
+    await addLater(trx, 'b', 1, writer('b'));
+    await keepingReads(() => addLater(trx, 'b', 1, writer('b')));
+    expect(written).toEqual(['b+1', 'b+1']);
+    written.length = 0;
+    await keepingReads(async () => {
+      addingLaterOn(trx);
+      await addLater(trx, 'b', 1, writer('b'));
+      await addLater(trx, 'a', -1, writer('a'));
+      rowKept();
+      await addLater(trx, 'b', 1, writer('b'));
+      rowRolledBack();
+      await addLater(trx, 'b', 1, writer('b'));
+      await addLater(trx, 'c', 1, writer('c'));
+      rowKept();
+      await addLater(trx, 'd', 1, writer('d'));
+      rowRolledBack();
+      // Another connection's addition is its own: written at once.
+      await addLater(other, 'b', 5, writer('b'));
+      expect(written).toEqual(['b+5']);
+      await writeAdditions();
+      expect(written).toEqual(['b+5', 'a-1', 'b+2', 'c+1']);
+      // Once written, additions are written at once again.
+      await addLater(trx, 'b', 1, writer('b'));
+      expect(written.at(-1)).toBe('b+1');
+    });
   });
 });

@@ -24,12 +24,27 @@ export class Tally {
   }
 }
 
-/** What a scope keeps: reads, which a rollback leaves true, and tallies, which follow the rows. */
+/** Additions to one counter row that a scope's rows make, written once by `write` when it ends. */
+interface Addition {
+  write: (n: number) => Promise<void>;
+  /** What the rows kept so far added. */
+  kept: number;
+  /** What the row being written adds. */
+  pending: number;
+}
+
+/**
+ * What a scope keeps: reads, which a rollback leaves true; tallies and additions, which follow the
+ * rows.
+ */
 interface Kept {
   reads: Map<string, Promise<unknown>>;
   tallies: Map<string, Promise<Tally>>;
   /** The tallies counted so far (one still being counted has nothing added yet). */
   counted: Set<Tally>;
+  additions: Map<string, Addition>;
+  /** The transaction whose counter additions wait for the end of the scope (`addingLaterOn`). */
+  addingOn?: unknown;
   /** Whether every row of the scope is rolled back (a dry run): nothing it reads needs a lock. */
   dryRun: boolean;
 }
@@ -45,7 +60,13 @@ const scope = new AsyncLocalStorage<Kept>();
  */
 export function keepingReads<T>(work: () => Promise<T>, options: { dryRun?: boolean } = {}): Promise<T> {
   return scope.run(
-    { reads: new Map(), tallies: new Map(), counted: new Set(), dryRun: options.dryRun === true },
+    {
+      reads: new Map(),
+      tallies: new Map(),
+      counted: new Set(),
+      additions: new Map(),
+      dryRun: options.dryRun === true,
+    },
     work,
   );
 }
@@ -105,5 +126,56 @@ export function rowKept(): void {
 }
 
 function settleTallies(kept: boolean): void {
-  for (const tally of scope.getStore()?.counted ?? []) tally.settle(kept);
+  const store = scope.getStore();
+  for (const tally of store?.counted ?? []) tally.settle(kept);
+  for (const addition of store?.additions.values() ?? []) {
+    if (kept) addition.kept += addition.pending;
+    addition.pending = 0;
+  }
+}
+
+/**
+ * From now on in this scope, counter additions made in `trx` (`addLater`) wait to be written at its
+ * end (`writeAdditions`): a set of rows filed in one transaction then locks a counter they all add
+ * to (a company's requests of the month) once, at the end, instead of from its first row on, which
+ * made sets running side by side wait for each other.
+ */
+export function addingLaterOn(trx: unknown): void {
+  const kept = scope.getStore();
+  if (kept) kept.addingOn = trx;
+}
+
+/**
+ * Adds `n` to a counter row named by `key`, in `db`: written at once by `write` (which writes a
+ * sum), unless `db` is the scope's transaction that adds later (`addingLaterOn`), where it is summed
+ * with the other rows' additions and written by the first `write` given for the key.
+ */
+export async function addLater(
+  db: unknown,
+  key: string,
+  n: number,
+  write: (n: number) => Promise<void>,
+): Promise<void> {
+  const kept = scope.getStore();
+  if (!kept || kept.addingOn === undefined || kept.addingOn !== db) return write(n);
+  const addition = kept.additions.get(key) ?? { write, kept: 0, pending: 0 };
+  kept.additions.set(key, addition);
+  addition.pending += n;
+}
+
+/**
+ * Writes what the scope's kept rows added to each counter (`addLater`), in the order of their
+ * keys, so that two scopes lock the same counters in the same order; called last in the scope's
+ * transaction, after which additions are written at once again.
+ */
+export async function writeAdditions(): Promise<void> {
+  const kept = scope.getStore();
+  if (!kept) return;
+  kept.addingOn = undefined;
+  const keys = [...kept.additions.keys()].sort();
+  for (const key of keys) {
+    const addition = kept.additions.get(key) as Addition;
+    kept.additions.delete(key);
+    if (addition.kept !== 0) await addition.write(addition.kept);
+  }
 }

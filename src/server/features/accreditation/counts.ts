@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Database, Db } from '../../db/connection.js';
+import { addLater } from '../../db/kept-reads.js';
 import type { Registry } from '../../registry.js';
 import type { Span } from './period.js';
 
@@ -28,8 +29,9 @@ export interface Counted {
 
 /**
  * Moves one request between counters as its status changes (null: made, or deleted), in the
- * caller's transaction. The decrement and the upserted increment are single statements, so two
- * requests of the same company and month changing at once both count.
+ * caller's transaction. Each change is a single statement (a decrement, or an upserted increment),
+ * so two requests of the same company and month changing at once both count. Inside a bulk set
+ * (`keepingReads`) the changes are summed and written when the set ends (`writeAdditions`).
  */
 export async function moveCount(
   db: Db,
@@ -38,7 +40,6 @@ export async function moveCount(
   from: string | null,
   to: string | null,
 ): Promise<void> {
-  const table = registry.require('request-count').table;
   const key = {
     IdDivision: request.IdDivision,
     IdCompania: request.IdCompania,
@@ -46,31 +47,48 @@ export async function moveCount(
     TipoSolicitud: request.TipoSolicitud,
     IdEntidad: request.IdEntidad,
   };
-  if (from !== null) {
-    let qb = db
-      .updateTable(table)
-      .set({ Cantidad: sql`${sql.ref('Cantidad')} - 1` })
-      .where('EstadoAprobacion', '=', from);
-    for (const [field, value] of Object.entries(key)) qb = qb.where(field, '=', value);
-    await qb.execute();
+  for (const [state, n] of [
+    [from, -1],
+    [to, 1],
+  ] as const) {
+    if (state === null) continue;
+    const counter = { ...key, EstadoAprobacion: state };
+    await addLater(db, `request-count:${JSON.stringify(counter)}`, n, (sum) =>
+      addToCount(db, registry, request.IdCliente, counter, sum),
+    );
   }
-  if (to !== null)
-    await db
-      .insertInto(table)
-      .values({
-        IdCliente: request.IdCliente,
-        ...key,
-        EstadoAprobacion: to,
-        Cantidad: 1,
-        IdUsuarioCreacion: 'SISTEMA',
-        FechaCreacion: new Date().toISOString(),
-      })
-      .onConflict((oc) =>
-        oc
-          .columns(['IdDivision', 'IdCompania', 'Mes', 'TipoSolicitud', 'IdEntidad', 'EstadoAprobacion'])
-          .doUpdateSet({ Cantidad: sql`${sql.ref(`${table}.Cantidad`)} + 1` }),
-      )
-      .execute();
+}
+
+/** Adds `n` to a counter: a decrement updates it, an increment is upserted. */
+async function addToCount(
+  db: Db,
+  registry: Registry,
+  IdCliente: number,
+  counter: Record<string, string | number>,
+  n: number,
+): Promise<void> {
+  const table = registry.require('request-count').table;
+  if (n < 0) {
+    let qb = db.updateTable(table).set({ Cantidad: sql`${sql.ref('Cantidad')} - ${-n}` });
+    for (const [field, value] of Object.entries(counter)) qb = qb.where(field, '=', value);
+    await qb.execute();
+    return;
+  }
+  await db
+    .insertInto(table)
+    .values({
+      IdCliente,
+      ...counter,
+      Cantidad: n,
+      IdUsuarioCreacion: 'SISTEMA',
+      FechaCreacion: new Date().toISOString(),
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(['IdDivision', 'IdCompania', 'Mes', 'TipoSolicitud', 'IdEntidad', 'EstadoAprobacion'])
+        .doUpdateSet({ Cantidad: sql`${sql.ref(`${table}.Cantidad`)} + ${n}` }),
+    )
+    .execute();
 }
 
 /**

@@ -4,8 +4,15 @@ import type { Language } from '../../../../shared/constants.js';
 import type { CrudService } from '../../../crud/service.js';
 import type { Row } from '../../../crud/types.js';
 import type { Database, Db, DialectName } from '../../../db/connection.js';
-import { keepingReads, rowKept, rowRolledBack } from '../../../db/kept-reads.js';
+import {
+  addingLaterOn,
+  keepingReads,
+  rowKept,
+  rowRolledBack,
+  writeAdditions,
+} from '../../../db/kept-reads.js';
 import { releaseSavepoint, rollbackToSavepoint, savepoint } from '../../../db/savepoint.js';
+import { FreshStatistics } from '../../../db/statistics.js';
 import { ApiError } from '../../../errors.js';
 import { crashPoint } from '../../../jobs/crash.js';
 import type { Leases } from '../../../jobs/leases.js';
@@ -642,11 +649,15 @@ export class BulkService {
   private async runCheck(requester: Requester, upload: Upload, run: JobRun): Promise<boolean> {
     const context = await this.jobContext(requester, upload);
     const width = this.database.dialect === 'postgres' ? DRY_RUN_CONCURRENCY : 1;
+    // Its rows are rolled back: the tables do not grow, their statistics are refreshed once.
+    const statistics = this.statisticsOfGrown(Number.POSITIVE_INFINITY);
     return this.eachSet(upload, run, 'P', width, async (rows, files) => {
+      await statistics.before(rows.length);
       await keepingReads(
         () =>
           this.db.transaction().execute(async (trx) => {
             const found = new Map<number, RowErrors>();
+            addingLaterOn(trx);
             await savepoint(trx);
             for (const row of rows) {
               await yieldTurn();
@@ -660,6 +671,7 @@ export class BulkService {
             const good = rows.map((r) => r.IdFila).filter((id) => !found.has(id));
             await this.markRows(trx, good, 'P', 'V');
             await this.markFailed(trx, found, 'P', 'E');
+            await writeAdditions();
           }),
         { dryRun: true },
       );
@@ -728,11 +740,14 @@ export class BulkService {
   private async runJob(requester: Requester, upload: Upload, run: JobRun): Promise<boolean> {
     const rowsTable = this.table('bulk-upload-row');
     const { columns, keys, base, target } = await this.jobContext(requester, upload);
-    return this.eachSet(upload, run, 'V', 1, (rows, files) =>
-      keepingReads(() =>
+    const statistics = this.statisticsOfGrown();
+    return this.eachSet(upload, run, 'V', 1, async (rows, files) => {
+      await statistics.before(rows.length);
+      await keepingReads(() =>
         this.db.transaction().execute(async (trx) => {
           // Only while this process still holds the job: one presumed dead writes nothing more.
           await run.fence(trx);
+          addingLaterOn(trx);
           const claimed = (await trx
             .updateTable(rowsTable)
             .set({ Estado: 'S' })
@@ -774,8 +789,19 @@ export class BulkService {
             crashPoint('bulk.process');
           }
           await this.markFailed(trx, failed, 'S', 'F');
+          await writeAdditions();
         }),
-      ),
+      );
+    });
+  }
+
+  /** The statistics of the tables a job's requests grow, kept fresh as it writes (PostgreSQL). */
+  private statisticsOfGrown(rowsPerRefresh?: number): FreshStatistics {
+    const grown = ['request', 'request-detail', 'request-history', 'person', 'person-employment', 'vehicle'];
+    return new FreshStatistics(
+      this.database,
+      grown.map((name) => this.table(name)),
+      rowsPerRefresh,
     );
   }
 }
