@@ -24,6 +24,12 @@ export const SHOTS: Shot[] = [
       await drawn(page, HOLDERS);
       // The people with a card: found by the card numbers' series.
       await page.locator('#identification-search').fill('FC-');
+      // Only once the grid shows them (no one without a card is left): a click while the found rows
+      // replace the first page's can land on a row that is moving.
+      await page
+        .locator('[data-testid="identification-grid"] [data-action="issue"]')
+        .first()
+        .waitFor({ state: 'detached' });
       await page.locator('[data-testid="identification-grid"] [data-action="reissue"]').first().click();
       await page.locator('#credential-issue-reason').waitFor();
     },

@@ -15,7 +15,7 @@ import {
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useLocaleState, useNotify, useTranslate } from 'react-admin';
-import { addDays } from '../../../shared/dates.js';
+import { addDays, siteDate } from '../../../shared/dates.js';
 import { type PersonChoice, PersonPicker } from '../../components/PersonPicker.js';
 import { Refusal } from '../../components/Refusal.js';
 import { ScreenHeader } from '../../components/ScreenHeader.js';
@@ -45,8 +45,8 @@ export default function PeopleScreen() {
   const [month, setMonth] = useState<string>();
   const [day, setDay] = useState<string>();
   const client = useQueryClient();
-  // Until another is chosen, this month.
-  const shown = month ?? new Date().toISOString().slice(0, 7);
+  // Until another is chosen, this month at the site (not in UTC: a Lima evening is already tomorrow there).
+  const shown = month ?? siteDate(session.siteCountry()).slice(0, 7);
   const days = useQuery({
     queryKey: ['attendance-days', person?.IdPersona, shown],
     queryFn: () => attendanceApi.days(person?.IdPersona as number, `${shown}-01`, monthEnd(shown)),
