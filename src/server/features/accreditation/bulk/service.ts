@@ -653,26 +653,23 @@ export class BulkService {
     const statistics = this.statisticsOfGrown(Number.POSITIVE_INFINITY);
     return this.eachSet(upload, run, 'P', width, async (rows, files) => {
       await statistics.before(rows.length);
-      await keepingReads(
-        () =>
-          this.db.transaction().execute(async (trx) => {
-            const found = new Map<number, RowErrors>();
-            addingLaterOn(trx);
-            await savepoint(trx);
-            for (const row of rows) {
-              await yieldTurn();
-              const errors = await this.checkRow(trx, requester, upload, context, row, files.get(row.IdFila));
-              await rollbackToSavepoint(trx);
-              rowRolledBack();
-              if (Object.keys(errors).length) found.set(row.IdFila, errors);
-            }
-            await releaseSavepoint(trx);
-            await run.fence(trx);
-            const good = rows.map((r) => r.IdFila).filter((id) => !found.has(id));
-            await this.markRows(trx, good, 'P', 'V');
-            await this.markFailed(trx, found, 'P', 'E');
-            await writeAdditions();
-          }),
+      await this.inSet(
+        async (trx) => {
+          const found = new Map<number, RowErrors>();
+          await savepoint(trx);
+          for (const row of rows) {
+            await yieldTurn();
+            const errors = await this.checkRow(trx, requester, upload, context, row, files.get(row.IdFila));
+            await rollbackToSavepoint(trx);
+            rowRolledBack();
+            if (Object.keys(errors).length) found.set(row.IdFila, errors);
+          }
+          await releaseSavepoint(trx);
+          await run.fence(trx);
+          const good = rows.map((r) => r.IdFila).filter((id) => !found.has(id));
+          await this.markRows(trx, good, 'P', 'V');
+          await this.markFailed(trx, found, 'P', 'E');
+        },
         { dryRun: true },
       );
       // After the commit: a test that kills the process here finds the rows before it checked.
@@ -743,56 +740,68 @@ export class BulkService {
     const statistics = this.statisticsOfGrown();
     return this.eachSet(upload, run, 'V', 1, async (rows, files) => {
       await statistics.before(rows.length);
-      await keepingReads(() =>
-        this.db.transaction().execute(async (trx) => {
-          // Only while this process still holds the job: one presumed dead writes nothing more.
-          await run.fence(trx);
-          addingLaterOn(trx);
-          const claimed = (await trx
-            .updateTable(rowsTable)
-            .set({ Estado: 'S' })
-            .where(
-              'IdFila',
-              'in',
-              rows.map((r) => r.IdFila),
-            )
-            .where('Estado', '=', 'V')
-            .returning('IdFila')
-            .execute()) as Array<{ IdFila: number }>;
-          const taken = new Set(claimed.map((c) => c.IdFila));
-          const failed = new Map<number, RowErrors>();
-          for (const row of rows.filter((r) => taken.has(r.IdFila))) {
-            await yieldTurn();
-            const { body } = toBody(columns, JSON.parse(row.Datos), base);
-            await savepoint(trx);
-            try {
-              const made = await this.make(
-                requester,
-                target,
-                trx,
-                body,
-                upload.CodigoCargaMasiva,
-                files.get(row.IdFila),
-              );
-              await trx
-                .updateTable(rowsTable)
-                .set({ IdSolicitud: made.IdSolicitud as number })
-                .where('IdFila', '=', row.IdFila)
-                .execute();
-              rowKept();
-            } catch (error) {
-              await rollbackToSavepoint(trx);
-              rowRolledBack();
-              failed.set(row.IdFila, errorsOf(error, keys));
-            }
-            await releaseSavepoint(trx);
-            crashPoint('bulk.process');
+      await this.inSet(async (trx) => {
+        // Only while this process still holds the job: one presumed dead writes nothing more.
+        await run.fence(trx);
+        const claimed = (await trx
+          .updateTable(rowsTable)
+          .set({ Estado: 'S' })
+          .where(
+            'IdFila',
+            'in',
+            rows.map((r) => r.IdFila),
+          )
+          .where('Estado', '=', 'V')
+          .returning('IdFila')
+          .execute()) as Array<{ IdFila: number }>;
+        const taken = new Set(claimed.map((c) => c.IdFila));
+        const failed = new Map<number, RowErrors>();
+        for (const row of rows.filter((r) => taken.has(r.IdFila))) {
+          await yieldTurn();
+          const { body } = toBody(columns, JSON.parse(row.Datos), base);
+          await savepoint(trx);
+          try {
+            const made = await this.make(
+              requester,
+              target,
+              trx,
+              body,
+              upload.CodigoCargaMasiva,
+              files.get(row.IdFila),
+            );
+            await trx
+              .updateTable(rowsTable)
+              .set({ IdSolicitud: made.IdSolicitud as number })
+              .where('IdFila', '=', row.IdFila)
+              .execute();
+            rowKept();
+          } catch (error) {
+            await rollbackToSavepoint(trx);
+            rowRolledBack();
+            failed.set(row.IdFila, errorsOf(error, keys));
           }
-          await this.markFailed(trx, failed, 'S', 'F');
+          await releaseSavepoint(trx);
+          crashPoint('bulk.process');
+        }
+        await this.markFailed(trx, failed, 'S', 'F');
+      });
+    });
+  }
+
+  /**
+   * `work` on a set of rows in one transaction that reads the profile, contract and parameters once
+   * (`keepingReads`) and writes the counters its rows move once, last (`addLater`).
+   */
+  private inSet(work: (trx: Db) => Promise<void>, options: { dryRun?: boolean } = {}): Promise<void> {
+    return keepingReads(
+      () =>
+        this.db.transaction().execute(async (trx) => {
+          addingLaterOn(trx);
+          await work(trx);
           await writeAdditions();
         }),
-      );
-    });
+      options,
+    );
   }
 
   /** The statistics of the tables a job's requests grow, kept fresh as it writes (PostgreSQL). */

@@ -18,12 +18,12 @@ interface Cap {
  * those of its open (I, P, O) mobilisations and contract changes (M, C). The count (`others`) and
  * one person's check (`holds`) both read it from here.
  */
-const HELD = {
+const HELD: { entity: string; accredited: string[]; open: string[]; kinds: string[] } = {
   entity: 'T',
   accredited: ['A', 'S'],
   open: ['I', 'P', 'O'],
   kinds: ['M', 'C'],
-} as const;
+};
 
 /** What a filing is told of the cap: nothing to say, or exceeded and let through flagged. */
 export type EndowmentOutcome = 'N' | 'S';
@@ -117,7 +117,7 @@ export class Endowment {
       .select('a.IdPersona as id')
       .where('a.IdContrato', '=', contract)
       .where('a.IdEntidad', '=', HELD.entity)
-      .where('a.Estado', 'in', [...HELD.accredited])
+      .where('a.Estado', 'in', HELD.accredited)
       .where('a.FechaFin', '>=', today)
       .$if(people.length > 0, (qb) => qb.where('a.IdPersona', 'not in', people))
       .$if(cap.unit !== undefined, (qb) => qb.where('r.IdUnidadOrganizativa', '=', cap.unit as number));
@@ -125,9 +125,9 @@ export class Endowment {
       .selectFrom(engine.table('request'))
       .select('IdPersona as id')
       .where('IdContrato', '=', contract)
-      .where('EstadoAprobacion', 'in', [...HELD.open])
+      .where('EstadoAprobacion', 'in', HELD.open)
       .where('IdEntidad', '=', HELD.entity)
-      .where('TipoSolicitud', 'in', [...HELD.kinds])
+      .where('TipoSolicitud', 'in', HELD.kinds)
       .$if(people.length > 0, (qb) => qb.where('IdPersona', 'not in', people))
       .$if(cap.unit !== undefined, (qb) => qb.where('IdUnidadOrganizativa', '=', cap.unit as number))
       .$if(except !== undefined, (qb) => qb.where('IdSolicitud', '<>', except as number));
@@ -185,9 +185,8 @@ export class Endowment {
         r.entity === HELD.entity &&
         (cap.unit === undefined || Number(r.unit) === cap.unit) &&
         (r.kind === 'A'
-          ? (HELD.accredited as readonly string[]).includes(r.state) && r.end >= today
-          : (HELD.open as readonly string[]).includes(r.state) &&
-            (HELD.kinds as readonly string[]).includes(r.type)),
+          ? HELD.accredited.includes(r.state) && r.end >= today
+          : HELD.open.includes(r.state) && HELD.kinds.includes(r.type)),
     );
   }
 
